@@ -1,0 +1,101 @@
+//! `hooke`: run, build, check and benchmark mass-spring scenes.
+//!
+//! Exit codes: 0 ok; 1 an output could not be written; 2 bad input (the message names
+//! the file, field, index and value); 3 the simulation diverged (with a diagnosis).
+
+mod bench;
+mod check;
+mod load;
+mod run;
+mod scene_cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// hooke: mass-spring simulation — strings, cloth, jelly, balloons, soft creatures.
+#[derive(Parser)]
+#[command(name = "hooke", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Simulate a scene file or built-in scene; write final.json, energy.csv, trajectory.npy
+    Run(run::RunArgs),
+    /// Write a built-in scene as a scene file (or list them with --list)
+    Scene(scene_cmd::SceneArgs),
+    /// Validate a scene and print its stability report
+    Check(check::CheckArgs),
+    /// Time the step on standard scenes (spring-updates per second)
+    Bench(bench::BenchArgs),
+    /// Print the scene format's JSON Schema
+    Schema,
+}
+
+/// Bad input: exit code 2.
+#[derive(Debug)]
+pub struct BadInput(pub String);
+
+impl std::fmt::Display for BadInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+/// Shorthand for a bad-input error.
+pub fn bad(msg: impl Into<String>) -> anyhow::Error {
+    BadInput(msg.into()).into()
+}
+
+/// Sets the size of the global thread pool (`--threads`).
+pub fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
+    if let Some(n) = threads {
+        if n == 0 {
+            return Err(bad("--threads: 0 is not a thread count; give 1 or more"));
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| anyhow::anyhow!("cannot start {n} threads: {e}"))?;
+    }
+    Ok(())
+}
+
+fn exit_code(e: &anyhow::Error) -> u8 {
+    if e.downcast_ref::<hooke::Diverged>().is_some() {
+        return 3;
+    }
+    if e.downcast_ref::<BadInput>().is_some() {
+        return 2;
+    }
+    match e.downcast_ref::<hooke_io::IoError>() {
+        Some(hooke_io::IoError::Scene { .. } | hooke_io::IoError::Read { .. }) => 2,
+        _ => 1,
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(a) => run::run(a),
+        Command::Scene(a) => scene_cmd::scene(a),
+        Command::Check(a) => check::check(a),
+        Command::Bench(a) => bench::bench(a),
+        Command::Schema => {
+            println!("{}", hooke_io::schema());
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(exit_code(&e))
+        }
+    }
+}

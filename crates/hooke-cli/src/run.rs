@@ -1,0 +1,245 @@
+//! `hooke run`: simulate and write final.json, energy.csv and (with --every) trajectory.npy.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use hooke::{Integrator, Real, Scene, Simulation};
+use hooke_io::csv::EnergyCsv;
+use hooke_io::npy::NpyWriter;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::load::{self, Source};
+use crate::{bad, set_threads};
+
+/// Arguments of `hooke run`.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// Scene file (.json) or built-in scene name (`hooke scene --list`)
+    pub scene: String,
+    /// Number of steps [default: the scene's settings.duration / dt]
+    #[arg(long, conflicts_with = "duration")]
+    pub steps: Option<u64>,
+    /// Simulated time to run [s]
+    #[arg(long, allow_negative_numbers = true)]
+    pub duration: Option<f64>,
+    /// Override the step size [s]
+    #[arg(long, allow_negative_numbers = true)]
+    pub dt: Option<f64>,
+    /// Override the integrator: explicit-euler, symplectic-euler, verlet, rk4
+    #[arg(long)]
+    pub integrator: Option<String>,
+    /// Override the substeps per step
+    #[arg(long)]
+    pub substeps: Option<u32>,
+    /// Worker threads [default: one per core]
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder [default: runs/<scene name>]
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
+    /// Write trajectory.npy and sample energy every K steps
+    #[arg(long)]
+    pub every: Option<u64>,
+    /// Built-in scene parameter KEY=VALUE (repeatable), e.g. -p width=64
+    #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+    /// Print no progress bar
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Applies --dt, --integrator and --substeps to the scene's settings.
+pub fn apply_overrides(
+    scene: &mut Scene,
+    dt: Option<f64>,
+    integrator: Option<&str>,
+    substeps: Option<u32>,
+) -> Result<()> {
+    if let Some(dt) = dt {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(bad(format!(
+                "--dt: {dt} is not a valid step; give a finite dt > 0 s"
+            )));
+        }
+        scene.settings.dt = dt as Real;
+    }
+    if let Some(name) = integrator {
+        scene.settings.integrator = Integrator::from_name(name).ok_or_else(|| {
+            bad(format!(
+                "--integrator: {name:?} is not an integrator; use one of {}",
+                Integrator::names()
+            ))
+        })?;
+    }
+    if let Some(n) = substeps {
+        scene.settings.substeps = n;
+    }
+    scene
+        .settings
+        .validate()
+        .map_err(|e| bad(format!("after overrides: {e}")))
+}
+
+/// Steps to run: --steps, or ceil(duration / dt).
+pub fn step_count(scene: &Scene, steps: Option<u64>, duration: Option<f64>) -> Result<u64> {
+    if let Some(n) = steps {
+        return Ok(n);
+    }
+    let d = duration.unwrap_or(scene.settings.duration);
+    if !(d.is_finite() && d >= 0.0) {
+        return Err(bad(format!(
+            "--duration: {d} is not a valid duration; give a finite value >= 0 s"
+        )));
+    }
+    // dt is rarely exact in binary (0.0002 in f32 is 0.000199999995), so a ratio within
+    // a millionth of a whole number is that number; otherwise round up.
+    let r = d / hooke::real::f64_of(scene.settings.dt);
+    let n = r.round();
+    Ok(if (r - n).abs() <= 1e-6 * n.max(1.0) {
+        n
+    } else {
+        r.ceil()
+    } as u64)
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Runs `hooke run`.
+pub fn run(a: RunArgs) -> Result<()> {
+    set_threads(a.threads)?;
+    let (mut scene, source) = load::load(&a.scene, &a.params)?;
+    apply_overrides(&mut scene, a.dt, a.integrator.as_deref(), a.substeps)?;
+    let steps = step_count(&scene, a.steps, a.duration)?;
+    if a.every == Some(0) {
+        return Err(bad("--every: 0 is not a step count; give 1 or more"));
+    }
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("runs").join(&scene.name));
+    std::fs::create_dir_all(&out)
+        .with_context(|| format!("{}: cannot create the output folder", out.display()))?;
+    let final_path = out.join("final.json");
+    if let Source::File(input) = &source
+        && same_file(input, &final_path)
+    {
+        return Err(bad(format!(
+            "{}: the output would overwrite the input scene; choose another --out",
+            input.display()
+        )));
+    }
+
+    let name = scene.name.clone();
+    let nodes = scene.model.nodes.len();
+    let springs = scene.model.springs.len();
+    let settings = scene.settings.clone();
+    let mut sim = Simulation::new(scene);
+    let mut energy = EnergyCsv::create(&out.join("energy.csv"))?;
+    let mut traj = match a.every {
+        Some(_) => Some(NpyWriter::create(&out.join("trajectory.npy"), nodes)?),
+        None => None,
+    };
+    let sample = a.every.unwrap_or((steps / 1000).max(1));
+    energy.push(sim.state().t, &sim.energy())?;
+    if let Some(t) = &mut traj {
+        t.push(&sim.state().x)?;
+    }
+
+    let bar = if a.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(steps)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {bar:40} {pos}/{len} steps  {per_sec}  eta {eta}")
+            .expect("valid template"),
+    );
+    let started = Instant::now();
+    let mut stepping = Duration::ZERO;
+    let mut result = Ok(());
+    for i in 1..=steps {
+        let t0 = Instant::now();
+        let r = sim.step();
+        stepping += t0.elapsed();
+        if let Err(d) = r {
+            result = Err(d);
+            break;
+        }
+        if i % sample == 0 || i == steps {
+            energy.push(sim.state().t, &sim.energy())?;
+        }
+        if let (Some(t), Some(k)) = (&mut traj, a.every)
+            && i % k == 0
+        {
+            t.push(&sim.state().x)?;
+        }
+        if i % 64 == 0 {
+            bar.set_position(i);
+        }
+    }
+    bar.finish_and_clear();
+    energy.finish()?;
+    let frames = traj.as_ref().map(|t| t.frames());
+    if let Some(t) = traj {
+        t.finish()?;
+    }
+    if let Err(d) = result {
+        eprintln!(
+            "energy.csv{} in {} hold the run up to the last finite step",
+            if frames.is_some() {
+                " and trajectory.npy"
+            } else {
+                ""
+            },
+            out.display()
+        );
+        return Err(d.into());
+    }
+    hooke_io::write_scene(&final_path, sim.scene())?;
+
+    let wall = started.elapsed();
+    let c = sim.counters();
+    let e = sim.energy();
+    let rate = c.spring_updates as f64 / stepping.as_secs_f64().max(1e-12);
+    println!(
+        "{name}: {nodes} nodes, {springs} springs, {}, dt = {} s × {} substep(s), {}, {} thread(s)",
+        settings.integrator.name(),
+        settings.dt,
+        settings.substeps,
+        hooke::PRECISION,
+        rayon::current_num_threads()
+    );
+    println!("  steps       {steps} ({:.4} s simulated)", sim.state().t);
+    println!(
+        "  wall time   {:.3} s ({:.3} s stepping, {:.2} µs/step)",
+        wall.as_secs_f64(),
+        stepping.as_secs_f64(),
+        1e6 * stepping.as_secs_f64() / steps.max(1) as f64
+    );
+    println!("  throughput  {:.1} M spring-updates/s", rate / 1e6);
+    println!("  stages      {c}");
+    println!(
+        "  final       total {:.6e} J (kinetic {:.4e}, gravity {:.4e}, spring {:.4e}), max strain {:.2}%",
+        e.total(),
+        e.kinetic,
+        e.potential_gravity,
+        e.potential_spring,
+        100.0 * e.max_strain
+    );
+    let mut wrote = vec!["final.json", "energy.csv"];
+    if let Some(f) = frames {
+        wrote.push("trajectory.npy");
+        println!(
+            "  frames      {f} in trajectory.npy (every {} steps)",
+            a.every.unwrap_or(1)
+        );
+    }
+    println!("  wrote       {}/{{{}}}", out.display(), wrote.join(", "));
+    Ok(())
+}

@@ -1,0 +1,332 @@
+//! The `hooke` binary, end to end.
+// Written for Real = f32; in f64 builds some casts are no-ops.
+#![allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn hooke(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hooke"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("hooke runs")
+}
+
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn run_builtin_writes_final_energy_and_trajectory() {
+    let d = scratch("run");
+    let o = hooke(
+        &[
+            "run", "cloth", "-p", "width=8", "-p", "height=6", "--steps", "100", "--every", "10",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    for word in ["steps", "spring-updates/s", "final", "wall time"] {
+        assert!(out.contains(word), "summary lacks {word}: {out}");
+    }
+    let run = d.join("runs/cloth");
+    let csv = std::fs::read_to_string(run.join("energy.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.starts_with(
+            "t,kinetic,potential_gravity,potential_spring,total,momentum_x,momentum_y,momentum_z"
+        ),
+        "{header}"
+    );
+    assert_eq!(csv.lines().count(), 1 + 11, "t = 0 and every 10 steps");
+    // trajectory.npy: (11, 48, 3) float32.
+    let npy = std::fs::read(run.join("trajectory.npy")).unwrap();
+    let head = text(&npy[10..128]);
+    assert!(
+        head.contains("'descr': '<f4'") && head.contains("'shape': (11, 48, 3)"),
+        "{head}"
+    );
+    assert_eq!(npy.len(), 128 + 11 * 48 * 3 * 4);
+    // final.json is a valid scene at t = 100·dt.
+    let fin = std::fs::read_to_string(run.join("final.json")).unwrap();
+    assert!(
+        fin.contains("\"step\": 100"),
+        "{}",
+        &fin[..fin.len().min(400)]
+    );
+    let c = hooke(&["check", "runs/cloth/final.json"], &d);
+    assert!(c.status.success(), "{}", text(&c.stderr));
+}
+
+/// N steps, then N more from final.json, equals 2N steps bit for bit — through files.
+#[test]
+fn resume_through_files_is_bit_exact() {
+    let d = scratch("resume");
+    for integ in ["symplectic-euler", "verlet"] {
+        let p = [
+            "-p",
+            "width=6",
+            "-p",
+            "height=5",
+            "--integrator",
+            integ,
+            "-q",
+        ];
+        let a: Vec<&str> = ["run", "cloth", "--steps", "50", "--out", "a"]
+            .iter()
+            .chain(&p)
+            .copied()
+            .collect();
+        let b: Vec<&str> = ["run", "cloth", "--steps", "100", "--out", "b"]
+            .iter()
+            .chain(&p)
+            .copied()
+            .collect();
+        assert!(hooke(&a, &d).status.success());
+        assert!(hooke(&b, &d).status.success());
+        let r = hooke(
+            &["run", "a/final.json", "--steps", "50", "--out", "c", "-q"],
+            &d,
+        );
+        assert!(r.status.success(), "{}", text(&r.stderr));
+        let strip_name = |s: String| s.replace("\"name\": \"final\"", "\"name\": \"cloth\"");
+        let b_final = std::fs::read_to_string(d.join("b/final.json")).unwrap();
+        let c_final = strip_name(std::fs::read_to_string(d.join("c/final.json")).unwrap());
+        assert_eq!(b_final, c_final, "{integ}: resumed run differs");
+    }
+}
+
+#[test]
+fn output_never_overwrites_the_input_scene() {
+    let d = scratch("overwrite");
+    assert!(
+        hooke(
+            &["run", "oscillator", "--steps", "10", "--out", "x", "-q"],
+            &d
+        )
+        .status
+        .success()
+    );
+    let before = std::fs::read_to_string(d.join("x/final.json")).unwrap();
+    let o = hooke(&["run", "x/final.json", "--steps", "10", "--out", "x"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("overwrite the input"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("x/final.json")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn scene_writes_a_file_that_check_accepts_and_refuses_to_clobber() {
+    let d = scratch("scene");
+    let o = hooke(
+        &["scene", "jelly", "--nx", "3", "--pin=none", "-o", "j.json"],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let c = hooke(&["check", "j.json"], &d);
+    assert!(c.status.success(), "{}", text(&c.stderr));
+    let report = text(&c.stdout);
+    assert!(
+        report.contains("symplectic-euler") && report.contains("verdict"),
+        "{report}"
+    );
+    let again = hooke(&["scene", "jelly", "-o", "j.json"], &d);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(text(&again.stderr).contains("--force"));
+    let list = hooke(&["scene", "--list"], &d);
+    for name in [
+        "cloth",
+        "string",
+        "jelly",
+        "oscillator",
+        "--width",
+        "--anchor",
+    ] {
+        assert!(text(&list.stdout).contains(name), "--list lacks {name}");
+    }
+}
+
+#[test]
+fn check_reports_nissen_limits_and_isolated_nodes() {
+    let d = scratch("nissen");
+    let scene = r#"{ "format": "hooke/1",
+      "nodes": [ {"x": [0,0,0], "pinned": true}, {"x": [1,0,0], "mass": 1}, {"x": [2,0,0], "mass": 1},
+                 {"x": [5,5,5], "mass": 1} ],
+      "springs": [ {"a": 0, "b": 1, "kind": "stable", "cs": 0.5, "cd": 0.2},
+                   {"a": 1, "b": 2, "kind": "stable", "cs": 0.3, "cd": 0.3} ] }"#;
+    std::fs::write(d.join("n.json"), scene).unwrap();
+    let o = hooke(&["check", "n.json"], &d);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let r = text(&o.stdout);
+    // Node 1 has two springs: limit 1/3. Spring 0 (cs 0.5) is over, spring 1 (0.3) is not.
+    assert!(r.contains("spring 0: cs = 0.5"), "{r}");
+    assert!(!r.contains("spring 1: cs"), "{r}");
+    assert!(r.contains("nodes with no spring: 1 (3)"), "{r}");
+}
+
+#[test]
+fn schema_prints_json_schema() {
+    let d = scratch("schema");
+    let o = hooke(&["schema"], &d);
+    assert!(o.status.success());
+    let s = text(&o.stdout);
+    assert!(
+        s.contains("\"$schema\"") && s.contains("hooke scene"),
+        "{}",
+        &s[..200]
+    );
+}
+
+/// A diverging scene (huge k, large dt, explicit Euler) exits 3 and names a node, a spring
+/// and a stable dt.
+#[test]
+fn diverging_scene_exits_3_with_diagnosis() {
+    let d = scratch("diverge");
+    let scene = r#"{ "format": "hooke/1",
+      "settings": { "dt": 0.01, "integrator": "explicit-euler" },
+      "nodes": [ {"x": [0,0,0], "pinned": true}, {"x": [0.1,0,0], "mass": 0.01}, {"x": [0.2,0,0], "mass": 0.01} ],
+      "springs": [ {"a": 0, "b": 1, "k": 1e9, "c": 10}, {"a": 1, "b": 2, "k": 1e9, "c": 10} ] }"#;
+    std::fs::write(d.join("stiff.json"), scene).unwrap();
+    let o = hooke(&["run", "stiff.json", "--steps", "1000"], &d);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("diverged in step") && e.contains("node ") && e.contains("spring "),
+        "{e}"
+    );
+    assert!(e.contains("dt <="), "{e}");
+    assert!(
+        !d.join("runs/stiff/final.json").exists(),
+        "no NaN checkpoint is written"
+    );
+    assert!(
+        d.join("runs/stiff/energy.csv").exists(),
+        "the energy up to the blow-up is kept"
+    );
+}
+
+/// At least 20 malformed scenes: each exits 2 with a one-line message naming the field
+/// (and the file), never a panic.
+#[test]
+fn malformed_scenes_exit_2_naming_the_field() {
+    let d = scratch("malformed");
+    let node = r#"{"x": [0,0,0], "mass": 1}"#;
+    let ok_nodes = format!("[{node}, {{\"x\": [1,0,0], \"mass\": 1}}]");
+    let with = |settings: &str, nodes: &str, springs: &str| {
+        format!(
+            r#"{{"format": "hooke/1", "settings": {{{settings}}}, "nodes": {nodes}, "springs": [{springs}]}}"#
+        )
+    };
+    let spring = |extra: &str| format!(r#"{{"a": 0, "b": 1, "k": 10{extra}}}"#);
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("bad JSON", "{\"format\": \"hooke/1\", \"nodes\": [".into(), "invalid JSON"),
+        ("trailing garbage", format!("{} x", with("", &ok_nodes, "")), "invalid JSON"),
+        ("wrong format tag", with("", &ok_nodes, "").replace("hooke/1", "hooke/9"), "format"),
+        ("missing format", r#"{"nodes": []}"#.into(), "format"),
+        ("NaN", with("", r#"[{"x": [NaN, 0, 0], "mass": 1}]"#, ""), "NaN"),
+        ("infinity", with("", r#"[{"x": [1e999, 0, 0], "mass": 1}]"#, ""), "nodes[0].x"),
+        ("negative mass", with("", r#"[{"x": [0,0,0], "mass": -1}]"#, ""), "nodes[0].mass"),
+        ("zero mass free node", with("", r#"[{"x": [0,0,0], "mass": 0}]"#, ""), "nodes[0].mass"),
+        ("missing mass", with("", r#"[{"x": [0,0,0]}]"#, ""), "nodes[0].mass"),
+        ("spring to missing node", with("", &ok_nodes, r#"{"a": 0, "b": 7, "k": 1}"#), "springs[0].b"),
+        ("spring to itself", with("", &ok_nodes, r#"{"a": 1, "b": 1, "k": 1}"#), "springs[0].b"),
+        ("negative stiffness", with("", &ok_nodes, r#"{"a": 0, "b": 1, "k": -5}"#), "springs[0].k"),
+        ("negative damping", with("", &ok_nodes, &spring(", \"c\": -1")), "springs[0].c"),
+        ("missing k", with("", &ok_nodes, r#"{"a": 0, "b": 1}"#), "springs[0].k"),
+        ("dt zero", with("\"dt\": 0", &ok_nodes, ""), "settings.dt"),
+        ("dt negative", with("\"dt\": -0.001", &ok_nodes, ""), "settings.dt"),
+        ("unknown integrator", with("\"integrator\": \"rk5\"", &ok_nodes, ""), "settings.integrator"),
+        ("unknown kind", with("", &ok_nodes, &spring(", \"kind\": \"elastic\"")), "springs[0].kind"),
+        ("cs above 1", with("", &ok_nodes, r#"{"a": 0, "b": 1, "kind": "stable", "cs": 1.5}"#), "springs[0].cs"),
+        ("cd below 0", with("", &ok_nodes, r#"{"a": 0, "b": 1, "kind": "stable", "cs": 0.5, "cd": -0.1}"#), "springs[0].cd"),
+        ("stable with k", with("", &ok_nodes, r#"{"a": 0, "b": 1, "kind": "stable", "cs": 0.5, "k": 3}"#), "springs[0].k"),
+        ("negative rest", with("", &ok_nodes, &spring(", \"rest\": -1")), "springs[0].rest"),
+        ("negative end index", with("", &ok_nodes, r#"{"a": -1, "b": 1, "k": 1}"#), "springs[0].a"),
+        ("fractional index", with("", &ok_nodes, r#"{"a": 0.5, "b": 1, "k": 1}"#), "springs[0].a"),
+        ("unknown field", with("", r#"[{"x": [0,0,0], "mas": 1}]"#, ""), "mas"),
+        ("two-component x", with("", r#"[{"x": [0,0], "mass": 1}]"#, ""), "nodes[0].x"),
+        ("substeps zero", with("\"substeps\": 0", &ok_nodes, ""), "settings.substeps"),
+        ("retention above 1", with("\"velocity_retention\": 1.5", &ok_nodes, ""), "settings.velocity_retention"),
+        ("negative drag", with("\"air_drag\": -0.1", &ok_nodes, ""), "settings.air_drag"),
+        ("pinned node moving", with("", r#"[{"x": [0,0,0], "pinned": true, "v": [1,0,0]}]"#, ""), "nodes[0].v"),
+        ("impulse form with rk4", with("\"integrator\": \"rk4\", \"stable_form\": \"impulse\"", &ok_nodes, ""), "settings.stable_form"),
+        ("anchor to missing node", with("", &ok_nodes, "").replace("\"springs\": []", "\"springs\": [], \"anchors\": [{\"node\": 9, \"path\": {\"type\": \"linear\", \"velocity\": [1,0,0]}}]"), "anchors[0].node"),
+        ("nodes not a list", r#"{"format": "hooke/1", "nodes": {"x": 1}}"#.into(), "nodes"),
+        ("empty file", String::new(), "invalid JSON"),
+    ];
+    assert!(cases.len() >= 20);
+    for (i, (what, body, expect)) in cases.iter().enumerate() {
+        let file = format!("bad{i}.json");
+        std::fs::write(d.join(&file), body).unwrap();
+        for cmd in ["run", "check"] {
+            let o = hooke(
+                &[cmd, &file, "--steps", "1"][..if cmd == "run" { 4 } else { 2 }],
+                &d,
+            );
+            let err = text(&o.stderr);
+            assert_eq!(
+                o.status.code(),
+                Some(2),
+                "{what} ({cmd}): exit {:?}\n{err}",
+                o.status.code()
+            );
+            assert!(
+                err.contains(expect),
+                "{what}: message lacks {expect:?}: {err}"
+            );
+            assert!(
+                err.contains(&file),
+                "{what}: message lacks the file name: {err}"
+            );
+            assert_eq!(
+                err.trim().lines().count(),
+                1,
+                "{what}: one line please: {err}"
+            );
+            assert!(!err.contains("panicked"), "{what}: {err}");
+        }
+    }
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    let d = scratch("args");
+    for (args, expect) in [
+        (vec!["run", "oscillator", "--dt", "-1"], "--dt"),
+        (
+            vec!["run", "oscillator", "--integrator", "leapfrog"],
+            "--integrator",
+        ),
+        (vec!["run", "no-such-scene"], "not a built-in scene"),
+        (vec!["run", "missing.json"], "cannot read"),
+        (vec!["run", "cloth", "-p", "width"], "KEY=VALUE"),
+        (vec!["run", "cloth", "-p", "width=zero"], "cloth.width"),
+        (vec!["run", "oscillator", "--every", "0"], "--every"),
+        (vec!["run", "oscillator", "--threads", "0"], "--threads"),
+        (
+            vec!["scene", "cloth", "--colour", "red"],
+            "unknown parameter",
+        ),
+    ] {
+        let o = hooke(&args, &d);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(expect), "{args:?}: {err}");
+    }
+}

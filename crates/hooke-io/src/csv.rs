@@ -1,0 +1,81 @@
+//! `energy.csv`: one row per sample, header first.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use hooke::diagnostics::Energy;
+
+use crate::IoError;
+
+/// Column names, in order. The first eight are the documented interface; later columns
+/// may be appended, never reordered.
+pub const COLUMNS: [&str; 10] = [
+    "t",
+    "kinetic",
+    "potential_gravity",
+    "potential_spring",
+    "total",
+    "momentum_x",
+    "momentum_y",
+    "momentum_z",
+    "potential_field",
+    "max_strain",
+];
+
+/// Writes energy samples.
+pub struct EnergyCsv {
+    out: BufWriter<File>,
+    path: PathBuf,
+}
+
+impl EnergyCsv {
+    /// Creates the file and writes the header row.
+    pub fn create(path: &Path) -> Result<Self, IoError> {
+        let file = File::create(path).map_err(|source| IoError::Write {
+            file: path.display().to_string(),
+            source,
+        })?;
+        let mut w = Self {
+            out: BufWriter::new(file),
+            path: path.to_path_buf(),
+        };
+        let head = COLUMNS.join(",");
+        w.line(&head)?;
+        Ok(w)
+    }
+
+    fn line(&mut self, s: &str) -> Result<(), IoError> {
+        writeln!(self.out, "{s}").map_err(|source| IoError::Write {
+            file: self.path.display().to_string(),
+            source,
+        })
+    }
+
+    /// Appends the sample at time `t` [s].
+    pub fn push(&mut self, t: f64, e: &Energy) -> Result<(), IoError> {
+        let row = [
+            t,
+            e.kinetic,
+            e.potential_gravity,
+            e.potential_spring,
+            e.total(),
+            e.momentum[0],
+            e.momentum[1],
+            e.momentum[2],
+            e.potential_field,
+            e.max_strain,
+        ]
+        .map(|v| v.to_string())
+        .join(",");
+        self.line(&row)
+    }
+
+    /// Flushes and closes.
+    pub fn finish(mut self) -> Result<(), IoError> {
+        self.out.flush().map_err(|source| IoError::Write {
+            file: self.path.display().to_string(),
+            source,
+        })
+    }
+}

@@ -1,0 +1,309 @@
+//! The `hooke/1` scene file, field by field. SI units throughout.
+//!
+//! These types are the format: their doc comments become the JSON Schema's descriptions
+//! (`hooke schema`), and `docs/scene-format.md` explains them with examples.
+
+use hooke::Real;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The format tag this version reads and writes.
+pub const FORMAT: &str = "hooke/1";
+
+/// A 3-vector [x, y, z].
+pub type V3 = [Real; 3];
+
+/// A hooke scene: settings, nodes, springs, anchors and (optionally) the state to resume.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "hooke scene", extend("$id" = "https://hooke.dev/schema/hooke-1.json"))]
+pub struct SceneFile {
+    /// Format tag: must be "hooke/1".
+    pub format: String,
+    /// Short name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// One-line description.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// How to step, and the environment.
+    #[serde(default)]
+    pub settings: SettingsFile,
+    /// Nodes (point masses), referred to by index from 0.
+    pub nodes: Vec<NodeFile>,
+    /// Springs between nodes.
+    #[serde(default)]
+    pub springs: Vec<SpringFile>,
+    /// Nodes moved along scripted paths (kinematic anchors).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub anchors: Vec<AnchorFile>,
+    /// Where a run stopped: time, step count and integrator memory. Absent = t = 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<StateFile>,
+}
+
+/// Integrator names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum IntegratorName {
+    /// Forward Euler (first order; gains energy on undamped oscillators).
+    ExplicitEuler,
+    /// Semi-implicit Euler (first order, bounded energy error). The default.
+    #[default]
+    SymplecticEuler,
+    /// Velocity Verlet (second order).
+    Verlet,
+    /// Classic Runge–Kutta (fourth order, four force evaluations per step).
+    Rk4,
+}
+
+/// Damping modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum DampingName {
+    /// Along the spring: −c·(u·(v_a − v_b))·u.
+    #[default]
+    Axial,
+    /// On the full relative velocity: −c·(v_a − v_b) (seeds 000, 003).
+    Isotropic,
+}
+
+/// How `stable` springs are applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum StableFormName {
+    /// f = −(cs·x/h² + cd·v/h)·m_red.
+    #[default]
+    Force,
+    /// J = −(cs·x/h + cd·v)·m_red as a velocity change (symplectic-euler only).
+    Impulse,
+}
+
+/// Spring kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum KindName {
+    /// Hooke spring-damper (k, c).
+    #[default]
+    Spring,
+    /// Pulls only (k, c): no force while shorter than its rest length.
+    Rope,
+    /// Nissen's stable spring (cs, cd in [0, 1]).
+    Stable,
+}
+
+fn default_dt() -> Real {
+    0.001
+}
+fn default_substeps() -> u32 {
+    1
+}
+fn default_gravity() -> V3 {
+    [0.0, -9.81, 0.0]
+}
+fn one() -> Real {
+    1.0
+}
+fn default_duration() -> f64 {
+    5.0
+}
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+/// Stepping settings and the environment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SettingsFile {
+    /// Step size [s], > 0.
+    #[serde(default = "default_dt")]
+    pub dt: Real,
+    /// Integration steps per step (h = dt/substeps), ≥ 1.
+    #[serde(default = "default_substeps")]
+    pub substeps: u32,
+    /// Time integrator.
+    #[serde(default)]
+    pub integrator: IntegratorName,
+    /// Gravitational acceleration [m/s²].
+    #[serde(default = "default_gravity")]
+    pub gravity: V3,
+    /// Wind velocity [m/s]; air drag pulls node velocities towards it.
+    #[serde(default)]
+    pub wind: V3,
+    /// Linear air drag per node [N·s/m]: F = −air_drag·(v − wind), ≥ 0.
+    #[serde(default)]
+    pub air_drag: Real,
+    /// Fraction of velocity kept per second, in [0, 1]: v ← v·r^h each step of length h.
+    #[serde(default = "one")]
+    pub velocity_retention: Real,
+    /// The seeds' per-step energy loss, in [0, 1]: v ← v·f after every integration step.
+    #[serde(default = "one")]
+    pub velocity_retention_per_step: Real,
+    /// Damping mode of springs that do not name one.
+    #[serde(default)]
+    pub damping: DampingName,
+    /// Force or impulse form for `stable` springs.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub stable_form: StableFormName,
+    /// Default run length for `hooke run` without --steps or --duration [s].
+    #[serde(default = "default_duration")]
+    pub duration: f64,
+    /// Constant extra force fields.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FieldFile>,
+}
+
+impl Default for SettingsFile {
+    fn default() -> Self {
+        Self {
+            dt: default_dt(),
+            substeps: default_substeps(),
+            integrator: IntegratorName::default(),
+            gravity: default_gravity(),
+            wind: [0.0; 3],
+            air_drag: 0.0,
+            velocity_retention: 1.0,
+            velocity_retention_per_step: 1.0,
+            damping: DampingName::default(),
+            stable_form: StableFormName::default(),
+            duration: default_duration(),
+            fields: Vec::new(),
+        }
+    }
+}
+
+/// What a field's value means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum FieldKindName {
+    /// A force on each affected node [N].
+    Force,
+    /// An acceleration of each affected node [m/s²] (force = mass × value).
+    Acceleration,
+}
+
+/// A constant force field.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FieldFile {
+    /// Force [N] or acceleration [m/s²].
+    pub kind: FieldKindName,
+    /// The value, in the unit of `kind`.
+    pub value: V3,
+    /// Node indices it acts on; absent = all nodes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<Vec<u32>>,
+}
+
+/// A node (point mass).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NodeFile {
+    /// Position [m].
+    pub x: V3,
+    /// Velocity [m/s]; a pinned node's must be zero.
+    #[serde(default)]
+    pub v: V3,
+    /// Mass [kg]; > 0 for a free node (required), optional for a pinned one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mass: Option<Real>,
+    /// Fixed in place.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub pinned: bool,
+    /// Collision radius [m], ≥ 0 (0 = none).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub radius: Real,
+}
+
+/// A spring between nodes `a` and `b`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SpringFile {
+    /// First node index.
+    pub a: u32,
+    /// Second node index (≠ a).
+    pub b: u32,
+    /// Stiffness [N/m], ≥ 0 (`spring`, `rope`; required).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub k: Option<Real>,
+    /// Damping [N·s/m], ≥ 0 (`spring`, `rope`; default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c: Option<Real>,
+    /// Nissen stiffness coefficient in [0, 1] (`stable`; required).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cs: Option<Real>,
+    /// Nissen damping coefficient in [0, 1] (`stable`; default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cd: Option<Real>,
+    /// Rest length [m], ≥ 0; null or absent = the initial distance between the ends.
+    #[serde(default)]
+    pub rest: Option<Real>,
+    /// Spring, rope or stable.
+    #[serde(default)]
+    pub kind: KindName,
+    /// Damping mode; absent = settings.damping.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damping: Option<DampingName>,
+}
+
+/// A scripted path.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum PathFile {
+    /// x(t) = origin + velocity·t.
+    Linear {
+        /// Position at t = 0 [m]; absent = where the node is at the scene's time.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        origin: Option<[f64; 3]>,
+        /// Velocity [m/s].
+        velocity: [f64; 3],
+    },
+    /// Rotation about the axis through `center` at `angular_velocity` (right-hand rule).
+    Circular {
+        /// Position at t = 0 [m]; absent = where the node is at the scene's time.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        origin: Option<[f64; 3]>,
+        /// A point on the axis [m].
+        center: [f64; 3],
+        /// Axis direction (any length > 0).
+        axis: [f64; 3],
+        /// Angular velocity [rad/s].
+        angular_velocity: f64,
+    },
+    /// x(t) = origin + amplitude·sin(2π·frequency·t + phase).
+    Sine {
+        /// Centre of the motion [m]; absent = where the node is at the scene's time.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        origin: Option<[f64; 3]>,
+        /// Amplitude [m].
+        amplitude: [f64; 3],
+        /// Frequency [Hz].
+        frequency: f64,
+        /// Phase [rad].
+        #[serde(default)]
+        phase: f64,
+    },
+}
+
+/// A node moved along a scripted path.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnchorFile {
+    /// Node index (treated as infinitely heavy).
+    pub node: u32,
+    /// Its motion.
+    pub path: PathFile,
+}
+
+/// Where a run stopped; with the nodes' `x` and `v` this is a bit-exact checkpoint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StateFile {
+    /// Simulated time [s].
+    pub t: f64,
+    /// Steps taken.
+    pub step: u64,
+    /// Velocity Verlet's last acceleration per node [m/s²], when the run used Verlet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verlet_accel: Option<Vec<V3>>,
+}

@@ -1,0 +1,113 @@
+//! Streaming NPY (NumPy array file) writer for trajectories: float32, shape
+//! (frames, nodes, 3), little-endian, C order. The header is rewritten with the final frame
+//! count when the writer finishes, so frames can be appended without knowing their number.
+
+use std::fs::File;
+use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use hooke::Vec3;
+
+use crate::IoError;
+
+/// Bytes reserved for the header (magic, version, length, dictionary): a multiple of 64
+/// with room for 20-digit dimensions.
+const HEADER: usize = 128;
+
+/// Writes a (frames × nodes × 3) float32 array frame by frame.
+pub struct NpyWriter {
+    out: BufWriter<File>,
+    path: PathBuf,
+    nodes: usize,
+    frames: u64,
+}
+
+fn header(frames: u64, nodes: usize) -> Vec<u8> {
+    let dict =
+        format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({frames}, {nodes}, 3), }}");
+    let mut h = Vec::with_capacity(HEADER);
+    h.extend_from_slice(b"\x93NUMPY\x01\x00");
+    h.extend_from_slice(&((HEADER - 10) as u16).to_le_bytes());
+    h.extend_from_slice(dict.as_bytes());
+    h.resize(HEADER - 1, b' ');
+    h.push(b'\n');
+    h
+}
+
+impl NpyWriter {
+    /// Creates `path` for frames of `nodes` positions.
+    pub fn create(path: &Path, nodes: usize) -> Result<Self, IoError> {
+        let file = File::create(path).map_err(|source| IoError::Write {
+            file: path.display().to_string(),
+            source,
+        })?;
+        let mut w = Self {
+            out: BufWriter::new(file),
+            path: path.to_path_buf(),
+            nodes,
+            frames: 0,
+        };
+        w.write(&header(0, nodes))?;
+        Ok(w)
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
+        self.out.write_all(bytes).map_err(|source| IoError::Write {
+            file: self.path.display().to_string(),
+            source,
+        })
+    }
+
+    /// Appends one frame (positions converted to float32).
+    pub fn push(&mut self, x: &[Vec3]) -> Result<(), IoError> {
+        assert_eq!(x.len(), self.nodes, "frame size differs from the header");
+        let mut buf = Vec::with_capacity(x.len() * 12);
+        for p in x {
+            for c in p.to_array() {
+                #[allow(clippy::unnecessary_cast)] // f64 builds narrow here
+                buf.extend_from_slice(&(c as f32).to_le_bytes());
+            }
+        }
+        self.frames += 1;
+        self.write(&buf)
+    }
+
+    /// Frames written so far.
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    /// Writes the final header and closes the file.
+    pub fn finish(mut self) -> Result<(), IoError> {
+        let h = header(self.frames, self.nodes);
+        let path = self.path.display().to_string();
+        let res = (|| {
+            self.out.flush()?;
+            let f = self.out.get_mut();
+            f.seek(SeekFrom::Start(0))?;
+            f.write_all(&h)?;
+            f.flush()
+        })();
+        res.map_err(|source| IoError::Write { file: path, source })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_is_aligned_and_names_the_shape() {
+        let h = header(12, 345);
+        assert_eq!(h.len(), HEADER);
+        assert_eq!(h.len() % 64, 0);
+        assert_eq!(&h[..6], b"\x93NUMPY");
+        let len = u16::from_le_bytes([h[8], h[9]]) as usize;
+        assert_eq!(len + 10, HEADER);
+        let text = std::str::from_utf8(&h[10..]).unwrap();
+        assert!(text.contains("'shape': (12, 345, 3)"), "{text}");
+        assert!(text.ends_with('\n'));
+        // Room for the largest dimensions.
+        assert_eq!(header(u64::MAX, usize::MAX).len(), HEADER);
+    }
+}

@@ -1,0 +1,390 @@
+//! Procedural builders and the built-in scene library.
+//!
+//! Each builder is a typed function (`string`, `cloth`, `jelly`, `oscillator`) with a
+//! parameter struct whose `Default` holds the documented SI defaults. The registry
+//! ([`builtins`], [`build`]) exposes the same parameters by name for the command line
+//! (`hooke scene cloth --width 64`) and the studio.
+
+mod cloth;
+mod jelly;
+mod oscillator;
+mod string;
+
+pub use cloth::{ClothParams, ClothPin, cloth};
+pub use jelly::{JellyParams, JellyPin, jelly};
+pub use oscillator::{OscillatorParams, oscillator};
+pub use string::{StringAnchor, StringParams, string};
+
+use crate::error::FieldError;
+use crate::real::Real;
+use crate::scene::{Scene, SceneBuilder};
+use crate::settings::Integrator;
+use crate::stability::{self, Limit};
+
+/// A parameter value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// A whole number.
+    Int(i64),
+    /// A real number.
+    Real(f64),
+    /// One of a fixed set of names.
+    Choice(&'static str),
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Int(v) => write!(f, "{v}"),
+            Value::Real(v) => write!(f, "{v}"),
+            Value::Choice(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// A builder parameter: name, default, unit and meaning.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamSpec {
+    /// Name, as in `--name VALUE`.
+    pub name: &'static str,
+    /// Default value.
+    pub default: Value,
+    /// Valid names for a choice parameter.
+    pub choices: &'static [&'static str],
+    /// Smallest allowed value for numbers.
+    pub min: f64,
+    /// SI unit, or "" for counts and choices.
+    pub unit: &'static str,
+    /// What it means.
+    pub help: &'static str,
+}
+
+impl ParamSpec {
+    fn int(name: &'static str, default: i64, min: i64, help: &'static str) -> Self {
+        Self {
+            name,
+            default: Value::Int(default),
+            choices: &[],
+            min: min as f64,
+            unit: "",
+            help,
+        }
+    }
+
+    fn real(
+        name: &'static str,
+        default: impl Into<f64>,
+        min: f64,
+        unit: &'static str,
+        help: &'static str,
+    ) -> Self {
+        Self {
+            name,
+            default: Value::Real(default.into()),
+            choices: &[],
+            min,
+            unit,
+            help,
+        }
+    }
+
+    fn choice(
+        name: &'static str,
+        default: &'static str,
+        choices: &'static [&'static str],
+        help: &'static str,
+    ) -> Self {
+        Self {
+            name,
+            default: Value::Choice(default),
+            choices,
+            min: 0.0,
+            unit: "",
+            help,
+        }
+    }
+}
+
+/// Parameter values by name, checked against their specs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Params {
+    values: Vec<(&'static str, Value)>,
+}
+
+impl Params {
+    fn get(&self, name: &str) -> &Value {
+        &self
+            .values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .unwrap_or_else(|| panic!("builder asked for undeclared parameter {name}"))
+            .1
+    }
+
+    /// A whole-number parameter.
+    pub fn int(&self, name: &str) -> usize {
+        match self.get(name) {
+            Value::Int(v) => *v as usize,
+            other => panic!("parameter {name} is {other:?}, not an integer"),
+        }
+    }
+
+    /// A real parameter.
+    pub fn real(&self, name: &str) -> Real {
+        match self.get(name) {
+            Value::Real(v) => *v as Real,
+            Value::Int(v) => *v as Real,
+            other => panic!("parameter {name} is {other:?}, not a number"),
+        }
+    }
+
+    /// A choice parameter.
+    pub fn choice(&self, name: &str) -> &'static str {
+        match self.get(name) {
+            Value::Choice(v) => v,
+            other => panic!("parameter {name} is {other:?}, not a choice"),
+        }
+    }
+}
+
+/// A built-in scene: a builder with named parameters.
+pub struct BuiltIn {
+    /// Name (`hooke run NAME`).
+    pub name: &'static str,
+    /// One line on what it shows.
+    pub description: &'static str,
+    /// The builder's own parameters (the common ones are added by [`BuiltIn::params`]).
+    specs: fn() -> Vec<ParamSpec>,
+    make: fn(&Params) -> Result<SceneBuilder, FieldError>,
+}
+
+/// Parameters every built-in scene takes.
+fn common_specs() -> Vec<ParamSpec> {
+    vec![
+        ParamSpec::real(
+            "dt",
+            0.0,
+            0.0,
+            "s",
+            "step size; 0 = auto: the largest 1-2-5 value at most half the symplectic Euler limit, and at most 1 ms",
+        ),
+        ParamSpec::int("substeps", 1, 1, "integration steps per step"),
+        ParamSpec::real(
+            "gravity",
+            9.81,
+            f64::NEG_INFINITY,
+            "m/s²",
+            "gravitational acceleration along −y",
+        ),
+        ParamSpec::choice(
+            "integrator",
+            "symplectic-euler",
+            &["explicit-euler", "symplectic-euler", "verlet", "rk4"],
+            "time integrator",
+        ),
+    ]
+}
+
+impl BuiltIn {
+    /// All parameters: the builder's, then the common ones.
+    pub fn params(&self) -> Vec<ParamSpec> {
+        let mut p = (self.specs)();
+        p.extend(common_specs());
+        p
+    }
+
+    /// Builds the scene with `overrides` (name, text value) on top of the defaults.
+    pub fn build(&self, overrides: &[(String, String)]) -> Result<Scene, FieldError> {
+        let specs = self.params();
+        let mut params = Params {
+            values: specs.iter().map(|s| (s.name, s.default.clone())).collect(),
+        };
+        for (name, text) in overrides {
+            let Some(spec) = specs.iter().find(|s| s.name == name) else {
+                let names: Vec<_> = specs.iter().map(|s| s.name).collect();
+                return Err(FieldError::new(
+                    format!("{}.{name}", self.name),
+                    format!(
+                        "unknown parameter; {} takes {}",
+                        self.name,
+                        names.join(", ")
+                    ),
+                ));
+            };
+            let value = parse_value(spec, text)
+                .map_err(|m| FieldError::new(format!("{}.{name}", self.name), m))?;
+            params
+                .values
+                .iter_mut()
+                .find(|(n, _)| n == name)
+                .expect("declared")
+                .1 = value;
+        }
+        let mut b = (self.make)(&params)?;
+        b.name = self.name.to_string();
+        b.settings.substeps = params.int("substeps") as u32;
+        b.settings.integrator = Integrator::from_name(params.choice("integrator"))
+            .expect("choices are integrator names");
+        b.env.gravity = crate::real::vec3(0.0, -params.real("gravity"), 0.0);
+        let dt = params.real("dt");
+        if dt > 0.0 {
+            b.settings.dt = dt;
+            return b.build();
+        }
+        let mut scene = b.build()?;
+        scene.settings.dt = auto_dt(&scene);
+        Ok(scene)
+    }
+}
+
+fn parse_value(spec: &ParamSpec, text: &str) -> Result<Value, String> {
+    let value = match &spec.default {
+        Value::Int(_) => Value::Int(
+            text.parse::<i64>()
+                .map_err(|_| format!("{text:?} is not a whole number"))?,
+        ),
+        Value::Real(_) => {
+            let v = text
+                .parse::<f64>()
+                .map_err(|_| format!("{text:?} is not a number"))?;
+            if !v.is_finite() {
+                return Err(format!("{text} is not finite"));
+            }
+            Value::Real(v)
+        }
+        Value::Choice(_) => Value::Choice(
+            spec.choices
+                .iter()
+                .find(|c| **c == text)
+                .ok_or_else(|| format!("{text:?} is not one of {}", spec.choices.join(", ")))?,
+        ),
+    };
+    let num = match value {
+        Value::Int(v) => Some(v as f64),
+        Value::Real(v) => Some(v),
+        Value::Choice(_) => None,
+    };
+    if let Some(v) = num
+        && v < spec.min
+    {
+        return Err(format!("{text} is below the minimum {}", spec.min));
+    }
+    Ok(value)
+}
+
+/// The automatic step size: the largest 1-2-5 value ≤ half the symplectic Euler limit
+/// of the scene's integration step, times substeps, and at most 1 ms.
+pub fn auto_dt(scene: &Scene) -> Real {
+    let limit =
+        stability::largest_stable_h(&scene.model, Integrator::SymplecticEuler, &scene.settings);
+    let h = match limit {
+        Limit::Max(h) => 0.5 * h * scene.settings.substeps as f64,
+        _ => 1e-3,
+    };
+    nice_floor(h.min(1e-3)) as Real
+}
+
+/// The largest number of the form {1, 2, 5}·10^k not above `x` (> 0).
+pub fn nice_floor(x: f64) -> f64 {
+    let e = x.log10().floor();
+    let base = 10f64.powf(e);
+    let m = x / base;
+    let f = if m >= 5.0 {
+        5.0
+    } else if m >= 2.0 {
+        2.0
+    } else {
+        1.0
+    };
+    f * base
+}
+
+/// The built-in scenes.
+pub fn builtins() -> &'static [BuiltIn] {
+    &BUILTINS
+}
+
+static BUILTINS: [BuiltIn; 4] = [
+    BuiltIn {
+        name: "cloth",
+        description: "a W×H cloth with structural, shear and bend springs, pinned at two corners, falling and swinging",
+        specs: cloth::specs,
+        make: cloth::from_params,
+    },
+    BuiltIn {
+        name: "string",
+        description: "seed 000's string: 80 nodes 5 cm apart, 50 g each, k = 8000 N/m, anchored at one end",
+        specs: string::specs,
+        make: string::from_params,
+    },
+    BuiltIn {
+        name: "jelly",
+        description: "a box lattice with face and body diagonals (seed 002 fig. 8) hanging by its top corners",
+        specs: jelly::specs,
+        make: jelly::from_params,
+    },
+    BuiltIn {
+        name: "oscillator",
+        description: "one mass on a spring to an anchor: period 2π√(m/k)",
+        specs: oscillator::specs,
+        make: oscillator::from_params,
+    },
+];
+
+/// Finds a built-in scene by name.
+pub fn find(name: &str) -> Option<&'static BuiltIn> {
+    BUILTINS.iter().find(|b| b.name == name)
+}
+
+/// Builds the built-in scene `name` with parameter overrides.
+pub fn build(name: &str, overrides: &[(String, String)]) -> Result<Scene, FieldError> {
+    match find(name) {
+        Some(b) => b.build(overrides),
+        None => Err(FieldError::new(
+            "scene",
+            format!(
+                "{name:?} is not a built-in scene; built-ins are {}",
+                BUILTINS
+                    .iter()
+                    .map(|b| b.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nice_floor_picks_1_2_5() {
+        assert_eq!(nice_floor(0.0013), 0.001);
+        assert!((nice_floor(0.0031) - 0.002).abs() < 1e-12);
+        assert!((nice_floor(0.0077) - 0.005).abs() < 1e-12);
+        assert!((nice_floor(12.0) - 10.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn every_builtin_builds_with_defaults() {
+        for b in builtins() {
+            let scene = b.build(&[]).unwrap_or_else(|e| panic!("{}: {e}", b.name));
+            assert!(scene.model.nodes.len() > 1, "{}", b.name);
+            assert!(scene.settings.dt > 0.0 && scene.settings.dt <= 1e-3);
+        }
+    }
+
+    #[test]
+    fn bad_parameters_are_named() {
+        let e = build("cloth", &[("width".into(), "abc".into())]).unwrap_err();
+        assert_eq!(e.path, "cloth.width");
+        let e = build("cloth", &[("colour".into(), "red".into())]).unwrap_err();
+        assert!(e.message.contains("unknown parameter"), "{e}");
+        let e = build("string", &[("anchor".into(), "left".into())]).unwrap_err();
+        assert!(e.message.contains("end, both, middle"), "{e}");
+        let e = build("cloth", &[("width".into(), "1".into())]).unwrap_err();
+        assert!(e.message.contains("minimum"), "{e}");
+        assert!(build("blob", &[]).is_err());
+    }
+}

@@ -1,0 +1,105 @@
+//! Energies, momentum and strain.
+//!
+//! Sums are taken in f64 over fixed chunks combined in order, so they are deterministic
+//! for any thread count. Pinned and anchored nodes (infinite mass) are left out of the
+//! kinetic energy, the momentum and the potentials.
+
+use crate::forces::SpringCoeffs;
+use crate::model::{Model, SpringKind};
+use crate::par;
+use crate::real::Vec3;
+use crate::state::State;
+
+/// A snapshot of the system's energy and momentum.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Energy {
+    /// Σ ½·m·|v|² over free nodes [J].
+    pub kinetic: f64,
+    /// Σ −m·g·x over free nodes [J] (zero at the origin).
+    pub potential_gravity: f64,
+    /// Potential of the constant force fields, Σ −F·x over free nodes [J].
+    pub potential_field: f64,
+    /// Σ ½·k·(ℓ − L)² over springs (ropes only when stretched; `stable` springs with their
+    /// compiled k = cs·m_red/h²) [J].
+    pub potential_spring: f64,
+    /// Linear momentum Σ m·v over free nodes [kg·m/s].
+    pub momentum: [f64; 3],
+    /// Largest |ℓ − L|/L over springs with L > 0 (slack ropes excluded) [-].
+    pub max_strain: f64,
+}
+
+impl Energy {
+    /// Kinetic plus every potential [J].
+    pub fn total(&self) -> f64 {
+        self.kinetic + self.potential_gravity + self.potential_field + self.potential_spring
+    }
+}
+
+fn to64(v: Vec3) -> [f64; 3] {
+    #[allow(clippy::useless_conversion)]
+    v.to_array().map(f64::from)
+}
+
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// Measures the state. `co` gives the spring coefficients in use (for `stable` springs),
+/// `fconst` the constant force per node (gravity plus fields).
+pub fn energy(model: &Model, co: &SpringCoeffs, fconst: &[Vec3], st: &State) -> Energy {
+    let nodes = &model.nodes;
+    let g = to64(model.env.gravity);
+    let node_parts = par::map_chunks(nodes.len(), par::NODE_CHUNK, |r| {
+        let mut e = Energy::default();
+        for i in r {
+            if nodes.inv_mass[i] == 0.0 {
+                continue;
+            }
+            let m = nodes.mass[i] as f64;
+            let (x, v) = (to64(st.x[i]), to64(st.v[i]));
+            e.kinetic += 0.5 * m * dot(v, v);
+            let pg = -m * dot(g, x);
+            e.potential_gravity += pg;
+            // Constant force minus gravity = the fields' part.
+            let fc = to64(fconst[i]);
+            let ff = [fc[0] - m * g[0], fc[1] - m * g[1], fc[2] - m * g[2]];
+            e.potential_field -= dot(ff, x);
+            for (p, vi) in e.momentum.iter_mut().zip(v) {
+                *p += m * vi;
+            }
+        }
+        e
+    });
+    let sp = &model.springs;
+    let spring_parts = par::map_chunks(sp.len(), par::SPRING_CHUNK, |r| {
+        let (mut pe, mut strain) = (0.0f64, 0.0f64);
+        for s in r {
+            let d = st.x[sp.a[s] as usize] - st.x[sp.b[s] as usize];
+            let len = d.length() as f64;
+            let rest = sp.rest[s] as f64;
+            let stretch = len - rest;
+            if sp.kind[s] == SpringKind::Rope && stretch < 0.0 {
+                continue;
+            }
+            pe += 0.5 * co.k[s] as f64 * stretch * stretch;
+            if rest > 0.0 {
+                strain = strain.max((stretch / rest).abs());
+            }
+        }
+        (pe, strain)
+    });
+    let mut e = Energy::default();
+    for p in node_parts {
+        e.kinetic += p.kinetic;
+        e.potential_gravity += p.potential_gravity;
+        e.potential_field += p.potential_field;
+        for k in 0..3 {
+            e.momentum[k] += p.momentum[k];
+        }
+    }
+    for (pe, strain) in spring_parts {
+        e.potential_spring += pe;
+        e.max_strain = e.max_strain.max(strain);
+    }
+    e
+}

@@ -1,0 +1,46 @@
+//! # hooke — mass-spring simulation core
+//!
+//! Structure-of-arrays [`Model`] / [`State`] / [`Control`], one function per force
+//! family ([`forces`]), explicit integrators behind one [`Simulation::step`], procedural
+//! [`builders`] that double as the built-in scenes, energy [`diagnostics`] and a
+//! [`stability`] estimate. No file I/O: the scene format lives in `hooke-io`.
+//!
+//! ```
+//! use hooke::{builders, Simulation};
+//! let scene = builders::build("oscillator", &[]).unwrap();
+//! let mut sim = Simulation::new(scene);
+//! sim.run(100).unwrap();
+//! assert!((sim.state().t - 0.1).abs() < 1e-6);
+//! ```
+//!
+//! Precision is `f32` unless the `f64` feature is on; see [`real`].
+#![warn(missing_docs)]
+// Code is written for Real = f32; in f64 builds its widening casts become no-ops.
+#![cfg_attr(
+    feature = "f64",
+    allow(clippy::unnecessary_cast, clippy::useless_conversion)
+)]
+
+pub mod adjacency;
+pub mod builders;
+pub mod counters;
+pub mod diagnostics;
+pub mod error;
+pub mod forces;
+mod integrate;
+pub mod model;
+mod par;
+pub mod real;
+pub mod scene;
+pub mod settings;
+pub mod sim;
+pub mod stability;
+pub mod state;
+
+pub use error::{Diverged, FieldError};
+pub use model::{Anchor, DampingMode, Environment, FieldKind, ForceField, Model, Path, SpringKind};
+pub use real::{PRECISION, Real, Vec3, vec3};
+pub use scene::{Node, Scene, SceneBuilder, Spring};
+pub use settings::{Integrator, Settings, StableForm};
+pub use sim::Simulation;
+pub use state::{Control, State};

@@ -1,0 +1,34 @@
+//! The one place where the core's precision is chosen.
+//!
+//! `f32` by default (speed, as the peer engines use); the cargo feature `f64` switches the
+//! whole core. Everything else names [`Real`] and [`Vec3`], never `f32`/`f64` directly,
+//! except simulated time, which is always `f64` so long runs do not lose resolution.
+
+/// The floating-point type of every physical quantity in the core.
+#[cfg(not(feature = "f64"))]
+pub type Real = f32;
+/// The floating-point type of every physical quantity in the core.
+#[cfg(feature = "f64")]
+pub type Real = f64;
+
+/// A 3-vector of [`Real`]: `glam::Vec3A` (16 bytes, SIMD) for f32, `glam::DVec3` for f64.
+#[cfg(not(feature = "f64"))]
+pub type Vec3 = glam::Vec3A;
+/// A 3-vector of [`Real`]: `glam::Vec3A` (16 bytes, SIMD) for f32, `glam::DVec3` for f64.
+#[cfg(feature = "f64")]
+pub type Vec3 = glam::DVec3;
+
+/// Name of the precision in use, for reports (`"f32"` or `"f64"`).
+pub const PRECISION: &str = if cfg!(feature = "f64") { "f64" } else { "f32" };
+
+/// Builds a [`Vec3`] from three components.
+#[inline(always)]
+pub const fn vec3(x: Real, y: Real, z: Real) -> Vec3 {
+    Vec3::new(x, y, z)
+}
+
+/// A [`Real`] as f64 (exact), for reports and f64-only math outside the core.
+#[inline(always)]
+pub fn f64_of(x: Real) -> f64 {
+    x as f64
+}

@@ -1,0 +1,404 @@
+//! Stability estimates for the explicit integrators, and Nissen's coefficient limit.
+//!
+//! Each free node i is reduced to a damped linear oscillator x'' = −ω²x − γx' with
+//!
+//! ω²ᵢ = Σₛ kₛ·(wᵢ + √(wᵢwⱼ)),  γᵢ = Σₛ cₛ·(wᵢ + √(wᵢwⱼ)) + air_drag·wᵢ,
+//!
+//! summed over the springs s = (i, j) on the node, w = 1/m (0 for a pinned end). This is
+//! Gershgorin's bound on the largest eigenvalue of M^-½·K·M^-½, so it over-estimates ω
+//! (exact for a mass on a spring to an anchor, and for a long chain). `stable` springs enter
+//! with their compiled k = cs·m_red/h², c = cd·m_red/h.
+//!
+//! A step size h is stable for an integrator when the integrator's one-step map of that
+//! oscillator (including the energy-loss factor) has spectral radius ≤ 1 at every node. The
+//! map is obtained by running the integrator's own update formulas on the two unit states,
+//! so the estimate follows the integrator's definition exactly. For symplectic Euler this
+//! gives the closed form h²ω² + 2hγ ≤ 4; for explicit Euler h ≤ γ/ω² when underdamped
+//! (never stable without damping). The largest stable h is found by bisection in log h.
+
+use crate::forces::{Form, SpringCoeffs};
+use crate::model::{Model, SpringKind};
+use crate::real::Real;
+use crate::settings::{Integrator, Settings};
+
+/// The largest stable integration step of a scene for one integrator.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Limit {
+    /// Stable for any step size up to the search range (1000 s).
+    Unlimited,
+    /// Stable for h up to this value [s].
+    Max(f64),
+    /// Unstable for every step size (e.g. undamped springs under explicit Euler).
+    Never,
+}
+
+impl Limit {
+    /// The limit as a step size [s]: `Some(∞)` when unlimited, `None` when never stable.
+    pub fn h(self) -> Option<f64> {
+        match self {
+            Limit::Unlimited => Some(f64::INFINITY),
+            Limit::Max(h) => Some(h),
+            Limit::Never => None,
+        }
+    }
+
+    /// Whether step `h` [s] is within the limit.
+    pub fn allows(self, h: f64) -> bool {
+        match self {
+            Limit::Unlimited => true,
+            Limit::Max(m) => h <= m,
+            Limit::Never => false,
+        }
+    }
+}
+
+const H_MIN: f64 = 1e-12;
+const H_MAX: f64 = 1e3;
+
+/// Whether one step of `integ` with step `h` is stable on x'' = −ω²x − γx', followed by
+/// the velocity factor 1 + `ret_m1`.
+///
+/// The one-step map is M = I + A. A is computed directly as increments (Δx, Δv) so it
+/// keeps full precision when h is tiny (forming M first would round 1 + h²ω² to 1 and hide
+/// explicit Euler's growth). With t = tr A and d = det A: complex eigenvalues have
+/// |λ|² = det M = 1 + t + d, so stability is t + d ≤ 0; real ones are λ = 1 + μ with
+/// μ = t/2 ± √(t²/4 − d), stable when −2 ≤ μ ≤ 0.
+pub fn is_stable(integ: Integrator, h: f64, omega2: f64, gamma: f64, ret_m1: f64) -> bool {
+    let acc = |x: f64, v: f64| -omega2 * x - gamma * v;
+    let delta = |x: f64, v: f64| -> (f64, f64) {
+        let (dx, dv) = match integ {
+            Integrator::ExplicitEuler => (h * v, h * acc(x, v)),
+            Integrator::SymplecticEuler => {
+                let dv = h * acc(x, v);
+                (h * (v + dv), dv)
+            }
+            Integrator::Verlet => {
+                let vh = v + 0.5 * h * acc(x, v);
+                let dx = h * vh;
+                (dx, vh - v + 0.5 * h * acc(x + dx, vh))
+            }
+            Integrator::Rk4 => {
+                let (k1x, k1v) = (v, acc(x, v));
+                let (k2x, k2v) = (v + 0.5 * h * k1v, acc(x + 0.5 * h * k1x, v + 0.5 * h * k1v));
+                let (k3x, k3v) = (v + 0.5 * h * k2v, acc(x + 0.5 * h * k2x, v + 0.5 * h * k2v));
+                let (k4x, k4v) = (v + h * k3v, acc(x + h * k3x, v + h * k3v));
+                (
+                    h / 6.0 * (k1x + 2.0 * k2x + 2.0 * k3x + k4x),
+                    h / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + k4v),
+                )
+            }
+        };
+        // v' = (v + dv)·(1 + ret_m1)  ⇒  Δv = dv + (v + dv)·ret_m1.
+        (dx, dv + (v + dv) * ret_m1)
+    };
+    let (a11, a21) = delta(1.0, 0.0);
+    let (a12, a22) = delta(0.0, 1.0);
+    let (t, d) = (a11 + a22, a11 * a22 - a12 * a21);
+    let disc = 0.25 * t * t - d;
+    // Rounding slack: an exactly marginal map (undamped symplectic Euler) gives t + d = 0
+    // up to a few ulps of its terms.
+    let slack = 1e-9 * (t.abs() + d.abs());
+    if disc < 0.0 {
+        t + d <= slack
+    } else {
+        let r = disc.sqrt();
+        0.5 * t + r <= slack && 0.5 * t - r >= -2.0 - slack
+    }
+}
+
+/// (ω², γ) per node for coefficients `co`; zeros for pinned nodes.
+pub fn node_rates(model: &Model, co: &SpringCoeffs) -> Vec<(f64, f64)> {
+    let nodes = &model.nodes;
+    let adj = model.adjacency();
+    let sp = &model.springs;
+    (0..nodes.len())
+        .map(|i| {
+            let wi = nodes.inv_mass[i] as f64;
+            if wi == 0.0 {
+                return (0.0, 0.0);
+            }
+            let (mut w2, mut g) = (0.0, model.env.air_drag as f64 * wi);
+            for s in crate::forces::node_springs(adj, i) {
+                let s = s as usize;
+                let j = if sp.a[s] as usize == i {
+                    sp.b[s]
+                } else {
+                    sp.a[s]
+                } as usize;
+                let wj = nodes.inv_mass[j] as f64;
+                let w = wi + (wi * wj).sqrt();
+                w2 += co.k[s] as f64 * w;
+                g += (co.c_axial[s] + co.c_iso[s]) as f64 * w;
+            }
+            (w2, g)
+        })
+        .collect()
+}
+
+/// The energy-loss factor over one step of `h`, minus one (precise for factors near 1).
+fn retention_m1(model: &Model, h: f64) -> f64 {
+    let env = &model.env;
+    ((env.velocity_retention as f64).ln() * h + (env.velocity_retention_per_step as f64).ln())
+        .exp_m1()
+}
+
+/// Whether `h` is stable at every node; on failure, the node with the largest ω² among
+/// the unstable ones.
+fn check_h(model: &Model, settings: &Settings, integ: Integrator, h: f64) -> Result<(), usize> {
+    let co = SpringCoeffs::compile(model, h as Real, Form::Forces);
+    let _ = settings;
+    let ret_m1 = retention_m1(model, h);
+    let mut worst: Option<(usize, f64)> = None;
+    for (i, (w2, g)) in node_rates(model, &co).into_iter().enumerate() {
+        if model.nodes.inv_mass[i] == 0.0 {
+            continue;
+        }
+        if !is_stable(integ, h, w2, g, ret_m1) && worst.is_none_or(|(_, w)| w2 > w) {
+            worst = Some((i, w2));
+        }
+    }
+    worst.map_or(Ok(()), |(i, _)| Err(i))
+}
+
+/// The largest stable integration step h for `integ` on this model: the first step size,
+/// going up from 1e-12 s, at which some node becomes unstable.
+///
+/// Stability is not monotone in h (a strong energy loss wipes the velocity at huge steps
+/// and makes them "stable" again), so this scans upwards by factors of two to the first
+/// failure and bisects between it and the last stable size.
+pub fn largest_stable_h(model: &Model, integ: Integrator, settings: &Settings) -> Limit {
+    let ok = |h: f64| check_h(model, settings, integ, h).is_ok();
+    if !ok(H_MIN) {
+        return Limit::Never;
+    }
+    let mut lo = H_MIN;
+    let hi = loop {
+        let next = lo * 2.0;
+        if next > H_MAX {
+            return Limit::Unlimited;
+        }
+        if !ok(next) {
+            break next;
+        }
+        lo = next;
+    };
+    let (mut lo, mut hi) = (lo.ln(), hi.ln());
+    for _ in 0..40 {
+        let mid = 0.5 * (lo + hi);
+        if ok(mid.exp()) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Limit::Max(lo.exp())
+}
+
+/// The stiffest spring on `node`: the largest k·(1/m_a + 1/m_b) with coefficients `co`.
+pub fn stiffest_spring(model: &Model, co: &SpringCoeffs, node: usize) -> Option<u32> {
+    let adj = model.adjacency();
+    let nodes = &model.nodes;
+    let sp = &model.springs;
+    crate::forces::node_springs(adj, node).max_by(|&s, &t| {
+        let rate = |s: u32| {
+            let s = s as usize;
+            co.k[s] as f64
+                * (nodes.inv_mass[sp.a[s] as usize] + nodes.inv_mass[sp.b[s] as usize]) as f64
+        };
+        rate(s).total_cmp(&rate(t)).then(t.cmp(&s))
+    })
+}
+
+/// One integrator's line in the stability report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntegratorLimit {
+    /// The integrator.
+    pub integrator: Integrator,
+    /// Its largest stable integration step.
+    pub limit: Limit,
+    /// The node that sets the limit (the stiffest among those that fail just above it).
+    pub node: Option<u32>,
+    /// The stiffest spring on that node.
+    pub spring: Option<u32>,
+}
+
+/// A `stable` spring whose coefficients exceed Nissen's limit 1/(n+1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NissenExcess {
+    /// Spring index.
+    pub spring: u32,
+    /// n: the most springs on either end.
+    pub n: usize,
+    /// The limit 1/(n+1).
+    pub limit: f64,
+    /// The spring's cs.
+    pub cs: f64,
+    /// The spring's cd.
+    pub cd: f64,
+}
+
+/// The stability report printed by `hooke check`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The scene's integration step h = dt/substeps [s].
+    pub h: f64,
+    /// Per integrator, its largest stable h.
+    pub integrators: Vec<IntegratorLimit>,
+    /// Number of `stable` springs.
+    pub stable_springs: usize,
+    /// Stable springs over Nissen's limit 1/(n+1).
+    pub nissen_over: Vec<NissenExcess>,
+    /// Nodes without any spring.
+    pub isolated: Vec<u32>,
+}
+
+/// Nissen's safe coefficient limit for spring `s`: 1/(n+1), n the most springs on either end.
+pub fn nissen_limit(model: &Model, s: usize) -> (usize, f64) {
+    let n = model
+        .degree(model.springs.a[s] as usize)
+        .max(model.degree(model.springs.b[s] as usize));
+    (n, 1.0 / (n as f64 + 1.0))
+}
+
+/// Builds the full stability report.
+pub fn report(model: &Model, settings: &Settings) -> Report {
+    let integrators = Integrator::ALL
+        .iter()
+        .map(|&integ| {
+            let limit = largest_stable_h(model, integ, settings);
+            let probe = match limit {
+                Limit::Max(h) => Some(h * 1.01),
+                Limit::Never => Some(H_MIN),
+                Limit::Unlimited => None,
+            };
+            let node = probe.and_then(|h| check_h(model, settings, integ, h).err());
+            let spring = node.and_then(|n| {
+                let co = SpringCoeffs::compile(model, settings.h(), Form::Forces);
+                stiffest_spring(model, &co, n)
+            });
+            IntegratorLimit {
+                integrator: integ,
+                limit,
+                node: node.map(|n| n as u32),
+                spring,
+            }
+        })
+        .collect();
+    let sp = &model.springs;
+    let mut nissen_over = Vec::new();
+    let mut stable_springs = 0;
+    for s in 0..sp.len() {
+        if sp.kind[s] != SpringKind::Stable {
+            continue;
+        }
+        stable_springs += 1;
+        let (n, limit) = nissen_limit(model, s);
+        let (cs, cd) = (sp.cs[s] as f64, sp.cd[s] as f64);
+        // Relative slack so that 0.2 (stored as f32) passes a limit of exactly 1/5.
+        if cs.max(cd) > limit * (1.0 + 1e-6) {
+            nissen_over.push(NissenExcess {
+                spring: s as u32,
+                n,
+                limit,
+                cs,
+                cd,
+            });
+        }
+    }
+    let isolated = (0..model.nodes.len())
+        .filter(|&i| model.degree(i) == 0)
+        .map(|i| i as u32)
+        .collect();
+    Report {
+        h: settings.h() as f64,
+        integrators,
+        stable_springs,
+        nissen_over,
+        isolated,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symplectic_euler_matches_closed_form() {
+        // h²ω² + 2hγ ≤ 4 at the boundary h = 4/(γ + √(γ² + 4ω²)).
+        for (w2, g) in [(100.0_f64, 0.0), (1e4, 3.0), (1.0, 10.0)] {
+            let h = 4.0 / (g + (g * g + 4.0 * w2).sqrt());
+            assert!(is_stable(
+                Integrator::SymplecticEuler,
+                h * 0.999,
+                w2,
+                g,
+                0.0
+            ));
+            assert!(!is_stable(
+                Integrator::SymplecticEuler,
+                h * 1.001,
+                w2,
+                g,
+                0.0
+            ));
+        }
+    }
+
+    #[test]
+    fn explicit_euler_needs_damping() {
+        // Undamped: |1 + ihω| > 1 for every h, however small.
+        for h in [1e-12, 1e-9, 1e-3] {
+            assert!(
+                !is_stable(Integrator::ExplicitEuler, h, 100.0, 0.0, 0.0),
+                "{h}"
+            );
+        }
+        // Underdamped: stable for h ≤ γ/ω².
+        let (w2, g) = (100.0, 2.0);
+        assert!(is_stable(
+            Integrator::ExplicitEuler,
+            0.999 * g / w2,
+            w2,
+            g,
+            0.0
+        ));
+        assert!(!is_stable(
+            Integrator::ExplicitEuler,
+            1.001 * g / w2,
+            w2,
+            g,
+            0.0
+        ));
+        // Energy loss can stabilise it: v·r per step against growth √(1 + h²ω²).
+        assert!(is_stable(
+            Integrator::ExplicitEuler,
+            0.01,
+            100.0,
+            0.0,
+            -0.01
+        ));
+    }
+
+    #[test]
+    fn rk4_and_verlet_reach_their_imaginary_axis_limits() {
+        // RK4's stability region meets the imaginary axis at |hω| = 2√2; Verlet's at 2.
+        let w = 10.0_f64;
+        let h = 2.0 * 2.0_f64.sqrt() / w;
+        assert!(is_stable(Integrator::Rk4, h * 0.999, w * w, 0.0, 0.0));
+        assert!(!is_stable(Integrator::Rk4, h * 1.001, w * w, 0.0, 0.0));
+        assert!(is_stable(
+            Integrator::Verlet,
+            0.999 * 2.0 / w,
+            w * w,
+            0.0,
+            0.0
+        ));
+        assert!(!is_stable(
+            Integrator::Verlet,
+            1.001 * 2.0 / w,
+            w * w,
+            0.0,
+            0.0
+        ));
+    }
+}

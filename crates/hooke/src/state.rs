@@ -1,0 +1,88 @@
+//! What changes while stepping ([`State`]) and what is fed in from outside ([`Control`]).
+
+use crate::real::Vec3;
+
+/// Everything that changes from step to step: enough to resume bit-for-bit.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct State {
+    /// Simulated time [s] (always f64, so long runs keep their resolution).
+    pub t: f64,
+    /// Steps taken (one step = `substeps` integration steps).
+    pub step: u64,
+    /// Node positions [m].
+    pub x: Vec<Vec3>,
+    /// Node velocities [m/s].
+    pub v: Vec<Vec3>,
+    /// Velocity Verlet's acceleration at the end of the previous integration step
+    /// [m/s²], reused by the next one; `None` until first computed or after a change that
+    /// invalidates it.
+    pub verlet_accel: Option<Vec<Vec3>>,
+}
+
+impl State {
+    /// A state at t = 0 with these positions and velocities.
+    pub fn new(x: Vec<Vec3>, v: Vec<Vec3>) -> Self {
+        Self {
+            t: 0.0,
+            step: 0,
+            x,
+            v,
+            verlet_accel: None,
+        }
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.x.len()
+    }
+
+    /// Whether there are no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.x.is_empty()
+    }
+
+    /// A hash of every bit of the state (time, step, positions, velocities, solver memory),
+    /// for determinism checks. FNV-1a over the raw bits; not cryptographic.
+    pub fn bit_hash(&self) -> u64 {
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        h.u64(self.t.to_bits());
+        h.u64(self.step);
+        for arr in [&self.x, &self.v] {
+            h.vecs(arr);
+        }
+        if let Some(acc) = &self.verlet_accel {
+            h.vecs(acc);
+        }
+        h.0
+    }
+}
+
+struct Fnv(u64);
+
+impl Fnv {
+    fn u64(&mut self, v: u64) {
+        for byte in v.to_le_bytes() {
+            self.0 ^= byte as u64;
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn vecs(&mut self, arr: &[Vec3]) {
+        for p in arr {
+            for c in p.to_array() {
+                #[allow(clippy::useless_conversion)]
+                self.u64(f64::from(c).to_bits());
+            }
+        }
+    }
+}
+
+/// Inputs from outside the model for the next step: a user dragging nodes, later
+/// actuation values and parameter switches.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Control {
+    /// Nodes held at a target position [m] during the next step (dragged with the mouse,
+    /// or a pinned node moved by a user). A held node moves in a straight line to its target
+    /// over the step, ignores forces, and pulls on its springs like an anchor.
+    pub targets: Vec<(u32, Vec3)>,
+}
