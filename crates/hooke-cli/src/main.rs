@@ -52,18 +52,18 @@ pub fn bad(msg: impl Into<String>) -> anyhow::Error {
     BadInput(msg.into()).into()
 }
 
-/// Sets the size of the global thread pool (`--threads`).
-pub fn set_threads(threads: Option<usize>) -> anyhow::Result<()> {
-    if let Some(n) = threads {
-        if n == 0 {
-            return Err(bad("--threads: 0 is not a thread count; give 1 or more"));
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build_global()
-            .map_err(|e| anyhow::anyhow!("cannot start {n} threads: {e}"))?;
+/// The worker pool (`--threads N`, default one per core). Stepping loops run inside it
+/// (`pool.install`) so the calling thread is a worker and parallel passes start cheaply.
+pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
+    if threads == Some(0) {
+        return Err(bad("--threads: 0 is not a thread count; give 1 or more"));
     }
-    Ok(())
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        b = b.num_threads(n);
+    }
+    b.build()
+        .map_err(|e| anyhow::anyhow!("cannot start the worker threads: {e}"))
 }
 
 fn exit_code(e: &anyhow::Error) -> u8 {

@@ -10,7 +10,7 @@ use hooke_io::npy::NpyWriter;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::load::{self, Source};
-use crate::{bad, set_threads};
+use crate::{bad, thread_pool};
 
 /// Arguments of `hooke run`.
 #[derive(clap::Args)]
@@ -112,7 +112,11 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// Runs `hooke run`.
 pub fn run(a: RunArgs) -> Result<()> {
-    set_threads(a.threads)?;
+    let pool = thread_pool(a.threads)?;
+    pool.install(|| run_in_pool(a))
+}
+
+fn run_in_pool(a: RunArgs) -> Result<()> {
     let (mut scene, source) = load::load(&a.scene, &a.params)?;
     apply_overrides(&mut scene, a.dt, a.integrator.as_deref(), a.substeps)?;
     let steps = step_count(&scene, a.steps, a.duration)?;

@@ -5,7 +5,8 @@
 //! kinetic energy, the momentum and the potentials.
 
 use crate::forces::SpringCoeffs;
-use crate::model::{Model, SpringKind};
+use crate::layout::SpringLayout;
+use crate::model::Model;
 use crate::par;
 use crate::real::Vec3;
 use crate::state::State;
@@ -44,9 +45,16 @@ fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
-/// Measures the state. `co` gives the spring coefficients in use (for `stable` springs),
-/// `fconst` the constant force per node (gravity plus fields).
-pub fn energy(model: &Model, co: &SpringCoeffs, fconst: &[Vec3], st: &State) -> Energy {
+/// Measures the state. `layout` and `co` (compiled in the layout's order) give the springs
+/// and their coefficients in use (for `stable` springs), `fconst` the constant force per
+/// node (gravity plus fields).
+pub fn energy(
+    model: &Model,
+    layout: &SpringLayout,
+    co: &SpringCoeffs,
+    fconst: &[Vec3],
+    st: &State,
+) -> Energy {
     let nodes = &model.nodes;
     let g = to64(model.env.gravity);
     let node_parts = par::map_chunks(nodes.len(), par::NODE_CHUNK, |r| {
@@ -70,15 +78,15 @@ pub fn energy(model: &Model, co: &SpringCoeffs, fconst: &[Vec3], st: &State) -> 
         }
         e
     });
-    let sp = &model.springs;
-    let spring_parts = par::map_chunks(sp.len(), par::SPRING_CHUNK, |r| {
+    let spring_parts = par::map_chunks(layout.len(), par::SPRING_CHUNK, |r| {
         let (mut pe, mut strain) = (0.0f64, 0.0f64);
         for s in r {
-            let d = st.x[sp.a[s] as usize] - st.x[sp.b[s] as usize];
+            let d = st.x[layout.a[s] as usize] - st.x[layout.b[s] as usize];
             let len = d.length() as f64;
-            let rest = sp.rest[s] as f64;
+            let rest = layout.rest[s] as f64;
             let stretch = len - rest;
-            if sp.kind[s] == SpringKind::Rope && stretch < 0.0 {
+            // A slack rope (compress = 0) stores no energy.
+            if co.compress[s] == 0.0 && stretch < 0.0 {
                 continue;
             }
             pe += 0.5 * co.k[s] as f64 * stretch * stretch;

@@ -23,11 +23,13 @@
 //! scalar one bit for bit.
 
 use crate::adjacency::Adjacency;
+use crate::layout::SpringLayout;
 use crate::model::{DampingMode, Environment, FieldKind, Model, SpringKind};
 use crate::par;
 use crate::real::{Real, Vec3};
 
-/// Spring coefficients compiled for one integration step size.
+/// Spring coefficients compiled for one integration step size, in a given spring order
+/// (the kernel order of a [`SpringLayout`], or the user's order).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SpringCoeffs {
     /// The step size these coefficients are for [s].
@@ -54,8 +56,13 @@ pub enum Form {
 }
 
 impl SpringCoeffs {
-    /// Compiles the model's springs for step size `h` [s].
+    /// Compiles the model's springs for step size `h` [s], in the user's spring order.
     pub fn compile(model: &Model, h: Real, form: Form) -> Self {
+        Self::compile_in(model, h, form, None)
+    }
+
+    /// Compiles the springs in `order` (kernel position → user index), or the user's order.
+    pub fn compile_in(model: &Model, h: Real, form: Form, order: Option<&[u32]>) -> Self {
         let sp = &model.springs;
         let m = sp.len();
         let mut out = SpringCoeffs {
@@ -65,7 +72,8 @@ impl SpringCoeffs {
             c_iso: vec![0.0; m],
             compress: vec![1.0; m],
         };
-        for s in 0..m {
+        for p in 0..m {
+            let s = order.map_or(p, |o| o[p] as usize);
             let (k, c) = match (sp.kind[s], form) {
                 (SpringKind::Stable, Form::ForcesWithoutStable) => (0.0, 0.0),
                 (SpringKind::Stable, Form::Forces) => {
@@ -79,15 +87,15 @@ impl SpringCoeffs {
                 (_, Form::StableImpulses) => (0.0, 0.0),
                 (_, _) => (sp.k[s], sp.c[s]),
             };
-            out.k[s] = k;
+            out.k[p] = k;
             // Nissen's damping acts on the velocity error along the spring.
             if sp.damping[s] == DampingMode::Isotropic && sp.kind[s] != SpringKind::Stable {
-                out.c_iso[s] = c;
+                out.c_iso[p] = c;
             } else {
-                out.c_axial[s] = c;
+                out.c_axial[p] = c;
             }
             if sp.kind[s] == SpringKind::Rope {
-                out.compress[s] = 0.0;
+                out.compress[p] = 0.0;
             }
         }
         out
@@ -123,20 +131,52 @@ pub fn spring_force(
     )
 }
 
-/// Computes every spring's force on its end a into `out` (one entry per spring).
-pub fn spring_pass(model: &Model, co: &SpringCoeffs, x: &[Vec3], v: &[Vec3], out: &mut [Vec3]) {
-    let sp = &model.springs;
-    debug_assert_eq!(out.len(), sp.len());
+/// Computes every spring's force on its end a into `out`, one entry per spring in the
+/// layout's (kernel) order. `co` must be compiled in the same order.
+///
+/// # Panics
+/// If the lengths disagree or a spring names a node outside `x`.
+pub fn spring_pass(
+    layout: &SpringLayout,
+    co: &SpringCoeffs,
+    x: &[Vec3],
+    v: &[Vec3],
+    out: &mut [Vec3],
+) {
+    let m = layout.len();
+    assert!(
+        out.len() == m && co.k.len() == m && x.len() == v.len(),
+        "spring pass: lengths disagree"
+    );
     par::chunks_mut(out, par::SPRING_CHUNK, |start, part| {
-        let end = start + part.len();
-        let (a, b, rest) = (&sp.a[start..end], &sp.b[start..end], &sp.rest[start..end]);
-        let (k, ca, ci, cp) = (
-            &co.k[start..end],
-            &co.c_axial[start..end],
-            &co.c_iso[start..end],
-            &co.compress[start..end],
+        let r = start..start + part.len();
+        let (a, b, rest) = (
+            &layout.a[r.clone()],
+            &layout.b[r.clone()],
+            &layout.rest[r.clone()],
         );
-        for (j, f) in part.iter_mut().enumerate() {
+        let (k, ca, ci, cp) = (
+            &co.k[r.clone()],
+            &co.c_axial[r.clone()],
+            &co.c_iso[r.clone()],
+            &co.compress[r.clone()],
+        );
+        #[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
+        let done = 0;
+        #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+        let done = {
+            let s = crate::simd::SpringSlices {
+                a,
+                b,
+                rest,
+                k,
+                c_axial: ca,
+                c_iso: ci,
+                compress: cp,
+            };
+            crate::simd::springs(&s, x, v, part)
+        };
+        for (j, f) in part.iter_mut().enumerate().skip(done) {
             let (ia, ib) = (a[j] as usize, b[j] as usize);
             *f = spring_force(
                 x[ia] - x[ib],
@@ -151,22 +191,61 @@ pub fn spring_pass(model: &Model, co: &SpringCoeffs, x: &[Vec3], v: &[Vec3], out
     });
 }
 
-/// Sum of the spring forces on node `i`: Σ f over its a-run − Σ f over its b-run.
+/// The scalar spring pass (no SIMD, no threads), to check the SIMD kernel against; same
+/// output as [`spring_pass`].
+#[doc(hidden)]
+pub fn spring_pass_scalar(
+    layout: &SpringLayout,
+    co: &SpringCoeffs,
+    x: &[Vec3],
+    v: &[Vec3],
+    out: &mut [Vec3],
+) {
+    for (p, f) in out.iter_mut().enumerate() {
+        let (ia, ib) = (layout.a[p] as usize, layout.b[p] as usize);
+        *f = spring_force(
+            x[ia] - x[ib],
+            v[ia] - v[ib],
+            layout.rest[p],
+            co.k[p],
+            co.c_axial[p],
+            co.c_iso[p],
+            co.compress[p],
+        );
+    }
+}
+
+/// Σ of a contiguous run of forces, with four accumulators in a fixed pattern (short
+/// add chains, a fixed order).
 #[inline(always)]
-pub fn gather(adj_offsets: &[u32], adj_springs: &[u32], sf: &[Vec3], i: usize) -> Vec3 {
-    let (s0, s1, s2) = (
-        adj_offsets[2 * i] as usize,
-        adj_offsets[2 * i + 1] as usize,
-        adj_offsets[2 * i + 2] as usize,
-    );
-    let mut f = Vec3::ZERO;
-    for &s in &adj_springs[s0..s1] {
-        f += sf[s as usize];
+pub fn sum_run(run: &[Vec3]) -> Vec3 {
+    let mut acc = [Vec3::ZERO; 4];
+    let mut quads = run.chunks_exact(4);
+    for q in &mut quads {
+        acc[0] += q[0];
+        acc[1] += q[1];
+        acc[2] += q[2];
+        acc[3] += q[3];
     }
-    for &s in &adj_springs[s1..s2] {
-        f -= sf[s as usize];
+    for (a, f) in acc.iter_mut().zip(quads.remainder()) {
+        *a += *f;
     }
-    f
+    (acc[0] + acc[1]) + (acc[2] + acc[3])
+}
+
+/// Σ of the forces at `positions`, with two accumulators in a fixed pattern.
+#[inline(always)]
+pub fn sum_at(sf: &[Vec3], positions: &[u32]) -> Vec3 {
+    let mut acc = [Vec3::ZERO; 2];
+    let mut pairs = positions.chunks_exact(2);
+    for p in &mut pairs {
+        acc[0] += sf[p[0] as usize];
+        acc[1] += sf[p[1] as usize];
+    }
+    if let [p] = pairs.remainder() {
+        acc[0] += sf[*p as usize];
+    }
+    acc[0] + acc[1]
 }
 
 /// Per-node constant force [N]: m·g plus every force field, summed once per model.
@@ -198,11 +277,9 @@ pub fn drag_force(air_drag: Real, wind: Vec3, v: Vec3) -> Vec3 {
 /// Everything a node pass needs to evaluate forces, borrowed once per pass.
 #[derive(Clone, Copy)]
 pub struct NodeForces<'a> {
-    /// Adjacency offsets (`2n + 1`).
-    pub offsets: &'a [u32],
-    /// Adjacency spring lists.
-    pub springs: &'a [u32],
-    /// Per-spring forces from [`spring_pass`].
+    /// The kernel layout (node ranges and b-lists).
+    pub layout: &'a SpringLayout,
+    /// Per-spring forces from [`spring_pass`], in layout order.
     pub sf: &'a [Vec3],
     /// Per-node constant forces from [`constant_forces`].
     pub fconst: &'a [Vec3],
@@ -213,12 +290,15 @@ pub struct NodeForces<'a> {
 }
 
 impl<'a> NodeForces<'a> {
-    /// Borrows the model's adjacency and environment with the given buffers.
-    pub fn new(model: &'a Model, sf: &'a [Vec3], fconst: &'a [Vec3]) -> Self {
-        let (offsets, springs) = model.adjacency().raw();
+    /// Borrows the layout and the model's environment with the given buffers.
+    pub fn new(
+        model: &Model,
+        layout: &'a SpringLayout,
+        sf: &'a [Vec3],
+        fconst: &'a [Vec3],
+    ) -> Self {
         Self {
-            offsets,
-            springs,
+            layout,
             sf,
             fconst,
             air_drag: model.env.air_drag,
@@ -226,29 +306,37 @@ impl<'a> NodeForces<'a> {
         }
     }
 
+    /// The spring force on node `i` [N]: Σ over its a-range − Σ over its b-list.
+    #[inline(always)]
+    pub fn springs_at(&self, i: usize) -> Vec3 {
+        let l = self.layout;
+        let (a0, a1) = (l.a_start[i] as usize, l.a_start[i + 1] as usize);
+        let (b0, b1) = (l.b_start[i] as usize, l.b_start[i + 1] as usize);
+        sum_run(&self.sf[a0..a1]) - sum_at(self.sf, &l.b_pos[b0..b1])
+    }
+
     /// Total force on node `i` with velocity `v` [N]: springs, then constant forces, then drag.
     #[inline(always)]
     pub fn at(&self, i: usize, v: Vec3) -> Vec3 {
-        let f = gather(self.offsets, self.springs, self.sf, i);
-        f + self.fconst[i] + drag_force(self.air_drag, self.wind, v)
+        self.springs_at(i) + self.fconst[i] + drag_force(self.air_drag, self.wind, v)
     }
 }
 
 /// Adds the spring forces into `f` (one entry per node). `sf` is scratch, one per spring.
 pub fn add_spring_forces(
     model: &Model,
+    layout: &SpringLayout,
     co: &SpringCoeffs,
     x: &[Vec3],
     v: &[Vec3],
     sf: &mut [Vec3],
     f: &mut [Vec3],
 ) {
-    spring_pass(model, co, x, v, sf);
-    let (offsets, springs) = model.adjacency().raw();
-    let sf: &[Vec3] = sf;
+    spring_pass(layout, co, x, v, sf);
+    let nf = NodeForces::new(model, layout, sf, &[]);
     par::chunks_mut(f, par::NODE_CHUNK, |start, part| {
         for (j, fi) in part.iter_mut().enumerate() {
-            *fi += gather(offsets, springs, sf, start + j);
+            *fi += nf.springs_at(start + j);
         }
     });
 }
@@ -267,9 +355,12 @@ pub fn add_drag(env: &Environment, v: &[Vec3], f: &mut [Vec3]) {
     }
 }
 
-/// Total force on every node into `f` [N], in one pass over the nodes (after one spring pass).
+/// Total force on every node into `f` [N], in one pass over the nodes (after one spring
+/// pass). `sf` is scratch, one entry per spring.
+#[allow(clippy::too_many_arguments)]
 pub fn total_forces(
     model: &Model,
+    layout: &SpringLayout,
     co: &SpringCoeffs,
     fconst: &[Vec3],
     x: &[Vec3],
@@ -277,8 +368,8 @@ pub fn total_forces(
     sf: &mut [Vec3],
     f: &mut [Vec3],
 ) {
-    spring_pass(model, co, x, v, sf);
-    let nf = NodeForces::new(model, sf, fconst);
+    spring_pass(layout, co, x, v, sf);
+    let nf = NodeForces::new(model, layout, sf, fconst);
     par::chunks_mut(f, par::NODE_CHUNK, |start, part| {
         for (j, fi) in part.iter_mut().enumerate() {
             *fi = nf.at(start + j, v[start + j]);

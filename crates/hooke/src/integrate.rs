@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::counters::{Counters, Stage};
 use crate::forces::{self, Form, NodeForces, SpringCoeffs};
+use crate::layout::SpringLayout;
 use crate::model::Model;
 use crate::par;
 use crate::real::{Real, Vec3};
@@ -22,15 +23,17 @@ use crate::state::State;
 pub(crate) struct Workspace {
     /// The step size the coefficients were compiled for; `None` before the first compile.
     pub h: Option<Real>,
-    /// Spring coefficients for forces.
+    /// The springs in kernel order.
+    pub layout: SpringLayout,
+    /// Spring coefficients for forces, in kernel order.
     pub forces: SpringCoeffs,
-    /// Impulse coefficients of `stable` springs (impulse form only).
+    /// Impulse coefficients of `stable` springs (impulse form only), in kernel order.
     pub impulses: Option<SpringCoeffs>,
     /// Constant force per node: m·g plus fields [N].
     pub fconst: Vec<Vec3>,
-    /// Per-spring forces [N].
+    /// Per-spring forces, kernel order [N].
     pub sf: Vec<Vec3>,
-    /// Per-spring impulses [N·s] (impulse form only).
+    /// Per-spring impulses, kernel order [N·s] (impulse form only).
     pub sj: Vec<Vec3>,
     /// Velocity factor applied after each integration step.
     pub retention: Real,
@@ -48,8 +51,11 @@ impl Workspace {
         } else {
             Form::Forces
         };
-        self.forces = SpringCoeffs::compile(model, h, form);
-        self.impulses = impulse.then(|| SpringCoeffs::compile(model, h, Form::StableImpulses));
+        self.layout = SpringLayout::new(model);
+        let order = Some(&self.layout.order[..]);
+        self.forces = SpringCoeffs::compile_in(model, h, form, order);
+        self.impulses =
+            impulse.then(|| SpringCoeffs::compile_in(model, h, Form::StableImpulses, order));
         self.fconst = forces::constant_forces(model);
         let m = model.springs.len();
         self.sf.resize(m, Vec3::ZERO);
@@ -102,14 +108,13 @@ pub(crate) fn symplectic_euler(
 ) -> bool {
     let (x, v) = (&mut st.x, &mut st.v);
     c.time(Stage::Springs, || {
-        forces::spring_pass(model, &ws.forces, x, v, &mut ws.sf);
+        forces::spring_pass(&ws.layout, &ws.forces, x, v, &mut ws.sf);
         if let Some(imp) = &ws.impulses {
-            forces::spring_pass(model, imp, x, v, &mut ws.sj);
+            forces::spring_pass(&ws.layout, imp, x, v, &mut ws.sj);
         }
     });
-    let nf = NodeForces::new(model, &ws.sf, &ws.fconst);
-    let (offsets, springs) = model.adjacency().raw();
-    let sj: &[Vec3] = &ws.sj;
+    let nf = NodeForces::new(model, &ws.layout, &ws.sf, &ws.fconst);
+    let nj = NodeForces::new(model, &ws.layout, &ws.sj, &ws.fconst);
     let impulse = ws.impulses.is_some();
     let inv_mass = &model.nodes.inv_mass;
     let ret = ws.retention;
@@ -123,7 +128,7 @@ pub(crate) fn symplectic_euler(
                 let f = nf.at(i, *vi);
                 let mut vn = *vi + f * (h * w);
                 if impulse {
-                    vn += forces::gather(offsets, springs, sj, i) * w;
+                    vn += nj.springs_at(i) * w;
                 }
                 let xn = *xi + vn * h;
                 *vi = vn * ret;
@@ -266,10 +271,10 @@ fn eval(
     c: &mut Counters,
 ) {
     c.time(Stage::Springs, || {
-        forces::spring_pass(model, &ws.forces, x, v, &mut ws.sf)
+        forces::spring_pass(&ws.layout, &ws.forces, x, v, &mut ws.sf)
     });
     c.time(Stage::Nodes, || {
-        let nf = NodeForces::new(model, &ws.sf, &ws.fconst);
+        let nf = NodeForces::new(model, &ws.layout, &ws.sf, &ws.fconst);
         par::chunks_mut(f, par::NODE_CHUNK, |start, part| {
             for (j, fi) in part.iter_mut().enumerate() {
                 *fi = nf.at(start + j, v[start + j]);

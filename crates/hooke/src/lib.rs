@@ -28,12 +28,15 @@ pub mod diagnostics;
 pub mod error;
 pub mod forces;
 mod integrate;
+pub mod layout;
 pub mod model;
 mod par;
 pub mod real;
 pub mod scene;
 pub mod settings;
 pub mod sim;
+#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
+mod simd;
 pub mod stability;
 pub mod state;
 

@@ -123,17 +123,25 @@ impl Simulation {
         // potential still counts.
         let full;
         let co = if self.ws.impulses.is_some() {
-            full = SpringCoeffs::compile(model, self.scene.settings.h(), Form::Forces);
+            let order = Some(&self.ws.layout.order[..]);
+            full = SpringCoeffs::compile_in(model, self.scene.settings.h(), Form::Forces, order);
             &full
         } else {
             &self.ws.forces
         };
-        diagnostics::energy(model, co, &self.ws.fconst, &self.scene.state)
+        diagnostics::energy(
+            model,
+            &self.ws.layout,
+            co,
+            &self.ws.fconst,
+            &self.scene.state,
+        )
     }
 
-    /// The spring coefficients in use (stable springs compiled for the current step size).
-    pub fn coefficients(&self) -> &SpringCoeffs {
-        &self.ws.forces
+    /// The spring coefficients in use (stable springs compiled for the current step size),
+    /// in the user's spring order.
+    pub fn coefficients(&self) -> SpringCoeffs {
+        SpringCoeffs::compile(&self.scene.model, self.scene.settings.h(), Form::Forces)
     }
 
     fn prepare(&mut self) {

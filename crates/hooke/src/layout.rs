@@ -1,0 +1,133 @@
+//! The springs as the kernels see them: an internal order sorted by end `a`.
+//!
+//! The spring pass writes each spring's force (on its end a) once, contiguously, in this
+//! order. Because the order is sorted by `a`, the springs where node i is end a occupy one
+//! contiguous range `a_start[i]..a_start[i+1]`, which the node pass sums without an index;
+//! only the springs where node i is end b need a list of positions (`b_pos`). The user's
+//! spring numbering (`springs[3]` in a scene file) is untouched: `order` maps back.
+//!
+//! Every position is written by exactly one task and every node sums its ranges in a fixed
+//! order, so results are bit-identical for any thread count.
+
+use crate::model::Model;
+use crate::real::Real;
+
+/// Spring topology and rest lengths in kernel order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SpringLayout {
+    /// Kernel position → the user's spring index.
+    pub order: Vec<u32>,
+    /// The user's spring index → kernel position.
+    pub pos_of: Vec<u32>,
+    /// End a of each position (non-decreasing).
+    pub a: Vec<u32>,
+    /// End b of each position.
+    pub b: Vec<u32>,
+    /// Rest length of each position [m].
+    pub rest: Vec<Real>,
+    /// `n + 1` offsets: node i is end a of positions `a_start[i]..a_start[i+1]`.
+    pub a_start: Vec<u32>,
+    /// `n + 1` offsets into `b_pos`.
+    pub b_start: Vec<u32>,
+    /// Positions where each node is end b, node by node, ascending.
+    pub b_pos: Vec<u32>,
+}
+
+impl SpringLayout {
+    /// Sorts the model's springs by end a (stably, so ties keep the user's order).
+    pub fn new(model: &Model) -> Self {
+        let sp = &model.springs;
+        let (n, m) = (model.nodes.len(), sp.len());
+        let mut a_start = vec![0u32; n + 1];
+        for &a in &sp.a {
+            a_start[a as usize + 1] += 1;
+        }
+        for i in 0..n {
+            a_start[i + 1] += a_start[i];
+        }
+        let mut cursor = a_start.clone();
+        let mut order = vec![0u32; m];
+        let mut pos_of = vec![0u32; m];
+        for (s, &a) in sp.a.iter().enumerate() {
+            let p = cursor[a as usize];
+            order[p as usize] = s as u32;
+            pos_of[s] = p;
+            cursor[a as usize] += 1;
+        }
+        let a: Vec<u32> = order.iter().map(|&s| sp.a[s as usize]).collect();
+        let b: Vec<u32> = order.iter().map(|&s| sp.b[s as usize]).collect();
+        let rest = order.iter().map(|&s| sp.rest[s as usize]).collect();
+        let mut b_start = vec![0u32; n + 1];
+        for &e in &b {
+            b_start[e as usize + 1] += 1;
+        }
+        for i in 0..n {
+            b_start[i + 1] += b_start[i];
+        }
+        let mut cursor = b_start.clone();
+        let mut b_pos = vec![0u32; m];
+        for (p, &e) in b.iter().enumerate() {
+            b_pos[cursor[e as usize] as usize] = p as u32;
+            cursor[e as usize] += 1;
+        }
+        Self {
+            order,
+            pos_of,
+            a,
+            b,
+            rest,
+            a_start,
+            b_start,
+            b_pos,
+        }
+    }
+
+    /// Number of springs.
+    pub fn len(&self) -> usize {
+        self.a.len()
+    }
+
+    /// Whether there are no springs.
+    pub fn is_empty(&self) -> bool {
+        self.a.is_empty()
+    }
+
+    /// Number of nodes.
+    pub fn nodes(&self) -> usize {
+        self.a_start.len().saturating_sub(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{Node, SceneBuilder, Spring};
+    use crate::vec3;
+
+    #[test]
+    fn sorted_by_a_with_ranges_and_b_lists() {
+        let mut b = SceneBuilder::new("t");
+        for i in 0..4 {
+            b.add_node(Node::new(vec3(i as Real, 0.0, 0.0), 1.0));
+        }
+        // User order: (2,0) (0,1) (1,3) (0,3) (2,1)
+        for (a, e) in [(2, 0), (0, 1), (1, 3), (0, 3), (2, 1)] {
+            b.add_spring(Spring::hooke(a, e, 1.0, 0.0));
+        }
+        let scene = b.build().unwrap();
+        let l = SpringLayout::new(&scene.model);
+        assert_eq!(l.order, vec![1, 3, 2, 0, 4]);
+        assert_eq!(l.a, vec![0, 0, 1, 2, 2]);
+        assert_eq!(l.b, vec![1, 3, 3, 0, 1]);
+        for (s, &p) in l.pos_of.iter().enumerate() {
+            assert_eq!(l.order[p as usize], s as u32);
+        }
+        assert_eq!(l.a_start, vec![0, 2, 3, 5, 5]);
+        // Node 1 is end b of positions 0 and 4; node 3 of 1 and 2.
+        let bs = |i: usize| &l.b_pos[l.b_start[i] as usize..l.b_start[i + 1] as usize];
+        assert_eq!(bs(0), &[3]);
+        assert_eq!(bs(1), &[0, 4]);
+        assert_eq!(bs(2), &[] as &[u32]);
+        assert_eq!(bs(3), &[1, 2]);
+    }
+}

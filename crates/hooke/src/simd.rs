@@ -1,0 +1,174 @@
+//! The spring kernel in AVX2, eight springs at a time (x86-64, f32 builds).
+//!
+//! Nodes are `Vec3A` (x, y, z, pad: 16 bytes). Per group of eight springs the kernel loads
+//! the end positions and velocities as 128-bit rows, pairs springs j and j+4 into 256-bit
+//! registers, subtracts, and transposes 4×4 within each 128-bit lane into dx, dy, dz with
+//! springs 0..7 in lane order. The force is then computed vertically with exactly the
+//! operations of [`crate::forces::spring_force`], in the same order and without fused
+//! multiply-add, so every result is bit-identical to the scalar kernel (tested). The forces
+//! are transposed back to `Vec3A` rows and stored contiguously.
+//!
+//! Node indices are checked against the node count with a vector compare per group, so
+//! the unchecked loads stay in bounds even for a model edited without revalidation.
+
+use std::arch::x86_64::*;
+
+use glam::Vec3A;
+
+/// Per-spring inputs of one chunk, all of the same length.
+pub(crate) struct SpringSlices<'a> {
+    pub a: &'a [u32],
+    pub b: &'a [u32],
+    pub rest: &'a [f32],
+    pub k: &'a [f32],
+    pub c_axial: &'a [f32],
+    pub c_iso: &'a [f32],
+    pub compress: &'a [f32],
+}
+
+/// Whether the CPU runs the AVX2 kernel (cached by std after the first call).
+#[inline]
+pub(crate) fn available() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+/// Computes the forces of the first `8·⌊len/8⌋` springs into `out`; returns how many were
+/// done (the caller finishes the tail with the scalar kernel).
+///
+/// # Panics
+/// If a spring names a node outside `x`, or the slices differ in length.
+pub(crate) fn springs(s: &SpringSlices, x: &[Vec3A], v: &[Vec3A], out: &mut [Vec3A]) -> usize {
+    let m = out.len();
+    assert!(
+        [s.a.len(), s.b.len(), s.rest.len(), s.k.len()]
+            .into_iter()
+            .chain([s.c_axial.len(), s.c_iso.len(), s.compress.len()])
+            .all(|l| l == m)
+            && x.len() == v.len(),
+        "spring slices differ in length"
+    );
+    if x.is_empty() || !available() {
+        return 0;
+    }
+    // SAFETY: AVX2 is available (checked above); lengths were checked; node indices are
+    // checked inside before any load that uses them.
+    unsafe { springs_avx2(s, x, v, out) }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn springs_avx2(s: &SpringSlices, x: &[Vec3A], v: &[Vec3A], out: &mut [Vec3A]) -> usize {
+    let m8 = out.len() / 8 * 8;
+    let last = _mm256_set1_epi32((x.len() - 1).min(u32::MAX as usize) as u32 as i32);
+    let xp = x.as_ptr() as *const f32;
+    let vp = v.as_ptr() as *const f32;
+    let op = out.as_mut_ptr() as *mut f32;
+    let zero = _mm256_setzero_ps();
+    let one = _mm256_set1_ps(1.0);
+    let sign = _mm256_set1_ps(-0.0);
+    let mut j = 0;
+    while j < m8 {
+        // SAFETY (all loads below): j + 8 ≤ m8 ≤ len of every per-spring slice.
+        let ia = unsafe { _mm256_loadu_si256(s.a.as_ptr().add(j) as *const __m256i) };
+        let ib = unsafe { _mm256_loadu_si256(s.b.as_ptr().add(j) as *const __m256i) };
+        // Unsigned i ≤ last ⟺ max(i, last) == last.
+        let within = |i: __m256i| _mm256_cmpeq_epi32(_mm256_max_epu32(i, last), last);
+        if _mm256_movemask_epi8(_mm256_and_si256(within(ia), within(ib))) != -1 {
+            panic!(
+                "springs {j}..{}: a spring names a node outside 0..{}",
+                j + 8,
+                x.len()
+            );
+        }
+        let a = &s.a[j..j + 8];
+        let b = &s.b[j..j + 8];
+        // Row loads: node i's (x, y, z, pad) at p + 4i; all indices are in bounds.
+        let row = |p: *const f32, i: u32| unsafe { _mm_load_ps(p.add(i as usize * 4)) };
+        let pair = |p: *const f32, lo: u32, hi: u32| {
+            _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(row(p, lo)), row(p, hi))
+        };
+        let diff = |p: *const f32, q: usize| {
+            _mm256_sub_ps(pair(p, a[q], a[q + 4]), pair(p, b[q], b[q + 4]))
+        };
+        let (dx, dy, dz) = transpose_in(diff(xp, 0), diff(xp, 1), diff(xp, 2), diff(xp, 3));
+        let (ux, uy, uz) = transpose_in(diff(vp, 0), diff(vp, 1), diff(vp, 2), diff(vp, 3));
+        let ld = |p: &[f32]| unsafe { _mm256_loadu_ps(p.as_ptr().add(j)) };
+        let (rest, k, ca, ci, cp) = (
+            ld(s.rest),
+            ld(s.k),
+            ld(s.c_axial),
+            ld(s.c_iso),
+            ld(s.compress),
+        );
+        // len = √(dx·dx + dy·dy + dz·dz), summed left to right like the scalar kernel.
+        let len2 = _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
+            _mm256_mul_ps(dz, dz),
+        );
+        let len = _mm256_sqrt_ps(len2);
+        let inv = _mm256_and_ps(
+            _mm256_div_ps(one, len),
+            _mm256_cmp_ps::<_CMP_GT_OQ>(len, zero),
+        );
+        let stretch = _mm256_sub_ps(len, rest);
+        let on = _mm256_blendv_ps(one, cp, _mm256_cmp_ps::<_CMP_LT_OQ>(stretch, zero));
+        let dot = _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(dx, ux), _mm256_mul_ps(dy, uy)),
+            _mm256_mul_ps(dz, uz),
+        );
+        let rel = _mm256_mul_ps(dot, inv);
+        let sc = _mm256_mul_ps(
+            _mm256_mul_ps(
+                _mm256_add_ps(_mm256_mul_ps(k, stretch), _mm256_mul_ps(ca, rel)),
+                on,
+            ),
+            inv,
+        );
+        let cio = _mm256_mul_ps(ci, on);
+        // F = −(s·d) − ci·Δv, negation by flipping the sign bit (exact, like scalar `-`).
+        let f = |d: __m256, u: __m256| {
+            _mm256_sub_ps(
+                _mm256_xor_ps(_mm256_mul_ps(sc, d), sign),
+                _mm256_mul_ps(cio, u),
+            )
+        };
+        let (fx, fy, fz) = (f(dx, ux), f(dy, uy), f(dz, uz));
+        // Back to rows: spring q in the low lane, q + 4 in the high lane.
+        let lo_xy = _mm256_unpacklo_ps(fx, fy); // f0x f0y f1x f1y | f4x f4y f5x f5y
+        let hi_xy = _mm256_unpackhi_ps(fx, fy); // f2x f2y f3x f3y | f6x ...
+        let lo_z = _mm256_unpacklo_ps(fz, zero); // f0z 0 f1z 0 | f4z 0 f5z 0
+        let hi_z = _mm256_unpackhi_ps(fz, zero);
+        let rows = [
+            _mm256_shuffle_ps::<0x44>(lo_xy, lo_z),
+            _mm256_shuffle_ps::<0xEE>(lo_xy, lo_z),
+            _mm256_shuffle_ps::<0x44>(hi_xy, hi_z),
+            _mm256_shuffle_ps::<0xEE>(hi_xy, hi_z),
+        ];
+        for (q, r) in rows.into_iter().enumerate() {
+            // SAFETY: j + q + 4 < j + 8 ≤ out.len(); Vec3A rows are 16-byte aligned.
+            unsafe {
+                _mm_store_ps(op.add((j + q) * 4), _mm256_castps256_ps128(r));
+                _mm_store_ps(op.add((j + q + 4) * 4), _mm256_extractf128_ps::<1>(r));
+            }
+        }
+        j += 8;
+    }
+    m8
+}
+
+/// Transposes four rows (springs q | q+4, each x y z pad) into x, y, z columns with
+/// springs 0..7 in lane order.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn transpose_in(r0: __m256, r1: __m256, r2: __m256, r3: __m256) -> (__m256, __m256, __m256) {
+    {
+        let t0 = _mm256_unpacklo_ps(r0, r1); // 0x 1x 0y 1y | 4x 5x 4y 5y
+        let t1 = _mm256_unpackhi_ps(r0, r1); // 0z 1z 0w 1w | 4z 5z ..
+        let t2 = _mm256_unpacklo_ps(r2, r3); // 2x 3x 2y 3y | 6x 7x 6y 7y
+        let t3 = _mm256_unpackhi_ps(r2, r3); // 2z 3z ..
+        (
+            _mm256_shuffle_ps::<0x44>(t0, t2),
+            _mm256_shuffle_ps::<0xEE>(t0, t2),
+            _mm256_shuffle_ps::<0x44>(t1, t3),
+        )
+    }
+}
