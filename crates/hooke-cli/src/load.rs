@@ -28,10 +28,22 @@ pub fn parse_params(params: &[String]) -> Result<Vec<(String, String)>> {
         .collect()
 }
 
-/// Loads SCENE: an existing file (or anything ending in .json), else a built-in name.
+/// Loads SCENE: an existing file (or anything that looks like a path), else a built-in
+/// name. A folder is never a scene; a run folder gets a pointer to its final.json.
 pub fn load(spec: &str, params: &[String]) -> Result<(Scene, Source)> {
     let path = Path::new(spec);
-    let looks_like_file = path.exists() || spec.ends_with(".json") || spec.contains('/');
+    let is_builtin = builders::find(spec).is_some();
+    if path.is_dir() && (!is_builtin || spec.contains('/')) {
+        let hint = path.join("final.json");
+        let tip = if hint.is_file() {
+            format!("; did you mean {}?", hint.display())
+        } else {
+            String::new()
+        };
+        return Err(bad(format!("{spec}: is a folder, not a scene file{tip}")));
+    }
+    let looks_like_file =
+        path.is_file() || spec.ends_with(".json") || (spec.contains('/') && !is_builtin);
     if looks_like_file {
         if !params.is_empty() {
             return Err(bad(format!(
@@ -42,7 +54,7 @@ pub fn load(spec: &str, params: &[String]) -> Result<(Scene, Source)> {
         return Ok((scene, Source::File(path.to_path_buf())));
     }
     let overrides = parse_params(params)?;
-    if builders::find(spec).is_none() {
+    if !is_builtin {
         let names: Vec<_> = builders::builtins().iter().map(|b| b.name).collect();
         return Err(bad(format!(
             "{spec}: no such file, and not a built-in scene (built-ins: {})",

@@ -330,3 +330,40 @@ fn bad_arguments_exit_2() {
         assert!(err.contains(expect), "{args:?}: {err}");
     }
 }
+
+/// A folder named like a built-in scene (e.g. `--out cloth`) does not hide the built-in;
+/// a run folder passed as a scene points at its final.json.
+#[test]
+fn builtin_names_win_over_folders_and_folders_are_not_scenes() {
+    let d = scratch("folders");
+    assert!(
+        hooke(
+            &["run", "string", "--steps", "5", "--out", "string", "-q"],
+            &d
+        )
+        .status
+        .success()
+    );
+    let o = hooke(
+        &[
+            "run",
+            "string",
+            "-p",
+            "anchor=middle",
+            "--steps",
+            "5",
+            "--out",
+            "string",
+            "-q",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = hooke(&["run", "string/", "--steps", "5"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("did you mean string/final.json"),
+        "{}",
+        text(&o.stderr)
+    );
+}

@@ -350,8 +350,7 @@ impl Model {
             anchors,
             adjacency: Adjacency::default(),
         };
-        m.validate()?;
-        m.rebuild_adjacency();
+        m.rebuild_adjacency()?;
         Ok(m)
     }
 
@@ -360,9 +359,12 @@ impl Model {
         &self.adjacency
     }
 
-    /// Rebuilds the adjacency after springs were added or removed.
-    pub fn rebuild_adjacency(&mut self) {
+    /// Validates the model and rebuilds the adjacency after springs were added, removed or
+    /// reconnected.
+    pub fn rebuild_adjacency(&mut self) -> Result<(), FieldError> {
+        self.validate()?;
         self.adjacency = Adjacency::build(self.nodes.len(), &self.springs.a, &self.springs.b);
+        Ok(())
     }
 
     /// Number of springs attached to each node.

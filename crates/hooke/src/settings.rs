@@ -28,14 +28,12 @@ impl Integrator {
         Integrator::Rk4,
     ];
 
+    /// The names, in the order of [`Self::ALL`].
+    pub const NAMES: [&'static str; 4] = ["explicit-euler", "symplectic-euler", "verlet", "rk4"];
+
     /// The scene-format and command-line name.
     pub fn name(self) -> &'static str {
-        match self {
-            Integrator::ExplicitEuler => "explicit-euler",
-            Integrator::SymplecticEuler => "symplectic-euler",
-            Integrator::Verlet => "verlet",
-            Integrator::Rk4 => "rk4",
-        }
+        Self::NAMES[self as usize]
     }
 
     /// Parses a name.

@@ -90,23 +90,39 @@ impl Simulation {
         &mut self.scene.state
     }
 
-    /// Changes the model; it is validated and recompiled before the next step.
+    /// Changes the model (stiffness, damping, rest lengths, springs, environment…). The edit
+    /// is made on a copy that must validate; if it does not, the model is left as it was and
+    /// the error names the bad field. The node count cannot change here.
     pub fn edit_model<R>(&mut self, f: impl FnOnce(&mut Model) -> R) -> Result<R, FieldError> {
-        let r = f(&mut self.scene.model);
-        self.scene.model.rebuild_adjacency();
-        self.scene.model.validate()?;
+        let mut model = self.scene.model.clone();
+        let r = f(&mut model);
+        if model.nodes.len() != self.scene.state.len() {
+            return Err(FieldError::new(
+                "nodes",
+                format!(
+                    "an edit changed the node count from {} to {}; nodes are added and removed with the editing operations",
+                    self.scene.state.len(),
+                    model.nodes.len()
+                ),
+            ));
+        }
+        model.rebuild_adjacency()?;
+        self.scene.model = model;
         self.dirty = true;
         self.scene.state.verlet_accel = None;
         Ok(r)
     }
 
-    /// Changes the settings (step size, integrator, …); validated before use.
+    /// Changes the settings (step size, integrator, …); like [`Self::edit_model`], an edit
+    /// that does not validate changes nothing.
     pub fn edit_settings<R>(
         &mut self,
         f: impl FnOnce(&mut Settings) -> R,
     ) -> Result<R, FieldError> {
-        let r = f(&mut self.scene.settings);
-        self.scene.settings.validate()?;
+        let mut settings = self.scene.settings.clone();
+        let r = f(&mut settings);
+        settings.validate()?;
+        self.scene.settings = settings;
         self.dirty = true;
         Ok(r)
     }
@@ -275,10 +291,10 @@ impl Simulation {
             .map(|i| i as u32);
         let spring =
             node.and_then(|n| stability::stiffest_spring(model, &self.ws.forces, n as usize));
-        let limit = stability::largest_stable_h(model, settings.integrator, settings);
+        let limit = stability::largest_stable_h(model, settings.integrator);
         let alternative_h = match limit.h() {
             None if settings.integrator != Integrator::SymplecticEuler => {
-                stability::largest_stable_h(model, Integrator::SymplecticEuler, settings).h()
+                stability::largest_stable_h(model, Integrator::SymplecticEuler).h()
             }
             _ => None,
         };

@@ -18,7 +18,6 @@
 
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, SpringKind};
-use crate::real::Real;
 use crate::settings::{Integrator, Settings};
 
 /// The largest stable integration step of a scene for one integrator.
@@ -106,8 +105,30 @@ pub fn is_stable(integ: Integrator, h: f64, omega2: f64, gamma: f64, ret_m1: f64
     }
 }
 
-/// (ω², γ) per node for coefficients `co`; zeros for pinned nodes.
-pub fn node_rates(model: &Model, co: &SpringCoeffs) -> Vec<(f64, f64)> {
+/// A free node's oscillator terms. Nissen springs have k = cs·m_red/h² and c = cd·m_red/h,
+/// so at step h the node's rates are ω² = `w2` + `w2_h2`/h² and γ = `g` + `g_h`/h: four
+/// numbers per node, computed once, serve every h.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NodeTerms {
+    /// ω² from ordinary springs [1/s²].
+    pub w2: f64,
+    /// h²·ω² from Nissen springs [-].
+    pub w2_h2: f64,
+    /// γ from ordinary springs and drag [1/s].
+    pub g: f64,
+    /// h·γ from Nissen springs [-].
+    pub g_h: f64,
+}
+
+impl NodeTerms {
+    /// (ω², γ) at step `h`.
+    pub fn at(&self, h: f64) -> (f64, f64) {
+        (self.w2 + self.w2_h2 / (h * h), self.g + self.g_h / h)
+    }
+}
+
+/// Each node's terms; `None` for pinned and anchored nodes.
+pub fn node_terms(model: &Model) -> Vec<Option<NodeTerms>> {
     let nodes = &model.nodes;
     let adj = model.adjacency();
     let sp = &model.springs;
@@ -115,9 +136,14 @@ pub fn node_rates(model: &Model, co: &SpringCoeffs) -> Vec<(f64, f64)> {
         .map(|i| {
             let wi = nodes.inv_mass[i] as f64;
             if wi == 0.0 {
-                return (0.0, 0.0);
+                return None;
             }
-            let (mut w2, mut g) = (0.0, model.env.air_drag as f64 * wi);
+            let mut t = NodeTerms {
+                w2: 0.0,
+                w2_h2: 0.0,
+                g: model.env.air_drag as f64 * wi,
+                g_h: 0.0,
+            };
             for s in crate::forces::node_springs(adj, i) {
                 let s = s as usize;
                 let j = if sp.a[s] as usize == i {
@@ -127,12 +153,81 @@ pub fn node_rates(model: &Model, co: &SpringCoeffs) -> Vec<(f64, f64)> {
                 } as usize;
                 let wj = nodes.inv_mass[j] as f64;
                 let w = wi + (wi * wj).sqrt();
-                w2 += co.k[s] as f64 * w;
-                g += (co.c_axial[s] + co.c_iso[s]) as f64 * w;
+                if sp.kind[s] == SpringKind::Stable {
+                    let mr = model.reduced_mass(s) as f64;
+                    t.w2_h2 += sp.cs[s] as f64 * mr * w;
+                    t.g_h += sp.cd[s] as f64 * mr * w;
+                } else {
+                    t.w2 += sp.k[s] as f64 * w;
+                    t.g += sp.c[s] as f64 * w;
+                }
             }
-            (w2, g)
+            Some(t)
         })
         .collect()
+}
+
+/// The distinct node terms of a model (regular meshes have a handful), each with the
+/// lowest node index that has them.
+struct Classes(Vec<(NodeTerms, usize)>);
+
+impl Classes {
+    fn new(model: &Model) -> Self {
+        let key = |t: &NodeTerms| [t.w2, t.w2_h2, t.g, t.g_h].map(f64::to_bits);
+        let mut all: Vec<(NodeTerms, usize)> = node_terms(model)
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, t)| t.map(|t| (t, i)))
+            .collect();
+        all.sort_by(|a, b| key(&a.0).cmp(&key(&b.0)).then(a.1.cmp(&b.1)));
+        all.dedup_by(|b, a| key(&a.0) == key(&b.0));
+        Self(all)
+    }
+
+    /// Ok if `h` is stable for every class; else the node of the failing class with the
+    /// largest ω².
+    fn check(&self, model: &Model, integ: Integrator, h: f64) -> Result<(), usize> {
+        let ret_m1 = retention_m1(model, h);
+        let mut worst: Option<(usize, f64)> = None;
+        for (t, node) in &self.0 {
+            let (w2, g) = t.at(h);
+            if !is_stable(integ, h, w2, g, ret_m1)
+                && worst.is_none_or(|(n, w)| w2 > w || (w2 == w && *node < n))
+            {
+                worst = Some((*node, w2));
+            }
+        }
+        worst.map_or(Ok(()), |(i, _)| Err(i))
+    }
+
+    /// The first failing step size going up from `H_MIN`, refined by bisection.
+    fn limit(&self, model: &Model, integ: Integrator) -> Limit {
+        let ok = |h: f64| self.check(model, integ, h).is_ok();
+        if !ok(H_MIN) {
+            return Limit::Never;
+        }
+        let mut lo = H_MIN;
+        let hi = loop {
+            let next = lo * 2.0;
+            if next > H_MAX {
+                return Limit::Unlimited;
+            }
+            if !ok(next) {
+                break next;
+            }
+            lo = next;
+        };
+        let (mut lo, mut hi) = (lo.ln(), hi.ln());
+        for _ in 0..40 {
+            let mid = 0.5 * (lo + hi);
+            if ok(mid.exp()) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Limit::Max(lo.exp())
+    }
 }
 
 /// The energy-loss factor over one step of `h`, minus one (precise for factors near 1).
@@ -142,56 +237,14 @@ fn retention_m1(model: &Model, h: f64) -> f64 {
         .exp_m1()
 }
 
-/// Whether `h` is stable at every node; on failure, the node with the largest ω² among
-/// the unstable ones.
-fn check_h(model: &Model, settings: &Settings, integ: Integrator, h: f64) -> Result<(), usize> {
-    let co = SpringCoeffs::compile(model, h as Real, Form::Forces);
-    let _ = settings;
-    let ret_m1 = retention_m1(model, h);
-    let mut worst: Option<(usize, f64)> = None;
-    for (i, (w2, g)) in node_rates(model, &co).into_iter().enumerate() {
-        if model.nodes.inv_mass[i] == 0.0 {
-            continue;
-        }
-        if !is_stable(integ, h, w2, g, ret_m1) && worst.is_none_or(|(_, w)| w2 > w) {
-            worst = Some((i, w2));
-        }
-    }
-    worst.map_or(Ok(()), |(i, _)| Err(i))
-}
-
 /// The largest stable integration step h for `integ` on this model: the first step size,
 /// going up from 1e-12 s, at which some node becomes unstable.
 ///
 /// Stability is not monotone in h (a strong energy loss wipes the velocity at huge steps
 /// and makes them "stable" again), so this scans upwards by factors of two to the first
 /// failure and bisects between it and the last stable size.
-pub fn largest_stable_h(model: &Model, integ: Integrator, settings: &Settings) -> Limit {
-    let ok = |h: f64| check_h(model, settings, integ, h).is_ok();
-    if !ok(H_MIN) {
-        return Limit::Never;
-    }
-    let mut lo = H_MIN;
-    let hi = loop {
-        let next = lo * 2.0;
-        if next > H_MAX {
-            return Limit::Unlimited;
-        }
-        if !ok(next) {
-            break next;
-        }
-        lo = next;
-    };
-    let (mut lo, mut hi) = (lo.ln(), hi.ln());
-    for _ in 0..40 {
-        let mid = 0.5 * (lo + hi);
-        if ok(mid.exp()) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    Limit::Max(lo.exp())
+pub fn largest_stable_h(model: &Model, integ: Integrator) -> Limit {
+    Classes::new(model).limit(model, integ)
 }
 
 /// The stiffest spring on `node`: the largest k·(1/m_a + 1/m_b) with coefficients `co`.
@@ -262,20 +315,19 @@ pub fn nissen_limit(model: &Model, s: usize) -> (usize, f64) {
 
 /// Builds the full stability report.
 pub fn report(model: &Model, settings: &Settings) -> Report {
+    let classes = Classes::new(model);
+    let co = SpringCoeffs::compile(model, settings.h(), Form::Forces);
     let integrators = Integrator::ALL
         .iter()
         .map(|&integ| {
-            let limit = largest_stable_h(model, integ, settings);
+            let limit = classes.limit(model, integ);
             let probe = match limit {
                 Limit::Max(h) => Some(h * 1.01),
                 Limit::Never => Some(H_MIN),
                 Limit::Unlimited => None,
             };
-            let node = probe.and_then(|h| check_h(model, settings, integ, h).err());
-            let spring = node.and_then(|n| {
-                let co = SpringCoeffs::compile(model, settings.h(), Form::Forces);
-                stiffest_spring(model, &co, n)
-            });
+            let node = probe.and_then(|h| classes.check(model, integ, h).err());
+            let spring = node.and_then(|n| stiffest_spring(model, &co, n));
             IntegratorLimit {
                 integrator: integ,
                 limit,

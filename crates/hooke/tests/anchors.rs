@@ -90,3 +90,20 @@ fn linear_and_sine_paths() {
     assert!((p[1] - 0.2).abs() < 1e-12);
     let _ = Real::EPSILON;
 }
+
+/// A rejected edit leaves the model as it was; an accepted one takes effect at the next step.
+#[test]
+fn edits_validate_and_apply() {
+    let mut sim = Simulation::new(common::builtin("oscillator", &[("gravity", "0")]));
+    let before = sim.model().clone();
+    let err = sim.edit_model(|m| m.springs.b[0] = 7).unwrap_err();
+    assert_eq!(err.path, "springs[0].b");
+    assert_eq!(sim.model(), &before);
+    let err = sim.edit_settings(|s| s.dt = -1.0).unwrap_err();
+    assert_eq!(err.path, "settings.dt");
+    // Stiffer spring: faster oscillation (period 2π√(m/k) halves when k is ×4).
+    sim.edit_model(|m| m.springs.k[0] *= 4.0).unwrap();
+    sim.run(10).unwrap();
+    assert!(sim.state().v[1].length() > 0.0);
+    assert_eq!(sim.model().springs.k[0], 400.0);
+}

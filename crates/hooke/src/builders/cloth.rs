@@ -18,6 +18,22 @@ pub enum ClothPin {
     None,
 }
 
+impl ClothPin {
+    /// All options, in the order `hooke scene --list` shows them.
+    pub const ALL: [ClothPin; 4] = [
+        ClothPin::Corners,
+        ClothPin::Top,
+        ClothPin::FourCorners,
+        ClothPin::None,
+    ];
+    const NAMES: [&'static str; 4] = ["corners", "top", "four-corners", "none"];
+
+    /// The parameter value's name.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
 /// Parameters of [`cloth`]. Springs of one family share one stiffness, which is then the
 /// sheet's stiffness whatever the resolution; mass and drag are totals spread evenly.
 #[derive(Debug, Clone, PartialEq)]
@@ -155,12 +171,7 @@ pub(super) fn specs() -> Vec<ParamSpec> {
             "N·s/m",
             "total air drag, spread over the nodes",
         ),
-        ParamSpec::choice(
-            "pin",
-            "corners",
-            &["corners", "top", "four-corners", "none"],
-            "pinned nodes",
-        ),
+        ParamSpec::choice("pin", d.pin.name(), &ClothPin::NAMES, "pinned nodes"),
     ]
 }
 
@@ -175,11 +186,6 @@ pub(super) fn from_params(p: &Params) -> Result<SceneBuilder, FieldError> {
         k_bend: p.real("k_bend"),
         c: p.real("c"),
         air_drag: p.real("air_drag"),
-        pin: match p.choice("pin") {
-            "top" => ClothPin::Top,
-            "four-corners" => ClothPin::FourCorners,
-            "none" => ClothPin::None,
-            _ => ClothPin::Corners,
-        },
+        pin: super::pick(&ClothPin::ALL, &ClothPin::NAMES, p.choice("pin")),
     })
 }

@@ -9,12 +9,30 @@ use crate::scene::{Node, SceneBuilder, Spring};
 /// Which jelly nodes are pinned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JellyPin {
-    /// The four corners of the top face: the jelly hangs and wobbles.
+    /// One corner of the top face: the jelly swings and tumbles, keeping its shape.
+    Corner,
+    /// The four corners of the top face: the jelly hangs and sags a little.
     TopCorners,
     /// The whole top face.
     Top,
     /// Nothing: the jelly falls (or floats, without gravity).
     None,
+}
+
+impl JellyPin {
+    /// All options, in the order `hooke scene --list` shows them.
+    pub const ALL: [JellyPin; 4] = [
+        JellyPin::Corner,
+        JellyPin::TopCorners,
+        JellyPin::Top,
+        JellyPin::None,
+    ];
+    const NAMES: [&'static str; 4] = ["corner", "top-corners", "top", "none"];
+
+    /// The parameter value's name.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
 }
 
 /// Parameters of [`jelly`]. Mass is a total spread evenly over the nodes.
@@ -54,7 +72,7 @@ impl Default for JellyParams {
             k_face: 1000.0,
             k_body: 1000.0,
             c: 0.5,
-            pin: JellyPin::TopCorners,
+            pin: JellyPin::Corner,
         }
     }
 }
@@ -85,6 +103,7 @@ pub fn jelly(p: &JellyParams) -> Result<SceneBuilder, FieldError> {
                 );
                 let top = j == ny - 1;
                 let pinned = match p.pin {
+                    JellyPin::Corner => top && i == 0 && l == 0,
                     JellyPin::TopCorners => {
                         top && (i == 0 || i == nx - 1) && (l == 0 || l == nz - 1)
                     }
@@ -155,12 +174,7 @@ pub(super) fn specs() -> Vec<ParamSpec> {
         ParamSpec::real("k_face", d.k_face, 0.0, "N/m", "face diagonal stiffness"),
         ParamSpec::real("k_body", d.k_body, 0.0, "N/m", "body diagonal stiffness"),
         ParamSpec::real("c", d.c, 0.0, "N·s/m", "damping of every spring"),
-        ParamSpec::choice(
-            "pin",
-            "top-corners",
-            &["top-corners", "top", "none"],
-            "pinned nodes",
-        ),
+        ParamSpec::choice("pin", d.pin.name(), &JellyPin::NAMES, "pinned nodes"),
     ]
 }
 
@@ -175,10 +189,6 @@ pub(super) fn from_params(p: &Params) -> Result<SceneBuilder, FieldError> {
         k_face: p.real("k_face"),
         k_body: p.real("k_body"),
         c: p.real("c"),
-        pin: match p.choice("pin") {
-            "top" => JellyPin::Top,
-            "none" => JellyPin::None,
-            _ => JellyPin::TopCorners,
-        },
+        pin: super::pick(&JellyPin::ALL, &JellyPin::NAMES, p.choice("pin")),
     })
 }

@@ -73,14 +73,16 @@ impl ParamSpec {
 
     fn real(
         name: &'static str,
-        default: impl Into<f64>,
+        default: Real,
         min: f64,
         unit: &'static str,
         help: &'static str,
     ) -> Self {
+        // Widen through the shortest decimal form, so an f32 0.01 lists as 0.01.
+        let default = default.to_string().parse::<f64>().unwrap_or(default as f64);
         Self {
             name,
-            default: Value::Real(default.into()),
+            default: Value::Real(default),
             choices: &[],
             min,
             unit,
@@ -178,8 +180,8 @@ fn common_specs() -> Vec<ParamSpec> {
         ),
         ParamSpec::choice(
             "integrator",
-            "symplectic-euler",
-            &["explicit-euler", "symplectic-euler", "verlet", "rk4"],
+            Integrator::default().name(),
+            &Integrator::NAMES,
             "time integrator",
         ),
     ]
@@ -272,11 +274,16 @@ fn parse_value(spec: &ParamSpec, text: &str) -> Result<Value, String> {
     Ok(value)
 }
 
+/// The option of `all` whose name (same index in `names`) is `chosen`; the first if none
+/// is (the registry has already checked the name against `names`).
+fn pick<T: Copy>(all: &[T], names: &[&str], chosen: &str) -> T {
+    all[names.iter().position(|n| *n == chosen).unwrap_or(0)]
+}
+
 /// The automatic step size: the largest 1-2-5 value ≤ half the symplectic Euler limit
 /// of the scene's integration step, times substeps, and at most 1 ms.
 pub fn auto_dt(scene: &Scene) -> Real {
-    let limit =
-        stability::largest_stable_h(&scene.model, Integrator::SymplecticEuler, &scene.settings);
+    let limit = stability::largest_stable_h(&scene.model, Integrator::SymplecticEuler);
     let h = match limit {
         Limit::Max(h) => 0.5 * h * scene.settings.substeps as f64,
         _ => 1e-3,
@@ -319,7 +326,7 @@ static BUILTINS: [BuiltIn; 4] = [
     },
     BuiltIn {
         name: "jelly",
-        description: "a box lattice with face and body diagonals (seed 002 fig. 8) hanging by its top corners",
+        description: "a box lattice with face and body diagonals (seed 002 fig. 8), hung by one corner: it swings and keeps its shape",
         specs: jelly::specs,
         make: jelly::from_params,
     },

@@ -17,6 +17,18 @@ pub enum StringAnchor {
     Middle,
 }
 
+impl StringAnchor {
+    /// All options, in the order `hooke scene --list` shows them.
+    pub const ALL: [StringAnchor; 3] =
+        [StringAnchor::End, StringAnchor::Both, StringAnchor::Middle];
+    const NAMES: [&'static str; 3] = ["end", "both", "middle"];
+
+    /// The parameter value's name.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
 /// Parameters of [`string`]; the defaults are seed 000's values.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StringParams {
@@ -104,8 +116,8 @@ pub(super) fn specs() -> Vec<ParamSpec> {
         ),
         ParamSpec::choice(
             "anchor",
-            "end",
-            &["end", "both", "middle"],
+            d.anchor.name(),
+            &StringAnchor::NAMES,
             "anchored nodes",
         ),
     ]
@@ -119,10 +131,6 @@ pub(super) fn from_params(p: &Params) -> Result<SceneBuilder, FieldError> {
         k: p.real("k"),
         c: p.real("c"),
         velocity_retention: p.real("velocity_retention"),
-        anchor: match p.choice("anchor") {
-            "both" => StringAnchor::Both,
-            "middle" => StringAnchor::Middle,
-            _ => StringAnchor::End,
-        },
+        anchor: super::pick(&StringAnchor::ALL, &StringAnchor::NAMES, p.choice("anchor")),
     })
 }
