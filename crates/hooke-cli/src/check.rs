@@ -4,26 +4,16 @@ use anyhow::Result;
 use hooke::SpringKind;
 use hooke::stability::{self, Limit};
 
-use crate::load;
-use crate::run::apply_overrides;
+use crate::load::SceneSpec;
 
 /// Arguments of `hooke check`.
 #[derive(clap::Args)]
 pub struct CheckArgs {
-    /// Scene file (.json) or built-in scene name
-    pub scene: String,
-    /// Override the step size [s]
-    #[arg(long, allow_negative_numbers = true)]
-    pub dt: Option<f64>,
-    /// Override the integrator
+    #[command(flatten)]
+    pub spec: SceneSpec,
+    /// List Nissen's limit for every stable spring, not only those over it
     #[arg(long)]
-    pub integrator: Option<String>,
-    /// Override the substeps per step
-    #[arg(long)]
-    pub substeps: Option<u32>,
-    /// Built-in scene parameter KEY=VALUE (repeatable)
-    #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
-    pub params: Vec<String>,
+    pub springs: bool,
 }
 
 fn fmt_limit(l: Limit, substeps: u32) -> String {
@@ -37,8 +27,7 @@ fn fmt_limit(l: Limit, substeps: u32) -> String {
 
 /// Runs `hooke check`.
 pub fn check(a: CheckArgs) -> Result<()> {
-    let (mut scene, _) = load::load(&a.scene, &a.params)?;
-    apply_overrides(&mut scene, a.dt, a.integrator.as_deref(), a.substeps)?;
+    let (scene, _) = a.spec.load()?;
     let m = &scene.model;
     let s = &scene.settings;
     let count = |k: SpringKind| m.springs.kind.iter().filter(|&&x| x == k).count();
@@ -103,22 +92,35 @@ pub fn check(a: CheckArgs) -> Result<()> {
             s.integrator.name()
         );
     }
-    if report.stable_springs > 0 {
+    if !report.nissen.is_empty() {
+        let over: Vec<_> = report.nissen.iter().filter(|x| x.over()).collect();
         println!(
-            "Nissen springs: {} stable spring(s); safe limit cs, cd ≤ 1/(n+1), n = most springs on either end",
-            report.stable_springs
+            "Nissen springs: {} stable spring(s), {} over the safe limit cs, cd ≤ 1/(n+1) (n = most springs on either end)",
+            report.nissen.len(),
+            over.len()
         );
-        if report.nissen_over.is_empty() {
-            println!("  all within their limit");
-        }
-        for x in report.nissen_over.iter().take(20) {
+        let shown: Vec<_> = if a.springs {
+            report.nissen.iter().collect()
+        } else {
+            over.into_iter().take(20).collect()
+        };
+        for x in &shown {
             println!(
-                "  spring {}: cs = {}, cd = {} over 1/(n+1) = {:.4} (n = {})",
-                x.spring, x.cs, x.cd, x.limit, x.n
+                "  spring {}: cs = {}, cd = {}, 1/(n+1) = {:.4} (n = {}){}",
+                x.spring,
+                x.cs,
+                x.cd,
+                x.limit,
+                x.n,
+                if x.over() { "  OVER" } else { "" }
             );
         }
-        if report.nissen_over.len() > 20 {
-            println!("  … and {} more", report.nissen_over.len() - 20);
+        let over_count = report.nissen.iter().filter(|x| x.over()).count();
+        if !a.springs && over_count > shown.len() {
+            println!(
+                "  … and {} more (--springs lists all)",
+                over_count - shown.len()
+            );
         }
     }
     if !report.isolated.is_empty() {

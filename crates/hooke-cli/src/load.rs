@@ -3,9 +3,74 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use hooke::{Scene, builders};
+use hooke::{Integrator, Real, Scene, builders};
 
 use crate::bad;
+
+/// SCENE and the options that adjust it, shared by `run` and `check`.
+#[derive(clap::Args)]
+pub struct SceneSpec {
+    /// Scene file (.json) or built-in scene name (`hooke scene --list`)
+    pub scene: String,
+    /// Override the step size [s]
+    #[arg(long, allow_negative_numbers = true)]
+    pub dt: Option<f64>,
+    /// Override the integrator: explicit-euler, symplectic-euler, verlet, rk4
+    #[arg(long)]
+    pub integrator: Option<String>,
+    /// Override the substeps per step
+    #[arg(long)]
+    pub substeps: Option<u32>,
+    /// Built-in scene parameter KEY=VALUE (repeatable), e.g. -p width=64
+    #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+}
+
+impl SceneSpec {
+    /// Loads the scene and applies --dt, --integrator and --substeps.
+    pub fn load(&self) -> Result<(Scene, Source)> {
+        let (mut scene, source) = load(&self.scene, &self.params)?;
+        apply_overrides(
+            &mut scene,
+            self.dt,
+            self.integrator.as_deref(),
+            self.substeps,
+        )?;
+        Ok((scene, source))
+    }
+}
+
+/// Applies --dt, --integrator and --substeps to the scene's settings.
+fn apply_overrides(
+    scene: &mut Scene,
+    dt: Option<f64>,
+    integrator: Option<&str>,
+    substeps: Option<u32>,
+) -> Result<()> {
+    if let Some(dt) = dt {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(bad(format!(
+                "--dt: {dt} is not a valid step; give a finite dt > 0 s"
+            )));
+        }
+        scene.settings.dt = dt as Real;
+    }
+    if let Some(name) = integrator {
+        scene.settings.integrator = Integrator::from_name(name).ok_or_else(|| {
+            bad(format!(
+                "--integrator: {name:?} is not an integrator; use one of {}",
+                Integrator::names()
+            ))
+        })?;
+    }
+    if let Some(n) = substeps {
+        scene.settings.substeps = n;
+    }
+    scene
+        .settings
+        .validate()
+        .map_err(|e| bad(format!("after overrides: {e}")))
+}
 
 /// Where a scene came from.
 pub enum Source {

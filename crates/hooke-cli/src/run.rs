@@ -4,81 +4,37 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use hooke::{Integrator, Real, Scene, Simulation};
+use hooke::{Scene, Simulation};
 use hooke_io::csv::EnergyCsv;
 use hooke_io::npy::NpyWriter;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::load::{self, Source};
+use crate::load::{SceneSpec, Source};
 use crate::{bad, thread_pool};
 
 /// Arguments of `hooke run`.
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// Scene file (.json) or built-in scene name (`hooke scene --list`)
-    pub scene: String,
+    #[command(flatten)]
+    pub spec: SceneSpec,
     /// Number of steps [default: the scene's settings.duration / dt]
     #[arg(long, conflicts_with = "duration")]
     pub steps: Option<u64>,
     /// Simulated time to run [s]
     #[arg(long, allow_negative_numbers = true)]
     pub duration: Option<f64>,
-    /// Override the step size [s]
-    #[arg(long, allow_negative_numbers = true)]
-    pub dt: Option<f64>,
-    /// Override the integrator: explicit-euler, symplectic-euler, verlet, rk4
-    #[arg(long)]
-    pub integrator: Option<String>,
-    /// Override the substeps per step
-    #[arg(long)]
-    pub substeps: Option<u32>,
     /// Worker threads [default: one per core]
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output folder [default: runs/<scene name>]
+    /// Output folder [default: runs/<scene name>, or runs/<name>-step<N> when resuming from it]
     #[arg(long, short)]
     pub out: Option<PathBuf>,
     /// Write trajectory.npy and sample energy every K steps
     #[arg(long)]
     pub every: Option<u64>,
-    /// Built-in scene parameter KEY=VALUE (repeatable), e.g. -p width=64
-    #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
-    pub params: Vec<String>,
     /// Print no progress bar
     #[arg(long, short)]
     pub quiet: bool,
-}
-
-/// Applies --dt, --integrator and --substeps to the scene's settings.
-pub fn apply_overrides(
-    scene: &mut Scene,
-    dt: Option<f64>,
-    integrator: Option<&str>,
-    substeps: Option<u32>,
-) -> Result<()> {
-    if let Some(dt) = dt {
-        if !(dt.is_finite() && dt > 0.0) {
-            return Err(bad(format!(
-                "--dt: {dt} is not a valid step; give a finite dt > 0 s"
-            )));
-        }
-        scene.settings.dt = dt as Real;
-    }
-    if let Some(name) = integrator {
-        scene.settings.integrator = Integrator::from_name(name).ok_or_else(|| {
-            bad(format!(
-                "--integrator: {name:?} is not an integrator; use one of {}",
-                Integrator::names()
-            ))
-        })?;
-    }
-    if let Some(n) = substeps {
-        scene.settings.substeps = n;
-    }
-    scene
-        .settings
-        .validate()
-        .map_err(|e| bad(format!("after overrides: {e}")))
 }
 
 /// Steps to run: --steps, or ceil(duration / dt).
@@ -117,16 +73,23 @@ pub fn run(a: RunArgs) -> Result<()> {
 }
 
 fn run_in_pool(a: RunArgs) -> Result<()> {
-    let (mut scene, source) = load::load(&a.scene, &a.params)?;
-    apply_overrides(&mut scene, a.dt, a.integrator.as_deref(), a.substeps)?;
+    let (scene, source) = a.spec.load()?;
     let steps = step_count(&scene, a.steps, a.duration)?;
     if a.every == Some(0) {
         return Err(bad("--every: 0 is not a step count; give 1 or more"));
     }
-    let out = a
+    // Default folder runs/<name>; when it holds the input (resuming runs/x/final.json),
+    // runs/<name>-step<N> with N the checkpoint's step. An explicit --out is never changed.
+    let mut out = a
         .out
         .clone()
         .unwrap_or_else(|| Path::new("runs").join(&scene.name));
+    if let Source::File(input) = &source
+        && a.out.is_none()
+        && same_file(input, &out.join("final.json"))
+    {
+        out = Path::new("runs").join(format!("{}-step{}", scene.name, scene.state.step));
+    }
     std::fs::create_dir_all(&out)
         .with_context(|| format!("{}: cannot create the output folder", out.display()))?;
     let final_path = out.join("final.json");
@@ -161,8 +124,10 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         ProgressBar::new(steps)
     };
     bar.set_style(
-        ProgressStyle::with_template("{spinner} {bar:40} {pos}/{len} steps  {per_sec}  eta {eta}")
-            .expect("valid template"),
+        ProgressStyle::with_template(
+            "{spinner} {bar:40} {pos}/{len} steps  {elapsed} elapsed, eta {eta}",
+        )
+        .expect("valid template"),
     );
     let started = Instant::now();
     let mut stepping = Duration::ZERO;

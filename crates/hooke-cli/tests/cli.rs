@@ -106,6 +106,24 @@ fn resume_through_files_is_bit_exact() {
     }
 }
 
+/// Resuming a run's checkpoint without --out writes next to it, not over it.
+#[test]
+fn resuming_without_out_writes_a_new_folder() {
+    let d = scratch("resume-default");
+    assert!(
+        hooke(&["run", "oscillator", "--steps", "20", "-q"], &d)
+            .status
+            .success()
+    );
+    let o = hooke(
+        &["run", "runs/oscillator/final.json", "--steps", "20", "-q"],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let next = std::fs::read_to_string(d.join("runs/oscillator-step20/final.json")).unwrap();
+    assert!(next.contains("\"step\": 40"), "{next}");
+}
+
 #[test]
 fn output_never_overwrites_the_input_scene() {
     let d = scratch("overwrite");
@@ -175,9 +193,18 @@ fn check_reports_nissen_limits_and_isolated_nodes() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let r = text(&o.stdout);
     // Node 1 has two springs: limit 1/3. Spring 0 (cs 0.5) is over, spring 1 (0.3) is not.
-    assert!(r.contains("spring 0: cs = 0.5"), "{r}");
+    assert!(r.contains("2 stable spring(s), 1 over"), "{r}");
+    assert!(
+        r.contains("spring 0: cs = 0.5") && r.contains("OVER"),
+        "{r}"
+    );
     assert!(!r.contains("spring 1: cs"), "{r}");
     assert!(r.contains("nodes with no spring: 1 (3)"), "{r}");
+    let all = text(&hooke(&["check", "n.json", "--springs"], &d).stdout);
+    assert!(
+        all.contains("spring 1: cs = 0.3, cd = 0.3, 1/(n+1) = 0.3333 (n = 2)"),
+        "{all}"
+    );
 }
 
 #[test]

@@ -32,12 +32,8 @@ pub struct EnergyCsv {
 impl EnergyCsv {
     /// Creates the file and writes the header row.
     pub fn create(path: &Path) -> Result<Self, IoError> {
-        let file = File::create(path).map_err(|source| IoError::Write {
-            file: path.display().to_string(),
-            source,
-        })?;
         let mut w = Self {
-            out: BufWriter::new(file),
+            out: crate::create(path)?,
             path: path.to_path_buf(),
         };
         let head = COLUMNS.join(",");
@@ -46,10 +42,7 @@ impl EnergyCsv {
     }
 
     fn line(&mut self, s: &str) -> Result<(), IoError> {
-        writeln!(self.out, "{s}").map_err(|source| IoError::Write {
-            file: self.path.display().to_string(),
-            source,
-        })
+        writeln!(self.out, "{s}").map_err(|e| IoError::write(&self.path, e))
     }
 
     /// Appends the sample at time `t` [s].
@@ -73,9 +66,6 @@ impl EnergyCsv {
 
     /// Flushes and closes.
     pub fn finish(mut self) -> Result<(), IoError> {
-        self.out.flush().map_err(|source| IoError::Write {
-            file: self.path.display().to_string(),
-            source,
-        })
+        self.out.flush().map_err(|e| IoError::write(&self.path, e))
     }
 }

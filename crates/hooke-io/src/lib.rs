@@ -89,6 +89,23 @@ pub enum IoError {
     },
 }
 
+impl IoError {
+    /// A write error on `path`.
+    pub fn write(path: &Path, source: std::io::Error) -> Self {
+        IoError::Write {
+            file: path.display().to_string(),
+            source,
+        }
+    }
+}
+
+/// Creates `path` for buffered writing.
+pub(crate) fn create(path: &Path) -> Result<std::io::BufWriter<std::fs::File>, IoError> {
+    std::fs::File::create(path)
+        .map(std::io::BufWriter::new)
+        .map_err(|e| IoError::write(path, e))
+}
+
 /// serde_json's message without its trailing " at line L column C".
 fn strip_position(e: &serde_json::Error) -> String {
     let s = e.to_string();
@@ -206,10 +223,7 @@ pub fn scene_to_json(scene: &Scene) -> String {
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder, then a rename,
 /// so a failed write never leaves a half-written file in place of a good one.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IoError> {
-    let err = |source| IoError::Write {
-        file: path.display().to_string(),
-        source,
-    };
+    let err = |source| IoError::write(path, source);
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     let name = path
         .file_name()

@@ -37,12 +37,8 @@ fn header(frames: u64, nodes: usize) -> Vec<u8> {
 impl NpyWriter {
     /// Creates `path` for frames of `nodes` positions.
     pub fn create(path: &Path, nodes: usize) -> Result<Self, IoError> {
-        let file = File::create(path).map_err(|source| IoError::Write {
-            file: path.display().to_string(),
-            source,
-        })?;
         let mut w = Self {
-            out: BufWriter::new(file),
+            out: crate::create(path)?,
             path: path.to_path_buf(),
             nodes,
             frames: 0,
@@ -52,10 +48,9 @@ impl NpyWriter {
     }
 
     fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
-        self.out.write_all(bytes).map_err(|source| IoError::Write {
-            file: self.path.display().to_string(),
-            source,
-        })
+        self.out
+            .write_all(bytes)
+            .map_err(|e| IoError::write(&self.path, e))
     }
 
     /// Appends one frame (positions converted to float32).
@@ -80,7 +75,6 @@ impl NpyWriter {
     /// Writes the final header and closes the file.
     pub fn finish(mut self) -> Result<(), IoError> {
         let h = header(self.frames, self.nodes);
-        let path = self.path.display().to_string();
         let res = (|| {
             self.out.flush()?;
             let f = self.out.get_mut();
@@ -88,7 +82,7 @@ impl NpyWriter {
             f.write_all(&h)?;
             f.flush()
         })();
-        res.map_err(|source| IoError::Write { file: path, source })
+        res.map_err(|e| IoError::write(&self.path, e))
     }
 }
 

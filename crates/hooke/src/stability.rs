@@ -18,6 +18,7 @@
 
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, SpringKind};
+use crate::real::Real;
 use crate::settings::{Integrator, Settings};
 
 /// The largest stable integration step of a scene for one integrator.
@@ -275,9 +276,9 @@ pub struct IntegratorLimit {
     pub spring: Option<u32>,
 }
 
-/// A `stable` spring whose coefficients exceed Nissen's limit 1/(n+1).
+/// A `stable` spring and Nissen's limit 1/(n+1) for it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct NissenExcess {
+pub struct NissenLimit {
     /// Spring index.
     pub spring: u32,
     /// n: the most springs on either end.
@@ -285,9 +286,17 @@ pub struct NissenExcess {
     /// The limit 1/(n+1).
     pub limit: f64,
     /// The spring's cs.
-    pub cs: f64,
+    pub cs: Real,
     /// The spring's cd.
-    pub cd: f64,
+    pub cd: Real,
+}
+
+impl NissenLimit {
+    /// Whether cs or cd exceeds the limit (with a relative slack of 1e-6, so that 0.2 stored
+    /// as f32 passes a limit of exactly 1/5).
+    pub fn over(&self) -> bool {
+        self.cs.max(self.cd) as f64 > self.limit * (1.0 + 1e-6)
+    }
 }
 
 /// The stability report printed by `hooke check`.
@@ -297,10 +306,8 @@ pub struct Report {
     pub h: f64,
     /// Per integrator, its largest stable h.
     pub integrators: Vec<IntegratorLimit>,
-    /// Number of `stable` springs.
-    pub stable_springs: usize,
-    /// Stable springs over Nissen's limit 1/(n+1).
-    pub nissen_over: Vec<NissenExcess>,
+    /// Every `stable` spring with its Nissen limit, in spring order.
+    pub nissen: Vec<NissenLimit>,
     /// Nodes without any spring.
     pub isolated: Vec<u32>,
 }
@@ -337,26 +344,19 @@ pub fn report(model: &Model, settings: &Settings) -> Report {
         })
         .collect();
     let sp = &model.springs;
-    let mut nissen_over = Vec::new();
-    let mut stable_springs = 0;
-    for s in 0..sp.len() {
-        if sp.kind[s] != SpringKind::Stable {
-            continue;
-        }
-        stable_springs += 1;
-        let (n, limit) = nissen_limit(model, s);
-        let (cs, cd) = (sp.cs[s] as f64, sp.cd[s] as f64);
-        // Relative slack so that 0.2 (stored as f32) passes a limit of exactly 1/5.
-        if cs.max(cd) > limit * (1.0 + 1e-6) {
-            nissen_over.push(NissenExcess {
+    let nissen = (0..sp.len())
+        .filter(|&s| sp.kind[s] == SpringKind::Stable)
+        .map(|s| {
+            let (n, limit) = nissen_limit(model, s);
+            NissenLimit {
                 spring: s as u32,
                 n,
                 limit,
-                cs,
-                cd,
-            });
-        }
-    }
+                cs: sp.cs[s],
+                cd: sp.cd[s],
+            }
+        })
+        .collect();
     let isolated = (0..model.nodes.len())
         .filter(|&i| model.degree(i) == 0)
         .map(|i| i as u32)
@@ -364,8 +364,7 @@ pub fn report(model: &Model, settings: &Settings) -> Report {
     Report {
         h: settings.h() as f64,
         integrators,
-        stable_springs,
-        nissen_over,
+        nissen,
         isolated,
     }
 }
