@@ -91,7 +91,7 @@ impl fmt::Display for Diverged {
                     ),
                     None => write!(
                         f,
-                        "; run `hooke check` (Nissen coefficients over their limit?)"
+                        ": no step down to 1e-12 s is stable; springs this stiff need softening (or \"stable\" springs, which adapt to the step), and Nissen springs must keep cs, cd within 1/(n+1) (see `hooke check`)"
                     ),
                 }
             }

@@ -440,6 +440,13 @@ impl Model {
     fn validate_springs(&self, n: usize) -> Result<(), FieldError> {
         let sp = &self.springs;
         let m = sp.len();
+        // Kernel offsets index the 2·m spring ends with u32.
+        if 2 * m as u64 >= u32::MAX as u64 {
+            return Err(FieldError::new(
+                "springs",
+                format!("{m} springs is more than 2^31 - 1"),
+            ));
+        }
         if [
             sp.b.len(),
             sp.rest.len(),

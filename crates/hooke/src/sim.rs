@@ -286,8 +286,12 @@ impl Simulation {
         let st = &self.scene.state;
         let model = &self.scene.model;
         let settings = &self.scene.settings;
+        // A free node first: pinned ones only turn NaN through inf·0 from a free neighbour.
+        let bad = |i: &usize| !(st.x[*i].is_finite() && st.v[*i].is_finite());
         let node = (0..st.len())
-            .find(|&i| !(st.x[i].is_finite() && st.v[i].is_finite()))
+            .filter(|i| model.nodes.inv_mass[*i] > 0.0)
+            .find(bad)
+            .or_else(|| (0..st.len()).find(bad))
             .map(|i| i as u32);
         let spring =
             node.and_then(|n| stability::stiffest_spring(model, &self.ws.forces, n as usize));

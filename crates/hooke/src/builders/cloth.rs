@@ -88,6 +88,7 @@ pub fn cloth(p: &ClothParams) -> Result<SceneBuilder, FieldError> {
             format!("{w}×{h}: a cloth needs at least 2×2 nodes"),
         ));
     }
+    super::grid_size("cloth.width", &[w, h])?;
     let mut b = SceneBuilder::new("cloth");
     b.description = format!("{w}×{h} cloth with structural, shear and bend springs");
     let n = w * h;

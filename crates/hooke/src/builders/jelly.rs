@@ -88,6 +88,7 @@ pub fn jelly(p: &JellyParams) -> Result<SceneBuilder, FieldError> {
             format!("{nx}×{ny}×{nz}: a jelly needs at least 2 nodes on every axis"),
         ));
     }
+    super::grid_size("jelly.nx", &[nx, ny, nz])?;
     let mut b = SceneBuilder::new("jelly");
     b.description = format!("{nx}×{ny}×{nz} jelly with face and body diagonals");
     let d = p.size / (nx - 1) as Real;

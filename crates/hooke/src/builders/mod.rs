@@ -274,6 +274,29 @@ fn parse_value(spec: &ParamSpec, text: &str) -> Result<Value, String> {
     Ok(value)
 }
 
+/// The most nodes a builder makes (2^24 ≈ 16.8 million, 64× the 512×512 benchmark
+/// cloth): beyond it the springs alone need tens of gigabytes.
+pub const MAX_NODES: usize = 1 << 24;
+
+/// The node count of a grid with these dimensions, or an error naming `field` when the
+/// product overflows or exceeds [`MAX_NODES`].
+fn grid_size(field: &str, dims: &[usize]) -> Result<usize, FieldError> {
+    let shown = dims
+        .iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("×");
+    dims.iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .filter(|&n| n <= MAX_NODES)
+        .ok_or_else(|| {
+            FieldError::new(
+                field,
+                format!("{shown} nodes is more than the {MAX_NODES} a built-in scene may have"),
+            )
+        })
+}
+
 /// The option of `all` whose name (same index in `names`) is `chosen`; the first if none
 /// is (the registry has already checked the name against `names`).
 fn pick<T: Copy>(all: &[T], names: &[&str], chosen: &str) -> T {
@@ -392,6 +415,30 @@ mod tests {
         assert!(e.message.contains("end, both, middle"), "{e}");
         let e = build("cloth", &[("width".into(), "1".into())]).unwrap_err();
         assert!(e.message.contains("minimum"), "{e}");
+        let huge = [
+            ("nx".into(), "5000000".into()),
+            ("ny".into(), "5000000".into()),
+        ];
+        let e = build(
+            "jelly",
+            &[
+                huge[0].clone(),
+                huge[1].clone(),
+                ("nz".into(), "5000000".into()),
+            ],
+        )
+        .unwrap_err();
+        assert_eq!(e.path, "jelly.nx");
+        assert!(e.message.contains("more than"), "{e}");
+        let e = build(
+            "cloth",
+            &[
+                ("width".into(), "100000".into()),
+                ("height".into(), "100000".into()),
+            ],
+        )
+        .unwrap_err();
+        assert!(e.message.contains("100000×100000"), "{e}");
         assert!(build("blob", &[]).is_err());
     }
 }

@@ -70,6 +70,7 @@ pub fn string(p: &StringParams) -> Result<SceneBuilder, FieldError> {
             format!("{} is below 2", p.nodes),
         ));
     }
+    super::grid_size("string.nodes", &[p.nodes])?;
     let mut b = SceneBuilder::new("string");
     b.description = "seed 000's string of nodes and Hooke springs".into();
     b.env.velocity_retention = p.velocity_retention;
