@@ -12,7 +12,7 @@ use crate::bad;
 pub struct SceneSpec {
     /// Scene file (.json) or built-in scene name (`hooke scene --list`)
     pub scene: String,
-    /// Override the step size [s]
+    /// Override the step size \[s]
     #[arg(long, allow_negative_numbers = true)]
     pub dt: Option<f64>,
     /// Override the integrator: explicit-euler, symplectic-euler, verlet, rk4

@@ -45,7 +45,7 @@ impl EnergyCsv {
         writeln!(self.out, "{s}").map_err(|e| IoError::write(&self.path, e))
     }
 
-    /// Appends the sample at time `t` [s].
+    /// Appends the sample at time `t` \[s].
     pub fn push(&mut self, t: f64, e: &Energy) -> Result<(), IoError> {
         let row = [
             t,

@@ -115,7 +115,7 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SettingsFile {
-    /// Step size [s], > 0.
+    /// Step size \[s], > 0.
     #[serde(default = "default_dt")]
     pub dt: Real,
     /// Integration steps per step (h = dt/substeps), ≥ 1.
@@ -145,7 +145,7 @@ pub struct SettingsFile {
     /// Force or impulse form for `stable` springs.
     #[serde(default, skip_serializing_if = "is_default")]
     pub stable_form: StableFormName,
-    /// Default run length for `hooke run` without --steps or --duration [s].
+    /// Default run length for `hooke run` without --steps or --duration \[s].
     #[serde(default = "default_duration")]
     pub duration: f64,
     /// Constant extra force fields.
@@ -176,7 +176,7 @@ impl Default for SettingsFile {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum FieldKindName {
-    /// A force on each affected node [N].
+    /// A force on each affected node \[N].
     Force,
     /// An acceleration of each affected node [m/s²] (force = mass × value).
     Acceleration,
@@ -186,7 +186,7 @@ pub enum FieldKindName {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FieldFile {
-    /// Force [N] or acceleration [m/s²].
+    /// Force \[N] or acceleration [m/s²].
     pub kind: FieldKindName,
     /// The value, in the unit of `kind`.
     pub value: V3,
@@ -199,18 +199,18 @@ pub struct FieldFile {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NodeFile {
-    /// Position [m].
+    /// Position \[m].
     pub x: V3,
     /// Velocity [m/s]; a pinned node's must be zero.
     #[serde(default)]
     pub v: V3,
-    /// Mass [kg]; > 0 for a free node (required), optional for a pinned one.
+    /// Mass \[kg]; > 0 for a free node (required), optional for a pinned one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mass: Option<Real>,
     /// Fixed in place.
     #[serde(default, skip_serializing_if = "is_default")]
     pub pinned: bool,
-    /// Collision radius [m], ≥ 0 (0 = none).
+    /// Collision radius \[m], ≥ 0 (0 = none).
     #[serde(default, skip_serializing_if = "is_default")]
     pub radius: Real,
 }
@@ -235,7 +235,7 @@ pub struct SpringFile {
     /// Nissen damping coefficient in [0, 1] (`stable`; default 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cd: Option<Real>,
-    /// Rest length [m], ≥ 0; null or absent = the initial distance between the ends.
+    /// Rest length \[m], ≥ 0; null or absent = the initial distance between the ends.
     #[serde(default)]
     pub rest: Option<Real>,
     /// Spring, rope or stable.
@@ -252,7 +252,7 @@ pub struct SpringFile {
 pub enum PathFile {
     /// x(t) = origin + velocity·t.
     Linear {
-        /// Position at t = 0 [m]; absent = where the node is at the scene's time.
+        /// Position at t = 0 \[m]; absent = where the node is at the scene's time.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         origin: Option<[f64; 3]>,
         /// Velocity [m/s].
@@ -260,10 +260,10 @@ pub enum PathFile {
     },
     /// Rotation about the axis through `center` at `angular_velocity` (right-hand rule).
     Circular {
-        /// Position at t = 0 [m]; absent = where the node is at the scene's time.
+        /// Position at t = 0 \[m]; absent = where the node is at the scene's time.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         origin: Option<[f64; 3]>,
-        /// A point on the axis [m].
+        /// A point on the axis \[m].
         center: [f64; 3],
         /// Axis direction (any length > 0).
         axis: [f64; 3],
@@ -272,14 +272,14 @@ pub enum PathFile {
     },
     /// x(t) = origin + amplitude·sin(2π·frequency·t + phase).
     Sine {
-        /// Centre of the motion [m]; absent = where the node is at the scene's time.
+        /// Centre of the motion \[m]; absent = where the node is at the scene's time.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         origin: Option<[f64; 3]>,
-        /// Amplitude [m].
+        /// Amplitude \[m].
         amplitude: [f64; 3],
-        /// Frequency [Hz].
+        /// Frequency \[Hz].
         frequency: f64,
-        /// Phase [rad].
+        /// Phase \[rad].
         #[serde(default)]
         phase: f64,
     },
@@ -299,7 +299,7 @@ pub struct AnchorFile {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StateFile {
-    /// Simulated time [s].
+    /// Simulated time \[s].
     pub t: f64,
     /// Steps taken.
     pub step: u64,

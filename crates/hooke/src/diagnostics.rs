@@ -14,14 +14,14 @@ use crate::state::State;
 /// A snapshot of the system's energy and momentum.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Energy {
-    /// Σ ½·m·|v|² over free nodes [J].
+    /// Σ ½·m·|v|² over free nodes \[J].
     pub kinetic: f64,
-    /// Σ −m·g·x over free nodes [J] (zero at the origin).
+    /// Σ −m·g·x over free nodes \[J] (zero at the origin).
     pub potential_gravity: f64,
-    /// Potential of the constant force fields, Σ −F·x over free nodes [J].
+    /// Potential of the constant force fields, Σ −F·x over free nodes \[J].
     pub potential_field: f64,
     /// Σ ½·k·(ℓ − L)² over springs (ropes only when stretched; `stable` springs with their
-    /// compiled k = cs·m_red/h²) [J].
+    /// compiled k = cs·m_red/h²) \[J].
     pub potential_spring: f64,
     /// Linear momentum Σ m·v over free nodes [kg·m/s].
     pub momentum: [f64; 3],
@@ -30,7 +30,7 @@ pub struct Energy {
 }
 
 impl Energy {
-    /// Kinetic plus every potential [J].
+    /// Kinetic plus every potential \[J].
     pub fn total(&self) -> f64 {
         self.kinetic + self.potential_gravity + self.potential_field + self.potential_spring
     }

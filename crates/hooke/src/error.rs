@@ -36,7 +36,7 @@ pub(crate) fn at(list: &str, index: usize, field: &str) -> String {
 pub struct Diverged {
     /// Steps completed before the bad step (the bad step is `step + 1`).
     pub step: u64,
-    /// Simulated time at the start of the bad step [s].
+    /// Simulated time at the start of the bad step \[s].
     pub t: f64,
     /// The lowest-numbered node whose position or velocity became non-finite, if any.
     pub node: Option<u32>,
@@ -44,14 +44,14 @@ pub struct Diverged {
     pub spring: Option<u32>,
     /// The integrator in use.
     pub integrator: &'static str,
-    /// The integration step in use (dt / substeps) [s].
+    /// The integration step in use (dt / substeps) \[s].
     pub h: f64,
     /// Largest stable integration step that the stability estimate gives for this
-    /// integrator [s]; `None` when no step size is stable (e.g. Nissen springs over 1).
+    /// integrator \[s]; `None` when no step size is stable (e.g. Nissen springs over 1).
     pub stable_h: Option<f64>,
     /// Substeps per step, to turn `stable_h` back into a `dt`.
     pub substeps: u32,
-    /// When `stable_h` is `None`: symplectic Euler's largest stable step, if it has one [s].
+    /// When `stable_h` is `None`: symplectic Euler's largest stable step, if it has one \[s].
     pub alternative_h: Option<f64>,
 }
 

@@ -29,9 +29,9 @@ pub(crate) struct Workspace {
     pub forces: SpringCoeffs,
     /// Impulse coefficients of `stable` springs (impulse form only), in kernel order.
     pub impulses: Option<SpringCoeffs>,
-    /// Constant force per node: m·g plus fields [N].
+    /// Constant force per node: m·g plus fields \[N].
     pub fconst: Vec<Vec3>,
-    /// Per-spring forces, kernel order [N].
+    /// Per-spring forces, kernel order \[N].
     pub sf: Vec<Vec3>,
     /// Per-spring impulses, kernel order [N·s] (impulse form only).
     pub sj: Vec<Vec3>,

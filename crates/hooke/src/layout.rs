@@ -23,7 +23,7 @@ pub struct SpringLayout {
     pub a: Vec<u32>,
     /// End b of each position.
     pub b: Vec<u32>,
-    /// Rest length of each position [m].
+    /// Rest length of each position \[m].
     pub rest: Vec<Real>,
     /// `n + 1` offsets: node i is end a of positions `a_start[i]..a_start[i+1]`.
     pub a_start: Vec<u32>,

@@ -71,13 +71,13 @@ impl DampingMode {
 /// Per-node data, one array per attribute.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Nodes {
-    /// Mass [kg]. Kept for pinned nodes too (for display and export); unused in dynamics.
+    /// Mass \[kg]. Kept for pinned nodes too (for display and export); unused in dynamics.
     pub mass: Vec<Real>,
     /// Inverse mass [1/kg]; 0 for pinned and anchored nodes (infinite mass).
     pub inv_mass: Vec<Real>,
     /// Whether the node is fixed in place (or moved only by an anchor path or Control).
     pub pinned: Vec<bool>,
-    /// Collision radius [m]; 0 = none.
+    /// Collision radius \[m]; 0 = none.
     pub radius: Vec<Real>,
 }
 
@@ -100,7 +100,7 @@ pub struct Springs {
     pub a: Vec<u32>,
     /// Second end (node index).
     pub b: Vec<u32>,
-    /// Rest length [m].
+    /// Rest length \[m].
     pub rest: Vec<Real>,
     /// Family.
     pub kind: Vec<SpringKind>,
@@ -131,7 +131,7 @@ impl Springs {
 /// What a force field's value means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FieldKind {
-    /// A constant force on each affected node [N].
+    /// A constant force on each affected node \[N].
     Force,
     /// A constant acceleration of each affected node [m/s²] (force = mass × value).
     Acceleration,
@@ -140,9 +140,9 @@ pub enum FieldKind {
 /// A constant extra force field (besides gravity).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ForceField {
-    /// Force [N] or acceleration [m/s²], by `kind`.
+    /// Force \[N] or acceleration [m/s²], by `kind`.
     pub kind: FieldKind,
-    /// The field's value ([N] or [m/s²]).
+    /// The field's value (\[N] or [m/s²]).
     pub value: Vec3,
     /// Nodes it acts on; `None` = every node.
     pub nodes: Option<Vec<u32>>,
@@ -185,16 +185,16 @@ impl Default for Environment {
 pub enum Path {
     /// x(t) = origin + velocity·t.
     Linear {
-        /// Position at t = 0 [m].
+        /// Position at t = 0 \[m].
         origin: [f64; 3],
         /// Velocity [m/s].
         velocity: [f64; 3],
     },
     /// Rotation of `origin` about the line through `center` along `axis` at a constant rate.
     Circular {
-        /// Position at t = 0 [m].
+        /// Position at t = 0 \[m].
         origin: [f64; 3],
-        /// A point on the rotation axis [m].
+        /// A point on the rotation axis \[m].
         center: [f64; 3],
         /// Axis direction (normalised on use; right-hand rule).
         axis: [f64; 3],
@@ -203,19 +203,19 @@ pub enum Path {
     },
     /// x(t) = origin + amplitude·sin(2π·frequency·t + phase): shaking.
     Sine {
-        /// Centre of the motion [m].
+        /// Centre of the motion \[m].
         origin: [f64; 3],
-        /// Amplitude vector [m].
+        /// Amplitude vector \[m].
         amplitude: [f64; 3],
-        /// Frequency [Hz].
+        /// Frequency \[Hz].
         frequency: f64,
-        /// Phase [rad].
+        /// Phase \[rad].
         phase: f64,
     },
 }
 
 impl Path {
-    /// Position on the path at time `t` [s].
+    /// Position on the path at time `t` \[s].
     pub fn position(&self, t: f64) -> [f64; 3] {
         match *self {
             Path::Linear { origin, velocity } => [0, 1, 2].map(|i| origin[i] + velocity[i] * t),
@@ -372,7 +372,7 @@ impl Model {
         self.adjacency.degree(node)
     }
 
-    /// Reduced mass of spring `s` [kg]: 1/(1/m_a + 1/m_b), a pinned end counting as
+    /// Reduced mass of spring `s` \[kg]: 1/(1/m_a + 1/m_b), a pinned end counting as
     /// infinite mass; 0 when both ends are pinned.
     pub fn reduced_mass(&self, s: usize) -> Real {
         let w = self.nodes.inv_mass[self.springs.a[s] as usize]

@@ -9,15 +9,15 @@ use crate::state::State;
 /// One node as a user describes it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
-    /// Initial position [m].
+    /// Initial position \[m].
     pub x: Vec3,
     /// Initial velocity [m/s].
     pub v: Vec3,
-    /// Mass [kg] (> 0 unless pinned).
+    /// Mass \[kg] (> 0 unless pinned).
     pub mass: Real,
     /// Fixed in place.
     pub pinned: bool,
-    /// Collision radius [m]; 0 = none.
+    /// Collision radius \[m]; 0 = none.
     pub radius: Real,
 }
 
@@ -65,7 +65,7 @@ pub struct Spring {
     pub cs: Real,
     /// Nissen damping coefficient in [0, 1] (`stable`).
     pub cd: Real,
-    /// Rest length [m]; `None` = the initial distance between the ends.
+    /// Rest length \[m]; `None` = the initial distance between the ends.
     pub rest: Option<Real>,
     /// Damping mode; `None` = the scene's default.
     pub damping: Option<DampingMode>,
@@ -107,7 +107,7 @@ impl Spring {
         }
     }
 
-    /// The same spring with an explicit rest length [m].
+    /// The same spring with an explicit rest length \[m].
     pub fn with_rest(mut self, rest: Real) -> Self {
         self.rest = Some(rest);
         self
@@ -152,7 +152,7 @@ pub struct SceneBuilder {
     pub springs: Vec<Spring>,
     /// Scripted anchors.
     pub anchors: Vec<Anchor>,
-    /// Initial time [s] (non-zero when resuming).
+    /// Initial time \[s] (non-zero when resuming).
     pub t: f64,
     /// Initial step count (non-zero when resuming).
     pub step: u64,

@@ -85,7 +85,7 @@ impl StableForm {
 /// Stepping parameters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
-    /// Step size [s] (one step = `substeps` integration steps of dt/substeps).
+    /// Step size \[s] (one step = `substeps` integration steps of dt/substeps).
     pub dt: Real,
     /// Integration steps per step (≥ 1).
     pub substeps: u32,
@@ -95,7 +95,7 @@ pub struct Settings {
     pub stable_form: StableForm,
     /// Damping mode for springs that do not name one.
     pub damping: DampingMode,
-    /// Default run length for `hooke run` without `--steps`/`--duration` [s].
+    /// Default run length for `hooke run` without `--steps`/`--duration` \[s].
     pub duration: f64,
 }
 
@@ -113,7 +113,7 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The integration step h = dt / substeps [s].
+    /// The integration step h = dt / substeps \[s].
     pub fn h(&self) -> Real {
         self.dt / self.substeps as Real
     }

@@ -26,14 +26,14 @@ use crate::settings::{Integrator, Settings};
 pub enum Limit {
     /// Stable for any step size up to the search range (1000 s).
     Unlimited,
-    /// Stable for h up to this value [s].
+    /// Stable for h up to this value \[s].
     Max(f64),
     /// Unstable for every step size (e.g. undamped springs under explicit Euler).
     Never,
 }
 
 impl Limit {
-    /// The limit as a step size [s]: `Some(∞)` when unlimited, `None` when never stable.
+    /// The limit as a step size \[s]: `Some(∞)` when unlimited, `None` when never stable.
     pub fn h(self) -> Option<f64> {
         match self {
             Limit::Unlimited => Some(f64::INFINITY),
@@ -42,7 +42,7 @@ impl Limit {
         }
     }
 
-    /// Whether step `h` [s] is within the limit.
+    /// Whether step `h` \[s] is within the limit.
     pub fn allows(self, h: f64) -> bool {
         match self {
             Limit::Unlimited => true,
@@ -302,7 +302,7 @@ impl NissenLimit {
 /// The stability report printed by `hooke check`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {
-    /// The scene's integration step h = dt/substeps [s].
+    /// The scene's integration step h = dt/substeps \[s].
     pub h: f64,
     /// Per integrator, its largest stable h.
     pub integrators: Vec<IntegratorLimit>,

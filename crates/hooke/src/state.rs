@@ -5,11 +5,11 @@ use crate::real::Vec3;
 /// Everything that changes from step to step: enough to resume bit-for-bit.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct State {
-    /// Simulated time [s] (always f64, so long runs keep their resolution).
+    /// Simulated time \[s] (always f64, so long runs keep their resolution).
     pub t: f64,
     /// Steps taken (one step = `substeps` integration steps).
     pub step: u64,
-    /// Node positions [m].
+    /// Node positions \[m].
     pub x: Vec<Vec3>,
     /// Node velocities [m/s].
     pub v: Vec<Vec3>,
@@ -81,7 +81,7 @@ impl Fnv {
 /// actuation values and parameter switches.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Control {
-    /// Nodes held at a target position [m] during the next step (dragged with the mouse,
+    /// Nodes held at a target position \[m] during the next step (dragged with the mouse,
     /// or a pinned node moved by a user). A held node moves in a straight line to its target
     /// over the step, ignores forces, and pulls on its springs like an anchor.
     pub targets: Vec<(u32, Vec3)>,

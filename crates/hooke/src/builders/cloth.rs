@@ -42,9 +42,9 @@ pub struct ClothParams {
     pub width: usize,
     /// Nodes along z (≥ 2).
     pub height: usize,
-    /// Extent along x [m]; the spacing is size/(width − 1), the same along z.
+    /// Extent along x \[m]; the spacing is size/(width − 1), the same along z.
     pub size: Real,
-    /// Total mass [kg].
+    /// Total mass \[kg].
     pub mass: Real,
     /// Structural spring stiffness (grid edges) [N/m].
     pub k: Real,

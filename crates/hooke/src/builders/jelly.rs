@@ -44,9 +44,9 @@ pub struct JellyParams {
     pub ny: usize,
     /// Nodes along z (≥ 2).
     pub nz: usize,
-    /// Extent along x [m]; the spacing is size/(nx − 1) on every axis.
+    /// Extent along x \[m]; the spacing is size/(nx − 1) on every axis.
     pub size: Real,
-    /// Total mass [kg].
+    /// Total mass \[kg].
     pub mass: Real,
     /// Lattice edge stiffness [N/m].
     pub k: Real,

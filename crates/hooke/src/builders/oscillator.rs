@@ -8,15 +8,15 @@ use crate::scene::{Node, SceneBuilder, Spring};
 /// Parameters of [`oscillator`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct OscillatorParams {
-    /// The moving mass [kg].
+    /// The moving mass \[kg].
     pub mass: Real,
     /// Spring stiffness [N/m].
     pub k: Real,
     /// Spring damping [N·s/m].
     pub c: Real,
-    /// Rest length [m].
+    /// Rest length \[m].
     pub rest: Real,
-    /// Initial displacement from equilibrium, downwards [m].
+    /// Initial displacement from equilibrium, downwards \[m].
     pub amplitude: Real,
     /// Gravitational acceleration along −y [m/s²]; shifts the equilibrium by m·g/k.
     pub gravity: Real,

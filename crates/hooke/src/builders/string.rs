@@ -34,9 +34,9 @@ impl StringAnchor {
 pub struct StringParams {
     /// Number of nodes (≥ 2).
     pub nodes: usize,
-    /// Distance between neighbours, also the rest length [m].
+    /// Distance between neighbours, also the rest length \[m].
     pub spacing: Real,
-    /// Mass of each node [kg].
+    /// Mass of each node \[kg].
     pub mass: Real,
     /// Spring stiffness [N/m].
     pub k: Real,
