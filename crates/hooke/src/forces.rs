@@ -42,6 +42,10 @@ pub struct SpringCoeffs {
     pub c_iso: Vec<Real>,
     /// 1 for springs that push when compressed, 0 for ropes.
     pub compress: Vec<Real>,
+    /// Whether any spring has isotropic damping (else the kernels skip that term).
+    pub iso: bool,
+    /// Whether any spring is a rope (else the kernels skip the slack test).
+    pub rope: bool,
 }
 
 /// Which springs a set of coefficients covers.
@@ -71,6 +75,8 @@ impl SpringCoeffs {
             c_axial: vec![0.0; m],
             c_iso: vec![0.0; m],
             compress: vec![1.0; m],
+            iso: false,
+            rope: false,
         };
         for p in 0..m {
             let s = order.map_or(p, |o| o[p] as usize);
@@ -98,16 +104,35 @@ impl SpringCoeffs {
                 out.compress[p] = 0.0;
             }
         }
+        out.iso = out.c_iso.iter().any(|&c| c != 0.0);
+        out.rope = out.compress.iter().any(|&c| c != 1.0);
         out
     }
 }
 
-/// The force on end a of one spring \[N] (or impulse [N·s] with impulse coefficients).
+/// The force on end a of one spring [N] (or impulse [N·s] with impulse coefficients).
 ///
 /// `d = x_a − x_b`, `dv = v_a − v_b`. See the module docs for the formula.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 pub fn spring_force(
+    d: Vec3,
+    dv: Vec3,
+    rest: Real,
+    k: Real,
+    c_axial: Real,
+    c_iso: Real,
+    compress: Real,
+) -> Vec3 {
+    spring_force_as::<true, true>(d, dv, rest, k, c_axial, c_iso, compress)
+}
+
+/// [`spring_force`] for a model with (`ISO`) or without isotropic damping and with
+/// (`ROPE`) or without ropes. Without ropes `on` is always 1 and the multiplications by it
+/// are exact, so they are skipped; without isotropic damping the `− 0·Δv` term is skipped
+/// (which can only change the sign of a zero result). The SIMD kernel follows the same
+/// variants, so the two stay bit-identical.
+#[inline(always)]
+pub fn spring_force_as<const ISO: bool, const ROPE: bool>(
     d: Vec3,
     dv: Vec3,
     rest: Real,
@@ -120,15 +145,23 @@ pub fn spring_force(
     let len = (dx * dx + dy * dy + dz * dz).sqrt();
     let inv = if len > 0.0 { 1.0 / len } else { 0.0 };
     let stretch = len - rest;
-    let on = if stretch < 0.0 { compress } else { 1.0 };
     let rel = (dx * dv.x + dy * dv.y + dz * dv.z) * inv;
-    let s = (k * stretch + c_axial * rel) * on * inv;
-    let ci = c_iso * on;
-    Vec3::new(
-        -(s * dx) - ci * dv.x,
-        -(s * dy) - ci * dv.y,
-        -(s * dz) - ci * dv.z,
-    )
+    let on = if ROPE && stretch < 0.0 { compress } else { 1.0 };
+    let s = if ROPE {
+        (k * stretch + c_axial * rel) * on * inv
+    } else {
+        (k * stretch + c_axial * rel) * inv
+    };
+    if ISO {
+        let ci = if ROPE { c_iso * on } else { c_iso };
+        Vec3::new(
+            -(s * dx) - ci * dv.x,
+            -(s * dy) - ci * dv.y,
+            -(s * dz) - ci * dv.z,
+        )
+    } else {
+        Vec3::new(-(s * dx), -(s * dy), -(s * dz))
+    }
 }
 
 /// Computes every spring's force on its end a into `out`, one entry per spring in the
@@ -148,6 +181,21 @@ pub fn spring_pass(
         out.len() == m && co.k.len() == m && x.len() == v.len(),
         "spring pass: lengths disagree"
     );
+    match (co.iso, co.rope) {
+        (false, false) => spring_chunks::<false, false>(layout, co, x, v, out),
+        (false, true) => spring_chunks::<false, true>(layout, co, x, v, out),
+        (true, false) => spring_chunks::<true, false>(layout, co, x, v, out),
+        (true, true) => spring_chunks::<true, true>(layout, co, x, v, out),
+    }
+}
+
+fn spring_chunks<const ISO: bool, const ROPE: bool>(
+    layout: &SpringLayout,
+    co: &SpringCoeffs,
+    x: &[Vec3],
+    v: &[Vec3],
+    out: &mut [Vec3],
+) {
     par::chunks_mut(out, par::SPRING_CHUNK, |start, part| {
         let r = start..start + part.len();
         let (a, b, rest) = (
@@ -174,11 +222,11 @@ pub fn spring_pass(
                 c_iso: ci,
                 compress: cp,
             };
-            crate::simd::springs(&s, x, v, part)
+            crate::simd::springs::<ISO, ROPE>(&s, x, v, part)
         };
         for (j, f) in part.iter_mut().enumerate().skip(done) {
             let (ia, ib) = (a[j] as usize, b[j] as usize);
-            *f = spring_force(
+            *f = spring_force_as::<ISO, ROPE>(
                 x[ia] - x[ib],
                 v[ia] - v[ib],
                 rest[j],
@@ -192,7 +240,7 @@ pub fn spring_pass(
 }
 
 /// The scalar spring pass (no SIMD, no threads), to check the SIMD kernel against; same
-/// output as [`spring_pass`].
+/// output as [`spring_pass`] (the same kernel variant for the model's flags).
 #[doc(hidden)]
 pub fn spring_pass_scalar(
     layout: &SpringLayout,
@@ -201,9 +249,15 @@ pub fn spring_pass_scalar(
     v: &[Vec3],
     out: &mut [Vec3],
 ) {
+    let kernel = match (co.iso, co.rope) {
+        (false, false) => spring_force_as::<false, false>,
+        (false, true) => spring_force_as::<false, true>,
+        (true, false) => spring_force_as::<true, false>,
+        (true, true) => spring_force_as::<true, true>,
+    };
     for (p, f) in out.iter_mut().enumerate() {
         let (ia, ib) = (layout.a[p] as usize, layout.b[p] as usize);
-        *f = spring_force(
+        *f = kernel(
             x[ia] - x[ib],
             v[ia] - v[ib],
             layout.rest[p],

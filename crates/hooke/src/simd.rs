@@ -37,7 +37,12 @@ pub(crate) fn available() -> bool {
 ///
 /// # Panics
 /// If a spring names a node outside `x`, or the slices differ in length.
-pub(crate) fn springs(s: &SpringSlices, x: &[Vec3A], v: &[Vec3A], out: &mut [Vec3A]) -> usize {
+pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
+    s: &SpringSlices,
+    x: &[Vec3A],
+    v: &[Vec3A],
+    out: &mut [Vec3A],
+) -> usize {
     let m = out.len();
     assert!(
         [s.a.len(), s.b.len(), s.rest.len(), s.k.len()]
@@ -52,11 +57,16 @@ pub(crate) fn springs(s: &SpringSlices, x: &[Vec3A], v: &[Vec3A], out: &mut [Vec
     }
     // SAFETY: AVX2 is available (checked above); lengths were checked; node indices are
     // checked inside before any load that uses them.
-    unsafe { springs_avx2(s, x, v, out) }
+    unsafe { springs_avx2::<ISO, ROPE>(s, x, v, out) }
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn springs_avx2(s: &SpringSlices, x: &[Vec3A], v: &[Vec3A], out: &mut [Vec3A]) -> usize {
+unsafe fn springs_avx2<const ISO: bool, const ROPE: bool>(
+    s: &SpringSlices,
+    x: &[Vec3A],
+    v: &[Vec3A],
+    out: &mut [Vec3A],
+) -> usize {
     let m8 = out.len() / 8 * 8;
     let last = _mm256_set1_epi32((x.len() - 1).min(u32::MAX as usize) as u32 as i32);
     let xp = x.as_ptr() as *const f32;
@@ -92,13 +102,7 @@ unsafe fn springs_avx2(s: &SpringSlices, x: &[Vec3A], v: &[Vec3A], out: &mut [Ve
         let (dx, dy, dz) = transpose_in(diff(xp, 0), diff(xp, 1), diff(xp, 2), diff(xp, 3));
         let (ux, uy, uz) = transpose_in(diff(vp, 0), diff(vp, 1), diff(vp, 2), diff(vp, 3));
         let ld = |p: &[f32]| unsafe { _mm256_loadu_ps(p.as_ptr().add(j)) };
-        let (rest, k, ca, ci, cp) = (
-            ld(s.rest),
-            ld(s.k),
-            ld(s.c_axial),
-            ld(s.c_iso),
-            ld(s.compress),
-        );
+        let (rest, k, ca) = (ld(s.rest), ld(s.k), ld(s.c_axial));
         // len = √(dx·dx + dy·dy + dz·dz), summed left to right like the scalar kernel.
         let len2 = _mm256_add_ps(
             _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
@@ -110,26 +114,38 @@ unsafe fn springs_avx2(s: &SpringSlices, x: &[Vec3A], v: &[Vec3A], out: &mut [Ve
             _mm256_cmp_ps::<_CMP_GT_OQ>(len, zero),
         );
         let stretch = _mm256_sub_ps(len, rest);
-        let on = _mm256_blendv_ps(one, cp, _mm256_cmp_ps::<_CMP_LT_OQ>(stretch, zero));
         let dot = _mm256_add_ps(
             _mm256_add_ps(_mm256_mul_ps(dx, ux), _mm256_mul_ps(dy, uy)),
             _mm256_mul_ps(dz, uz),
         );
         let rel = _mm256_mul_ps(dot, inv);
-        let sc = _mm256_mul_ps(
-            _mm256_mul_ps(
-                _mm256_add_ps(_mm256_mul_ps(k, stretch), _mm256_mul_ps(ca, rel)),
-                on,
-            ),
-            inv,
-        );
-        let cio = _mm256_mul_ps(ci, on);
+        let mag = _mm256_add_ps(_mm256_mul_ps(k, stretch), _mm256_mul_ps(ca, rel));
+        // The variants skip exactly what the scalar kernel's variants skip.
+        let on = if ROPE {
+            let slack = _mm256_cmp_ps::<_CMP_LT_OQ>(stretch, zero);
+            _mm256_blendv_ps(one, ld(s.compress), slack)
+        } else {
+            one
+        };
+        let sc = if ROPE {
+            _mm256_mul_ps(_mm256_mul_ps(mag, on), inv)
+        } else {
+            _mm256_mul_ps(mag, inv)
+        };
+        let cio = if ISO {
+            let ci = ld(s.c_iso);
+            if ROPE { _mm256_mul_ps(ci, on) } else { ci }
+        } else {
+            zero
+        };
         // F = −(s·d) − ci·Δv, negation by flipping the sign bit (exact, like scalar `-`).
         let f = |d: __m256, u: __m256| {
-            _mm256_sub_ps(
-                _mm256_xor_ps(_mm256_mul_ps(sc, d), sign),
-                _mm256_mul_ps(cio, u),
-            )
+            let neg = _mm256_xor_ps(_mm256_mul_ps(sc, d), sign);
+            if ISO {
+                _mm256_sub_ps(neg, _mm256_mul_ps(cio, u))
+            } else {
+                neg
+            }
         };
         let (fx, fy, fz) = (f(dx, ux), f(dy, uy), f(dz, uz));
         // Back to rows: spring q in the low lane, q + 4 in the high lane.
