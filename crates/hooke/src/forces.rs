@@ -110,7 +110,7 @@ impl SpringCoeffs {
     }
 }
 
-/// The force on end a of one spring [N] (or impulse [N·s] with impulse coefficients).
+/// The force on end a of one spring \[N] (or impulse [N·s] with impulse coefficients).
 ///
 /// `d = x_a − x_b`, `dv = v_a − v_b`. See the module docs for the formula.
 #[inline(always)]
