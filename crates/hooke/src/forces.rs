@@ -4,7 +4,8 @@
 //! adds the family's forces into a force array. The integrators use [`NodeForces::at`], which
 //! composes the per-node kernels of every family in one pass — the same additions in the
 //! same order as calling the family functions one after another, so the fused path and the
-//! family-by-family path give bit-identical forces (tested below).
+//! family-by-family path give the same forces, bit for bit up to the sign of a zero (tested
+//! below).
 //!
 //! ## Springs, one kernel for every kind
 //!
