@@ -194,12 +194,13 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     println!("  throughput  {:.1} M spring-updates/s", rate / 1e6);
     println!("  stages      {c}");
     println!(
-        "  final       total {:.6e} J (kinetic {:.4e}, gravity {:.4e}, spring {:.4e}), max strain {:.2}%",
+        "  final       total {:.6e} J (kinetic {:.4e}, gravity {:.4e}, spring {:.4e}), max stretch {:.2}%, max compression {:.2}%",
         e.total(),
         e.kinetic,
         e.potential_gravity,
         e.potential_spring,
-        100.0 * e.max_strain
+        100.0 * e.max_stretch,
+        100.0 * e.max_compression
     );
     let mut wrote = vec!["final.json", "energy.csv"];
     if let Some(f) = frames {

@@ -3,8 +3,8 @@
 use hooke::error::FieldError;
 use hooke::model::FieldKind;
 use hooke::{
-    Anchor, DampingMode, ForceField, Integrator, Node, Path, Real, Scene, SceneBuilder, Spring,
-    SpringKind, StableForm, Vec3,
+    Anchor, DampingMode, ForceField, Integrator, LinearSolver, Node, Path, Real, Scene,
+    SceneBuilder, Spring, SpringKind, StableForm, Vec3,
 };
 
 use crate::format::*;
@@ -17,22 +17,37 @@ fn arr(v: Vec3) -> V3 {
     v.to_array()
 }
 
+/// Integrators and their file names, in one table for both directions.
+const INTEGRATORS: [(Integrator, IntegratorName); 10] = [
+    (Integrator::ExplicitEuler, IntegratorName::ExplicitEuler),
+    (Integrator::SymplecticEuler, IntegratorName::SymplecticEuler),
+    (Integrator::Verlet, IntegratorName::Verlet),
+    (Integrator::Rk4, IntegratorName::Rk4),
+    (Integrator::BackwardEuler, IntegratorName::BackwardEuler),
+    (
+        Integrator::ImplicitMidpoint,
+        IntegratorName::ImplicitMidpoint,
+    ),
+    (Integrator::Trapezoidal, IntegratorName::Trapezoidal),
+    (Integrator::FastMassSpring, IntegratorName::FastMassSpring),
+    (Integrator::Xpbd, IntegratorName::Xpbd),
+    (Integrator::Impulse, IntegratorName::Impulse),
+];
+
 fn integrator(n: IntegratorName) -> Integrator {
-    match n {
-        IntegratorName::ExplicitEuler => Integrator::ExplicitEuler,
-        IntegratorName::SymplecticEuler => Integrator::SymplecticEuler,
-        IntegratorName::Verlet => Integrator::Verlet,
-        IntegratorName::Rk4 => Integrator::Rk4,
-    }
+    INTEGRATORS
+        .iter()
+        .find(|(_, f)| *f == n)
+        .expect("every name is in the table")
+        .0
 }
 
 fn integrator_name(i: Integrator) -> IntegratorName {
-    match i {
-        Integrator::ExplicitEuler => IntegratorName::ExplicitEuler,
-        Integrator::SymplecticEuler => IntegratorName::SymplecticEuler,
-        Integrator::Verlet => IntegratorName::Verlet,
-        Integrator::Rk4 => IntegratorName::Rk4,
-    }
+    INTEGRATORS
+        .iter()
+        .find(|(c, _)| *c == i)
+        .expect("every integrator is in the table")
+        .1
 }
 
 fn damping(n: DampingName) -> DampingMode {
@@ -205,6 +220,16 @@ pub fn from_file(f: SceneFile) -> Result<Scene, FieldError> {
         StableFormName::Impulse => StableForm::Impulse,
     };
     b.settings.duration = s.duration;
+    b.settings.linear_solver = match s.linear_solver {
+        LinearSolverName::Cg => LinearSolver::Cg,
+        LinearSolverName::Direct => LinearSolver::Direct,
+    };
+    b.settings.newton_iterations = s.newton_iterations;
+    b.settings.iterations = s.iterations;
+    b.settings.cg_tolerance = s.cg_tolerance;
+    b.settings.cg_max_iterations = s.cg_max_iterations;
+    b.settings.warm_start = s.warm_start;
+    b.settings.impulse_tolerance = s.impulse_tolerance;
     b.env.gravity = v3(s.gravity);
     b.env.wind = v3(s.wind);
     b.env.air_drag = s.air_drag;
@@ -282,6 +307,11 @@ pub fn from_file(f: SceneFile) -> Result<Scene, FieldError> {
             .verlet_accel
             .as_ref()
             .map(|acc| acc.iter().map(|&a| v3(a)).collect());
+        b.impulses = st.impulses.clone();
+        b.last_dv = st
+            .last_dv
+            .as_ref()
+            .map(|d| d.iter().map(|&a| v3(a)).collect());
     }
     b.build()
 }
@@ -307,6 +337,16 @@ pub fn to_file(scene: &Scene) -> SceneFile {
             StableForm::Impulse => StableFormName::Impulse,
         },
         duration: s.duration,
+        linear_solver: match s.linear_solver {
+            LinearSolver::Cg => LinearSolverName::Cg,
+            LinearSolver::Direct => LinearSolverName::Direct,
+        },
+        newton_iterations: s.newton_iterations,
+        iterations: s.iterations,
+        cg_tolerance: s.cg_tolerance,
+        cg_max_iterations: s.cg_max_iterations,
+        warm_start: s.warm_start,
+        impulse_tolerance: s.impulse_tolerance,
         fields: env
             .fields
             .iter()
@@ -354,13 +394,23 @@ pub fn to_file(scene: &Scene) -> SceneFile {
             path: path_file(&a.path),
         })
         .collect();
-    let state = (st.t != 0.0 || st.step != 0 || st.verlet_accel.is_some()).then(|| StateFile {
+    let state = (st.t != 0.0
+        || st.step != 0
+        || st.verlet_accel.is_some()
+        || st.impulses.is_some()
+        || st.last_dv.is_some())
+    .then(|| StateFile {
         t: st.t,
         step: st.step,
         verlet_accel: st
             .verlet_accel
             .as_ref()
             .map(|acc| acc.iter().map(|&a| arr(a)).collect()),
+        impulses: st.impulses.clone(),
+        last_dv: st
+            .last_dv
+            .as_ref()
+            .map(|d| d.iter().map(|&a| arr(a)).collect()),
     });
     SceneFile {
         format: FORMAT.to_string(),

@@ -10,7 +10,7 @@ use crate::IoError;
 
 /// Column names, in order. The first eight are the documented interface; later columns
 /// may be appended, never reordered.
-pub const COLUMNS: [&str; 10] = [
+pub const COLUMNS: [&str; 12] = [
     "t",
     "kinetic",
     "potential_gravity",
@@ -21,6 +21,8 @@ pub const COLUMNS: [&str; 10] = [
     "momentum_z",
     "potential_field",
     "max_strain",
+    "max_stretch",
+    "max_compression",
 ];
 
 /// Writes energy samples.
@@ -58,6 +60,8 @@ impl EnergyCsv {
             e.momentum[2],
             e.potential_field,
             e.max_strain,
+            e.max_stretch,
+            e.max_compression,
         ]
         .map(|v| v.to_string())
         .join(",");

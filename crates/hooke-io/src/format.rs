@@ -55,6 +55,29 @@ pub enum IntegratorName {
     Verlet,
     /// Classic Runge–Kutta (fourth order, four force evaluations per step).
     Rk4,
+    /// Linearised implicit Euler (Baraff & Witkin 1998), optional Newton iterations.
+    BackwardEuler,
+    /// Implicit midpoint rule (conserves the energy of linear springs).
+    ImplicitMidpoint,
+    /// Trapezoidal rule.
+    Trapezoidal,
+    /// Liu et al. 2013 local/global iterations on a matrix factored once.
+    FastMassSpring,
+    /// XPBD distance constraints in small substeps.
+    Xpbd,
+    /// Nissen's impulse springs by sequential impulses with warm starting.
+    Impulse,
+}
+
+/// Linear solvers of the implicit integrators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum LinearSolverName {
+    /// Conjugate gradient, block-Jacobi preconditioned.
+    #[default]
+    Cg,
+    /// Sparse Cholesky with the symbolic analysis reused across steps.
+    Direct,
 }
 
 /// Damping modes.
@@ -107,6 +130,24 @@ fn one() -> Real {
 fn default_duration() -> f64 {
     5.0
 }
+fn default_newton() -> u32 {
+    1
+}
+fn default_cg_tolerance() -> f64 {
+    1e-6
+}
+fn default_cg_max() -> u32 {
+    2000
+}
+fn yes() -> bool {
+    true
+}
+fn is_true(b: &bool) -> bool {
+    *b
+}
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
@@ -151,6 +192,28 @@ pub struct SettingsFile {
     /// Constant extra force fields.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<FieldFile>,
+    /// Linear solver of the implicit integrators.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub linear_solver: LinearSolverName,
+    /// Newton iterations per step of the implicit integrators (1 = the linearised step).
+    #[serde(default = "default_newton", skip_serializing_if = "is_one")]
+    pub newton_iterations: u32,
+    /// Solver iterations: fast mass-spring local/global iterations (default 10), XPBD small
+    /// substeps (20), impulse sweeps (10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iterations: Option<u32>,
+    /// Conjugate gradient's relative residual tolerance, in (0, 1).
+    #[serde(default = "default_cg_tolerance")]
+    pub cg_tolerance: f64,
+    /// Conjugate gradient's iteration limit.
+    #[serde(default = "default_cg_max")]
+    pub cg_max_iterations: u32,
+    /// The impulse solver starts from the previous step's impulses.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub warm_start: bool,
+    /// The impulse solver stops once every spring's velocity error is below this [m/s].
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub impulse_tolerance: f64,
 }
 
 impl Default for SettingsFile {
@@ -168,6 +231,13 @@ impl Default for SettingsFile {
             stable_form: StableFormName::default(),
             duration: default_duration(),
             fields: Vec::new(),
+            linear_solver: LinearSolverName::default(),
+            newton_iterations: default_newton(),
+            iterations: None,
+            cg_tolerance: default_cg_tolerance(),
+            cg_max_iterations: default_cg_max(),
+            warm_start: true,
+            impulse_tolerance: 0.0,
         }
     }
 }
@@ -306,4 +376,11 @@ pub struct StateFile {
     /// Velocity Verlet's last acceleration per node [m/s²], when the run used Verlet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verlet_accel: Option<Vec<V3>>,
+    /// The impulse solver's accumulated impulse per spring [N·s], its warm start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub impulses: Option<Vec<Real>>,
+    /// The implicit integrators' last velocity change per node [m/s], the conjugate
+    /// gradient's warm start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_dv: Option<Vec<V3>>,
 }

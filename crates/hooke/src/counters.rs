@@ -48,6 +48,12 @@ pub struct Counters {
     pub spring_updates: u64,
     /// Nanoseconds per stage, indexed like [`Stage::ALL`].
     pub stage_ns: [u64; 5],
+    /// Linear systems solved (implicit integrators, fast mass-spring).
+    pub linear_solves: u64,
+    /// Conjugate gradient iterations, summed over solves.
+    pub cg_iterations: u64,
+    /// Impulse-solver sweeps, summed over steps.
+    pub sweeps: u64,
 }
 
 impl Counters {

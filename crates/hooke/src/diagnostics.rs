@@ -25,8 +25,13 @@ pub struct Energy {
     pub potential_spring: f64,
     /// Linear momentum Σ m·v over free nodes [kg·m/s].
     pub momentum: [f64; 3],
-    /// Largest |ℓ − L|/L over springs with L > 0 (slack ropes excluded) [-].
+    /// Largest |ℓ − L|/L over springs with L > 0 (slack ropes excluded) \[-].
     pub max_strain: f64,
+    /// Largest stretch (ℓ − L)/L > 0: how far any spring is pulled beyond its rest length
+    /// \[-]. For cloth this is the strain that matters; folds compress bend springs.
+    pub max_stretch: f64,
+    /// Largest compression (L − ℓ)/L > 0 \[-].
+    pub max_compression: f64,
 }
 
 impl Energy {
@@ -79,7 +84,7 @@ pub fn energy(
         e
     });
     let spring_parts = par::map_chunks(layout.len(), par::SPRING_CHUNK, |r| {
-        let (mut pe, mut strain) = (0.0f64, 0.0f64);
+        let (mut pe, mut stretch_max, mut squash_max) = (0.0f64, 0.0f64, 0.0f64);
         for s in r {
             let d = st.x[layout.a[s] as usize] - st.x[layout.b[s] as usize];
             let len = d.length() as f64;
@@ -91,10 +96,12 @@ pub fn energy(
             }
             pe += 0.5 * co.k[s] as f64 * stretch * stretch;
             if rest > 0.0 {
-                strain = strain.max((stretch / rest).abs());
+                let e = stretch / rest;
+                stretch_max = stretch_max.max(e);
+                squash_max = squash_max.max(-e);
             }
         }
-        (pe, strain)
+        (pe, stretch_max, squash_max)
     });
     let mut e = Energy::default();
     for p in node_parts {
@@ -105,9 +112,11 @@ pub fn energy(
             e.momentum[k] += p.momentum[k];
         }
     }
-    for (pe, strain) in spring_parts {
+    for (pe, st, sq) in spring_parts {
         e.potential_spring += pe;
-        e.max_strain = e.max_strain.max(strain);
+        e.max_stretch = e.max_stretch.max(st);
+        e.max_compression = e.max_compression.max(sq);
     }
+    e.max_strain = e.max_stretch.max(e.max_compression);
     e
 }

@@ -39,6 +39,13 @@ pub(crate) struct Workspace {
     pub retention: Real,
     /// Scratch per-node arrays for the multi-evaluation integrators.
     pub scratch: Vec<Vec<Vec3>>,
+    /// The implicit integrators' pattern and factorisation (rebuilt on recompiles).
+    pub implicit: Option<crate::solvers::implicit::ImplicitWs>,
+    /// Fast mass-spring's factored matrix; kept across recompiles, refactored only when
+    /// the matrix changes.
+    pub fms: crate::solvers::fms::FmsWs,
+    /// XPBD's small substeps per integration step when `settings.iterations` is unset.
+    pub xpbd_substeps: u32,
 }
 
 impl Workspace {
@@ -46,7 +53,8 @@ impl Workspace {
     pub fn compile(&mut self, model: &Model, settings: &Settings) {
         let h = settings.h();
         let impulse = settings.stable_form == StableForm::Impulse;
-        let form = if impulse {
+        // The impulse solver and the impulse form apply stable springs as impulses.
+        let form = if impulse || settings.integrator == crate::settings::Integrator::Impulse {
             Form::ForcesWithoutStable
         } else {
             Form::Forces
@@ -63,6 +71,12 @@ impl Workspace {
         let env = &model.env;
         self.retention = ((env.velocity_retention as f64).powf(h as f64)
             * env.velocity_retention_per_step as f64) as Real;
+        self.implicit = None;
+        self.xpbd_substeps = if settings.integrator == crate::settings::Integrator::Xpbd {
+            crate::solvers::xpbd::auto_substeps(model, h)
+        } else {
+            0
+        };
         self.h = Some(h);
     }
 

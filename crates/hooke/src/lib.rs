@@ -27,7 +27,7 @@ pub mod counters;
 pub mod diagnostics;
 pub mod error;
 pub mod forces;
-mod integrate;
+pub(crate) mod integrate;
 pub mod layout;
 pub mod model;
 mod par;
@@ -37,6 +37,7 @@ pub mod settings;
 pub mod sim;
 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
 mod simd;
+pub mod solvers;
 pub mod stability;
 pub mod state;
 
@@ -44,6 +45,6 @@ pub use error::{Diverged, FieldError};
 pub use model::{Anchor, DampingMode, Environment, FieldKind, ForceField, Model, Path, SpringKind};
 pub use real::{PRECISION, Real, Vec3, vec3};
 pub use scene::{Node, Scene, SceneBuilder, Spring};
-pub use settings::{Integrator, Settings, StableForm};
+pub use settings::{Integrator, LinearSolver, Preconditioner, Settings, StableForm};
 pub use sim::Simulation;
 pub use state::{Control, State};

@@ -158,6 +158,10 @@ pub struct SceneBuilder {
     pub step: u64,
     /// Verlet's saved acceleration, when resuming [m/s²].
     pub verlet_accel: Option<Vec<Vec3>>,
+    /// The impulse solver's accumulated impulses per spring, when resuming \[N·s].
+    pub impulses: Option<Vec<Real>>,
+    /// The implicit integrators' last velocity change, when resuming \[m/s].
+    pub last_dv: Option<Vec<Vec3>>,
 }
 
 impl SceneBuilder {
@@ -282,12 +286,40 @@ impl SceneBuilder {
                 ));
             }
         }
+        if let Some(dv) = &self.last_dv
+            && dv.len() != n
+        {
+            return Err(FieldError::new(
+                "state.last_dv",
+                format!("has {} entries for {n} nodes", dv.len()),
+            ));
+        }
+        if let Some(imp) = &self.impulses {
+            if imp.len() != self.springs.len() {
+                return Err(FieldError::new(
+                    "state.impulses",
+                    format!(
+                        "has {} entries for {} springs",
+                        imp.len(),
+                        self.springs.len()
+                    ),
+                ));
+            }
+            if let Some(i) = imp.iter().position(|j| !j.is_finite()) {
+                return Err(FieldError::new(
+                    format!("state.impulses[{i}]"),
+                    format!("{} is not finite", imp[i]),
+                ));
+            }
+        }
         let state = State {
             t: self.t,
             step: self.step,
             x,
             v,
             verlet_accel: self.verlet_accel,
+            impulses: self.impulses,
+            last_dv: self.last_dv,
         };
         Ok(Scene {
             name: self.name,
@@ -339,6 +371,8 @@ impl Scene {
             t: self.state.t,
             step: self.state.step,
             verlet_accel: self.state.verlet_accel.clone(),
+            impulses: self.state.impulses.clone(),
+            last_dv: self.state.last_dv.clone(),
         }
     }
 }

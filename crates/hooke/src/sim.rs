@@ -25,6 +25,7 @@ use crate::model::Model;
 use crate::real::{Real, Vec3};
 use crate::scene::Scene;
 use crate::settings::{Integrator, Settings};
+use crate::solvers::{fms, implicit, impulse, xpbd};
 use crate::stability;
 use crate::state::{Control, State};
 
@@ -125,6 +126,36 @@ impl Simulation {
         self.scene.settings = settings;
         self.dirty = true;
         Ok(r)
+    }
+
+    /// Factorisations made so far by the solver in use: (symbolic analyses, numeric
+    /// factorisations) — the direct solver of the implicit integrators, or fast
+    /// mass-spring's matrix.
+    pub fn factorizations(&self) -> (u64, u64) {
+        match self.scene.settings.integrator {
+            Integrator::FastMassSpring => (
+                self.ws.fms.lap.symbolic_analyses,
+                self.ws.fms.lap.factorizations,
+            ),
+            _ => self
+                .ws
+                .implicit
+                .as_ref()
+                .map_or((0, 0), |i| i.factorizations()),
+        }
+    }
+
+    /// Small substeps XPBD takes per integration step (its `iterations`, or the automatic
+    /// count for this scene), or 0 for other integrators.
+    pub fn xpbd_substeps(&self) -> u32 {
+        match self.scene.settings.integrator {
+            Integrator::Xpbd => self
+                .scene
+                .settings
+                .iterations
+                .unwrap_or(self.ws.xpbd_substeps),
+            _ => 0,
+        }
     }
 
     /// Timing and work counters since creation.
@@ -241,6 +272,14 @@ impl Simulation {
             }
         });
 
+        let fixed = |kinematic: &[(u32, Vec3, Vec3)]| {
+            let mut f: Vec<bool> = model.nodes.inv_mass.iter().map(|&w| w == 0.0).collect();
+            for &(node, _, _) in kinematic {
+                f[node as usize] = true;
+            }
+            f
+        };
+        let settings = &scene.settings;
         let finite = match integrator {
             Integrator::SymplecticEuler => {
                 counters.spring_updates += model.springs.len() as u64;
@@ -256,6 +295,30 @@ impl Simulation {
             }
             Integrator::Rk4 => {
                 integrate::rk4(model, ws, st, h, counters);
+                true
+            }
+            Integrator::BackwardEuler | Integrator::ImplicitMidpoint | Integrator::Trapezoidal => {
+                let method = implicit::Method::of(integrator).expect("implicit family");
+                let fixed = fixed(kinematic);
+                implicit::step(method, model, ws, st, h, settings, &fixed, counters);
+                true
+            }
+            Integrator::FastMassSpring => {
+                let fixed = fixed(kinematic);
+                let (fconst, ret, it) = (&ws.fconst, ws.retention, settings.iterations());
+                fms::step(model, &mut ws.fms, fconst, ret, st, h, it, &fixed, counters);
+                true
+            }
+            Integrator::Xpbd => {
+                let fixed = fixed(kinematic);
+                let it = settings.iterations.unwrap_or(ws.xpbd_substeps);
+                xpbd::step(model, &ws.fconst, ws.retention, st, h, it, &fixed, counters);
+                true
+            }
+            Integrator::Impulse => {
+                let fixed = fixed(kinematic);
+                let r = impulse::step(model, ws, st, h, settings, &fixed, counters);
+                counters.sweeps += r.sweeps as u64;
                 true
             }
         };

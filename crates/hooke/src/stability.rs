@@ -65,10 +65,23 @@ const H_MAX: f64 = 1e3;
 /// μ = t/2 ± √(t²/4 − d), stable when −2 ≤ μ ≤ 0.
 pub fn is_stable(integ: Integrator, h: f64, omega2: f64, gamma: f64, ret_m1: f64) -> bool {
     let acc = |x: f64, v: f64| -omega2 * x - gamma * v;
+    // Implicit maps as increments, from their closed forms on the linear oscillator:
+    // backward Euler (I − hA)⁻¹ − I, midpoint and trapezoidal (I − hA/2)⁻¹·hA.
+    let be_det = 1.0 + h * gamma + h * h * omega2;
+    let mid_det = 1.0 + 0.5 * h * gamma + 0.25 * h * h * omega2;
     let delta = |x: f64, v: f64| -> (f64, f64) {
         let (dx, dv) = match integ {
+            Integrator::BackwardEuler | Integrator::FastMassSpring | Integrator::Xpbd => (
+                (-h * h * omega2 * x + h * v) / be_det,
+                (-h * omega2 * x - (h * gamma + h * h * omega2) * v) / be_det,
+            ),
+            Integrator::ImplicitMidpoint | Integrator::Trapezoidal => (
+                (-0.5 * h * h * omega2 * x + h * v) / mid_det,
+                (-h * omega2 * x - (0.5 * h * h * omega2 + h * gamma) * v) / mid_det,
+            ),
             Integrator::ExplicitEuler => (h * v, h * acc(x, v)),
-            Integrator::SymplecticEuler => {
+            // The impulse solver applies Hooke springs as forces, like symplectic Euler.
+            Integrator::SymplecticEuler | Integrator::Impulse => {
                 let dv = h * acc(x, v);
                 (h * (v + dv), dv)
             }
@@ -111,13 +124,13 @@ pub fn is_stable(integ: Integrator, h: f64, omega2: f64, gamma: f64, ret_m1: f64
 /// numbers per node, computed once, serve every h.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NodeTerms {
-    /// ω² from ordinary springs [1/s²].
+    /// ω² from ordinary springs \[1/s²].
     pub w2: f64,
-    /// h²·ω² from Nissen springs [-].
+    /// h²·ω² from Nissen springs \[-].
     pub w2_h2: f64,
-    /// γ from ordinary springs and drag [1/s].
+    /// γ from ordinary springs and drag \[1/s].
     pub g: f64,
-    /// h·γ from Nissen springs [-].
+    /// h·γ from Nissen springs \[-].
     pub g_h: f64,
 }
 
@@ -428,6 +441,31 @@ mod tests {
             0.0,
             -0.01
         ));
+    }
+
+    #[test]
+    fn implicit_maps_are_a_stable_and_midpoint_conserves() {
+        for integ in [
+            Integrator::BackwardEuler,
+            Integrator::ImplicitMidpoint,
+            Integrator::Trapezoidal,
+        ] {
+            for h in [1e-3, 1.0, 1e3] {
+                assert!(is_stable(integ, h, 1e6, 0.0, 0.0), "{integ:?} h={h}");
+                assert!(is_stable(integ, h, 1e6, 50.0, 0.0), "{integ:?} h={h}");
+            }
+        }
+        // Backward Euler shrinks the energy of an undamped oscillator by 1/(1 + (ωh)²) per
+        // step: its map in (ωx, v) is a rotation scaled by 1/√(1 + (ωh)²).
+        let (w, h) = (10.0_f64, 0.05);
+        let be_det = 1.0 + h * h * w * w;
+        let m = [
+            [1.0 / be_det, h / be_det],
+            [-h * w * w / be_det, 1.0 / be_det],
+        ];
+        let (x1, v1) = (m[0][0], m[1][0]);
+        let ratio = (w * w * x1 * x1 + v1 * v1) / (w * w);
+        assert!((ratio - 1.0 / be_det).abs() < 1e-12);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! What changes while stepping ([`State`]) and what is fed in from outside ([`Control`]).
 
-use crate::real::Vec3;
+use crate::real::{Real, Vec3};
 
 /// Everything that changes from step to step: enough to resume bit-for-bit.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -17,6 +17,12 @@ pub struct State {
     /// [m/s²], reused by the next one; `None` until first computed or after a change that
     /// invalidates it.
     pub verlet_accel: Option<Vec<Vec3>>,
+    /// The impulse solver's accumulated impulse per spring (user order) from the last
+    /// step \[N·s], the warm start of the next one; `None` until first computed.
+    pub impulses: Option<Vec<Real>>,
+    /// The implicit integrators' last velocity change per node \[m/s], the conjugate
+    /// gradient's starting guess for the next step; `None` until first computed.
+    pub last_dv: Option<Vec<Vec3>>,
 }
 
 impl State {
@@ -28,6 +34,8 @@ impl State {
             x,
             v,
             verlet_accel: None,
+            impulses: None,
+            last_dv: None,
         }
     }
 
@@ -52,6 +60,15 @@ impl State {
         }
         if let Some(acc) = &self.verlet_accel {
             h.vecs(acc);
+        }
+        if let Some(dv) = &self.last_dv {
+            h.vecs(dv);
+        }
+        if let Some(imp) = &self.impulses {
+            for &j in imp {
+                #[allow(clippy::useless_conversion)]
+                h.u64(f64::from(j).to_bits());
+            }
         }
         h.0
     }

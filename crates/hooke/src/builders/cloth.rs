@@ -34,6 +34,26 @@ impl ClothPin {
     }
 }
 
+/// Which way the cloth lies at the start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClothPlane {
+    /// In the plane y = 1 m, extending along +z from the top edge: it falls and swings.
+    Horizontal,
+    /// In the plane z = 0, hanging down from the top edge at y = 1 m: a curtain.
+    Vertical,
+}
+
+impl ClothPlane {
+    /// All options, in the order `hooke scene --list` shows them.
+    pub const ALL: [ClothPlane; 2] = [ClothPlane::Horizontal, ClothPlane::Vertical];
+    const NAMES: [&'static str; 2] = ["horizontal", "vertical"];
+
+    /// The parameter value's name.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
 /// Parameters of [`cloth`]. Springs of one family share one stiffness, which is then the
 /// sheet's stiffness whatever the resolution; mass and drag are totals spread evenly.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +78,8 @@ pub struct ClothParams {
     pub air_drag: Real,
     /// Pinned nodes.
     pub pin: ClothPin,
+    /// Starting orientation.
+    pub plane: ClothPlane,
 }
 
 impl Default for ClothParams {
@@ -73,12 +95,13 @@ impl Default for ClothParams {
             c: 0.01,
             air_drag: 0.2,
             pin: ClothPin::Corners,
+            plane: ClothPlane::Horizontal,
         }
     }
 }
 
-/// A horizontal cloth in the plane y = 1 m, centred on x = 0, extending along +z from the
-/// pinned top edge. Nodes are numbered row by row (x fastest) and each spring is listed
+/// A cloth centred on x = 0 with its top edge at y = 1 m, lying horizontally (extending
+/// along +z) or hanging vertically (extending down along −y). Nodes are numbered row by row (x fastest) and each spring is listed
 /// with its lower-numbered node first, in node order, so passes sweep memory forwards.
 pub fn cloth(p: &ClothParams) -> Result<SceneBuilder, FieldError> {
     let (w, h) = (p.width, p.height);
@@ -106,7 +129,11 @@ pub fn cloth(p: &ClothParams) -> Result<SceneBuilder, FieldError> {
     };
     for j in 0..h {
         for i in 0..w {
-            let x = vec3(i as Real * dx - 0.5 * p.size, 1.0, j as Real * dx);
+            let (across, down) = (i as Real * dx - 0.5 * p.size, j as Real * dx);
+            let x = match p.plane {
+                ClothPlane::Horizontal => vec3(across, 1.0, down),
+                ClothPlane::Vertical => vec3(across, 1.0 - down, 0.0),
+            };
             b.add_node(if pinned(i, j) {
                 Node::pinned(x, m)
             } else {
@@ -173,6 +200,12 @@ pub(super) fn specs() -> Vec<ParamSpec> {
             "total air drag, spread over the nodes",
         ),
         ParamSpec::choice("pin", d.pin.name(), &ClothPin::NAMES, "pinned nodes"),
+        ParamSpec::choice(
+            "plane",
+            d.plane.name(),
+            &ClothPlane::NAMES,
+            "horizontal (falls and swings) or vertical (a curtain)",
+        ),
     ]
 }
 
@@ -188,5 +221,6 @@ pub(super) fn from_params(p: &Params) -> Result<SceneBuilder, FieldError> {
         c: p.real("c"),
         air_drag: p.real("air_drag"),
         pin: super::pick(&ClothPin::ALL, &ClothPin::NAMES, p.choice("pin")),
+        plane: super::pick(&ClothPlane::ALL, &ClothPlane::NAMES, p.choice("plane")),
     })
 }

@@ -10,7 +10,7 @@ mod jelly;
 mod oscillator;
 mod string;
 
-pub use cloth::{ClothParams, ClothPin, cloth};
+pub use cloth::{ClothParams, ClothPin, ClothPlane, cloth};
 pub use jelly::{JellyParams, JellyPin, jelly};
 pub use oscillator::{OscillatorParams, oscillator};
 pub use string::{StringAnchor, StringParams, string};

@@ -1,0 +1,172 @@
+//! The scalar "Laplacian" system Q = diag(mᵢ + d) + w_k·L_k + w_c·L_c over the free nodes:
+//! L_k and L_c are the spring graph's Laplacians weighted by stiffness and damping.
+//!
+//! Fast mass-spring solves with Q (w_k = h², w_c = h, d = h·β); the implicit integrators
+//! use it as their conjugate gradient's preconditioner (w_k = α_K, w_c = α_D), where it
+//! bounds the true matrix from above (uuᵀ + t·(I − uuᵀ) ≼ I for every spring) and so
+//! captures the stiff directions that a diagonal preconditioner cannot. Q acts on each
+//! coordinate alike, so one factorisation of an n×n matrix serves x, y and z.
+//!
+//! The factorisation is cached: Q is rebuilt each use (cheap) and refactored only when its
+//! values change — stiffness, damping, masses, step size, topology or the set of fixed
+//! nodes — never for a rest-length change.
+
+use super::direct::Spd;
+use crate::forces::SpringCoeffs;
+use crate::model::Model;
+
+/// The weights of Q.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QWeights {
+    /// Weight of the stiffness Laplacian.
+    pub wk: f64,
+    /// Weight of the damping Laplacian.
+    pub wc: f64,
+    /// Added to every diagonal entry (implicit drag).
+    pub diag: f64,
+}
+
+/// A cached factorisation of Q.
+#[derive(Debug, Clone, Default)]
+pub struct Laplacian {
+    topology: Vec<(u32, u32)>,
+    fixed: Vec<bool>,
+    /// Node → free index (u32::MAX for fixed nodes).
+    pub index: Vec<u32>,
+    /// Free index → node.
+    pub free: Vec<u32>,
+    /// Per spring: value positions of (a,a), (b,b) and the off-diagonal entry.
+    slots: Vec<[Option<usize>; 3]>,
+    diag: Vec<usize>,
+    spd: Option<Spd>,
+    factored: Vec<f64>,
+    /// Numeric factorisations made.
+    pub factorizations: u64,
+    /// Symbolic analyses made.
+    pub symbolic_analyses: u64,
+}
+
+impl Laplacian {
+    /// Entries of the Cholesky factor (0 before the first factorisation).
+    pub fn factor_nnz(&self) -> usize {
+        self.spd.as_ref().map_or(0, |s| s.factor_nnz())
+    }
+
+    /// Number of free nodes.
+    pub fn free_count(&self) -> usize {
+        self.free.len()
+    }
+
+    fn update_pattern(&mut self, model: &Model, fixed: &[bool]) {
+        let sp = &model.springs;
+        let same = self.spd.is_some()
+            && self.fixed == fixed
+            && self.topology.len() == sp.len()
+            && self
+                .topology
+                .iter()
+                .zip(sp.a.iter().zip(&sp.b))
+                .all(|(&(a, b), (&sa, &sb))| a == sa && b == sb);
+        if same {
+            return;
+        }
+        self.topology = sp.a.iter().copied().zip(sp.b.iter().copied()).collect();
+        self.fixed = fixed.to_vec();
+        self.free = (0..fixed.len())
+            .filter(|&i| !fixed[i])
+            .map(|i| i as u32)
+            .collect();
+        self.index = vec![u32::MAX; fixed.len()];
+        for (k, &i) in self.free.iter().enumerate() {
+            self.index[i as usize] = k as u32;
+        }
+        // Lower-triangle pattern, column by column: the diagonal, then free neighbours below.
+        let nf = self.free.len();
+        let mut below: Vec<Vec<u32>> = vec![Vec::new(); nf];
+        for (&a, &b) in sp.a.iter().zip(&sp.b) {
+            let (ia, ib) = (self.index[a as usize], self.index[b as usize]);
+            if ia != u32::MAX && ib != u32::MAX && ia != ib {
+                below[ia.min(ib) as usize].push(ia.max(ib));
+            }
+        }
+        let mut col_ptr = vec![0usize];
+        let mut row_idx = Vec::new();
+        for (j, rows) in below.iter_mut().enumerate() {
+            rows.sort_unstable();
+            rows.dedup();
+            row_idx.push(j);
+            row_idx.extend(rows.iter().map(|&r| r as usize));
+            col_ptr.push(row_idx.len());
+        }
+        let pos = |r: u32, c: u32| -> usize {
+            let (s, e) = (col_ptr[c as usize], col_ptr[c as usize + 1]);
+            s + row_idx[s..e]
+                .binary_search(&(r as usize))
+                .expect("in pattern")
+        };
+        self.diag = (0..nf).map(|j| col_ptr[j]).collect();
+        self.slots =
+            sp.a.iter()
+                .zip(&sp.b)
+                .map(|(&a, &b)| {
+                    let (ia, ib) = (self.index[a as usize], self.index[b as usize]);
+                    let d = |i: u32| (i != u32::MAX).then(|| col_ptr[i as usize]);
+                    let off = (ia != u32::MAX && ib != u32::MAX && ia != ib)
+                        .then(|| pos(ia.max(ib), ia.min(ib)));
+                    [d(ia), d(ib), off]
+                })
+                .collect();
+        self.spd = Some(Spd::new(nf, col_ptr, row_idx));
+        self.factored.clear();
+    }
+
+    /// Builds Q for these coefficients (user order), weights and fixed nodes, and factors it
+    /// if it differs from the last factored matrix. Returns whether it refactored.
+    pub fn prepare(
+        &mut self,
+        model: &Model,
+        co: &SpringCoeffs,
+        w: QWeights,
+        fixed: &[bool],
+    ) -> bool {
+        self.update_pattern(model, fixed);
+        let spd = self.spd.as_mut().expect("pattern built");
+        let mut q = vec![0.0; spd.nnz()];
+        for (k, &i) in self.free.iter().enumerate() {
+            q[self.diag[k]] += model.nodes.mass[i as usize] as f64 + w.diag;
+        }
+        for s in 0..model.springs.len() {
+            let weight = w.wk * co.k[s] as f64 + w.wc * (co.c_axial[s] + co.c_iso[s]) as f64;
+            let [da, db, off] = self.slots[s];
+            for d in [da, db].into_iter().flatten() {
+                q[d] += weight;
+            }
+            if let Some(o) = off {
+                q[o] -= weight;
+            }
+        }
+        if q == self.factored {
+            return false;
+        }
+        let before = spd.symbolic_analyses;
+        // Positive masses plus non-negative weights: Q is positive definite.
+        spd.factor(&q)
+            .expect("the Laplacian system is positive definite");
+        self.factorizations += 1;
+        self.symbolic_analyses += spd.symbolic_analyses - before;
+        self.factored = q;
+        true
+    }
+
+    /// Solves Q·x = rhs in place for 3 coordinate columns of the free nodes
+    /// (`rhs[k·n_free + j]` is coordinate k of free node j). The columns are independent
+    /// solves with the same factor, so they run in parallel (each column's result is the
+    /// same whichever thread computes it).
+    pub fn solve(&self, rhs: &mut [f64]) {
+        let spd = self.spd.as_ref().expect("prepared");
+        let nf = self.free.len();
+        let (x, yz) = rhs.split_at_mut(nf);
+        let _ = (x, yz);
+        spd.solve(rhs, 3);
+    }
+}
