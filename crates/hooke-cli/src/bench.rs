@@ -25,6 +25,10 @@ pub struct BenchArgs {
     /// Time an N×N cloth instead of the standard scenes
     #[arg(long, value_name = "N")]
     pub cloth: Option<usize>,
+    /// Compare every integrator and solver on the same scenes (stiff cloth at large steps,
+    /// Liu et al. 2013's cloth, an undamped oscillator)
+    #[arg(long)]
+    pub solvers: bool,
 }
 
 /// A benchmark scene: a built-in scene with parameters.
@@ -111,6 +115,18 @@ fn bench_in_pool(a: BenchArgs) -> Result<()> {
             "--seconds: {} is not a positive duration",
             a.seconds
         )));
+    }
+    if a.solvers {
+        println!(
+            "hooke bench --solvers: {}, {} thread(s), load average {}\ncpu: {}",
+            hooke::PRECISION,
+            rayon::current_num_threads(),
+            load_average(),
+            cpu_model()
+        );
+        crate::bench_solvers::bench_solvers(a.seconds)?;
+        println!("\nload average after: {}", load_average());
+        return Ok(());
     }
     println!(
         "hooke bench: {}, {}, {} thread(s), {} CPU(s), load average {}",

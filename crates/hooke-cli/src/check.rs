@@ -1,8 +1,8 @@
 //! `hooke check`: validate a scene and print its stability report.
 
 use anyhow::Result;
-use hooke::SpringKind;
 use hooke::stability::{self, Limit};
+use hooke::{Integrator, SpringKind};
 
 use crate::load::SceneSpec;
 
@@ -18,7 +18,7 @@ pub struct CheckArgs {
 
 fn fmt_limit(l: Limit, substeps: u32) -> String {
     match l {
-        Limit::Unlimited => "no limit (≥ 1000 s)".to_string(),
+        Limit::Unlimited => "stable at any dt".to_string(),
         Limit::Never => "unstable at every dt".to_string(),
         Limit::Max(h) if substeps == 1 => format!("dt ≤ {h:.3e} s"),
         Limit::Max(h) => format!("h ≤ {h:.3e} s (dt ≤ {:.3e} s)", h * substeps as f64),
@@ -68,8 +68,20 @@ pub fn check(a: CheckArgs) -> Result<()> {
             (Some(n), None) if !ok => format!(" (limited at node {n})"),
             _ => String::new(),
         };
+        let note = match line.integrator {
+            Integrator::Xpbd => format!(
+                " ({} small substeps per step at this dt)",
+                s.iterations
+                    .unwrap_or_else(|| hooke::solvers::xpbd::auto_substeps(m, s.h()))
+            ),
+            Integrator::FastMassSpring => {
+                format!(" ({} iterations per step)", s.iterations.unwrap_or(10))
+            }
+            i if !i.is_explicit() && i != Integrator::Impulse => " (implicit)".to_string(),
+            _ => String::new(),
+        };
         println!(
-            "  {mark} {:<17} {}{at}{chosen}",
+            "  {mark} {:<17} {}{note}{at}{chosen}",
             line.integrator.name(),
             fmt_limit(line.limit, s.substeps)
         );
@@ -87,7 +99,7 @@ pub fn check(a: CheckArgs) -> Result<()> {
         );
     } else {
         println!(
-            "verdict: WARNING: dt = {} s is NOT stable for {}; expect divergence",
+            "verdict: WARNING: dt = {} s is NOT stable for {}; expect divergence (backward-euler, fast-mass-spring and xpbd are stable at any dt)",
             s.dt,
             s.integrator.name()
         );

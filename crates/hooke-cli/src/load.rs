@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use hooke::{Integrator, Real, Scene, builders};
+use hooke::{Integrator, LinearSolver, Real, Scene, builders};
 
 use crate::bad;
 
@@ -21,6 +21,15 @@ pub struct SceneSpec {
     /// Override the substeps per step
     #[arg(long)]
     pub substeps: Option<u32>,
+    /// Override the implicit integrators' linear solver: direct, cg
+    #[arg(long)]
+    pub linear_solver: Option<String>,
+    /// Override the solver iterations (fast mass-spring, XPBD substeps, impulse sweeps)
+    #[arg(long)]
+    pub iterations: Option<u32>,
+    /// Override the implicit integrators' Newton iterations
+    #[arg(long)]
+    pub newton: Option<u32>,
     /// Built-in scene parameter KEY=VALUE (repeatable), e.g. -p width=64
     #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
     pub params: Vec<String>,
@@ -30,6 +39,19 @@ impl SceneSpec {
     /// Loads the scene and applies --dt, --integrator and --substeps.
     pub fn load(&self) -> Result<(Scene, Source)> {
         let (mut scene, source) = load(&self.scene, &self.params)?;
+        if let Some(name) = &self.linear_solver {
+            scene.settings.linear_solver = LinearSolver::from_name(name).ok_or_else(|| {
+                bad(format!(
+                    "--linear-solver: {name:?} is not a linear solver; use direct or cg"
+                ))
+            })?;
+        }
+        if self.iterations.is_some() {
+            scene.settings.iterations = self.iterations;
+        }
+        if let Some(n) = self.newton {
+            scene.settings.newton_iterations = n;
+        }
         apply_overrides(
             &mut scene,
             self.dt,

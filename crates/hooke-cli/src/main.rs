@@ -4,6 +4,7 @@
 //! the file, field, index and value); 3 the simulation diverged (with a diagnosis).
 
 mod bench;
+mod bench_solvers;
 mod check;
 mod load;
 mod run;

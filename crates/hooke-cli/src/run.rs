@@ -59,6 +59,37 @@ pub fn step_count(scene: &Scene, steps: Option<u64>, duration: Option<f64>) -> R
     } as u64)
 }
 
+/// One line on what the large-step solvers did (empty for the explicit integrators).
+pub fn solver_summary(sim: &Simulation) -> String {
+    let c = sim.counters();
+    let (analyses, factorizations) = sim.factorizations();
+    let mut parts = Vec::new();
+    if c.linear_solves > 0 {
+        parts.push(format!("{} linear solves", c.linear_solves));
+    }
+    if c.cg_iterations > 0 {
+        parts.push(format!(
+            "{:.1} CG iterations per solve",
+            c.cg_iterations as f64 / c.linear_solves.max(1) as f64
+        ));
+    }
+    if factorizations > 0 {
+        parts.push(format!(
+            "{analyses} symbolic analyses, {factorizations} factorisations"
+        ));
+    }
+    if sim.xpbd_substeps() > 0 {
+        parts.push(format!("{} XPBD substeps per step", sim.xpbd_substeps()));
+    }
+    if c.sweeps > 0 {
+        parts.push(format!(
+            "{:.1} impulse sweeps per step",
+            c.sweeps as f64 / c.integration_steps.max(1) as f64
+        ));
+    }
+    parts.join(", ")
+}
+
 fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
@@ -193,6 +224,10 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     );
     println!("  throughput  {:.1} M spring-updates/s", rate / 1e6);
     println!("  stages      {c}");
+    let solver = solver_summary(&sim);
+    if !solver.is_empty() {
+        println!("  solver      {solver}");
+    }
     println!(
         "  final       total {:.6e} J (kinetic {:.4e}, gravity {:.4e}, spring {:.4e}), max stretch {:.2}%, max compression {:.2}%",
         e.total(),

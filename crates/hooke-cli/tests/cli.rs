@@ -394,3 +394,109 @@ fn builtin_names_win_over_folders_and_folders_are_not_scenes() {
         text(&o.stderr)
     );
 }
+
+/// The stiff 64×64 curtain at dt = 1/30 s: symplectic Euler exits 3 with its diagnosis,
+/// backward Euler runs; `check` says so per solver.
+#[test]
+fn stiff_cloth_symplectic_euler_exits_3_implicit_runs() {
+    let d = scratch("stiff");
+    let mk = hooke(
+        &[
+            "scene",
+            "cloth",
+            "--width",
+            "64",
+            "--height",
+            "64",
+            "--pin",
+            "top",
+            "--plane",
+            "vertical",
+            "--k",
+            "1000",
+            "--dt",
+            "0.0333333333",
+            "-o",
+            "curtain.json",
+        ],
+        &d,
+    );
+    assert!(mk.status.success(), "{}", text(&mk.stderr));
+    let se = hooke(&["run", "curtain.json", "--steps", "100", "-q"], &d);
+    assert_eq!(se.status.code(), Some(3), "{}", text(&se.stderr));
+    let e = text(&se.stderr);
+    assert!(
+        e.contains("node ") && e.contains("spring ") && e.contains("dt <="),
+        "{e}"
+    );
+    let be = hooke(
+        &[
+            "run",
+            "curtain.json",
+            "--steps",
+            "20",
+            "--integrator",
+            "backward-euler",
+            "-q",
+        ],
+        &d,
+    );
+    assert!(be.status.success(), "{}", text(&be.stderr));
+    assert!(
+        text(&be.stdout).contains("factorisations"),
+        "{}",
+        text(&be.stdout)
+    );
+    let check = text(&hooke(&["check", "curtain.json"], &d).stdout);
+    for line in [
+        "NO  symplectic-euler",
+        "ok  backward-euler",
+        "ok  fast-mass-spring",
+        "ok  xpbd",
+    ] {
+        assert!(check.contains(line), "check lacks {line:?}:\n{check}");
+    }
+}
+
+/// Bad solver settings are named like any other field.
+#[test]
+fn bad_solver_settings_exit_2() {
+    let d = scratch("solver-settings");
+    let nodes = r#"[{"x": [0,0,0], "pinned": true}, {"x": [1,0,0], "mass": 1}]"#;
+    for (settings, expect) in [
+        (r#""integrator": "bdf3""#, "settings.integrator"),
+        (r#""linear_solver": "lu""#, "settings.linear_solver"),
+        (r#""newton_iterations": 0"#, "settings.newton_iterations"),
+        (r#""iterations": 0"#, "settings.iterations"),
+        (r#""cg_tolerance": 2"#, "settings.cg_tolerance"),
+        (
+            r#""cg_preconditioner": "ilu""#,
+            "settings.cg_preconditioner",
+        ),
+        (r#""impulse_tolerance": -1"#, "settings.impulse_tolerance"),
+    ] {
+        let body = format!(
+            r#"{{"format": "hooke/1", "settings": {{{settings}}}, "nodes": {nodes}, "springs": [{{"a": 0, "b": 1, "k": 10}}]}}"#
+        );
+        std::fs::write(d.join("s.json"), body).unwrap();
+        let o = hooke(&["check", "s.json"], &d);
+        assert_eq!(o.status.code(), Some(2), "{settings}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(expect),
+            "{settings}: {}",
+            text(&o.stderr)
+        );
+    }
+    for (flag, value, expect) in [
+        ("--linear-solver", "lu", "--linear-solver"),
+        ("--newton", "0", "newton_iterations"),
+    ] {
+        let o = hooke(&["run", "oscillator", flag, value, "--steps", "1"], &d);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(expect),
+            "{flag}: {}",
+            text(&o.stderr)
+        );
+    }
+}

@@ -3,8 +3,8 @@
 use hooke::error::FieldError;
 use hooke::model::FieldKind;
 use hooke::{
-    Anchor, DampingMode, ForceField, Integrator, LinearSolver, Node, Path, Real, Scene,
-    SceneBuilder, Spring, SpringKind, StableForm, Vec3,
+    Anchor, DampingMode, ForceField, Integrator, LinearSolver, Node, Path, Preconditioner, Real,
+    Scene, SceneBuilder, Spring, SpringKind, StableForm, Vec3,
 };
 
 use crate::format::*;
@@ -225,6 +225,10 @@ pub fn from_file(f: SceneFile) -> Result<Scene, FieldError> {
         LinearSolverName::Direct => LinearSolver::Direct,
     };
     b.settings.newton_iterations = s.newton_iterations;
+    b.settings.cg_preconditioner = match s.cg_preconditioner {
+        PreconditionerName::Jacobi => Preconditioner::Jacobi,
+        PreconditionerName::Laplacian => Preconditioner::Laplacian,
+    };
     b.settings.iterations = s.iterations;
     b.settings.cg_tolerance = s.cg_tolerance;
     b.settings.cg_max_iterations = s.cg_max_iterations;
@@ -343,6 +347,10 @@ pub fn to_file(scene: &Scene) -> SceneFile {
         },
         newton_iterations: s.newton_iterations,
         iterations: s.iterations,
+        cg_preconditioner: match s.cg_preconditioner {
+            Preconditioner::Jacobi => PreconditionerName::Jacobi,
+            Preconditioner::Laplacian => PreconditionerName::Laplacian,
+        },
         cg_tolerance: s.cg_tolerance,
         cg_max_iterations: s.cg_max_iterations,
         warm_start: s.warm_start,

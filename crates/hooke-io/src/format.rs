@@ -73,11 +73,22 @@ pub enum IntegratorName {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum LinearSolverName {
-    /// Conjugate gradient, block-Jacobi preconditioned.
-    #[default]
+    /// Preconditioned conjugate gradient on the block-sparse matrix.
     Cg,
     /// Sparse Cholesky with the symbolic analysis reused across steps.
+    #[default]
     Direct,
+}
+
+/// Conjugate gradient preconditioners.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum PreconditionerName {
+    /// Inverse 3×3 diagonal blocks.
+    #[default]
+    Jacobi,
+    /// The spring graph's Laplacian system, factored once (volumetric bodies).
+    Laplacian,
 }
 
 /// Damping modes.
@@ -199,9 +210,12 @@ pub struct SettingsFile {
     #[serde(default = "default_newton", skip_serializing_if = "is_one")]
     pub newton_iterations: u32,
     /// Solver iterations: fast mass-spring local/global iterations (default 10), XPBD small
-    /// substeps (20), impulse sweeps (10).
+    /// substeps (default: from the scene's stiffness and size), impulse sweeps (10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub iterations: Option<u32>,
+    /// Conjugate gradient's preconditioner.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub cg_preconditioner: PreconditionerName,
     /// Conjugate gradient's relative residual tolerance, in (0, 1).
     #[serde(default = "default_cg_tolerance")]
     pub cg_tolerance: f64,
@@ -234,6 +248,7 @@ impl Default for SettingsFile {
             linear_solver: LinearSolverName::default(),
             newton_iterations: default_newton(),
             iterations: None,
+            cg_preconditioner: PreconditionerName::default(),
             cg_tolerance: default_cg_tolerance(),
             cg_max_iterations: default_cg_max(),
             warm_start: true,
