@@ -81,6 +81,38 @@ fn resume_from_final_state_is_bit_exact() {
     }
 }
 
+/// The implicit integrators with CG keep their warm start (the last Δv) in the state; the
+/// impulse solver its impulses. Both must survive a checkpoint bit for bit.
+#[test]
+fn resume_keeps_solver_memory() {
+    use hooke::{LinearSolver, Node, SceneBuilder, Spring, vec3};
+    let mut cloth = builtin("cloth", &[("width", "9"), ("height", "7"), ("dt", "0.02")]);
+    cloth.settings.integrator = Integrator::BackwardEuler;
+    cloth.settings.linear_solver = LinearSolver::Cg;
+    let mut b = SceneBuilder::new("chain");
+    b.settings.integrator = Integrator::Impulse;
+    b.settings.dt = 0.01;
+    b.add_node(Node::pinned(vec3(0.0, 0.0, 0.0), 0.1));
+    for i in 1..10u32 {
+        b.add_node(Node::new(vec3(0.05 * i as hooke::Real, 0.0, 0.0), 0.05));
+        b.add_spring(Spring::stable(i - 1, i, 0.3, 0.3));
+    }
+    for scene in [cloth, b.build().unwrap()] {
+        let mut straight = Simulation::new(scene.clone());
+        straight.run(20).unwrap();
+        let mut first = Simulation::new(scene);
+        first.run(10).unwrap();
+        let saved = scene_to_json(first.scene());
+        assert!(
+            saved.contains("\"last_dv\"") || saved.contains("\"impulses\""),
+            "solver memory saved"
+        );
+        let mut second = Simulation::new(parse_scene(&saved).unwrap());
+        second.run(10).unwrap();
+        assert_eq!(second.state().bit_hash(), straight.state().bit_hash());
+    }
+}
+
 #[test]
 fn resume_with_stable_springs_in_impulse_form() {
     use hooke::{Node, SceneBuilder, Spring, vec3};
