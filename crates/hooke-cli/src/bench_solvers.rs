@@ -81,6 +81,13 @@ fn time(
     })
 }
 
+fn print_header(per: &str) {
+    println!(
+        "{:<28} {:>9} {:>10} {:>9} {:>11} {:>9}  solver",
+        "solver", "dt [s]", "stable dt", per, "ms per sim s", "stretch"
+    );
+}
+
 fn print_row(label: &str, t: &Timing, limit: Limit) {
     let stable = match limit {
         Limit::Unlimited => "any".to_string(),
@@ -104,10 +111,7 @@ pub fn bench_solvers(seconds: f64) -> Result<()> {
     println!(
         "\n1. 64×64 curtain, k = 1000 N/m, top edge shaken (5 cm, 0.5 Hz); implicit solvers at dt = 1/30 s, explicit ones at half their stability limit"
     );
-    println!(
-        "{:<28} {:>9} {:>10} {:>9} {:>11} {:>9}  solver",
-        "solver", "dt [s]", "stable dt", "ms/step", "ms per sim s", "stretch"
-    );
+    print_header("ms/step");
     let base = curtain(64, 1000.0)?;
     let runs: [(&str, Integrator, LinearSolver); 10] = [
         (
@@ -160,10 +164,7 @@ pub fn bench_solvers(seconds: f64) -> Result<()> {
     println!(
         "\n2. Liu et al. 2013's cloth: 81×81 nodes (6561), k = 1000 N/m, dt = 1/30 s (one step = one frame)"
     );
-    println!(
-        "{:<28} {:>9} {:>10} {:>9} {:>11} {:>9}  solver",
-        "solver", "dt [s]", "stable dt", "ms/frame", "ms per sim s", "stretch"
-    );
+    print_header("ms/frame");
     let liu = curtain(81, 1000.0)?;
     for (label, integ, solver) in [
         (

@@ -122,6 +122,16 @@ impl Springs {
         self.a.len()
     }
 
+    /// The end of spring `s` that is not `node`.
+    #[inline]
+    pub fn other_end(&self, s: usize, node: usize) -> usize {
+        if self.a[s] as usize == node {
+            self.b[s] as usize
+        } else {
+            self.a[s] as usize
+        }
+    }
+
     /// Whether there are no springs.
     pub fn is_empty(&self) -> bool {
         self.a.is_empty()

@@ -160,11 +160,7 @@ pub fn node_terms(model: &Model) -> Vec<Option<NodeTerms>> {
             };
             for s in crate::forces::node_springs(adj, i) {
                 let s = s as usize;
-                let j = if sp.a[s] as usize == i {
-                    sp.b[s]
-                } else {
-                    sp.a[s]
-                } as usize;
+                let j = sp.other_end(s, i);
                 let wj = nodes.inv_mass[j] as f64;
                 let w = wi + (wi * wj).sqrt();
                 if sp.kind[s] == SpringKind::Stable {

@@ -62,11 +62,7 @@ impl BlockPattern {
             cols.push(i as u32);
             for s in crate::forces::node_springs(adj, i) {
                 let s = s as usize;
-                cols.push(if sp.a[s] as usize == i {
-                    sp.b[s]
-                } else {
-                    sp.a[s]
-                });
+                cols.push(sp.other_end(s, i) as u32);
             }
             cols.sort_unstable();
             cols.dedup();

@@ -120,31 +120,24 @@ impl ImplicitWs {
             }
             self.direct_fallbacks += 1;
         }
-        let r = match settings.cg_preconditioner {
+        let jacobi;
+        let laplacian;
+        let precond: &dyn Fn(&[V3], &mut [V3]) = match settings.cg_preconditioner {
             Preconditioner::Jacobi => {
-                let p = blocks::block_jacobi(&self.pattern, &self.matrix);
-                blocks::pcg(
-                    &self.pattern,
-                    &self.matrix,
-                    &p,
-                    b,
-                    x,
-                    settings.cg_tolerance,
-                    settings.cg_max_iterations,
-                )
+                jacobi = blocks::block_jacobi(&self.pattern, &self.matrix);
+                &jacobi
             }
             Preconditioner::Laplacian => {
                 let (model, w, fixed) = ctx;
-                let drag = model.env.air_drag as f64;
                 let qw = QWeights {
                     wk: w.alpha_k,
                     wc: w.alpha_d,
-                    diag: w.alpha_d * drag,
+                    diag: w.alpha_d * model.env.air_drag as f64,
                 };
                 self.lap.prepare(model, &self.coeffs, qw, fixed);
                 let lap = &self.lap;
                 let nf = lap.free_count();
-                let p = |r: &[V3], z: &mut [V3]| {
+                laplacian = move |r: &[V3], z: &mut [V3]| {
                     let mut buf = vec![0.0; 3 * nf];
                     for (j, &i) in lap.free.iter().enumerate() {
                         for k in 0..3 {
@@ -160,17 +153,18 @@ impl ImplicitWs {
                         }
                     }
                 };
-                blocks::pcg(
-                    &self.pattern,
-                    &self.matrix,
-                    &p,
-                    b,
-                    x,
-                    settings.cg_tolerance,
-                    settings.cg_max_iterations,
-                )
+                &laplacian
             }
         };
+        let r = blocks::pcg(
+            &self.pattern,
+            &self.matrix,
+            precond,
+            b,
+            x,
+            settings.cg_tolerance,
+            settings.cg_max_iterations,
+        );
         r.iterations
     }
 }

@@ -63,11 +63,7 @@ fn diameter(model: &Model) -> usize {
         while let Some(i) = queue.pop_front() {
             for s in crate::forces::node_springs(adj, i) {
                 let s = s as usize;
-                let j = if sp.a[s] as usize == i {
-                    sp.b[s]
-                } else {
-                    sp.a[s]
-                } as usize;
+                let j = sp.other_end(s, i);
                 if dist[j] == usize::MAX {
                     dist[j] = dist[i] + 1;
                     if dist[j] > far.1 {
