@@ -21,8 +21,10 @@
     allow(clippy::unnecessary_cast, clippy::useless_conversion)
 )]
 
+pub mod actuation;
 pub mod adjacency;
 pub mod builders;
+pub mod contact;
 pub mod counters;
 pub mod diagnostics;
 pub mod error;
@@ -40,9 +42,12 @@ mod simd;
 pub mod solvers;
 pub mod stability;
 pub mod state;
+pub mod tear;
 
 pub use error::{Diverged, FieldError};
-pub use model::{Anchor, DampingMode, Environment, FieldKind, ForceField, Model, Path, SpringKind};
+pub use model::{
+    Anchor, DampingMode, Environment, FieldKind, ForceField, Model, ModelParts, Path, SpringKind,
+};
 pub use real::{PRECISION, Real, Vec3, vec3};
 pub use scene::{Node, Scene, SceneBuilder, Spring};
 pub use settings::{Integrator, LinearSolver, Preconditioner, Settings, StableForm};

@@ -5,7 +5,9 @@
 //! anchors and the CSR node→spring adjacency. What changes lives in [`crate::State`]; what a
 //! user or a script feeds in lives in [`crate::Control`].
 
+use crate::actuation::Actuators;
 use crate::adjacency::Adjacency;
+use crate::contact::{Contacts, Roughness};
 use crate::error::{FieldError, at};
 use crate::real::{Real, Vec3};
 
@@ -79,6 +81,9 @@ pub struct Nodes {
     pub pinned: Vec<bool>,
     /// Collision radius \[m]; 0 = none.
     pub radius: Vec<Real>,
+    /// Friction roughness, forward and backward, and the neighbours that define the
+    /// node's front (seed 004).
+    pub roughness: Vec<Roughness>,
 }
 
 impl Nodes {
@@ -114,6 +119,8 @@ pub struct Springs {
     pub cd: Vec<Real>,
     /// How the damping acts.
     pub damping: Vec<DampingMode>,
+    /// Strain (ℓ − L)/L past which the spring tears; `Real::INFINITY` = never.
+    pub break_strain: Vec<Real>,
 }
 
 impl Springs {
@@ -135,6 +142,34 @@ impl Springs {
     /// Whether there are no springs.
     pub fn is_empty(&self) -> bool {
         self.a.is_empty()
+    }
+
+    /// Keeps the springs for which `keep[s]` holds, in order; returns each old index's new
+    /// index (`None` for removed springs).
+    pub fn retain(&mut self, keep: &[bool]) -> Vec<Option<u32>> {
+        let mut map = Vec::with_capacity(keep.len());
+        let mut next = 0u32;
+        for &k in keep {
+            map.push(k.then(|| {
+                next += 1;
+                next - 1
+            }));
+        }
+        fn filter<T: Copy>(v: &mut Vec<T>, keep: &[bool]) {
+            let mut it = keep.iter();
+            v.retain(|_| *it.next().expect("one flag per spring"));
+        }
+        filter(&mut self.a, keep);
+        filter(&mut self.b, keep);
+        filter(&mut self.rest, keep);
+        filter(&mut self.kind, keep);
+        filter(&mut self.k, keep);
+        filter(&mut self.c, keep);
+        filter(&mut self.cs, keep);
+        filter(&mut self.cd, keep);
+        filter(&mut self.damping, keep);
+        filter(&mut self.break_strain, keep);
+        map
     }
 }
 
@@ -263,7 +298,7 @@ impl Path {
         }
     }
 
-    fn validate(&self, path: &str) -> Result<(), FieldError> {
+    pub(crate) fn validate(&self, path: &str) -> Result<(), FieldError> {
         let finite3 = |name: &str, v: &[f64; 3]| {
             if v.iter().all(|c| c.is_finite()) {
                 Ok(())
@@ -342,7 +377,28 @@ pub struct Model {
     pub env: Environment,
     /// Scripted kinematic anchors.
     pub anchors: Vec<Anchor>,
+    /// Ground, terrain, colliders and node collisions.
+    pub contacts: Contacts,
+    /// Sensors, controllers and muscles.
+    pub actuators: Actuators,
     adjacency: Adjacency,
+}
+
+/// Everything a [`Model`] is made of, for [`Model::from_parts`].
+#[derive(Debug, Clone, Default)]
+pub struct ModelParts {
+    /// Per-node data.
+    pub nodes: Nodes,
+    /// Per-spring data.
+    pub springs: Springs,
+    /// Gravity, wind, drag, energy loss and force fields.
+    pub env: Environment,
+    /// Scripted kinematic anchors.
+    pub anchors: Vec<Anchor>,
+    /// Ground, terrain, colliders and node collisions.
+    pub contacts: Contacts,
+    /// Sensors, controllers and muscles.
+    pub actuators: Actuators,
 }
 
 impl Model {
@@ -353,11 +409,24 @@ impl Model {
         env: Environment,
         anchors: Vec<Anchor>,
     ) -> Result<Self, FieldError> {
-        let mut m = Self {
+        Self::from_parts(ModelParts {
             nodes,
             springs,
             env,
             anchors,
+            ..ModelParts::default()
+        })
+    }
+
+    /// Assembles and validates a model with contacts and actuators; builds the adjacency.
+    pub fn from_parts(p: ModelParts) -> Result<Self, FieldError> {
+        let mut m = Self {
+            nodes: p.nodes,
+            springs: p.springs,
+            env: p.env,
+            anchors: p.anchors,
+            contacts: p.contacts,
+            actuators: p.actuators,
             adjacency: Adjacency::default(),
         };
         m.rebuild_adjacency()?;
@@ -394,7 +463,11 @@ impl Model {
     pub fn validate(&self) -> Result<(), FieldError> {
         let n = self.nodes.len();
         let nd = &self.nodes;
-        if nd.inv_mass.len() != n || nd.pinned.len() != n || nd.radius.len() != n {
+        if nd.inv_mass.len() != n
+            || nd.pinned.len() != n
+            || nd.radius.len() != n
+            || nd.roughness.len() != n
+        {
             return Err(FieldError::new("nodes", "per-node arrays differ in length"));
         }
         if n > u32::MAX as usize {
@@ -424,9 +497,12 @@ impl Model {
                     format!("{r} is not a valid radius; give a finite radius >= 0 m"),
                 ));
             }
+            nd.roughness[i].validate(i, n)?;
         }
         self.validate_springs(n)?;
         self.validate_env(n)?;
+        self.contacts.validate()?;
+        self.actuators.validate(n, self.springs.len())?;
         let mut seen = vec![false; n];
         for (i, anchor) in self.anchors.iter().enumerate() {
             let node = anchor.node as usize;
@@ -466,6 +542,7 @@ impl Model {
             sp.cs.len(),
             sp.cd.len(),
             sp.damping.len(),
+            sp.break_strain.len(),
         ]
         .iter()
         .any(|&l| l != m)
@@ -514,6 +591,15 @@ impl Model {
                 }
             };
             nonneg("k", sp.k[s], "N/m")?;
+            let bs = sp.break_strain[s];
+            if bs.is_nan() || bs <= 0.0 {
+                return Err(FieldError::new(
+                    at("springs", s, "break_strain"),
+                    format!(
+                        "{bs} is not valid; give a strain > 0 (0.5 = tears at 150% of its rest length)"
+                    ),
+                ));
+            }
             nonneg("c", sp.c[s], "N·s/m")?;
             for (name, v) in [("cs", sp.cs[s]), ("cd", sp.cd[s])] {
                 if !(v.is_finite() && (0.0..=1.0).contains(&v)) {

@@ -53,6 +53,33 @@ where
     }
 }
 
+/// Calls `f(start, a_chunk, b_chunk)` for matching chunks of two equally long slices and
+/// returns the results in chunk order.
+pub(crate) fn map_chunks_mut2<A, B, R, F>(a: &mut [A], b: &mut [B], chunk: usize, f: F) -> Vec<R>
+where
+    A: Send,
+    B: Send,
+    R: Send,
+    F: Fn(usize, &mut [A], &mut [B]) -> R + Sync + Send,
+{
+    debug_assert_eq!(a.len(), b.len());
+    #[cfg(not(target_arch = "wasm32"))]
+    if a.len() > chunk {
+        use rayon::prelude::*;
+        return a
+            .par_chunks_mut(chunk)
+            .zip(b.par_chunks_mut(chunk))
+            .enumerate()
+            .map(|(c, (pa, pb))| f(c * chunk, pa, pb))
+            .collect();
+    }
+    a.chunks_mut(chunk)
+        .zip(b.chunks_mut(chunk))
+        .enumerate()
+        .map(|(c, (pa, pb))| f(c * chunk, pa, pb))
+        .collect()
+}
+
 /// Maps each chunk range of `0..len` to a value, in chunk order.
 pub(crate) fn map_chunks<R, F>(len: usize, chunk: usize, f: F) -> Vec<R>
 where

@@ -1,7 +1,11 @@
 //! A whole simulation description ([`Scene`]) and the builder that validates one.
 
+use crate::actuation::{Actuators, ControllerState};
+use crate::contact::{Contacts, Roughness};
 use crate::error::{FieldError, at};
-use crate::model::{Anchor, DampingMode, Environment, Model, Nodes, SpringKind, Springs};
+use crate::model::{
+    Anchor, DampingMode, Environment, Model, ModelParts, Nodes, SpringKind, Springs,
+};
 use crate::real::{Real, Vec3};
 use crate::settings::Settings;
 use crate::state::State;
@@ -19,6 +23,8 @@ pub struct Node {
     pub pinned: bool,
     /// Collision radius \[m]; 0 = none.
     pub radius: Real,
+    /// Friction roughness and front neighbours (seed 004).
+    pub roughness: Roughness,
 }
 
 impl Node {
@@ -30,6 +36,7 @@ impl Node {
             mass,
             pinned: false,
             radius: 0.0,
+            roughness: Roughness::default(),
         }
     }
 
@@ -44,6 +51,18 @@ impl Node {
     /// The same node with an initial velocity [m/s].
     pub fn with_velocity(mut self, v: Vec3) -> Self {
         self.v = v;
+        self
+    }
+
+    /// The same node with a collision radius \[m].
+    pub fn with_radius(mut self, r: Real) -> Self {
+        self.radius = r;
+        self
+    }
+
+    /// The same node with a roughness.
+    pub fn with_roughness(mut self, r: Roughness) -> Self {
+        self.roughness = r;
         self
     }
 }
@@ -69,6 +88,8 @@ pub struct Spring {
     pub rest: Option<Real>,
     /// Damping mode; `None` = the scene's default.
     pub damping: Option<DampingMode>,
+    /// Strain (ℓ − L)/L past which the spring tears; `None` = never.
+    pub break_strain: Option<Real>,
 }
 
 impl Spring {
@@ -84,6 +105,7 @@ impl Spring {
             cd: 0.0,
             rest: None,
             damping: None,
+            break_strain: None,
         }
     }
 
@@ -116,6 +138,12 @@ impl Spring {
     /// The same spring with an explicit damping mode.
     pub fn with_damping(mut self, mode: DampingMode) -> Self {
         self.damping = Some(mode);
+        self
+    }
+
+    /// The same spring, tearing past `strain` ((ℓ − L)/L, > 0).
+    pub fn with_break_strain(mut self, strain: Real) -> Self {
+        self.break_strain = Some(strain);
         self
     }
 }
@@ -152,6 +180,14 @@ pub struct SceneBuilder {
     pub springs: Vec<Spring>,
     /// Scripted anchors.
     pub anchors: Vec<Anchor>,
+    /// Ground, terrain, colliders and node collisions.
+    pub contacts: Contacts,
+    /// Sensors, controllers and muscles.
+    pub actuators: Actuators,
+    /// Nodes touching a surface at the start, when resuming (ascending).
+    pub touching: Vec<u32>,
+    /// Controller memories, when resuming (one per controller, or empty).
+    pub controllers: Vec<ControllerState>,
     /// Initial time \[s] (non-zero when resuming).
     pub t: f64,
     /// Initial step count (non-zero when resuming).
@@ -231,6 +267,7 @@ impl SceneBuilder {
             });
             nodes.pinned.push(node.pinned);
             nodes.radius.push(node.radius);
+            nodes.roughness.push(node.roughness);
             x.push(node.x);
             v.push(node.v);
         }
@@ -270,8 +307,45 @@ impl SceneBuilder {
             springs
                 .damping
                 .push(sp.damping.unwrap_or(self.settings.damping));
+            springs
+                .break_strain
+                .push(sp.break_strain.unwrap_or(Real::INFINITY));
         }
-        let model = Model::try_new(nodes, springs, self.env, self.anchors)?;
+        let model = Model::from_parts(ModelParts {
+            nodes,
+            springs,
+            env: self.env,
+            anchors: self.anchors,
+            contacts: self.contacts,
+            actuators: self.actuators,
+        })?;
+        if !self.controllers.is_empty()
+            && self.controllers.len() != model.actuators.controllers.len()
+        {
+            return Err(FieldError::new(
+                "state.controllers",
+                format!(
+                    "has {} entries for {} controllers",
+                    self.controllers.len(),
+                    model.actuators.controllers.len()
+                ),
+            ));
+        }
+        if let Some(w) = self.touching.windows(2).find(|w| w[0] >= w[1]) {
+            return Err(FieldError::new(
+                "state.touching",
+                format!(
+                    "{} then {}: give node indices once each, ascending",
+                    w[0], w[1]
+                ),
+            ));
+        }
+        if let Some(&t) = self.touching.iter().find(|&&t| t as usize >= n) {
+            return Err(FieldError::new(
+                "state.touching",
+                format!("{t} is not a node (the scene has {n} nodes)"),
+            ));
+        }
         if let Some(acc) = &self.verlet_accel {
             if acc.len() != n {
                 return Err(FieldError::new(
@@ -320,6 +394,8 @@ impl SceneBuilder {
             verlet_accel: self.verlet_accel,
             impulses: self.impulses,
             last_dv: self.last_dv,
+            touching: self.touching,
+            controllers: self.controllers,
         };
         Ok(Scene {
             name: self.name,
@@ -344,6 +420,7 @@ impl Scene {
                 mass: m.nodes.mass[i],
                 pinned: m.nodes.pinned[i],
                 radius: m.nodes.radius[i],
+                roughness: m.nodes.roughness[i],
             })
             .collect();
         let sp = &m.springs;
@@ -358,6 +435,7 @@ impl Scene {
                 cd: sp.cd[s],
                 rest: Some(sp.rest[s]),
                 damping: Some(sp.damping[s]),
+                break_strain: sp.break_strain[s].is_finite().then_some(sp.break_strain[s]),
             })
             .collect();
         SceneBuilder {
@@ -368,6 +446,10 @@ impl Scene {
             nodes,
             springs,
             anchors: m.anchors.clone(),
+            contacts: m.contacts.clone(),
+            actuators: m.actuators.clone(),
+            touching: self.state.touching.clone(),
+            controllers: self.state.controllers.clone(),
             t: self.state.t,
             step: self.state.step,
             verlet_accel: self.state.verlet_accel.clone(),

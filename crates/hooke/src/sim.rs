@@ -1,21 +1,36 @@
 //! [`Simulation`]: a scene plus the machinery to step it.
 //!
-//! One step is `substeps` integration steps of h = dt/substeps, each a fixed list of stages:
+//! One step reads the sensors once, then takes `substeps` integration steps of
+//! h = dt/substeps, each a fixed list of stages, then tears what is overstretched:
 //!
 //! ```text
-//! Control → Springs → Nodes → Anchors → Check
+//! Sensors → [Control → Springs → Nodes → Contacts → Anchors → Check] × substeps → Tear
 //! ```
 //!
+//! * **Sensors** (only with sensors, controllers or muscles): sensor outputs from the state
+//!   the step starts from; controllers count and switch their springs' alternate values
+//!   ([`crate::actuation`]); muscles set their rest lengths (every substep).
 //! * **Control**: every kinematic node (scripted anchor, or a node held through
 //!   [`Control::targets`]) gets the velocity that carries it to this substep's target.
 //! * **Springs**: every spring's force computed once ([`crate::forces::spring_pass`]).
 //! * **Nodes**: per node, gather the spring forces, add constant forces and drag, integrate
 //!   (for RK4 the spring and node passes run four times).
+//! * **Contacts** (only with surfaces or node collisions): node radii separated, then nodes
+//!   put back on the ground, terrain and colliders with Coulomb friction
+//!   ([`crate::contact`]).
 //! * **Anchors**: kinematic nodes put exactly on their targets (seed 002's anchor check);
 //!   pinned nodes stopped.
 //! * **Check**: any non-finite position or velocity stops the run with a [`Diverged`]
 //!   diagnosis (folded into the node pass for symplectic Euler).
+//! * **Tear**: springs past their break strain removed ([`crate::tear`]).
+//!
+//! With sensors, controllers or muscles the step runs on a *live* copy of the model whose
+//! springs carry the alternate values and muscle rest lengths in effect; [`Simulation::model`]
+//! stays the model as described (what a checkpoint saves).
 
+use crate::contact::grid::{CollisionPass, CollisionWs};
+use crate::contact::respond::{self, SurfacePass};
+use crate::contact::surface::Posed;
 use crate::counters::{Counters, Stage};
 use crate::diagnostics::{self, Energy};
 use crate::error::{Diverged, FieldError};
@@ -28,11 +43,24 @@ use crate::settings::{Integrator, Settings};
 use crate::solvers::{fms, implicit, impulse, xpbd};
 use crate::stability;
 use crate::state::{Control, State};
+use crate::tear;
 
 /// A scene being simulated.
 #[derive(Debug, Clone)]
 pub struct Simulation {
     scene: Scene,
+    /// The model as stepped, when actuators change its springs; `None` = `scene.model`.
+    live: Option<Model>,
+    /// Each muscle's rest length before modulation (after its controller's values) \[m].
+    muscle_rest: Vec<Real>,
+    /// Sensor outputs at the start of the last step.
+    sensors: Vec<Real>,
+    /// Positions at the start of the current integration step (contacts only).
+    x_old: Vec<Vec3>,
+    /// The node collision stage's scratch.
+    collisions: CollisionWs,
+    /// 1 + break strain per spring in kernel order, when any spring can tear.
+    tear_limits: Option<Vec<Real>>,
     /// Inputs for the next step (held nodes).
     pub control: Control,
     ws: Workspace,
@@ -49,6 +77,12 @@ impl Simulation {
     pub fn new(scene: Scene) -> Self {
         let mut sim = Self {
             scene,
+            live: None,
+            muscle_rest: Vec::new(),
+            sensors: Vec::new(),
+            x_old: Vec::new(),
+            collisions: CollisionWs::default(),
+            tear_limits: None,
             control: Control::default(),
             ws: Workspace::default(),
             dirty: true,
@@ -70,9 +104,20 @@ impl Simulation {
         self.scene
     }
 
-    /// The model.
+    /// The model as described: springs with their normal values (what a checkpoint saves).
     pub fn model(&self) -> &Model {
         &self.scene.model
+    }
+
+    /// The model as stepped: with the controllers' alternate values and the muscles' rest
+    /// lengths currently in effect (the same as [`Self::model`] without actuators).
+    pub fn live_model(&self) -> &Model {
+        self.live.as_ref().unwrap_or(&self.scene.model)
+    }
+
+    /// Sensor outputs (0 or 1) read at the start of the last step, in sensor order.
+    pub fn sensor_outputs(&self) -> &[Real] {
+        &self.sensors
     }
 
     /// The state.
@@ -165,7 +210,7 @@ impl Simulation {
 
     /// Energies, momentum and strain of the current state.
     pub fn energy(&self) -> Energy {
-        let model = &self.scene.model;
+        let model = self.live_model();
         // In the impulse form the force coefficients leave stable springs out; their
         // potential still counts.
         let full;
@@ -188,7 +233,7 @@ impl Simulation {
     /// The spring coefficients in use (stable springs compiled for the current step size),
     /// in the user's spring order.
     pub fn coefficients(&self) -> SpringCoeffs {
-        SpringCoeffs::compile(&self.scene.model, self.scene.settings.h(), Form::Forces)
+        SpringCoeffs::compile(self.live_model(), self.scene.settings.h(), Form::Forces)
     }
 
     fn prepare(&mut self) {
@@ -196,7 +241,9 @@ impl Simulation {
             return;
         }
         let had = self.ws.h;
-        self.ws.compile(&self.scene.model, &self.scene.settings);
+        self.rebuild_live();
+        let model = self.live.as_ref().unwrap_or(&self.scene.model);
+        self.ws.compile(model, &self.scene.settings);
         // A loaded checkpoint keeps Verlet's acceleration; a later change invalidates it.
         if had.is_some() && had != self.ws.h {
             self.scene.state.verlet_accel = None;
@@ -213,12 +260,117 @@ impl Simulation {
             .filter(|&i| m.nodes.pinned[i] && !anchored[i])
             .map(|i| i as u32)
             .collect();
+        self.collisions.invalidate();
+        self.tear_limits = tear::limits(m, &self.ws.layout);
         self.dirty = false;
+    }
+
+    /// Derives the live model from the described one and the controllers' states.
+    fn rebuild_live(&mut self) {
+        let base = &self.scene.model;
+        let act = &base.actuators;
+        let states = &mut self.scene.state.controllers;
+        if states.len() != act.controllers.len() {
+            states.clear();
+            states.resize(act.controllers.len(), Default::default());
+        }
+        if act.controllers.is_empty() && act.muscles.is_empty() {
+            self.live = None;
+            self.muscle_rest.clear();
+            return;
+        }
+        let mut live = base.clone();
+        for (c, st) in act.controllers.iter().zip(states.iter()) {
+            if st.active {
+                c.apply(&mut live.springs);
+            }
+        }
+        self.muscle_rest = act
+            .muscles
+            .iter()
+            .map(|m| live.springs.rest[m.spring as usize])
+            .collect();
+        self.live = Some(live);
+    }
+
+    /// Reads the sensors and updates the controllers; recompiles when one switched.
+    fn sense(&mut self) {
+        let act = &self.scene.model.actuators;
+        if act.sensors.is_empty() && act.controllers.is_empty() {
+            return;
+        }
+        let st = &mut self.scene.state;
+        let counters = &mut self.counters;
+        let switched = counters.time(Stage::Sensors, || {
+            let out = act.sense(&st.x, st.t, &st.touching);
+            let mut switched = 0;
+            for (c, cs) in act.controllers.iter().zip(st.controllers.iter_mut()) {
+                switched += cs.update(c.sum(&out), c.delay) as u64;
+            }
+            self.sensors = out;
+            switched
+        });
+        if switched > 0 {
+            self.counters.controller_switches += switched;
+            self.dirty = true;
+            self.prepare();
+        }
+    }
+
+    /// Sets the muscles' rest lengths for an integration step starting at `t` \[s].
+    fn flex(&mut self, t: f64) {
+        let Some(live) = &mut self.live else { return };
+        let muscles = &self.scene.model.actuators.muscles;
+        if muscles.is_empty() {
+            return;
+        }
+        let u = &self.control.actuation;
+        let layout = &mut self.ws.layout;
+        self.counters.time(Stage::Sensors, || {
+            for (m, &rest) in muscles.iter().zip(&self.muscle_rest) {
+                let s = m.spring as usize;
+                let r = rest * m.factor(t, u);
+                live.springs.rest[s] = r;
+                layout.rest[layout.pos_of[s] as usize] = r;
+            }
+        });
+    }
+
+    /// Removes the springs past their break strain; returns how many.
+    fn tear(&mut self) -> usize {
+        let Some(limits) = &self.tear_limits else {
+            return 0;
+        };
+        let (layout, x) = (&self.ws.layout, &self.scene.state.x);
+        let broken = self
+            .counters
+            .time(Stage::Tear, || tear::overstrained(layout, limits, x));
+        if broken.is_empty() {
+            return 0;
+        }
+        let mut keep = vec![true; layout.len()];
+        for &s in &broken {
+            keep[s as usize] = false;
+        }
+        let base = &mut self.scene.model;
+        let st = &mut self.scene.state;
+        let map = base.springs.retain(&keep);
+        base.actuators.remap_springs(&map, &mut st.controllers);
+        if let Some(imp) = &mut st.impulses {
+            let mut it = keep.iter();
+            imp.retain(|_| *it.next().expect("one impulse per spring"));
+        }
+        base.rebuild_adjacency()
+            .expect("removing springs keeps a valid model");
+        self.dirty = true;
+        self.counters.springs_torn += broken.len() as u64;
+        broken.len()
     }
 
     /// Advances one step (`substeps` integration steps).
     pub fn step(&mut self) -> Result<(), Diverged> {
         self.prepare();
+        self.sense();
         let substeps = self.scene.settings.substeps;
         let held: Vec<(u32, Vec3, Vec3)> = self
             .control
@@ -229,8 +381,10 @@ impl Simulation {
             .collect();
         for sub in 0..substeps {
             let frac = (sub + 1) as Real / substeps as Real;
+            self.flex(self.scene.state.t);
             self.substep(&held, frac)?;
         }
+        self.tear();
         self.scene.state.step += 1;
         Ok(())
     }
@@ -247,13 +401,22 @@ impl Simulation {
         let h = self.ws.h.expect("prepared");
         let Self {
             scene,
+            live,
             ws,
             counters,
             kinematic,
             pinned,
+            x_old,
+            collisions,
             ..
         } = self;
-        let (model, st) = (&scene.model, &mut scene.state);
+        let model = live.as_ref().unwrap_or(&scene.model);
+        let st = &mut scene.state;
+        let contacts = &model.contacts;
+        if contacts.any() {
+            x_old.clear();
+            x_old.extend_from_slice(&st.x);
+        }
         let t1 = st.t + h as f64;
         let integrator = scene.settings.integrator;
 
@@ -323,6 +486,36 @@ impl Simulation {
             }
         };
 
+        if contacts.any() && finite {
+            let (pairs, touched) = counters.time(Stage::Contacts, || {
+                let col = &contacts.collisions;
+                let pass = CollisionPass {
+                    model,
+                    mode: col.mode,
+                    friction: col.friction,
+                    iterations: col.iterations,
+                };
+                let pairs = collisions.run(&pass, &mut st.x, &mut st.v);
+                if contacts.has_surfaces() {
+                    let posed = Posed::new(contacts, st.t, t1);
+                    let g = model.env.gravity.length();
+                    let pass = SurfacePass {
+                        posed: &posed,
+                        radius: &model.nodes.radius,
+                        inv_mass: &model.nodes.inv_mass,
+                        roughness: &model.nodes.roughness,
+                        x_old,
+                        h,
+                        threshold: contacts.restitution_threshold.max(2.0 * g * h),
+                    };
+                    st.touching = respond::surfaces(&pass, &mut st.x, &mut st.v);
+                }
+                (pairs, st.touching.len() as u64)
+            });
+            counters.pair_contacts += pairs;
+            counters.surface_contacts += touched;
+        }
+
         counters.time(Stage::Anchors, || {
             for &(node, from, target) in kinematic.iter() {
                 st.x[node as usize] = target;
@@ -347,7 +540,7 @@ impl Simulation {
     /// Builds the divergence report for the current (non-finite) state.
     fn diagnose(&self) -> Diverged {
         let st = &self.scene.state;
-        let model = &self.scene.model;
+        let model = self.live_model();
         let settings = &self.scene.settings;
         // A free node first: pinned ones only turn NaN through inf·0 from a free neighbour.
         let bad = |i: &usize| !(st.x[*i].is_finite() && st.v[*i].is_finite());

@@ -1,5 +1,6 @@
 //! What changes while stepping ([`State`]) and what is fed in from outside ([`Control`]).
 
+use crate::actuation::ControllerState;
 use crate::real::{Real, Vec3};
 
 /// Everything that changes from step to step: enough to resume bit-for-bit.
@@ -23,6 +24,11 @@ pub struct State {
     /// The implicit integrators' last velocity change per node \[m/s], the conjugate
     /// gradient's starting guess for the next step; `None` until first computed.
     pub last_dv: Option<Vec<Vec3>>,
+    /// Nodes that touched a surface (ground, terrain, collider) in the last step,
+    /// ascending; read by contact sensors.
+    pub touching: Vec<u32>,
+    /// Each controller's memory, in the model's controller order (empty = all inactive).
+    pub controllers: Vec<ControllerState>,
 }
 
 impl State {
@@ -36,6 +42,8 @@ impl State {
             verlet_accel: None,
             impulses: None,
             last_dv: None,
+            touching: Vec::new(),
+            controllers: Vec::new(),
         }
     }
 
@@ -70,6 +78,14 @@ impl State {
                 h.u64(f64::from(j).to_bits());
             }
         }
+        h.u64(self.touching.len() as u64);
+        for &n in &self.touching {
+            h.u64(n as u64);
+        }
+        for c in &self.controllers {
+            h.u64(c.active as u64);
+            h.u64(c.count as u64);
+        }
         h.0
     }
 }
@@ -102,4 +118,7 @@ pub struct Control {
     /// or a pinned node moved by a user). A held node moves in a straight line to its target
     /// over the step, ignores forces, and pulls on its springs like an anchor.
     pub targets: Vec<(u32, Vec3)>,
+    /// Actuation values per channel, read by muscles driven by a channel (unitless,
+    /// typically in [−1, 1]; a missing channel reads 0).
+    pub actuation: Vec<Real>,
 }

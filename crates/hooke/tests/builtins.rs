@@ -8,8 +8,15 @@ use hooke::{Simulation, builders};
 fn every_builtin_runs_finite_with_pinned_nodes_fixed() {
     for b in builders::builtins() {
         let scene = b.build(&[]).unwrap();
+        // Pinned nodes without an anchor path stay put (anchored ones follow their path).
+        let anchored: Vec<usize> = scene
+            .model
+            .anchors
+            .iter()
+            .map(|a| a.node as usize)
+            .collect();
         let pinned: Vec<usize> = (0..scene.model.nodes.len())
-            .filter(|&i| scene.model.nodes.pinned[i])
+            .filter(|&i| scene.model.nodes.pinned[i] && !anchored.contains(&i))
             .collect();
         let start = scene.state.x.clone();
         let mut sim = Simulation::new(scene);

@@ -6,11 +6,15 @@
 //! (`hooke scene cloth --width 64`) and the studio.
 
 mod cloth;
+mod creatures;
+mod drape;
 mod jelly;
 mod oscillator;
 mod string;
 
 pub use cloth::{ClothParams, ClothPin, ClothPlane, cloth};
+pub use creatures::{InchwormParams, WalkerParams, inchworm, walker};
+pub use drape::{ClothOnSphereParams, TearParams, cloth_on_sphere, tear};
 pub use jelly::{JellyParams, JellyPin, jelly};
 pub use oscillator::{OscillatorParams, oscillator};
 pub use string::{StringAnchor, StringParams, string};
@@ -334,7 +338,7 @@ pub fn builtins() -> &'static [BuiltIn] {
     &BUILTINS
 }
 
-static BUILTINS: [BuiltIn; 4] = [
+static BUILTINS: [BuiltIn; 8] = [
     BuiltIn {
         name: "cloth",
         description: "a W×H cloth with structural, shear and bend springs, pinned at two corners, falling and swinging",
@@ -358,6 +362,30 @@ static BUILTINS: [BuiltIn; 4] = [
         description: "one mass on a spring to an anchor: period 2π√(m/k)",
         specs: oscillator::specs,
         make: oscillator::from_params,
+    },
+    BuiltIn {
+        name: "cloth-on-sphere",
+        description: "a cloth dropped on a sphere: contacts with friction, self-collision on",
+        specs: drape::cloth_on_sphere_specs,
+        make: drape::cloth_on_sphere_from_params,
+    },
+    BuiltIn {
+        name: "tear",
+        description: "a curtain pulled apart by its top edge: springs past 30% strain tear",
+        specs: drape::tear_specs,
+        make: drape::tear_from_params,
+    },
+    BuiltIn {
+        name: "walker",
+        description: "a creature whose stride is a sensor-controller loop; it walks on directional roughness",
+        specs: creatures::walker_specs,
+        make: creatures::walker_from_params,
+    },
+    BuiltIn {
+        name: "inchworm",
+        description: "a four-segment crawler: muscles on a travelling sine wave, feet rough backward",
+        specs: creatures::inchworm_specs,
+        make: creatures::inchworm_from_params,
     },
 ];
 

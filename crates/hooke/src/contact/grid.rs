@@ -1,0 +1,391 @@
+//! Collisions between node radii through a uniform-grid spatial hash.
+//!
+//! **Broad phase.** Every node with a radius goes into the grid cell of side
+//! 4·r_max that holds its centre; cells are hashed into a table of 2^k buckets and the
+//! nodes counting-sorted by bucket (ascending node order inside a bucket). A node's
+//! candidates are the nodes whose distance is below rᵢ + rⱼ + 2·r_max (the reach, at most
+//! one cell): they lie in the 2×2×2 cells on the node's side of its own cell. Entries of
+//! other cells that share a bucket are skipped by comparing cell coordinates, so each pair
+//! is found once per side. The lists are kept (a Verlet list) until some node has moved
+//! r_max/2 from where it was when they were built: until then every pair that overlaps was
+//! within the reach at build time, so the lists hold every overlapping pair and the
+//! result does not depend on when they were built. Only nodes with candidates take part
+//! in the relaxation.
+//!
+//! **Narrow phase.** A few Jacobi relaxation sweeps: every node sums, over its candidates
+//! in list order, the mass-weighted share wᵢ/(wᵢ + wⱼ) of (a) the overlap along the
+//! line of centres, (b) the approaching normal velocity and (c) friction, μ times the
+//! normal velocity change against the tangential relative velocity; then it moves by the
+//! average of its corrections. Every sum runs in a fixed order and each node writes only
+//! its own corrections, so results are bit-identical for any thread count.
+//!
+//! Nodes joined by a spring do not collide (the spring governs their distance); with
+//! [`CollisionMode::Bodies`] neither do nodes of the same body (connected group).
+
+use super::CollisionMode;
+use crate::forces::node_springs;
+use crate::model::Model;
+use crate::par;
+use crate::real::{Real, Vec3};
+
+/// Scratch and results of the collision stage, reused between steps.
+#[derive(Debug, Clone, Default)]
+pub struct CollisionWs {
+    /// Body (connected component) of each node: the lowest node index in it.
+    pub body: Vec<u32>,
+    /// Nodes with at least one candidate, ascending.
+    active: Vec<u32>,
+    /// Candidate lists, CSR over `active`: `active[k]`'s candidates are
+    /// `nbr[start[k]..start[k+1]]`.
+    start: Vec<u32>,
+    nbr: Vec<u32>,
+    /// Broad-phase scratch: nodes with a radius, their cells, bucket offsets, entries.
+    members: Vec<u32>,
+    cells: Vec<([i32; 3], [i32; 3])>,
+    offs: Vec<u32>,
+    entries: Vec<(u32, [i32; 3])>,
+    /// Per node, the nodes it shares a spring with, sorted (CSR; empty = not built).
+    linked_start: Vec<u32>,
+    linked: Vec<u32>,
+    /// Positions when the lists were built; empty = no lists.
+    built_at: Vec<Vec3>,
+    /// r_max when the lists were built.
+    built_r: Real,
+    /// Per-node corrections of one sweep.
+    dx: Vec<Vec3>,
+    dv: Vec<Vec3>,
+    /// Node pairs in contact after the last sweep.
+    pub pairs: u64,
+}
+
+/// Labels each node with its body: the lowest node index of its connected group of springs.
+pub fn bodies(model: &Model) -> Vec<u32> {
+    let n = model.nodes.len();
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn root(parent: &mut [u32], mut i: u32) -> u32 {
+        while parent[i as usize] != i {
+            let p = parent[parent[i as usize] as usize];
+            parent[i as usize] = p;
+            i = p;
+        }
+        i
+    }
+    let sp = &model.springs;
+    for s in 0..sp.len() {
+        let (ra, rb) = (root(&mut parent, sp.a[s]), root(&mut parent, sp.b[s]));
+        // Keep the lower index as the root, so labels do not depend on spring order.
+        let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+        parent[hi as usize] = lo;
+    }
+    (0..n as u32).map(|i| root(&mut parent, i)).collect()
+}
+
+/// The cell of `p` (side 1/inv), and per axis the neighbour cell on p's side (−1 or +1).
+#[inline]
+fn cell_of(p: Vec3, inv: Real) -> ([i32; 3], [i32; 3]) {
+    let c = |v: Real| {
+        let u = v * inv;
+        let f = u.floor();
+        let side = if u - f < 0.5 { -1 } else { 1 };
+        (f.clamp(i32::MIN as Real, i32::MAX as Real) as i32, side)
+    };
+    let (x, y, z) = (c(p.x), c(p.y), c(p.z));
+    ([x.0, y.0, z.0], [x.1, y.1, z.1])
+}
+
+/// The bucket of cell `c` in a table of 2^`bits` buckets: multiplicative hashing, using
+/// the product's top bits (the well-mixed ones).
+#[inline]
+fn bucket(c: [i32; 3], bits: u32) -> u32 {
+    let h = (c[0] as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (c[1] as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+        ^ (c[2] as u64).wrapping_mul(0x1656_67B1_9E37_79F9);
+    (h.wrapping_mul(0x2545_F491_4F6C_DD1D) >> (64 - bits)) as u32
+}
+
+/// The slack of the candidate lists, in units of r_max: pairs within rᵢ + rⱼ + slack
+/// are listed, and the lists are rebuilt once a node has moved slack/4.
+const SLACK: Real = 2.0;
+/// Active nodes per task in the relaxation sweeps.
+const ACTIVE_CHUNK: usize = 1024;
+
+/// Node `i`'s correction from its `candidates`: the number of them it touches, and the
+/// averaged position and velocity changes (see the module docs).
+#[inline]
+fn separate(
+    i: usize,
+    candidates: &[u32],
+    x: &[Vec3],
+    v: &[Vec3],
+    radius: &[Real],
+    inv_mass: &[Real],
+    mu: Real,
+) -> (u32, Vec3, Vec3) {
+    let wi = inv_mass[i];
+    let (mut dx, mut dv, mut count) = (Vec3::ZERO, Vec3::ZERO, 0u32);
+    if wi == 0.0 {
+        return (0, dx, dv);
+    }
+    for &o in candidates {
+        let o = o as usize;
+        let d = x[i] - x[o];
+        let rs = radius[i] + radius[o];
+        let l2 = d.length_squared();
+        if l2 >= rs * rs {
+            continue;
+        }
+        let l = l2.sqrt();
+        let nrm = if l > 0.0 {
+            d / l
+        } else if i < o {
+            Vec3::Y
+        } else {
+            -Vec3::Y
+        };
+        let w = wi / (wi + inv_mass[o]);
+        dx += nrm * ((rs - l) * w);
+        let rel = v[i] - v[o];
+        let vn = rel.dot(nrm);
+        if vn < 0.0 {
+            dv -= nrm * (vn * w);
+            let vt = rel - nrm * vn;
+            let st = vt.length();
+            if st > 0.0 && mu > 0.0 {
+                dv -= vt * ((mu * -vn).min(st) / st * w);
+            }
+        }
+        count += 1;
+    }
+    if count > 0 {
+        let inv = 1.0 / count as Real;
+        dx *= inv;
+        dv *= inv;
+    }
+    (count, dx, dv)
+}
+
+/// Inputs of the collision stage.
+pub struct CollisionPass<'a> {
+    /// The model (radii, inverse masses, springs).
+    pub model: &'a Model,
+    /// Which pairs collide.
+    pub mode: CollisionMode,
+    /// Friction coefficient between nodes.
+    pub friction: Real,
+    /// Relaxation sweeps.
+    pub iterations: u32,
+}
+
+impl CollisionWs {
+    /// Finds the candidate pairs at positions `x`.
+    fn broad_phase(&mut self, p: &CollisionPass, x: &[Vec3]) {
+        let model = p.model;
+        let n = x.len();
+        let radius = &model.nodes.radius;
+        let r_max = radius.iter().copied().fold(0.0, Real::max);
+        self.active.clear();
+        self.start.clear();
+        self.nbr.clear();
+        self.start.push(0);
+        self.built_at.clear();
+        self.built_at.extend_from_slice(x);
+        self.built_r = r_max;
+        if r_max <= 0.0 {
+            return;
+        }
+        if self.linked_start.len() != n + 1 {
+            self.link(model);
+        }
+        let slack = SLACK * r_max;
+        let inv = 1.0 / ((2.0 + SLACK) * r_max);
+        self.members.clear();
+        self.members
+            .extend((0..n as u32).filter(|&i| radius[i as usize] > 0.0));
+        let members = &self.members;
+        let table = (2 * members.len()).next_power_of_two().max(16);
+        let mask = table.trailing_zeros();
+        // Counting sort by bucket; entries keep ascending node order within a bucket.
+        self.cells.clear();
+        self.cells
+            .extend(members.iter().map(|&i| cell_of(x[i as usize], inv)));
+        let cells = &self.cells;
+        self.offs.clear();
+        self.offs.resize(table + 1, 0);
+        for (c, _) in cells {
+            self.offs[bucket(*c, mask) as usize + 1] += 1;
+        }
+        for b in 0..table {
+            self.offs[b + 1] += self.offs[b];
+        }
+        let offs = &self.offs;
+        let mut fill = offs.clone();
+        self.entries.clear();
+        self.entries.resize(members.len(), (0, [0; 3]));
+        for (k, &i) in members.iter().enumerate() {
+            let b = bucket(cells[k].0, mask) as usize;
+            self.entries[fill[b] as usize] = (i, cells[k].0);
+            fill[b] += 1;
+        }
+        let entries = &self.entries;
+        let body = &self.body;
+        let inv_mass = &model.nodes.inv_mass;
+        let (linked_start, linked) = (&self.linked_start, &self.linked);
+        let mode = p.mode;
+        // Per chunk of members: (active nodes, candidate counts, candidates).
+        let parts = par::map_chunks(members.len(), 1024, |range| {
+            let (mut act, mut counts, mut flat) = (Vec::new(), Vec::new(), Vec::new());
+            for k in range {
+                let i = members[k] as usize;
+                let ((c, side), xi, ri) = (cells[k], x[i], radius[i]);
+                let from = flat.len();
+                for dz in [0, side[2]] {
+                    for dy in [0, side[1]] {
+                        for dx in [0, side[0]] {
+                            let q = [
+                                c[0].wrapping_add(dx),
+                                c[1].wrapping_add(dy),
+                                c[2].wrapping_add(dz),
+                            ];
+                            let b = bucket(q, mask) as usize;
+                            for &(j, cj) in &entries[offs[b] as usize..offs[b + 1] as usize] {
+                                let ju = j as usize;
+                                if cj != q || ju == i {
+                                    continue;
+                                }
+                                let reach = ri + radius[ju] + slack;
+                                if (xi - x[ju]).length_squared() >= reach * reach {
+                                    continue;
+                                }
+                                if (inv_mass[i] == 0.0 && inv_mass[ju] == 0.0)
+                                    || (mode == CollisionMode::Bodies && body[i] == body[ju])
+                                {
+                                    continue;
+                                }
+                                flat.push(j);
+                            }
+                        }
+                    }
+                }
+                if flat.len() == from {
+                    continue;
+                }
+                flat[from..].sort_unstable();
+                // Drop the nodes it shares a spring with (both lists are sorted).
+                let near = &linked[linked_start[i] as usize..linked_start[i + 1] as usize];
+                let (mut w, mut kn) = (from, 0);
+                for r in from..flat.len() {
+                    let j = flat[r];
+                    while kn < near.len() && near[kn] < j {
+                        kn += 1;
+                    }
+                    if !(kn < near.len() && near[kn] == j) {
+                        flat[w] = j;
+                        w += 1;
+                    }
+                }
+                flat.truncate(w);
+                if w > from {
+                    act.push(i as u32);
+                    counts.push((w - from) as u32);
+                }
+            }
+            (act, counts, flat)
+        });
+        for (act, counts, flat) in parts {
+            self.active.extend(act);
+            self.nbr.extend(flat);
+            for c in counts {
+                let last = *self.start.last().expect("starts with 0");
+                self.start.push(last + c);
+            }
+        }
+    }
+
+    /// Separates overlapping nodes; returns the number of node pairs that touched.
+    pub fn run(&mut self, p: &CollisionPass, x: &mut [Vec3], v: &mut [Vec3]) -> u64 {
+        if p.mode == CollisionMode::Off {
+            self.pairs = 0;
+            return 0;
+        }
+        if p.mode == CollisionMode::Bodies && self.body.len() != x.len() {
+            self.body = bodies(p.model);
+        }
+        if self.stale(x) {
+            self.broad_phase(p, x);
+        }
+        let m = self.active.len();
+        self.dx.resize(m, Vec3::ZERO);
+        self.dv.resize(m, Vec3::ZERO);
+        let (radius, inv_mass) = (&p.model.nodes.radius, &p.model.nodes.inv_mass);
+        let mu = p.friction;
+        let mut touching = 0;
+        for _ in 0..p.iterations {
+            let (active, start, nbr) = (&self.active, &self.start, &self.nbr);
+            let (xs, vs): (&[Vec3], &[Vec3]) = (x, v);
+            let counts =
+                par::map_chunks_mut2(&mut self.dx, &mut self.dv, ACTIVE_CHUNK, |k0, dxs, dvs| {
+                    let mut pairs = 0u64;
+                    for (j, (dxi, dvi)) in dxs.iter_mut().zip(dvs.iter_mut()).enumerate() {
+                        let k = k0 + j;
+                        let i = active[k] as usize;
+                        let (lo, hi) = (start[k] as usize, start[k + 1] as usize);
+                        let (c, dxn, dvn) = separate(i, &nbr[lo..hi], xs, vs, radius, inv_mass, mu);
+                        (*dxi, *dvi) = (dxn, dvn);
+                        pairs += c as u64;
+                    }
+                    pairs
+                });
+            touching = counts.iter().sum::<u64>();
+            if touching == 0 {
+                break;
+            }
+            for (k, &i) in self.active.iter().enumerate() {
+                x[i as usize] += self.dx[k];
+                v[i as usize] += self.dv[k];
+            }
+        }
+        // Each touching pair was counted from both sides (when both can move).
+        self.pairs = touching.div_ceil(2);
+        self.pairs
+    }
+
+    /// Lists each node's spring neighbours, sorted.
+    fn link(&mut self, model: &Model) {
+        let n = model.nodes.len();
+        let (adj, springs) = (model.adjacency(), &model.springs);
+        self.linked_start.clear();
+        self.linked.clear();
+        self.linked_start.push(0);
+        for i in 0..n {
+            let from = self.linked.len();
+            self.linked
+                .extend(node_springs(adj, i).map(|s| springs.other_end(s as usize, i) as u32));
+            self.linked[from..].sort_unstable();
+            self.linked_start.push(self.linked.len() as u32);
+        }
+    }
+
+    /// Whether the candidate lists must be rebuilt: none yet (or the model changed:
+    /// [`Self::invalidate`]), or some node has moved r_max/8 since they were built.
+    fn stale(&self, x: &[Vec3]) -> bool {
+        if self.built_at.len() != x.len() {
+            return true;
+        }
+        let r_max = self.built_r;
+        let limit = (0.25 * SLACK * r_max) * (0.25 * SLACK * r_max);
+        let built = &self.built_at;
+        par::map_chunks(x.len(), par::NODE_CHUNK, |r| {
+            r.into_iter()
+                .any(|i| (x[i] - built[i]).length_squared() >= limit)
+        })
+        .into_iter()
+        .any(|moved| moved)
+    }
+
+    /// Drops cached per-model data (after the model changed).
+    pub fn invalidate(&mut self) {
+        self.body.clear();
+        self.built_at.clear();
+        self.linked_start.clear();
+    }
+}

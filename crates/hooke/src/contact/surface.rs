@@ -1,0 +1,348 @@
+//! Distance queries: how far a point is outside each surface, the outward normal there,
+//! the surface's velocity and its friction.
+
+use super::{Collider, Contacts, Ground, Material, Shape, Terrain};
+use crate::real::{Real, Vec3};
+
+/// A point near a surface.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hit {
+    /// Signed distance from the surface, positive outside \[m].
+    pub phi: Real,
+    /// Unit outward normal.
+    pub normal: Vec3,
+    /// The surface's velocity [m/s] (kinematic colliders; 0 otherwise).
+    pub velocity: Vec3,
+    /// Kinetic roughness of the surface here.
+    pub roughness: Real,
+    /// Static roughness of the surface here.
+    pub static_roughness: Real,
+    /// Coefficient of restitution.
+    pub restitution: Real,
+}
+
+fn hit(phi: Real, normal: Vec3, velocity: Vec3, m: &Material) -> Hit {
+    Hit {
+        phi,
+        normal,
+        velocity,
+        roughness: m.roughness,
+        static_roughness: m.static_roughness,
+        restitution: m.restitution,
+    }
+}
+
+const UP: Vec3 = Vec3::new(0.0, 1.0, 0.0);
+
+impl Ground {
+    /// The ground as seen from `p`.
+    pub fn hit(&self, p: Vec3) -> Hit {
+        hit(
+            self.normal.dot(p) - self.offset,
+            self.normal,
+            Vec3::ZERO,
+            &self.material,
+        )
+    }
+}
+
+impl Terrain {
+    /// Cell and fraction along one axis, clamped so the edge heights continue outside.
+    fn locate(&self, coord: Real, axis: usize) -> (usize, Real, bool) {
+        let u = coord / self.spacing[axis];
+        let cells = (self.size[axis] - 1) as Real;
+        let inside = (0.0..=cells).contains(&u);
+        let uc = u.clamp(0.0, cells);
+        let cell = (uc.floor() as usize).min(self.size[axis] as usize - 2);
+        (cell, uc - cell as Real, inside)
+    }
+
+    fn bilinear(grid: &[Real], nx: usize, i: usize, j: usize, fx: Real, fz: Real) -> Real {
+        if grid.len() == 1 {
+            return grid[0];
+        }
+        let g = |a: usize, b: usize| grid[b * nx + a];
+        let lo = g(i, j) * (1.0 - fx) + g(i + 1, j) * fx;
+        let hi = g(i, j + 1) * (1.0 - fx) + g(i + 1, j + 1) * fx;
+        lo * (1.0 - fz) + hi * fz
+    }
+
+    /// The terrain's height at (x, z) \[m], and its slopes ∂y/∂x, ∂y/∂z.
+    pub fn height(&self, x: Real, z: Real) -> (Real, Real, Real) {
+        let nx = self.size[0] as usize;
+        let (i, fx, in_x) = self.locate(x - self.origin.x, 0);
+        let (j, fz, in_z) = self.locate(z - self.origin.z, 1);
+        let h = &self.heights;
+        let g = |a: usize, b: usize| h[b * nx + a];
+        let y = Self::bilinear(h, nx, i, j, fx, fz);
+        // Beyond the grid the height is constant along that axis.
+        let sx = if in_x {
+            ((g(i + 1, j) - g(i, j)) * (1.0 - fz) + (g(i + 1, j + 1) - g(i, j + 1)) * fz)
+                / self.spacing[0]
+        } else {
+            0.0
+        };
+        let sz = if in_z {
+            ((g(i, j + 1) - g(i, j)) * (1.0 - fx) + (g(i + 1, j + 1) - g(i + 1, j)) * fx)
+                / self.spacing[1]
+        } else {
+            0.0
+        };
+        (self.origin.y + y, sx, sz)
+    }
+
+    /// The terrain as seen from `p`: the distance to its tangent plane below (or above) `p`.
+    pub fn hit(&self, p: Vec3) -> Hit {
+        let (y, sx, sz) = self.height(p.x, p.z);
+        let normal = Vec3::new(-sx, 1.0, -sz).normalize();
+        let nx = self.size[0] as usize;
+        let (i, fx, _) = self.locate(p.x - self.origin.x, 0);
+        let (j, fz, _) = self.locate(p.z - self.origin.z, 1);
+        let rough = Self::bilinear(&self.roughness, nx, i, j, fx, fz);
+        let stat = Self::bilinear(&self.static_roughness, nx, i, j, fx, fz);
+        Hit {
+            phi: (p.y - y) * normal.y,
+            normal,
+            velocity: Vec3::ZERO,
+            roughness: rough,
+            static_roughness: stat,
+            restitution: self.restitution,
+        }
+    }
+}
+
+/// Distance from `p` to a ball of radius `r` around `c`, and the outward normal.
+fn ball(p: Vec3, c: Vec3, r: Real) -> (Real, Vec3) {
+    let d = p - c;
+    let l = d.length();
+    if l > 0.0 { (l - r, d / l) } else { (-r, UP) }
+}
+
+impl Shape {
+    /// Signed distance from `p` to the shape moved by `offset`, and the outward normal.
+    pub fn distance(&self, p: Vec3, offset: Vec3) -> (Real, Vec3) {
+        match *self {
+            Shape::Sphere { center, radius } => ball(p, center + offset, radius),
+            Shape::Capsule { a, b, radius } => {
+                let (a, b) = (a + offset, b + offset);
+                let ab = b - a;
+                let len2 = ab.length_squared();
+                let t = if len2 > 0.0 {
+                    ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                ball(p, a + ab * t, radius)
+            }
+            Shape::Box {
+                center,
+                half_extents,
+                axes,
+            } => {
+                let d = p - (center + offset);
+                let local = [axes[0].dot(d), axes[1].dot(d), axes[2].dot(d)];
+                let e = half_extents.to_array();
+                let q: [Real; 3] = [0, 1, 2].map(|k| local[k].abs() - e[k]);
+                let sign = |k: usize| if local[k] < 0.0 { -1.0 } else { 1.0 };
+                if q.iter().any(|&v| v > 0.0) {
+                    let o = q.map(|v| v.max(0.0));
+                    let l = (o[0] * o[0] + o[1] * o[1] + o[2] * o[2]).sqrt();
+                    let n = axes[0] * (o[0] * sign(0))
+                        + axes[1] * (o[1] * sign(1))
+                        + axes[2] * (o[2] * sign(2));
+                    (l, n / l)
+                } else {
+                    // Inside: out through the nearest face.
+                    let k = (0..3)
+                        .max_by(|&a, &b| q[a].total_cmp(&q[b]))
+                        .expect("three axes");
+                    (q[k], axes[k] * sign(k))
+                }
+            }
+        }
+    }
+}
+
+impl Shape {
+    /// A ball that holds the shape at time 0: (centre, radius) \[m].
+    pub fn bounds(&self) -> (Vec3, Real) {
+        match *self {
+            Shape::Sphere { center, radius } => (center, radius),
+            Shape::Capsule { a, b, radius } => ((a + b) * 0.5, (b - a).length() * 0.5 + radius),
+            Shape::Box {
+                center,
+                half_extents,
+                ..
+            } => (center, half_extents.length()),
+        }
+    }
+}
+
+impl Collider {
+    /// The collider as seen from `p`, when it is displaced by `offset` and moving at
+    /// `velocity`.
+    pub fn hit(&self, p: Vec3, offset: Vec3, velocity: Vec3) -> Hit {
+        let (phi, normal) = self.shape.distance(p, offset);
+        hit(phi, normal, velocity, &self.material)
+    }
+}
+
+/// A collider placed for one step.
+#[derive(Debug, Clone, Copy)]
+struct Placed {
+    /// Translation at the end of the step \[m].
+    offset: Vec3,
+    /// Velocity over the step [m/s].
+    velocity: Vec3,
+    /// Centre of a ball holding the placed shape \[m].
+    center: Vec3,
+    /// Its radius \[m].
+    bound: Real,
+}
+
+/// The surfaces at one integration step: colliders placed at the step's end time.
+#[derive(Debug, Clone)]
+pub struct Posed<'a> {
+    contacts: &'a Contacts,
+    motion: Vec<Placed>,
+}
+
+impl<'a> Posed<'a> {
+    /// Places the colliders for the step from `t0` to `t1` \[s].
+    pub fn new(contacts: &'a Contacts, t0: f64, t1: f64) -> Self {
+        let h = (t1 - t0) as Real;
+        let motion = contacts
+            .colliders
+            .iter()
+            .map(|c| {
+                let (a, b) = (c.offset(t0), c.offset(t1));
+                let (center, bound) = c.shape.bounds();
+                Placed {
+                    offset: b,
+                    velocity: if h > 0.0 { (b - a) / h } else { Vec3::ZERO },
+                    center: center + b,
+                    bound,
+                }
+            })
+            .collect();
+        Self { contacts, motion }
+    }
+
+    /// Number of surfaces (ground, terrain, colliders).
+    pub fn len(&self) -> usize {
+        self.contacts.ground.is_some() as usize
+            + self.contacts.terrain.is_some() as usize
+            + self.motion.len()
+    }
+
+    /// Whether there are no surfaces.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Surface `k` (ground first, then terrain, then colliders in order) seen from `p`.
+    pub fn hit(&self, k: usize, p: Vec3) -> Hit {
+        let mut k = k;
+        if let Some(g) = &self.contacts.ground {
+            if k == 0 {
+                return g.hit(p);
+            }
+            k -= 1;
+        }
+        if let Some(t) = &self.contacts.terrain {
+            if k == 0 {
+                return t.hit(p);
+            }
+            k -= 1;
+        }
+        let m = self.motion[k];
+        self.contacts.colliders[k].hit(p, m.offset, m.velocity)
+    }
+
+    /// Surface `k` seen from `p`, if `p` is closer to it than `r` \[m]; quick to say no.
+    #[inline]
+    pub fn touch(&self, k: usize, p: Vec3, r: Real) -> Option<Hit> {
+        let mut k = k;
+        if let Some(g) = &self.contacts.ground {
+            if k == 0 {
+                let phi = g.normal.dot(p) - g.offset;
+                return (phi < r).then(|| g.hit(p));
+            }
+            k -= 1;
+        }
+        if let Some(t) = &self.contacts.terrain {
+            if k == 0 {
+                let h = t.hit(p);
+                return (h.phi < r).then_some(h);
+            }
+            k -= 1;
+        }
+        let m = self.motion[k];
+        let reach = m.bound + r;
+        if (p - m.center).length_squared() >= reach * reach {
+            return None;
+        }
+        let h = self.contacts.colliders[k].hit(p, m.offset, m.velocity);
+        (h.phi < r).then_some(h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::real::vec3;
+
+    fn approx(a: Real, b: Real) -> bool {
+        (a - b).abs() < 1e-5
+    }
+
+    #[test]
+    fn box_distance_outside_inside_and_at_an_edge() {
+        let s = Shape::Box {
+            center: Vec3::ZERO,
+            half_extents: vec3(1.0, 2.0, 3.0),
+            axes: [Vec3::X, Vec3::Y, Vec3::Z],
+        };
+        let (d, n) = s.distance(vec3(1.5, 0.0, 0.0), Vec3::ZERO);
+        assert!(approx(d, 0.5) && n == Vec3::X);
+        let (d, n) = s.distance(vec3(0.0, -1.5, 0.0), Vec3::ZERO);
+        assert!(approx(d, -0.5) && n == -Vec3::Y);
+        let (d, n) = s.distance(vec3(2.0, 3.0, 0.0), Vec3::ZERO);
+        assert!(approx(d, 2f32.sqrt() as Real), "{d}");
+        assert!(approx(n.x, n.y) && n.x > 0.0);
+    }
+
+    #[test]
+    fn capsule_and_sphere_distance() {
+        let c = Shape::Capsule {
+            a: vec3(0.0, 0.0, 0.0),
+            b: vec3(0.0, 2.0, 0.0),
+            radius: 0.5,
+        };
+        let (d, n) = c.distance(vec3(1.0, 1.0, 0.0), Vec3::ZERO);
+        assert!(approx(d, 0.5) && n == Vec3::X);
+        let (d, _) = c.distance(vec3(0.0, 3.0, 0.0), vec3(0.0, 0.5, 0.0));
+        assert!(approx(d, 0.0), "{d}");
+    }
+
+    #[test]
+    fn terrain_interpolates_and_continues_past_its_edges() {
+        let t = Terrain {
+            origin: vec3(0.0, 1.0, 0.0),
+            spacing: [1.0, 1.0],
+            size: [2, 2],
+            heights: vec![0.0, 1.0, 0.0, 1.0],
+            roughness: vec![0.5, 1.5, 0.5, 1.5],
+            static_roughness: vec![1.0],
+            restitution: 0.0,
+        };
+        let (y, sx, sz) = t.height(0.25, 0.5);
+        assert!(approx(y, 1.25) && approx(sx, 1.0) && approx(sz, 0.0));
+        let (y, sx, _) = t.height(5.0, 0.5);
+        assert!(approx(y, 2.0) && sx == 0.0);
+        let h = t.hit(vec3(0.5, 3.0, 0.5));
+        assert!(approx(h.roughness, 1.0) && approx(h.static_roughness, 1.0));
+        // 1.5 m above the slope y = 1 + x at x = 0.5, measured along the normal.
+        assert!(approx(h.phi, 1.5 / (2.0 as Real).sqrt()), "{}", h.phi);
+    }
+}

@@ -1,0 +1,70 @@
+//! Tearing: springs stretched past their break strain are removed.
+//!
+//! After every step each spring's strain (ℓ − L)/L is compared with its `break_strain`
+//! (a spring of rest length 0 counts as infinitely strained once its ends part). The
+//! springs past it are removed together, in one pass over the spring list in index order,
+//! so the result depends on nothing but the state: the same for any thread count.
+//! Removing springs renumbers the later ones; controllers and muscles follow their springs
+//! (and go with them), length sensors keep measuring the two former ends.
+
+use crate::layout::SpringLayout;
+use crate::model::Model;
+use crate::par;
+use crate::real::{Real, Vec3};
+
+/// Per spring in kernel order, 1 + break strain: the spring tears once ℓ > L·(1 + ε)
+/// (infinite = never). `None` when no spring can tear.
+pub fn limits(model: &Model, layout: &SpringLayout) -> Option<Vec<Real>> {
+    let bs = &model.springs.break_strain;
+    bs.iter()
+        .any(|b| b.is_finite())
+        .then(|| layout.order.iter().map(|&s| 1.0 + bs[s as usize]).collect())
+}
+
+/// Springs strained past their break strain at positions `x` (user indices, ascending),
+/// with `limits` from [`limits`] for `layout`. Compares squared lengths: no square root.
+pub fn overstrained(layout: &SpringLayout, limits: &[Real], x: &[Vec3]) -> Vec<u32> {
+    let mut out = par::map_chunks(layout.len(), par::SPRING_CHUNK, |range| {
+        range
+            .filter(|&p| {
+                let d = x[layout.a[p] as usize] - x[layout.b[p] as usize];
+                let reach = layout.rest[p] * limits[p];
+                // A zero-length spring tears as soon as its ends part (0 > 0 is false).
+                d.length_squared() > reach * reach
+            })
+            .map(|p| layout.order[p])
+            .collect::<Vec<u32>>()
+    })
+    .concat();
+    out.sort_unstable();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::real::vec3;
+    use crate::scene::{Node, SceneBuilder, Spring};
+
+    #[test]
+    fn only_springs_past_their_break_strain_are_listed() {
+        let mut b = SceneBuilder::new("t");
+        for i in 0..4 {
+            b.add_node(Node::new(vec3(i as Real, 0.0, 0.0), 1.0));
+        }
+        // Rest 1 m each; at 1.2 m a 0.1 limit tears, 0.3 does not; no limit never tears.
+        b.add_spring(Spring::hooke(2, 3, 1.0, 0.0).with_break_strain(0.1));
+        b.add_spring(Spring::hooke(0, 1, 1.0, 0.0).with_break_strain(0.3));
+        b.add_spring(Spring::hooke(1, 2, 1.0, 0.0));
+        b.add_spring(
+            Spring::hooke(0, 2, 2.0, 0.0)
+                .with_break_strain(0.1)
+                .with_rest(0.0),
+        );
+        let scene = b.build().unwrap();
+        let layout = SpringLayout::new(&scene.model);
+        let lim = limits(&scene.model, &layout).unwrap();
+        let x: Vec<Vec3> = (0..4).map(|i| vec3(1.2 * i as Real, 0.0, 0.0)).collect();
+        assert_eq!(overstrained(&layout, &lim, &x), vec![0, 3]);
+    }
+}
