@@ -25,6 +25,72 @@ fn fmt_limit(l: Limit, substeps: u32) -> String {
     }
 }
 
+/// One line each on the ground, terrain, colliders, node collisions, actuators and
+/// tearing, for the scenes that have them.
+fn physics_lines(m: &hooke::Model) -> Vec<String> {
+    use hooke::contact::CollisionMode;
+    let c = &m.contacts;
+    let mut lines = Vec::new();
+    if let Some(g) = &c.ground {
+        lines.push(format!(
+            "ground: plane normal {:?}, offset {} m, roughness {} (static {}), restitution {}",
+            g.normal.to_array(),
+            g.offset,
+            g.material.roughness,
+            g.material.static_roughness,
+            g.material.restitution
+        ));
+    }
+    if let Some(t) = &c.terrain {
+        lines.push(format!(
+            "terrain: {}×{} heights, spacing {:?} m",
+            t.size[0], t.size[1], t.spacing
+        ));
+    }
+    if !c.colliders.is_empty() {
+        let shapes: Vec<String> = c
+            .colliders
+            .iter()
+            .map(|k| {
+                let moving = if k.path.is_some() { " (moving)" } else { "" };
+                format!("{}{moving}", k.shape.name())
+            })
+            .collect();
+        lines.push(format!("colliders: {}", shapes.join(", ")));
+    }
+    if c.collisions.mode != CollisionMode::Off {
+        let with = m.nodes.radius.iter().filter(|&&r| r > 0.0).count();
+        lines.push(format!(
+            "node collisions: {} ({with} nodes with a radius), friction {}, {} iterations",
+            c.collisions.mode.name(),
+            c.collisions.friction,
+            c.collisions.iterations
+        ));
+        if with == 0 {
+            lines.push("  WARNING: no node has a radius, so no pair can collide".to_string());
+        }
+    }
+    let a = &m.actuators;
+    if !a.is_empty() {
+        lines.push(format!(
+            "actuators: {} sensor(s), {} controller(s), {} muscle(s)",
+            a.sensors.len(),
+            a.controllers.len(),
+            a.muscles.len()
+        ));
+    }
+    let breakable = m
+        .springs
+        .break_strain
+        .iter()
+        .filter(|b| b.is_finite())
+        .count();
+    if breakable > 0 {
+        lines.push(format!("tearing: {breakable} spring(s) can tear"));
+    }
+    lines
+}
+
 /// Runs `hooke check`.
 pub fn check(a: CheckArgs) -> Result<()> {
     let (scene, _) = a.spec.load()?;
@@ -49,6 +115,9 @@ pub fn check(a: CheckArgs) -> Result<()> {
         s.substeps,
         s.h()
     );
+    for line in physics_lines(m) {
+        println!("  {line}");
+    }
     let report = stability::report(m, s);
     println!(
         "stability (largest stable step per integrator, Gershgorin estimate from k/m and c/m per node):"
@@ -134,6 +203,25 @@ pub fn check(a: CheckArgs) -> Result<()> {
                 over_count - shown.len()
             );
         }
+    }
+    let act = &m.actuators.controllers;
+    if !act.is_empty() {
+        // The alternate values can be stiffer than the normal ones: check them too.
+        let mut alt = m.clone();
+        for c in act {
+            c.apply(&mut alt.springs);
+        }
+        let limit = stability::largest_stable_h(&alt, s.integrator);
+        let ok = limit.allows(hooke::real::f64_of(s.h()));
+        println!(
+            "with every controller's alternate values: {} {}",
+            fmt_limit(limit, s.substeps),
+            if ok {
+                "(ok)"
+            } else {
+                "(NOT stable at this dt: expect divergence once they switch in)"
+            }
+        );
     }
     if !report.isolated.is_empty() {
         let list: Vec<String> = report

@@ -32,6 +32,9 @@ pub struct RunArgs {
     /// Write trajectory.npy and sample energy every K steps
     #[arg(long)]
     pub every: Option<u64>,
+    /// Write every step's sensor outputs and controller states to this CSV file
+    #[arg(long, value_name = "FILE")]
+    pub log_sensors: Option<PathBuf>,
     /// Print no progress bar
     #[arg(long, short)]
     pub quiet: bool,
@@ -90,6 +93,116 @@ pub fn solver_summary(sim: &Simulation) -> String {
     parts.join(", ")
 }
 
+/// Lines on contacts, controllers and tearing (empty for scenes without them).
+pub fn physics_summary(sim: &Simulation) -> Vec<(String, String)> {
+    let c = sim.counters();
+    let m = sim.model();
+    let steps = c.integration_steps.max(1) as f64;
+    let mut lines = Vec::new();
+    let contacts = &m.contacts;
+    if contacts.any() {
+        let mut parts = Vec::new();
+        if contacts.has_surfaces() {
+            parts.push(format!(
+                "{:.1} node-surface contacts per step ({} at the end)",
+                c.surface_contacts as f64 / steps,
+                sim.state().touching.len()
+            ));
+        }
+        if contacts.collisions.mode != hooke::contact::CollisionMode::Off {
+            parts.push(format!(
+                "{:.1} touching node pairs per step",
+                c.pair_contacts as f64 / steps
+            ));
+        }
+        lines.push(("contacts".to_string(), parts.join(", ")));
+    }
+    let act = &m.actuators;
+    if !act.is_empty() {
+        let active = sim.state().controllers.iter().filter(|c| c.active).count();
+        lines.push((
+            "controllers".to_string(),
+            format!(
+                "{} sensor(s), {} controller(s) ({active} active at the end), {} switch(es), {} muscle(s)",
+                act.sensors.len(),
+                act.controllers.len(),
+                c.controller_switches,
+                act.muscles.len()
+            ),
+        ));
+    }
+    if c.springs_torn > 0 || m.springs.break_strain.iter().any(|b| b.is_finite()) {
+        lines.push((
+            "tearing".to_string(),
+            format!(
+                "{} spring(s) torn, {} left",
+                c.springs_torn,
+                m.springs.len()
+            ),
+        ));
+    }
+    lines
+}
+
+/// `--log-sensors`: one row per step with the sensor outputs read at its start and the
+/// controller states in effect during it.
+struct SensorLog {
+    out: std::io::BufWriter<std::fs::File>,
+    path: PathBuf,
+}
+
+impl SensorLog {
+    fn create(path: &Path, sim: &Simulation) -> Result<Self> {
+        let act = &sim.model().actuators;
+        if act.sensors.is_empty() && act.controllers.is_empty() {
+            return Err(bad(format!(
+                "--log-sensors {}: the scene has no sensors or controllers to log",
+                path.display()
+            )));
+        }
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("{}: cannot write", path.display()))?;
+        let mut log = Self {
+            out: std::io::BufWriter::new(file),
+            path: path.to_path_buf(),
+        };
+        let mut header = vec!["step".to_string(), "t".to_string()];
+        header.extend(act.sensors.iter().map(|s| s.id.clone()));
+        header.extend(
+            act.controllers
+                .iter()
+                .map(|c| format!("spring{}_active", c.spring)),
+        );
+        log.line(&header.join(","))?;
+        Ok(log)
+    }
+
+    fn line(&mut self, text: &str) -> Result<()> {
+        use std::io::Write;
+        writeln!(self.out, "{text}")
+            .with_context(|| format!("{}: cannot write", self.path.display()))
+    }
+
+    /// Logs the step that started at (`step`, `t`) and has just run.
+    fn push(&mut self, step: u64, t: f64, sim: &Simulation) -> Result<()> {
+        let mut row = format!("{step},{t}");
+        for v in sim.sensor_outputs() {
+            row.push_str(if *v > 0.0 { ",1" } else { ",0" });
+        }
+        for c in &sim.state().controllers {
+            row.push_str(if c.active { ",1" } else { ",0" });
+        }
+        self.line(&row)
+    }
+
+    fn finish(mut self) -> Result<()> {
+        use std::io::Write;
+        self.out
+            .flush()
+            .with_context(|| format!("{}: cannot write", self.path.display()))
+    }
+}
+
 fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
@@ -143,6 +256,10 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         Some(_) => Some(NpyWriter::create(&out.join("trajectory.npy"), nodes)?),
         None => None,
     };
+    let mut sensor_log = match &a.log_sensors {
+        Some(p) => Some(SensorLog::create(p, &sim)?),
+        None => None,
+    };
     let sample = a.every.unwrap_or((steps / 1000).max(1));
     energy.push(sim.state().t, &sim.energy())?;
     if let Some(t) = &mut traj {
@@ -164,12 +281,16 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     let mut stepping = Duration::ZERO;
     let mut result = Ok(());
     for i in 1..=steps {
+        let (step, t) = (sim.state().step, sim.state().t);
         let t0 = Instant::now();
         let r = sim.step();
         stepping += t0.elapsed();
         if let Err(d) = r {
             result = Err(d);
             break;
+        }
+        if let Some(log) = &mut sensor_log {
+            log.push(step, t, &sim)?;
         }
         if i % sample == 0 || i == steps {
             energy.push(sim.state().t, &sim.energy())?;
@@ -185,6 +306,10 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     }
     bar.finish_and_clear();
     energy.finish()?;
+    let logged = sensor_log.is_some();
+    if let Some(log) = sensor_log {
+        log.finish()?;
+    }
     let frames = traj.as_ref().map(|t| t.frames());
     if let Some(t) = traj {
         t.finish()?;
@@ -228,6 +353,9 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     if !solver.is_empty() {
         println!("  solver      {solver}");
     }
+    for (name, text) in physics_summary(&sim) {
+        println!("  {name:<11} {text}");
+    }
     println!(
         "  final       total {:.6e} J (kinetic {:.4e}, gravity {:.4e}, spring {:.4e}), max stretch {:.2}%, max compression {:.2}%",
         e.total(),
@@ -246,5 +374,8 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         );
     }
     println!("  wrote       {}/{{{}}}", out.display(), wrote.join(", "));
+    if let (true, Some(p)) = (logged, &a.log_sensors) {
+        println!("  sensor log  {}", p.display());
+    }
     Ok(())
 }

@@ -109,7 +109,7 @@ fn origin(given: Option<[f64; 3]>, node_x: Option<Vec3>, t: f64, shape: &Path) -
     }
 }
 
-fn path(p: &PathFile, node_x: Option<Vec3>, t: f64) -> Path {
+pub(crate) fn path(p: &PathFile, node_x: Option<Vec3>, t: f64) -> Path {
     let zero = [0.0; 3];
     match *p {
         PathFile::Linear {
@@ -166,7 +166,7 @@ fn path(p: &PathFile, node_x: Option<Vec3>, t: f64) -> Path {
     }
 }
 
-fn path_file(p: &Path) -> PathFile {
+pub(crate) fn path_file(p: &Path) -> PathFile {
     match *p {
         Path::Linear { origin, velocity } => PathFile::Linear {
             origin: Some(origin),
@@ -268,6 +268,7 @@ pub fn from_file(f: SceneFile) -> Result<Scene, FieldError> {
             mass,
             pinned: n.pinned,
             radius: n.radius,
+            roughness: crate::contacts::roughness(&n.roughness),
         });
     }
     for (i, sp) in f.springs.iter().enumerate() {
@@ -294,6 +295,7 @@ pub fn from_file(f: SceneFile) -> Result<Scene, FieldError> {
             cd: sp.cd.unwrap_or(0.0),
             rest: sp.rest,
             damping: sp.damping.map(damping),
+            break_strain: sp.break_strain,
         });
     }
     let t = f.state.as_ref().map_or(0.0, |st| st.t);
@@ -304,7 +306,11 @@ pub fn from_file(f: SceneFile) -> Result<Scene, FieldError> {
             path: path(&a.path, node_x, t),
         });
     }
+    b.contacts = crate::contacts::contacts(&f, t)?;
+    b.actuators = crate::actuators::actuators(&f)?;
     if let Some(st) = &f.state {
+        b.touching = st.touching.clone();
+        b.controllers = crate::actuators::states(&st.controllers);
         b.t = st.t;
         b.step = st.step;
         b.verlet_accel = st
@@ -355,6 +361,7 @@ pub fn to_file(scene: &Scene) -> SceneFile {
         cg_max_iterations: s.cg_max_iterations,
         warm_start: s.warm_start,
         impulse_tolerance: s.impulse_tolerance,
+        restitution_threshold: m.contacts.restitution_threshold,
         fields: env
             .fields
             .iter()
@@ -375,6 +382,7 @@ pub fn to_file(scene: &Scene) -> SceneFile {
             mass: Some(m.nodes.mass[i]),
             pinned: m.nodes.pinned[i],
             radius: m.nodes.radius[i],
+            roughness: crate::contacts::roughness_file(&m.nodes.roughness[i]),
         })
         .collect();
     let sp = &m.springs;
@@ -391,6 +399,7 @@ pub fn to_file(scene: &Scene) -> SceneFile {
                 rest: Some(sp.rest[i]),
                 kind: kind_name(sp.kind[i]),
                 damping: (sp.damping[i] != s.damping).then_some(damping_name(sp.damping[i])),
+                break_strain: sp.break_strain[i].is_finite().then_some(sp.break_strain[i]),
             }
         })
         .collect();
@@ -402,11 +411,14 @@ pub fn to_file(scene: &Scene) -> SceneFile {
             path: path_file(&a.path),
         })
         .collect();
+    let controllers = crate::actuators::states_file(&st.controllers);
     let state = (st.t != 0.0
         || st.step != 0
         || st.verlet_accel.is_some()
         || st.impulses.is_some()
-        || st.last_dv.is_some())
+        || st.last_dv.is_some()
+        || !st.touching.is_empty()
+        || !controllers.is_empty())
     .then(|| StateFile {
         t: st.t,
         step: st.step,
@@ -419,7 +431,11 @@ pub fn to_file(scene: &Scene) -> SceneFile {
             .last_dv
             .as_ref()
             .map(|d| d.iter().map(|&a| arr(a)).collect()),
+        touching: st.touching.clone(),
+        controllers,
     });
+    let (ground, terrain, colliders, collisions) = crate::contacts::contacts_file(&m.contacts);
+    let (sensors, controllers, muscles) = crate::actuators::actuators_file(&m.actuators);
     SceneFile {
         format: FORMAT.to_string(),
         name: scene.name.clone(),
@@ -428,6 +444,13 @@ pub fn to_file(scene: &Scene) -> SceneFile {
         nodes,
         springs,
         anchors,
+        ground,
+        terrain,
+        colliders,
+        collisions,
+        sensors,
+        controllers,
+        muscles,
         state,
     }
 }

@@ -37,6 +37,27 @@ pub struct SceneFile {
     /// Nodes moved along scripted paths (kinematic anchors).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub anchors: Vec<AnchorFile>,
+    /// An infinite ground plane with friction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ground: Option<GroundFile>,
+    /// A heightfield terrain with per-vertex roughness.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain: Option<TerrainFile>,
+    /// Solid obstacles: spheres, boxes, capsules; static or moving on a path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub colliders: Vec<ColliderFile>,
+    /// Collisions between node radii (absent = off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collisions: Option<CollisionsFile>,
+    /// Binary sensors, read by controllers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sensors: Vec<SensorFile>,
+    /// Springs switched to alternate values by weighted sensors (seed 004).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controllers: Vec<ControllerFile>,
+    /// Springs whose rest length follows a sine wave or an actuation channel.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub muscles: Vec<MuscleFile>,
     /// Where a run stopped: time, step count and integrator memory. Absent = t = 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<StateFile>,
@@ -150,6 +171,12 @@ fn default_cg_tolerance() -> f64 {
 fn default_cg_max() -> u32 {
     2000
 }
+fn default_restitution_threshold() -> Real {
+    0.1
+}
+fn up() -> V3 {
+    [0.0, 1.0, 0.0]
+}
 fn yes() -> bool {
     true
 }
@@ -228,6 +255,10 @@ pub struct SettingsFile {
     /// The impulse solver stops once every spring's velocity error is below this [m/s].
     #[serde(default, skip_serializing_if = "is_default")]
     pub impulse_tolerance: f64,
+    /// Approach speeds below this do not bounce off surfaces [m/s] (at least 2·|g|·h is
+    /// used), so resting contact stays at rest.
+    #[serde(default = "default_restitution_threshold")]
+    pub restitution_threshold: Real,
 }
 
 impl Default for SettingsFile {
@@ -253,6 +284,7 @@ impl Default for SettingsFile {
             cg_max_iterations: default_cg_max(),
             warm_start: true,
             impulse_tolerance: 0.0,
+            restitution_threshold: default_restitution_threshold(),
         }
     }
 }
@@ -298,6 +330,37 @@ pub struct NodeFile {
     /// Collision radius \[m], ≥ 0 (0 = none).
     #[serde(default, skip_serializing_if = "is_default")]
     pub radius: Real,
+    /// Friction roughness (seed 004): a number, or forward/backward values with the
+    /// neighbours that define the node's front. Absent = 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roughness: Option<RoughnessFile>,
+}
+
+/// A node's roughness.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RoughnessFile {
+    /// The same roughness every way, ≥ 0.
+    Uniform(Real),
+    /// Direction-dependent roughness.
+    Directional(DirectionalRoughness),
+}
+
+/// Roughness by direction: μ uses forward·(cos θ + 1)/2 + backward·(1 − (cos θ + 1)/2),
+/// θ the angle between the node's front and the way it is driven over the surface.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DirectionalRoughness {
+    /// Roughness when driven towards the front, ≥ 0.
+    pub forward: Real,
+    /// Roughness when driven away from the front, ≥ 0.
+    pub backward: Real,
+    /// The node ahead; the front is (x_forward − x) + (x − x_backward).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forward_node: Option<u32>,
+    /// The node behind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backward_node: Option<u32>,
 }
 
 /// A spring between nodes `a` and `b`.
@@ -329,6 +392,9 @@ pub struct SpringFile {
     /// Damping mode; absent = settings.damping.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damping: Option<DampingName>,
+    /// Strain (ℓ − L)/L past which the spring tears (is removed), > 0; absent = never.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_strain: Option<Real>,
 }
 
 /// A scripted path.
@@ -398,4 +464,286 @@ pub struct StateFile {
     /// gradient's warm start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_dv: Option<Vec<V3>>,
+    /// Nodes that touched a surface in the last step (ascending), read by contact sensors.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub touching: Vec<u32>,
+    /// Each controller's memory, in controller order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controllers: Vec<ControllerStateFile>,
+}
+
+/// A controller's memory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ControllerStateFile {
+    /// The alternate values are in effect.
+    pub active: bool,
+    /// Consecutive steps that have called for a switch so far.
+    pub count: u32,
+}
+
+/// An infinite plane normal·x = offset; the normal points out of the ground.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GroundFile {
+    /// Outward normal (any length > 0).
+    #[serde(default = "up")]
+    pub normal: V3,
+    /// Offset along the unit normal \[m].
+    #[serde(default)]
+    pub offset: Real,
+    /// Kinetic roughness, ≥ 0: μk = roughness × the node's roughness.
+    #[serde(default = "one")]
+    pub roughness: Real,
+    /// Static roughness, ≥ 0: μs = static_roughness × the node's roughness. Absent = roughness.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub static_roughness: Option<Real>,
+    /// Coefficient of restitution in [0, 1].
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub restitution: Real,
+}
+
+/// One value, or one per heightfield vertex.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    /// The same value at every vertex.
+    One(Real),
+    /// A value per vertex, x fastest.
+    Many(Vec<Real>),
+}
+
+impl Default for OneOrMany {
+    fn default() -> Self {
+        OneOrMany::One(1.0)
+    }
+}
+
+/// A heightfield over the x–z plane, +y up, bilinear between vertices; beyond the grid the
+/// edge heights continue.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainFile {
+    /// Position of vertex (0, 0) at height 0 \[m].
+    #[serde(default)]
+    pub origin: V3,
+    /// Vertex spacing along x and z \[m], > 0.
+    pub spacing: [Real; 2],
+    /// Vertices along x and z, each ≥ 2.
+    pub size: [u32; 2],
+    /// Heights above origin.y \[m], nx·nz values (size = \[nx, nz]), x fastest.
+    pub heights: Vec<Real>,
+    /// Kinetic roughness: one value, or one per vertex.
+    #[serde(default)]
+    pub roughness: OneOrMany,
+    /// Static roughness: one value, or one per vertex. Absent = roughness.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub static_roughness: Option<OneOrMany>,
+    /// Coefficient of restitution in [0, 1].
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub restitution: Real,
+}
+
+/// Collider shapes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ShapeName {
+    /// A ball: `center`, `radius`.
+    Sphere,
+    /// A box: `center`, `half_extents`, optional `rotation`.
+    Box,
+    /// A segment swept by a ball: `a`, `b`, `radius`.
+    Capsule,
+}
+
+/// A rotation by `angle` about `axis`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RotationFile {
+    /// Axis (any length > 0).
+    pub axis: V3,
+    /// Angle \[rad], counter-clockwise about the axis.
+    pub angle: Real,
+}
+
+/// A solid obstacle. Fields by shape: sphere (center, radius), box (center, half_extents,
+/// rotation), capsule (a, b, radius).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ColliderFile {
+    /// Shape.
+    pub shape: ShapeName,
+    /// Centre \[m] (sphere, box).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub center: Option<V3>,
+    /// Radius \[m], > 0 (sphere, capsule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<Real>,
+    /// Half edge lengths \[m], each > 0 (box).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half_extents: Option<V3>,
+    /// Orientation (box); absent = axis-aligned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<RotationFile>,
+    /// One end of the axis \[m] (capsule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub a: Option<V3>,
+    /// The other end \[m] (capsule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub b: Option<V3>,
+    /// Kinetic roughness, ≥ 0.
+    #[serde(default = "one")]
+    pub roughness: Real,
+    /// Static roughness, ≥ 0; absent = roughness.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub static_roughness: Option<Real>,
+    /// Coefficient of restitution in [0, 1].
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub restitution: Real,
+    /// Motion: the collider is translated by path(t) − path(0); absent = static.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathFile>,
+}
+
+/// Which node pairs collide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum CollisionModeName {
+    /// None.
+    Off,
+    /// Nodes of different bodies (connected groups of springs).
+    Bodies,
+    /// Any two nodes not joined by a spring (self-collision).
+    #[default]
+    All,
+}
+
+fn four() -> u32 {
+    4
+}
+
+/// Collisions between node radii (nodes with `radius` > 0).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CollisionsFile {
+    /// Which pairs collide.
+    #[serde(default)]
+    pub mode: CollisionModeName,
+    /// Friction coefficient between nodes, ≥ 0.
+    #[serde(default)]
+    pub friction: Real,
+    /// Relaxation iterations per integration step, ≥ 1.
+    #[serde(default = "four")]
+    pub iterations: u32,
+}
+
+/// Sensor kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SensorKindName {
+    /// 1 while a spring's length (or two nodes' distance) is in [min, max] m.
+    Length,
+    /// 1 while `node` touched a surface in the previous step.
+    Contact,
+    /// 1 while the bearing of `target` from the front (back → front) is in [min, max] rad.
+    Target,
+    /// 1 while ((t + phase) mod period) < on.
+    Timer,
+}
+
+/// A binary sensor. Fields by kind: length (spring or nodes, min, max), contact (node),
+/// target (back, front, target, up, min, max), timer (period, on, phase).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SensorFile {
+    /// Name, unique; controllers' weights refer to it.
+    pub id: String,
+    /// What it measures.
+    pub kind: SensorKindName,
+    /// The spring whose length is measured (length).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spring: Option<u32>,
+    /// The two nodes whose distance is measured, instead of a spring (length).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<[u32; 2]>,
+    /// The node (contact).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<u32>,
+    /// Lower bound: length \[m] or bearing \[rad].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<Real>,
+    /// Upper bound: length \[m] or bearing \[rad].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<Real>,
+    /// The node at the back of the body (target).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back: Option<u32>,
+    /// The node at the front (target).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub front: Option<u32>,
+    /// The point to follow \[m] (target).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<V3>,
+    /// Up axis for bearings (target); absent = [0, 1, 0].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub up: Option<V3>,
+    /// Period \[s], > 0 (timer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period: Option<f64>,
+    /// Time on per period \[s], ≥ 0 (timer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on: Option<f64>,
+    /// Time shift \[s] (timer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<f64>,
+}
+
+/// A controller on one spring (seed 004): when the weighted sum of the sensors exceeds 1
+/// for the first step and `delay` more, the alternate values take effect; they revert once
+/// the sum has stayed below 1 as long.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ControllerFile {
+    /// The controlled spring.
+    pub spring: u32,
+    /// Delay in steps, ≥ 0.
+    #[serde(default)]
+    pub delay: i64,
+    /// Weight per sensor id (any finite value).
+    pub weights: std::collections::BTreeMap<String, Real>,
+    /// Alternate rest length \[m]; absent = unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rest: Option<Real>,
+    /// Alternate stiffness [N/m]; absent = unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub k: Option<Real>,
+    /// Alternate damping [N·s/m]; absent = unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c: Option<Real>,
+    /// Alternate Nissen stiffness coefficient in [0, 1]; absent = unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cs: Option<Real>,
+    /// Alternate Nissen damping coefficient in [0, 1]; absent = unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cd: Option<Real>,
+}
+
+/// A muscle: the spring's rest length becomes L·(1 + amplitude·s) with
+/// s = sin(2π·frequency·t + phase), or s = the actuation value on `channel`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MuscleFile {
+    /// The spring.
+    pub spring: u32,
+    /// Relative amplitude in [−1, 1].
+    pub amplitude: Real,
+    /// Frequency \[Hz] (sine drive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frequency: Option<f64>,
+    /// Phase \[rad] (sine drive).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub phase: f64,
+    /// Actuation channel (instead of a sine): the studio's or the API's control value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<u32>,
 }

@@ -11,6 +11,8 @@
 //! Errors name the file, the field path (`springs[3].k`), and the value.
 #![warn(missing_docs)]
 
+mod actuators;
+mod contacts;
 pub mod convert;
 pub mod csv;
 pub mod format;
@@ -158,6 +160,18 @@ fn describe(text: &str, e: serde_path_to_error::Error<serde_json::Error>) -> Sce
     let path = (!path.is_empty() && path != ".").then_some(path);
     let inner = e.inner();
     let mut message = strip_position(inner);
+    // serde's words for a value that fits no form of a field that takes several.
+    for (ty, want) in [
+        (
+            "RoughnessFile",
+            "expected a number or {\"forward\": …, \"backward\": …, \"forward_node\": …, \"backward_node\": …}",
+        ),
+        ("OneOrMany", "expected a number or a list of numbers"),
+    ] {
+        if message.contains(&format!("untagged enum {ty}")) {
+            message = want.to_string();
+        }
+    }
     use serde_json::error::Category;
     match (inner.classify(), path) {
         // A value that parses as a number but overflows f64 is a bad field, not bad syntax.

@@ -1,0 +1,422 @@
+//! The contact, sensor, controller, muscle and tearing fields through the `hooke` binary:
+//! every bad value exits 2 naming its field; runs report contacts and switches;
+//! `--log-sensors` writes the per-step CSV.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn hooke(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hooke"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("hooke runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("contacts-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A valid two-node scene with one spring, plus `extra` top-level fields (a JSON
+/// fragment starting with a comma) and node/spring extras.
+fn scene(node0: &str, spring0: &str, extra: &str) -> String {
+    format!(
+        r#"{{"format": "hooke/1",
+  "nodes": [{{"x": [0, 0, 0], "mass": 1{node0}}}, {{"x": [1, 0, 0], "mass": 1}}],
+  "springs": [{{"a": 0, "b": 1, "k": 10{spring0}}}]{extra}}}"#
+    )
+}
+
+const SENSOR: &str =
+    r#", "sensors": [{"id": "s", "kind": "length", "spring": 0, "min": 0.5, "max": 2}]"#;
+
+fn with_sensor(more: &str) -> String {
+    scene("", "", &format!("{SENSOR}{more}"))
+}
+
+#[test]
+fn every_new_field_rejects_bad_values_with_exit_2_naming_it() {
+    let d = scratch("malformed");
+    let t = |extra: &str| scene("", "", extra);
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "unknown sensor id",
+            with_sensor(r#", "controllers": [{"spring": 0, "weights": {"foo": 2}}]"#),
+            "controllers[0].weights.foo",
+        ),
+        (
+            "negative delay",
+            with_sensor(r#", "controllers": [{"spring": 0, "delay": -3, "weights": {"s": 2}}]"#),
+            "controllers[0].delay",
+        ),
+        (
+            "NaN weight",
+            with_sensor(r#", "controllers": [{"spring": 0, "weights": {"s": NaN}}]"#),
+            "controllers[0].weights.s",
+        ),
+        (
+            "infinite weight",
+            with_sensor(r#", "controllers": [{"spring": 0, "weights": {"s": 1e999}}]"#),
+            "controllers[0].weights.s",
+        ),
+        (
+            "controller on a missing spring",
+            with_sensor(r#", "controllers": [{"spring": 4, "weights": {"s": 2}}]"#),
+            "controllers[0].spring",
+        ),
+        (
+            "two controllers on a spring",
+            with_sensor(
+                r#", "controllers": [{"spring": 0, "weights": {}}, {"spring": 0, "weights": {}}]"#,
+            ),
+            "controllers[1].spring",
+        ),
+        (
+            "negative alternate stiffness",
+            with_sensor(r#", "controllers": [{"spring": 0, "weights": {}, "k": -1}]"#),
+            "controllers[0].k",
+        ),
+        (
+            "alternate cs above 1",
+            with_sensor(r#", "controllers": [{"spring": 0, "weights": {}, "cs": 2}]"#),
+            "controllers[0].cs",
+        ),
+        (
+            "heightfield size mismatch",
+            t(r#", "terrain": {"spacing": [1, 1], "size": [3, 3], "heights": [0, 0, 0, 0]}"#),
+            "terrain.heights",
+        ),
+        (
+            "heightfield of one row",
+            t(r#", "terrain": {"spacing": [1, 1], "size": [1, 3], "heights": [0, 0, 0]}"#),
+            "terrain.size[0]",
+        ),
+        (
+            "zero terrain spacing",
+            t(r#", "terrain": {"spacing": [0, 1], "size": [2, 2], "heights": [0, 0, 0, 0]}"#),
+            "terrain.spacing[0]",
+        ),
+        (
+            "roughness grid mismatch",
+            t(
+                r#", "terrain": {"spacing": [1, 1], "size": [2, 2], "heights": [0, 0, 0, 0], "roughness": [1, 1]}"#,
+            ),
+            "terrain.roughness",
+        ),
+        (
+            "zero ground normal",
+            t(r#", "ground": {"normal": [0, 0, 0]}"#),
+            "ground.normal",
+        ),
+        (
+            "negative ground roughness",
+            t(r#", "ground": {"roughness": -1}"#),
+            "ground.roughness",
+        ),
+        (
+            "restitution above 1",
+            t(r#", "ground": {"restitution": 1.5}"#),
+            "ground.restitution",
+        ),
+        (
+            "sphere without radius",
+            t(r#", "colliders": [{"shape": "sphere", "center": [0, 0, 0]}]"#),
+            "colliders[0].radius",
+        ),
+        (
+            "sphere with half extents",
+            t(
+                r#", "colliders": [{"shape": "sphere", "center": [0, 0, 0], "radius": 1, "half_extents": [1, 1, 1]}]"#,
+            ),
+            "colliders[0].half_extents",
+        ),
+        (
+            "negative sphere radius",
+            t(r#", "colliders": [{"shape": "sphere", "center": [0, 0, 0], "radius": -1}]"#),
+            "colliders[0].radius",
+        ),
+        (
+            "flat box",
+            t(
+                r#", "colliders": [{"shape": "box", "center": [0, 0, 0], "half_extents": [1, 0, 1]}]"#,
+            ),
+            "colliders[0].half_extents[1]",
+        ),
+        (
+            "unknown shape",
+            t(r#", "colliders": [{"shape": "cone", "center": [0, 0, 0]}]"#),
+            "colliders[0].shape",
+        ),
+        (
+            "capsule without b",
+            t(r#", "colliders": [{"shape": "capsule", "a": [0, 0, 0], "radius": 1}]"#),
+            "colliders[0].b",
+        ),
+        (
+            "collider path without axis",
+            t(
+                r#", "colliders": [{"shape": "sphere", "center": [0, 0, 0], "radius": 1, "path": {"type": "circular", "center": [0, 0, 0], "axis": [0, 0, 0], "angular_velocity": 1}}]"#,
+            ),
+            "colliders[0].path.axis",
+        ),
+        (
+            "zero collision iterations",
+            t(r#", "collisions": {"iterations": 0}"#),
+            "collisions.iterations",
+        ),
+        (
+            "unknown collision mode",
+            t(r#", "collisions": {"mode": "some"}"#),
+            "collisions.mode",
+        ),
+        (
+            "sensor on a missing spring",
+            t(r#", "sensors": [{"id": "s", "kind": "length", "spring": 3, "min": 0, "max": 1}]"#),
+            "sensors[0].spring",
+        ),
+        (
+            "duplicate sensor id",
+            t(
+                r#", "sensors": [{"id": "s", "kind": "contact", "node": 0}, {"id": "s", "kind": "contact", "node": 1}]"#,
+            ),
+            "sensors[1].id",
+        ),
+        (
+            "sensor bounds reversed",
+            t(r#", "sensors": [{"id": "s", "kind": "length", "spring": 0, "min": 2, "max": 1}]"#),
+            "sensors[0].max",
+        ),
+        (
+            "sensor without min",
+            t(r#", "sensors": [{"id": "s", "kind": "length", "spring": 0, "max": 1}]"#),
+            "sensors[0].min",
+        ),
+        (
+            "contact sensor on a missing node",
+            t(r#", "sensors": [{"id": "s", "kind": "contact", "node": 9}]"#),
+            "sensors[0].node",
+        ),
+        (
+            "contact sensor with min",
+            t(r#", "sensors": [{"id": "s", "kind": "contact", "node": 0, "min": 1}]"#),
+            "sensors[0].min",
+        ),
+        (
+            "zero timer period",
+            t(r#", "sensors": [{"id": "s", "kind": "timer", "period": 0, "on": 0.1}]"#),
+            "sensors[0].period",
+        ),
+        (
+            "bearing beyond pi",
+            t(
+                r#", "sensors": [{"id": "s", "kind": "target", "back": 0, "front": 1, "target": [5, 0, 0], "min": -4, "max": 0}]"#,
+            ),
+            "sensors[0].min",
+        ),
+        (
+            "muscle amplitude 2",
+            t(r#", "muscles": [{"spring": 0, "amplitude": 2, "frequency": 1}]"#),
+            "muscles[0].amplitude",
+        ),
+        (
+            "muscle without a drive",
+            t(r#", "muscles": [{"spring": 0, "amplitude": 0.1}]"#),
+            "muscles[0].frequency",
+        ),
+        (
+            "muscle on a missing spring",
+            t(r#", "muscles": [{"spring": 5, "amplitude": 0.1, "frequency": 1}]"#),
+            "muscles[0].spring",
+        ),
+        (
+            "negative node roughness",
+            scene(r#", "roughness": -0.5"#, "", ""),
+            "nodes[0].roughness",
+        ),
+        (
+            "front node missing",
+            scene(
+                r#", "roughness": {"forward": 0.1, "backward": 1, "forward_node": 7}"#,
+                "",
+                "",
+            ),
+            "nodes[0].roughness.forward_node",
+        ),
+        (
+            "directional roughness without a front",
+            scene(r#", "roughness": {"forward": 0.1, "backward": 1}"#, "", ""),
+            "nodes[0].roughness",
+        ),
+        (
+            "roughness of the wrong type",
+            scene(r#", "roughness": "smooth""#, "", ""),
+            "nodes[0].roughness",
+        ),
+        (
+            "zero break strain",
+            scene("", r#", "break_strain": 0"#, ""),
+            "springs[0].break_strain",
+        ),
+        (
+            "negative break strain",
+            scene("", r#", "break_strain": -0.2"#, ""),
+            "springs[0].break_strain",
+        ),
+        (
+            "controller states for no controllers",
+            t(r#", "state": {"t": 0, "step": 0, "controllers": [{"active": true, "count": 0}]}"#),
+            "state.controllers",
+        ),
+        (
+            "touching a missing node",
+            t(r#", "state": {"t": 0, "step": 0, "touching": [5]}"#),
+            "state.touching",
+        ),
+    ];
+    for (i, (what, body, expect)) in cases.iter().enumerate() {
+        let file = format!("bad{i}.json");
+        std::fs::write(d.join(&file), body).unwrap();
+        for cmd in ["run", "check"] {
+            let args: &[&str] = if cmd == "run" {
+                &[cmd, &file, "--steps", "1"]
+            } else {
+                &[cmd, &file]
+            };
+            let o = hooke(args, &d);
+            let err = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{what} ({cmd}): {err}");
+            assert!(
+                err.contains(expect),
+                "{what}: message lacks {expect:?}: {err}"
+            );
+            assert!(err.contains(&file), "{what}: message lacks the file: {err}");
+            assert_eq!(
+                err.trim().lines().count(),
+                1,
+                "{what}: one line please: {err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_scene_with_every_new_field_runs_and_resumes() {
+    let d = scratch("full");
+    let body = scene(
+        r#", "radius": 0.05, "roughness": {"forward": 0.2, "backward": 0.8, "forward_node": 1}"#,
+        r#", "break_strain": 5"#,
+        r#", "ground": {"normal": [0, 1, 0], "offset": -0.5, "roughness": 0.7, "static_roughness": 0.8},
+  "terrain": {"origin": [-5, -1, -5], "spacing": [5, 5], "size": [3, 3], "heights": [0, 0, 0, 0, 0.2, 0, 0, 0, 0], "roughness": 0.5},
+  "colliders": [{"shape": "sphere", "center": [0.5, -2, 0], "radius": 0.3},
+                {"shape": "box", "center": [3, 0, 0], "half_extents": [0.2, 0.2, 0.2], "rotation": {"axis": [0, 1, 0], "angle": 0.5}, "path": {"type": "linear", "velocity": [-1, 0, 0]}},
+                {"shape": "capsule", "a": [0, -0.3, -1], "b": [0, -0.3, 1], "radius": 0.05}],
+  "collisions": {"mode": "all", "friction": 0.1},
+  "sensors": [{"id": "long", "kind": "length", "spring": 0, "min": 1.01, "max": 9},
+              {"id": "down", "kind": "contact", "node": 0},
+              {"id": "goal", "kind": "target", "back": 0, "front": 1, "target": [5, 0, 0], "min": -0.5, "max": 0.5},
+              {"id": "tick", "kind": "timer", "period": 0.2, "on": 0.1}],
+  "controllers": [{"spring": 0, "delay": 2, "weights": {"long": 1.5, "tick": -0.25}, "rest": 0.8, "k": 20}],
+  "muscles": [{"spring": 0, "amplitude": 0.1, "frequency": 2}]"#,
+    );
+    std::fs::write(d.join("full.json"), &body).unwrap();
+    let o = hooke(&["check", "full.json"], &d);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    for line in [
+        "ground:",
+        "terrain: 3×3",
+        "colliders: sphere, box (moving), capsule",
+        "node collisions: all",
+        "actuators: 4 sensor(s), 1 controller(s), 1 muscle(s)",
+        "tearing: 1 spring(s)",
+    ] {
+        assert!(out.contains(line), "check lacks {line:?}:\n{out}");
+    }
+    let o = hooke(
+        &[
+            "run",
+            "full.json",
+            "--steps",
+            "400",
+            "-q",
+            "--log-sensors",
+            "log.csv",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("  contacts "), "{out}");
+    assert!(
+        out.contains("  controllers 4 sensor(s), 1 controller(s)"),
+        "{out}"
+    );
+    assert!(out.contains("  tearing "), "{out}");
+    let log = std::fs::read_to_string(d.join("log.csv")).unwrap();
+    let mut lines = log.lines();
+    assert_eq!(
+        lines.next(),
+        Some("step,t,long,down,goal,tick,spring0_active")
+    );
+    assert_eq!(lines.count(), 400);
+    // The checkpoint keeps every field: resuming it and running on matches one long run.
+    let o = hooke(
+        &[
+            "run",
+            "runs/full/final.json",
+            "--steps",
+            "100",
+            "-q",
+            "--out",
+            "b",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = hooke(
+        &["run", "full.json", "--steps", "500", "-q", "--out", "a"],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let a = std::fs::read_to_string(d.join("a/final.json")).unwrap();
+    let b = std::fs::read_to_string(d.join("b/final.json")).unwrap();
+    assert_eq!(a, b, "resumed run differs from the straight run");
+}
+
+#[test]
+fn log_sensors_needs_sensors() {
+    let d = scratch("nolog");
+    let o = hooke(
+        &[
+            "run",
+            "oscillator",
+            "--steps",
+            "5",
+            "--log-sensors",
+            "x.csv",
+        ],
+        &d,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("no sensors or controllers"));
+}
+
+#[test]
+fn contact_builtins_report_their_physics() {
+    let d = scratch("builtins");
+    let o = hooke(&["run", "walker", "--duration", "2", "-q"], &d);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(out.contains("node-surface contacts per step"), "{out}");
+    assert!(out.contains("switch(es)"), "{out}");
+    let o = hooke(&["run", "tear", "--duration", "0.5", "-q"], &d);
+    let out = text(&o.stdout);
+    assert!(out.contains("spring(s) torn"), "{out}");
+}
