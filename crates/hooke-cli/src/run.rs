@@ -118,17 +118,22 @@ pub fn physics_summary(sim: &Simulation) -> Vec<(String, String)> {
         lines.push(("contacts".to_string(), parts.join(", ")));
     }
     let act = &m.actuators;
-    if !act.is_empty() {
+    if !act.sensors.is_empty() || !act.controllers.is_empty() {
         let active = sim.state().controllers.iter().filter(|c| c.active).count();
         lines.push((
             "controllers".to_string(),
             format!(
-                "{} sensor(s), {} controller(s) ({active} active at the end), {} switch(es), {} muscle(s)",
+                "{} sensor(s), {} controller(s) ({active} active at the end), {} switch(es)",
                 act.sensors.len(),
                 act.controllers.len(),
                 c.controller_switches,
-                act.muscles.len()
             ),
+        ));
+    }
+    if !act.muscles.is_empty() {
+        lines.push((
+            "muscles".to_string(),
+            format!("{} spring(s) with driven rest lengths", act.muscles.len()),
         ));
     }
     if c.springs_torn > 0 || m.springs.break_strain.iter().any(|b| b.is_finite()) {

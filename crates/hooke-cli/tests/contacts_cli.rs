@@ -358,6 +358,7 @@ fn a_scene_with_every_new_field_runs_and_resumes() {
         out.contains("  controllers 4 sensor(s), 1 controller(s)"),
         "{out}"
     );
+    assert!(out.contains("  muscles     1 spring(s)"), "{out}");
     assert!(out.contains("  tearing "), "{out}");
     let log = std::fs::read_to_string(d.join("log.csv")).unwrap();
     let mut lines = log.lines();

@@ -24,18 +24,29 @@ pub fn limits(model: &Model, layout: &SpringLayout) -> Option<Vec<Real>> {
 /// Springs strained past their break strain at positions `x` (user indices, ascending),
 /// with `limits` from [`limits`] for `layout`. Compares squared lengths: no square root.
 pub fn overstrained(layout: &SpringLayout, limits: &[Real], x: &[Vec3]) -> Vec<u32> {
-    let mut out = par::map_chunks(layout.len(), par::SPRING_CHUNK, |range| {
-        range
-            .filter(|&p| {
-                let d = x[layout.a[p] as usize] - x[layout.b[p] as usize];
-                let reach = layout.rest[p] * limits[p];
-                // A zero-length spring tears as soon as its ends part (0 > 0 is false).
-                d.length_squared() > reach * reach
-            })
-            .map(|p| layout.order[p])
-            .collect::<Vec<u32>>()
+    let n = layout.len();
+    let (a, b, rest) = (&layout.a[..n], &layout.b[..n], &layout.rest[..n]);
+    let limits = &limits[..n];
+    let past = |p: usize| {
+        let d = x[a[p] as usize] - x[b[p] as usize];
+        let reach = rest[p] * limits[p];
+        // A zero-length spring tears as soon as its ends part (0 > 0 is false).
+        d.length_squared() > reach * reach
+    };
+    // Almost every step tears nothing: count first (branch-free, no allocation), and list
+    // the springs only when there are some.
+    let count: usize = par::map_chunks(n, par::SPRING_CHUNK, |range| {
+        range.map(|p| past(p) as usize).sum::<usize>()
     })
-    .concat();
+    .iter()
+    .sum();
+    if count == 0 {
+        return Vec::new();
+    }
+    let mut out: Vec<u32> = (0..n)
+        .filter(|&p| past(p))
+        .map(|p| layout.order[p])
+        .collect();
     out.sort_unstable();
     out
 }

@@ -1,6 +1,6 @@
 //! The contact built-ins keep their promises: the cloth stays out of the sphere and out of
 //! itself, the torn curtain loses exactly its overstretched springs (the same ones for any
-//! thread count), and the crawlers crawl.
+//! thread count), the crawlers crawl, and a moving box pushes a cloth.
 // Written for Real = f32; in f64 builds some casts are no-ops.
 #![allow(clippy::unnecessary_cast, clippy::useless_conversion)]
 
@@ -158,4 +158,160 @@ fn the_inchworm_crawls_forward_and_mirrored_crawls_back() {
     assert!(d >= length, "crawled {d} m, body {length} m");
     let (back, _) = crawl("inchworm", &[("forward", "1"), ("backward", "0.1")]);
     assert!(back <= -length, "mirrored crawled {back} m");
+}
+
+/// A 16×16 cloth lying flat on the ground, and a box sweeping across it at 0.5 m/s.
+fn swept_cloth(box_speed: Real) -> Scene {
+    use hooke::contact::{Collider, Ground, Material};
+    let mut b = builders::cloth(&builders::ClothParams {
+        width: 16,
+        height: 16,
+        size: 1.0,
+        pin: builders::ClothPin::None,
+        plane: builders::ClothPlane::Horizontal,
+        ..builders::ClothParams::default()
+    })
+    .unwrap();
+    let r: Real = 0.02;
+    for node in &mut b.nodes {
+        node.x.y = r;
+        node.radius = r;
+    }
+    let rough = Material {
+        roughness: 0.3,
+        static_roughness: 0.3,
+        restitution: 0.0,
+    };
+    b.contacts.ground = Some(Ground {
+        material: rough,
+        ..Ground::default()
+    });
+    // The cloth spans x in [-0.5, 0.5]; the box's front face starts 0.05 m short of it.
+    b.contacts.colliders.push(Collider {
+        shape: Shape::Box {
+            center: hooke::vec3(-0.65, 0.1, 0.5),
+            half_extents: hooke::vec3(0.1, 0.1, 0.7),
+            axes: [Vec3::X, Vec3::Y, Vec3::Z],
+        },
+        material: rough,
+        path: Some(hooke::Path::Linear {
+            origin: [0.0; 3],
+            velocity: [box_speed as f64, 0.0, 0.0],
+        }),
+    });
+    b.build().unwrap()
+}
+
+#[test]
+fn a_moving_box_pushes_a_cloth_ahead_of_it() {
+    let mean_x = |sim: &Simulation| {
+        let x = &sim.state().x;
+        x.iter().map(|p| p.x).sum::<Real>() / x.len() as Real
+    };
+    let still = run_for(swept_cloth(0.0), 1.2);
+    let sim = run_for(swept_cloth(0.5), 1.2);
+    // After 1.2 s the box spans x in [-0.15, 0.05]: 0.55 m into where the cloth lay.
+    let (lo, hi) = (-0.15 as Real, 0.05 as Real);
+    let r = 0.02 as Real;
+    for (i, p) in sim.state().x.iter().enumerate() {
+        assert!(p.is_finite(), "node {i} is not finite");
+        let inside = p.x > lo - 0.5 * r
+            && p.x < hi + 0.5 * r
+            && p.y < 0.2 + 0.5 * r
+            && (p.z - 0.5).abs() < 0.7 + 0.5 * r;
+        assert!(!inside, "node {i} at {p:?} is inside the moving box");
+    }
+    let (x0, x1) = (mean_x(&still), mean_x(&sim));
+    assert!(x0.abs() < 1e-3, "the cloth moved by itself: {x0}");
+    // The back edge is pushed from -0.5 to the box's face plus a radius (0.57 m); ground
+    // friction (0.3·m·g ≈ 1.5 N on 0.5 kg) is far too weak to crumple the cloth (k = 1000
+    // N/m per edge), so it slides almost rigidly: its centre moves nearly as far.
+    assert!(x1 - x0 > 0.5, "the cloth moved only {} m", x1 - x0);
+    let back = sim
+        .state()
+        .x
+        .iter()
+        .map(|p| p.x)
+        .fold(Real::INFINITY, Real::min);
+    assert!(
+        back >= hi,
+        "a node at x = {back} is behind the box's face {hi}"
+    );
+}
+
+/// One node (radius 0) resting on a terrain that rises along x with slope 0.5
+/// (heights 0 at x = 0, 2 at x = 4), its roughness `mu` static and kinetic.
+fn node_on_terrain(mu: Real) -> Simulation {
+    use hooke::contact::Terrain;
+    let mut b = hooke::SceneBuilder::new("terrain");
+    b.settings.dt = 1e-3;
+    b.contacts.terrain = Some(Terrain {
+        origin: Vec3::ZERO,
+        spacing: [4.0, 4.0],
+        size: [2, 2],
+        heights: vec![0.0, 2.0, 0.0, 2.0],
+        roughness: vec![mu],
+        static_roughness: vec![mu],
+        restitution: 0.0,
+    });
+    b.add_node(hooke::Node::new(hooke::vec3(3.0, 1.5, 2.0), 0.1));
+    Simulation::new(b.build().unwrap())
+}
+
+#[test]
+fn a_node_on_a_terrain_slope_holds_below_mu_s_and_slides_above() {
+    let theta = (0.5 as f64).atan();
+    let mut held = node_on_terrain(0.6);
+    held.run(1000).unwrap();
+    let p = held.state().x[0];
+    assert_eq!(p, hooke::vec3(3.0, 1.5, 2.0), "held node moved");
+    let mut slid = node_on_terrain(0.2);
+    let t = 0.5;
+    slid.run(500).unwrap();
+    let p = slid.state().x[0];
+    let along = ((3.0 - p.x as f64).powi(2) + (1.5 - p.y as f64).powi(2)).sqrt();
+    let a = 9.81 * (theta.sin() - 0.2 * theta.cos());
+    let expected = 0.5 * a * t * t;
+    assert!(
+        (along / expected - 1.0).abs() < 0.02,
+        "slid {along} m, expected {expected} m"
+    );
+    // It stays on the terrain: height 0.5·x under it.
+    assert!((p.y - 0.5 * p.x).abs() < 1e-4, "off the surface: {p:?}");
+}
+
+#[test]
+fn a_string_drapes_over_a_capsule_pole_without_entering_it() {
+    use hooke::contact::{Collider, Material};
+    let mut b = hooke::SceneBuilder::new("pole");
+    b.settings.dt = 2e-4;
+    for i in 0..21 {
+        b.add_node(hooke::Node::new(hooke::vec3(0.05 * i as Real, 0.06, 0.0), 0.01));
+    }
+    for i in 0..20 {
+        b.add_spring(hooke::Spring::hooke(i, i + 1, 200.0, 0.1));
+    }
+    let radius = 0.05 as Real;
+    b.contacts.colliders.push(Collider {
+        shape: Shape::Capsule {
+            a: hooke::vec3(0.5, 0.0, -0.5),
+            b: hooke::vec3(0.5, 0.0, 0.5),
+            radius,
+        },
+        material: Material {
+            roughness: 0.5,
+            static_roughness: 0.5,
+            restitution: 0.0,
+        },
+        path: None,
+    });
+    let sim = run_for(b.build().unwrap(), 2.0);
+    let x = &sim.state().x;
+    for (i, p) in x.iter().enumerate() {
+        let off_axis = (p.x - 0.5).hypot(p.y);
+        assert!(off_axis > radius - 1e-4, "node {i} at {p:?} is inside the pole");
+    }
+    // It hangs over the pole: the middle rests on top, both ends far below it.
+    assert!((x[10].y - radius).abs() < 2e-3, "middle at {:?}", x[10]);
+    assert!(x[0].y < -0.2 && x[20].y < -0.2, "ends at {:?}, {:?}", x[0], x[20]);
 }
