@@ -230,26 +230,18 @@ impl Actuators {
 
     /// Checks every value against a model of `n` nodes and `m` springs.
     pub fn validate(&self, n: usize, m: usize) -> Result<(), FieldError> {
-        let node = |path: String, i: u32| {
-            if (i as usize) < n {
+        let index = |path: String, i: u32, count: usize, what: &str| {
+            if (i as usize) < count {
                 Ok(())
             } else {
                 Err(FieldError::new(
                     path,
-                    format!("{i} is not a node (the scene has {n} nodes)"),
+                    format!("{i} is not a {what} (the scene has {count} {what}s)"),
                 ))
             }
         };
-        let spring = |path: String, s: u32| {
-            if (s as usize) < m {
-                Ok(())
-            } else {
-                Err(FieldError::new(
-                    path,
-                    format!("{s} is not a spring (the scene has {m} springs)"),
-                ))
-            }
-        };
+        let node = |path: String, i: u32| index(path, i, n, "node");
+        let spring = |path: String, s: u32| index(path, s, m, "spring");
         let finite = |path: String, v: f64| {
             if v.is_finite() {
                 Ok(())

@@ -286,7 +286,10 @@ fn a_string_drapes_over_a_capsule_pole_without_entering_it() {
     let mut b = hooke::SceneBuilder::new("pole");
     b.settings.dt = 2e-4;
     for i in 0..21 {
-        b.add_node(hooke::Node::new(hooke::vec3(0.05 * i as Real, 0.06, 0.0), 0.01));
+        b.add_node(hooke::Node::new(
+            hooke::vec3(0.05 * i as Real, 0.06, 0.0),
+            0.01,
+        ));
     }
     for i in 0..20 {
         b.add_spring(hooke::Spring::hooke(i, i + 1, 200.0, 0.1));
@@ -309,9 +312,17 @@ fn a_string_drapes_over_a_capsule_pole_without_entering_it() {
     let x = &sim.state().x;
     for (i, p) in x.iter().enumerate() {
         let off_axis = (p.x - 0.5).hypot(p.y);
-        assert!(off_axis > radius - 1e-4, "node {i} at {p:?} is inside the pole");
+        assert!(
+            off_axis > radius - 1e-4,
+            "node {i} at {p:?} is inside the pole"
+        );
     }
     // It hangs over the pole: the middle rests on top, both ends far below it.
     assert!((x[10].y - radius).abs() < 2e-3, "middle at {:?}", x[10]);
-    assert!(x[0].y < -0.2 && x[20].y < -0.2, "ends at {:?}, {:?}", x[0], x[20]);
+    assert!(
+        x[0].y < -0.2 && x[20].y < -0.2,
+        "ends at {:?}, {:?}",
+        x[0],
+        x[20]
+    );
 }

@@ -162,26 +162,28 @@ pub fn walker(p: &WalkerParams) -> Result<SceneBuilder, FieldError> {
     Ok(b)
 }
 
+fn feet_forward(default: Real) -> ParamSpec {
+    ParamSpec::real("forward", default, 0.0, "", "feet roughness going forward")
+}
+
+fn feet_backward(default: Real) -> ParamSpec {
+    ParamSpec::real(
+        "backward",
+        default,
+        0.0,
+        "",
+        "feet roughness going backward",
+    )
+}
+
 pub(super) fn walker_specs() -> Vec<ParamSpec> {
     let d = WalkerParams::default();
     vec![
         ParamSpec::real("length", d.length, 1e-3, "m", "body length, foot to foot"),
         ParamSpec::real("stride", d.stride, 1e-6, "m", "how much the body shrinks"),
         ParamSpec::real("mass", d.mass, 1e-9, "kg", "total mass"),
-        ParamSpec::real(
-            "forward",
-            d.forward,
-            0.0,
-            "",
-            "feet roughness going forward",
-        ),
-        ParamSpec::real(
-            "backward",
-            d.backward,
-            0.0,
-            "",
-            "feet roughness going backward",
-        ),
+        feet_forward(d.forward),
+        feet_backward(d.backward),
         ParamSpec::int("delay", d.delay as i64, 0, "controller delay in steps"),
     ]
 }
@@ -282,20 +284,8 @@ pub(super) fn inchworm_specs() -> Vec<ParamSpec> {
             "muscle amplitude (fraction of rest length)",
         ),
         ParamSpec::real("frequency", d.frequency, 0.0, "Hz", "muscle frequency"),
-        ParamSpec::real(
-            "forward",
-            d.forward,
-            0.0,
-            "",
-            "feet roughness going forward",
-        ),
-        ParamSpec::real(
-            "backward",
-            d.backward,
-            0.0,
-            "",
-            "feet roughness going backward",
-        ),
+        feet_forward(d.forward),
+        feet_backward(d.backward),
     ]
 }
 
