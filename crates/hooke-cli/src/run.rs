@@ -136,6 +136,19 @@ pub fn physics_summary(sim: &Simulation) -> Vec<(String, String)> {
             format!("{} spring(s) with driven rest lengths", act.muscles.len()),
         ));
     }
+    for (i, surf) in m.surfaces.iter().enumerate() {
+        let name = if surf.name.is_empty() {
+            format!("surface {i}")
+        } else {
+            surf.name.clone()
+        };
+        let mut text = format!("{name}: {} faces", surf.faces.len());
+        if let Some(law) = &surf.pressure {
+            let v = hooke::mesh::volume(&sim.state().x, &surf.faces);
+            text += &format!(", volume {v:.6e} m³ at {:.4e} Pa at the end", law.at(v));
+        }
+        lines.push(("surfaces".to_string(), text));
+    }
     if c.springs_torn > 0 || m.springs.break_strain.iter().any(|b| b.is_finite()) {
         lines.push((
             "tearing".to_string(),
@@ -361,8 +374,13 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     for (name, text) in physics_summary(&sim) {
         println!("  {name:<11} {text}");
     }
+    let gas = if sim.model().surfaces.iter().any(|s| s.pressure.is_some()) {
+        format!(", gas {:.4e}", e.potential_gas)
+    } else {
+        String::new()
+    };
     println!(
-        "  final       total {:.6e} J (kinetic {:.4e}, gravity {:.4e}, spring {:.4e}), max stretch {:.2}%, max compression {:.2}%",
+        "  final       total {:.6e} J (kinetic {:.4e}, gravity {:.4e}, spring {:.4e}{gas}), max stretch {:.2}%, max compression {:.2}%",
         e.total(),
         e.kinetic,
         e.potential_gravity,

@@ -308,6 +308,7 @@ pub fn from_file(f: SceneFile) -> Result<Scene, FieldError> {
     }
     b.contacts = crate::contacts::contacts(&f, t)?;
     b.actuators = crate::actuators::actuators(&f)?;
+    b.surfaces = crate::surfaces::surfaces(&f.surfaces);
     if let Some(st) = &f.state {
         b.touching = st.touching.clone();
         b.controllers = crate::actuators::states(&st.controllers);
@@ -451,6 +452,7 @@ pub fn to_file(scene: &Scene) -> SceneFile {
         sensors,
         controllers,
         muscles,
+        surfaces: crate::surfaces::surfaces_file(&m.surfaces),
         state,
     }
 }

@@ -10,7 +10,7 @@ use crate::IoError;
 
 /// Column names, in order. The first eight are the documented interface; later columns
 /// may be appended, never reordered.
-pub const COLUMNS: [&str; 12] = [
+pub const COLUMNS: [&str; 13] = [
     "t",
     "kinetic",
     "potential_gravity",
@@ -23,6 +23,7 @@ pub const COLUMNS: [&str; 12] = [
     "max_strain",
     "max_stretch",
     "max_compression",
+    "potential_gas",
 ];
 
 /// Writes energy samples.
@@ -62,6 +63,7 @@ impl EnergyCsv {
             e.max_strain,
             e.max_stretch,
             e.max_compression,
+            e.potential_gas,
         ]
         .map(|v| v.to_string())
         .join(",");

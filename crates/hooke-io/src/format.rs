@@ -58,6 +58,9 @@ pub struct SceneFile {
     /// Springs whose rest length follows a sine wave or an actuation channel.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub muscles: Vec<MuscleFile>,
+    /// Triangulated surfaces: faces, texture coordinates, texture, gas pressure.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub surfaces: Vec<crate::surfaces::SurfaceFile>,
     /// Where a run stopped: time, step count and integrator memory. Absent = t = 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<StateFile>,

@@ -18,6 +18,7 @@ pub mod csv;
 pub mod format;
 pub mod npy;
 mod pretty;
+pub mod surfaces;
 
 use std::fmt;
 use std::path::Path;

@@ -9,6 +9,8 @@ pub enum Stage {
     Sensors,
     /// Kinematic anchors and held nodes get their velocity towards this step's target.
     Control,
+    /// Enclosed volumes measured, gas pressure turned into node forces.
+    Pressure,
     /// Spring pass: every spring's force computed once.
     Springs,
     /// Node pass: gather spring forces, add constant forces and drag, integrate.
@@ -25,9 +27,10 @@ pub enum Stage {
 
 impl Stage {
     /// All stages in order.
-    pub const ALL: [Stage; 8] = [
+    pub const ALL: [Stage; 9] = [
         Stage::Sensors,
         Stage::Control,
+        Stage::Pressure,
         Stage::Springs,
         Stage::Nodes,
         Stage::Contacts,
@@ -41,6 +44,7 @@ impl Stage {
         match self {
             Stage::Sensors => "sensors",
             Stage::Control => "control",
+            Stage::Pressure => "pressure",
             Stage::Springs => "springs",
             Stage::Nodes => "nodes",
             Stage::Anchors => "anchors",
@@ -59,7 +63,7 @@ pub struct Counters {
     /// Spring force evaluations (springs × evaluations per step × steps).
     pub spring_updates: u64,
     /// Nanoseconds per stage, indexed like [`Stage::ALL`].
-    pub stage_ns: [u64; 8],
+    pub stage_ns: [u64; Stage::ALL.len()],
     /// Linear systems solved (implicit integrators, fast mass-spring).
     pub linear_solves: u64,
     /// Conjugate gradient iterations, summed over solves.
@@ -107,7 +111,12 @@ impl fmt::Display for Counters {
         for (i, stage) in Stage::ALL.iter().enumerate() {
             let ns = self.stage_ns[i];
             // Stages a scene does not use are left out.
-            if ns == 0 && matches!(stage, Stage::Sensors | Stage::Contacts | Stage::Tear) {
+            if ns == 0
+                && matches!(
+                    stage,
+                    Stage::Sensors | Stage::Pressure | Stage::Contacts | Stage::Tear
+                )
+            {
                 continue;
             }
             if !std::mem::take(&mut first) {

@@ -23,6 +23,9 @@ pub struct Energy {
     /// Σ ½·k·(ℓ − L)² over springs (ropes only when stretched; `stable` springs with their
     /// compiled k = cs·m_red/h²) \[J].
     pub potential_spring: f64,
+    /// The gas's potential in closed surfaces with pressure, −∫p dV \[J] (zero without;
+    /// up to a constant: ideal gas −nRT·ln V, see [`crate::mesh`]).
+    pub potential_gas: f64,
     /// Linear momentum Σ m·v over free nodes [kg·m/s].
     pub momentum: [f64; 3],
     /// Largest |ℓ − L|/L over springs with L > 0 (slack ropes excluded) \[-].
@@ -37,7 +40,11 @@ pub struct Energy {
 impl Energy {
     /// Kinetic plus every potential \[J].
     pub fn total(&self) -> f64 {
-        self.kinetic + self.potential_gravity + self.potential_field + self.potential_spring
+        self.kinetic
+            + self.potential_gravity
+            + self.potential_field
+            + self.potential_spring
+            + self.potential_gas
     }
 }
 
@@ -118,5 +125,13 @@ pub fn energy(
         e.max_compression = e.max_compression.max(sq);
     }
     e.max_strain = e.max_stretch.max(e.max_compression);
+    e.potential_gas = model
+        .surfaces
+        .iter()
+        .filter_map(|s| {
+            let law = s.pressure.as_ref()?;
+            Some(law.energy(crate::mesh::volume(&st.x, &s.faces)))
+        })
+        .sum();
     e
 }

@@ -30,6 +30,8 @@ pub(crate) struct Workspace {
     /// Impulse coefficients of `stable` springs (impulse form only), in kernel order.
     pub impulses: Option<SpringCoeffs>,
     /// Constant force per node: m·g plus fields \[N].
+    pub fbase: Vec<Vec3>,
+    /// Force per node held over an integration step: `fbase` plus gas pressure \[N].
     pub fconst: Vec<Vec3>,
     /// Per-spring forces, kernel order \[N].
     pub sf: Vec<Vec3>,
@@ -64,7 +66,8 @@ impl Workspace {
         self.forces = SpringCoeffs::compile_in(model, h, form, order);
         self.impulses =
             impulse.then(|| SpringCoeffs::compile_in(model, h, Form::StableImpulses, order));
-        self.fconst = forces::constant_forces(model);
+        self.fbase = forces::constant_forces(model);
+        self.fconst = self.fbase.clone();
         let m = model.springs.len();
         self.sf.resize(m, Vec3::ZERO);
         self.sj.resize(if impulse { m } else { 0 }, Vec3::ZERO);

@@ -31,15 +31,18 @@ pub mod error;
 pub mod forces;
 pub(crate) mod integrate;
 pub mod layout;
+pub mod mesh;
 pub mod model;
 mod par;
 pub mod real;
 pub mod scene;
 pub mod settings;
+pub mod shapes;
 pub mod sim;
 #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
 mod simd;
 pub mod solvers;
+pub mod springify;
 pub mod stability;
 pub mod state;
 pub mod tear;

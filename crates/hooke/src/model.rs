@@ -9,6 +9,7 @@ use crate::actuation::Actuators;
 use crate::adjacency::Adjacency;
 use crate::contact::{Contacts, Roughness};
 use crate::error::{FieldError, at};
+use crate::mesh::Surface;
 use crate::real::{Real, Vec3};
 
 /// Spring families.
@@ -381,6 +382,8 @@ pub struct Model {
     pub contacts: Contacts,
     /// Sensors, controllers and muscles.
     pub actuators: Actuators,
+    /// Triangulated surfaces: faces, texture coordinates, pressure.
+    pub surfaces: Vec<Surface>,
     adjacency: Adjacency,
 }
 
@@ -399,6 +402,8 @@ pub struct ModelParts {
     pub contacts: Contacts,
     /// Sensors, controllers and muscles.
     pub actuators: Actuators,
+    /// Triangulated surfaces: faces, texture coordinates, pressure.
+    pub surfaces: Vec<Surface>,
 }
 
 impl Model {
@@ -427,6 +432,7 @@ impl Model {
             anchors: p.anchors,
             contacts: p.contacts,
             actuators: p.actuators,
+            surfaces: p.surfaces,
             adjacency: Adjacency::default(),
         };
         m.rebuild_adjacency()?;
@@ -503,6 +509,9 @@ impl Model {
         self.validate_env(n)?;
         self.contacts.validate()?;
         self.actuators.validate(n, self.springs.len())?;
+        for (i, surface) in self.surfaces.iter().enumerate() {
+            surface.validate(i, n)?;
+        }
         let mut seen = vec![false; n];
         for (i, anchor) in self.anchors.iter().enumerate() {
             let node = anchor.node as usize;

@@ -3,6 +3,7 @@
 use crate::actuation::{Actuators, ControllerState};
 use crate::contact::{Contacts, Roughness};
 use crate::error::{FieldError, at};
+use crate::mesh::Surface;
 use crate::model::{
     Anchor, DampingMode, Environment, Model, ModelParts, Nodes, SpringKind, Springs,
 };
@@ -184,6 +185,8 @@ pub struct SceneBuilder {
     pub contacts: Contacts,
     /// Sensors, controllers and muscles.
     pub actuators: Actuators,
+    /// Triangulated surfaces: faces, texture coordinates, pressure.
+    pub surfaces: Vec<Surface>,
     /// Nodes touching a surface at the start, when resuming (ascending).
     pub touching: Vec<u32>,
     /// Controller memories, when resuming (one per controller, or empty).
@@ -318,7 +321,17 @@ impl SceneBuilder {
             anchors: self.anchors,
             contacts: self.contacts,
             actuators: self.actuators,
+            surfaces: self.surfaces,
         })?;
+        for (i, surface) in model.surfaces.iter().enumerate() {
+            if surface.pressure.is_some() && crate::mesh::volume(&x, &surface.faces) <= 0.0 {
+                return Err(FieldError::new(
+                    at("surfaces", i, "faces"),
+                    "the faces point inwards (the enclosed volume is negative): list each \
+                     face's nodes counter-clockwise seen from outside",
+                ));
+            }
+        }
         if !self.controllers.is_empty()
             && self.controllers.len() != model.actuators.controllers.len()
         {
@@ -448,6 +461,7 @@ impl Scene {
             anchors: m.anchors.clone(),
             contacts: m.contacts.clone(),
             actuators: m.actuators.clone(),
+            surfaces: m.surfaces.clone(),
             touching: self.state.touching.clone(),
             controllers: self.state.controllers.clone(),
             t: self.state.t,

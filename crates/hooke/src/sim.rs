@@ -36,6 +36,7 @@ use crate::diagnostics::{self, Energy};
 use crate::error::{Diverged, FieldError};
 use crate::forces::{Form, SpringCoeffs};
 use crate::integrate::{self, Workspace};
+use crate::mesh;
 use crate::model::Model;
 use crate::real::{Real, Vec3};
 use crate::scene::Scene;
@@ -225,7 +226,7 @@ impl Simulation {
             model,
             &self.ws.layout,
             co,
-            &self.ws.fconst,
+            &self.ws.fbase,
             &self.scene.state,
         )
     }
@@ -434,6 +435,18 @@ impl Simulation {
                 st.v[node as usize] = (target - from) / h;
             }
         });
+
+        if model.surfaces.iter().any(|s| s.pressure.is_some()) {
+            counters.time(Stage::Pressure, || {
+                ws.fconst.copy_from_slice(&ws.fbase);
+                for s in &model.surfaces {
+                    if let Some(law) = &s.pressure {
+                        let p = law.at(mesh::volume(&st.x, &s.faces)) as Real;
+                        mesh::add_pressure_forces(&st.x, &s.faces, p, &mut ws.fconst);
+                    }
+                }
+            });
+        }
 
         let fixed = |kinematic: &[(u32, Vec3, Vec3)]| {
             let mut f: Vec<bool> = model.nodes.inv_mass.iter().map(|&w| w == 0.0).collect();

@@ -9,6 +9,7 @@ mod cloth;
 mod creatures;
 mod drape;
 mod jelly;
+mod mesh_scenes;
 mod oscillator;
 mod string;
 
@@ -16,6 +17,7 @@ pub use cloth::{ClothParams, ClothPin, ClothPlane, cloth};
 pub use creatures::{InchwormParams, WalkerParams, inchworm, walker};
 pub use drape::{ClothOnSphereParams, TearParams, cloth_on_sphere, tear};
 pub use jelly::{JellyParams, JellyPin, jelly};
+pub use mesh_scenes::{BalloonParams, JellyMeshParams, balloon, jelly_mesh};
 pub use oscillator::{OscillatorParams, oscillator};
 pub use string::{StringAnchor, StringParams, string};
 
@@ -338,7 +340,7 @@ pub fn builtins() -> &'static [BuiltIn] {
     &BUILTINS
 }
 
-static BUILTINS: [BuiltIn; 8] = [
+static BUILTINS: [BuiltIn; 10] = [
     BuiltIn {
         name: "cloth",
         description: "a W×H cloth with structural, shear and bend springs, pinned at two corners, falling and swinging",
@@ -386,6 +388,18 @@ static BUILTINS: [BuiltIn; 8] = [
         description: "a four-segment crawler: muscles on a travelling sine wave, feet rough backward",
         specs: creatures::inchworm_specs,
         make: creatures::inchworm_from_params,
+    },
+    BuiltIn {
+        name: "balloon",
+        description: "seed 002's balloon: an icosphere skin filled with an ideal gas, lifted by it, on a string",
+        specs: mesh_scenes::balloon_specs,
+        make: mesh_scenes::balloon_from_params,
+    },
+    BuiltIn {
+        name: "jelly-mesh",
+        description: "seed 002's converted jelly: a subdivided cube mesh, edges as springs, braced by an interior lattice, dropped",
+        specs: mesh_scenes::jelly_mesh_specs,
+        make: mesh_scenes::jelly_mesh_from_params,
     },
 ];
 
