@@ -6,6 +6,7 @@
 mod bench;
 mod bench_solvers;
 mod check;
+mod convert_cmd;
 mod load;
 mod run;
 mod scene_cmd;
@@ -30,6 +31,8 @@ enum Command {
     Scene(scene_cmd::SceneArgs),
     /// Validate a scene and print its stability report
     Check(check::CheckArgs),
+    /// Turn a triangle mesh (OBJ, glTF, GLB) into a scene of nodes, springs and a surface
+    Convert(convert_cmd::ConvertArgs),
     /// Time the step on standard scenes (spring-updates per second)
     Bench(bench::BenchArgs),
     /// Print the scene format's JSON Schema
@@ -93,6 +96,7 @@ fn main() -> ExitCode {
         Command::Run(a) => run::run(a),
         Command::Scene(a) => scene_cmd::scene(a),
         Command::Check(a) => check::check(a),
+        Command::Convert(a) => convert_cmd::convert(a),
         Command::Bench(a) => bench::bench(a),
         Command::Schema => {
             println!("{}", hooke_io::schema());

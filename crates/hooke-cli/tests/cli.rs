@@ -2,27 +2,13 @@
 // Written for Real = f32; in f64 builds some casts are no-ops.
 #![allow(clippy::unnecessary_cast, clippy::useless_conversion)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn hooke(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hooke"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("hooke runs")
-}
+use common::{hooke, text};
 
 /// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+fn scratch(name: &str) -> std::path::PathBuf {
+    common::scratch_in("cli", name)
 }
 
 #[test]

@@ -2,26 +2,13 @@
 //! every bad value exits 2 naming its field; runs report contacts and switches;
 //! `--log-sensors` writes the per-step CSV.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn hooke(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hooke"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("hooke runs")
-}
+use common::{hooke, text};
 
-fn scratch(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("contacts-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+/// A fresh folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    common::scratch_in("contacts", name)
 }
 
 /// A valid two-node scene with one spring, plus `extra` top-level fields (a JSON

@@ -16,7 +16,9 @@ mod contacts;
 pub mod convert;
 pub mod csv;
 pub mod format;
+pub mod mesh_import;
 pub mod npy;
+pub mod obj;
 mod pretty;
 pub mod surfaces;
 

@@ -1,0 +1,199 @@
+//! `hooke convert` end to end: the shipped meshes convert (faces, UVs and texture kept),
+//! and every bad mesh exits 2 with a message naming the file and the problem.
+
+mod common;
+
+use common::{hooke, scenes, text};
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    common::scratch_in("mesh", name)
+}
+
+#[test]
+fn the_shipped_meshes_convert_and_run() {
+    let d = scratch("shipped");
+    let cube = scenes().join("cube.obj");
+    let o = hooke(
+        &[
+            "convert",
+            cube.to_str().unwrap(),
+            "-o",
+            "cube.json",
+            "--volume",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("98 vertices") || out.contains("162 nodes"),
+        "{out}"
+    );
+    assert!(out.contains("288 edges"), "{out}");
+    assert!(out.contains("64 lattice nodes"), "{out}");
+    let o = hooke(&["run", "cube.json", "--duration", "0.2", "-q"], &d);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // Writing over an existing file needs --force.
+    let o = hooke(&["convert", cube.to_str().unwrap(), "-o", "cube.json"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--force"));
+
+    let flag = scenes().join("flag.obj");
+    std::fs::create_dir_all(d.join("out")).unwrap();
+    let o = hooke(
+        &[
+            "convert",
+            flag.to_str().unwrap(),
+            "-o",
+            "out/flag.json",
+            "--bend",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let scene = hooke_io::read_scene(&d.join("out/flag.json")).unwrap();
+    let s = &scene.model.surfaces[0];
+    assert_eq!(s.faces.len(), 300);
+    assert_eq!(s.uvs.len(), 176);
+    assert_eq!(s.face_uvs.len(), 300);
+    // The texture path is relative to the scene file and leads to the texture.
+    let tex = s.texture.as_ref().unwrap();
+    assert!(d.join("out").join(tex).exists(), "{tex}");
+}
+
+/// Writes `body` as `name` in `d`, converts it with `flags`, and returns (code, stderr).
+fn convert(d: &std::path::Path, name: &str, body: &str, flags: &[&str]) -> (Option<i32>, String) {
+    std::fs::write(d.join(name), body).unwrap();
+    let mut args = vec!["convert", name, "-o", "out.json"];
+    args.extend(flags);
+    let o = hooke(&args, d);
+    (o.status.code(), text(&o.stderr))
+}
+
+#[test]
+fn bad_meshes_exit_2_naming_the_problem() {
+    let d = scratch("bad");
+    let tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+    let cases: &[(&str, &str, &str, &[&str], &str)] = &[
+        ("missing file", "", "", &[], "no such file"),
+        (
+            "quad without --triangulate",
+            "quad.obj",
+            "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n",
+            &[],
+            "--triangulate",
+        ),
+        (
+            "degenerate triangle",
+            "flat.obj",
+            "v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 1 0\nf 1 2 4\nf 1 2 3\n",
+            &[],
+            "faces[1]: degenerate triangle",
+        ),
+        (
+            "NaN coordinate",
+            "nan.obj",
+            "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n",
+            &[],
+            "positions[1]",
+        ),
+        ("empty mesh", "empty.obj", "# nothing\n", &[], "empty"),
+        (
+            "open mesh with --volume",
+            "open.obj",
+            &format!("{tri}f 1 2 3\n"),
+            &["--volume"],
+            "needs a closed mesh",
+        ),
+        (
+            "open mesh with --density",
+            "open2.obj",
+            &format!("{tri}f 1 2 3\n"),
+            &["--density", "100"],
+            "needs a closed mesh",
+        ),
+        (
+            "unknown format",
+            "mesh.stl",
+            "solid x\n",
+            &[],
+            "unknown mesh format",
+        ),
+        (
+            "negative stiffness",
+            "ok.obj",
+            &format!("{tri}f 1 2 3\n"),
+            &["--k=-5"],
+            "--k",
+        ),
+    ];
+    for (what, name, body, flags, expect) in cases {
+        let (code, err) = if name.is_empty() {
+            let o = hooke(&["convert", "nothing.obj", "-o", "out.json"], &d);
+            (o.status.code(), text(&o.stderr))
+        } else {
+            convert(&d, name, body, flags)
+        };
+        assert_eq!(code, Some(2), "{what}: {err}");
+        assert!(err.contains(expect), "{what}: {err:?} lacks {expect:?}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+    }
+    // A triangulated quad converts.
+    let (code, err) = convert(
+        &d,
+        "quad2.obj",
+        "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n",
+        &["--triangulate", "--shear"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn pressure_needs_a_closed_outward_surface() {
+    let d = scratch("pressure");
+    let nodes = r#""nodes": [{"x": [0,0,0], "mass": 1}, {"x": [1,0,0], "mass": 1},
+                             {"x": [0,1,0], "mass": 1}, {"x": [0,0,1], "mass": 1}]"#;
+    let outward = "[[0,2,1],[0,1,3],[0,3,2],[1,2,3]]";
+    let inward = "[[0,1,2],[0,3,1],[0,2,3],[1,3,2]]";
+    let gas = r#""pressure": {"law": "ideal-gas", "nrt": 1}"#;
+    let case = |faces: &str, extra: &str| {
+        format!(r#"{{"format": "hooke/1", {nodes}, "surfaces": [{{"faces": {faces}, {extra}}}]}}"#)
+    };
+    for (what, body, code, expect) in [
+        ("closed tetrahedron", case(outward, gas), 0, ""),
+        (
+            "open",
+            case("[[0,2,1],[0,1,3]]", gas),
+            2,
+            "surfaces[0].pressure",
+        ),
+        ("inward", case(inward, gas), 2, "surfaces[0].faces"),
+        (
+            "bad node",
+            case("[[0,2,9]]", r#""name": "x""#),
+            2,
+            "surfaces[0].faces[0][2]",
+        ),
+        (
+            "negative nRT",
+            case(outward, r#""pressure": {"law": "ideal-gas", "nrt": -1}"#),
+            2,
+            "surfaces[0].pressure.nrt",
+        ),
+        (
+            "uv count",
+            case(outward, r#""uvs": [[0,0]], "face_uvs": [[0,0,0]]"#),
+            2,
+            "surfaces[0].face_uvs",
+        ),
+    ] {
+        std::fs::write(d.join("s.json"), &body).unwrap();
+        let o = hooke(&["check", "s.json"], &d);
+        assert_eq!(o.status.code(), Some(code), "{what}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(expect),
+            "{what}: {}",
+            text(&o.stderr)
+        );
+    }
+}

@@ -1,0 +1,297 @@
+//! Reading triangle meshes: Wavefront OBJ (with its MTL's diffuse texture) and glTF 2.0
+//! (`.gltf` with external buffers, or `.glb`), into a [`MeshSource`] for
+//! [`hooke::springify`].
+//!
+//! Positions are kept as the file has them (the converter welds coincident ones); texture
+//! coordinates keep their own indices per face corner, so UV seams survive; they follow
+//! OBJ's convention (v = 0 at the bottom of the image; glTF's v is flipped on import). Quads are kept
+//! beside their triangles for shear bracing.
+
+use std::path::Path;
+
+use glam::Mat4;
+use hooke::springify::MeshSource;
+use hooke::{Real, Vec3};
+
+/// Why a mesh could not be read: the message names the file and the element.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: {message}")]
+pub struct MeshError {
+    /// The file.
+    pub file: String,
+    /// What is wrong, and where.
+    pub message: String,
+}
+
+fn fail(path: &Path, message: impl Into<String>) -> MeshError {
+    MeshError {
+        file: path.display().to_string(),
+        message: message.into(),
+    }
+}
+
+/// Options for reading.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ImportOptions {
+    /// Split polygons of more than three corners into triangles (a fan from the first
+    /// corner); without it they are an error.
+    pub triangulate: bool,
+}
+
+/// Reads `path` by its extension: `.obj`, `.gltf` or `.glb`.
+pub fn load_mesh(path: &Path, opts: ImportOptions) -> Result<MeshSource, MeshError> {
+    if !path.exists() {
+        return Err(fail(path, "no such file"));
+    }
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("obj") => load_obj(path, opts),
+        Some("gltf" | "glb") => load_gltf(path),
+        _ => Err(fail(
+            path,
+            "unknown mesh format: give an .obj, .gltf or .glb file",
+        )),
+    }
+}
+
+fn name_of(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "mesh".into())
+}
+
+fn load_obj(path: &Path, opts: ImportOptions) -> Result<MeshSource, MeshError> {
+    let load = tobj::LoadOptions {
+        triangulate: false,
+        single_index: false,
+        ..tobj::LoadOptions::default()
+    };
+    let (models, materials) = tobj::load_obj(path, &load)
+        .map_err(|e| fail(path, format!("not a readable OBJ file: {e}")))?;
+    let materials = materials.unwrap_or_default();
+    let mut src = MeshSource {
+        name: name_of(path),
+        ..MeshSource::default()
+    };
+    let mut face_index = 0usize;
+    for model in &models {
+        let m = &model.mesh;
+        let base = src.positions.len() as u32;
+        let uv_base = src.uvs.len() as u32;
+        src.positions.extend(
+            m.positions
+                .chunks_exact(3)
+                .map(|p| Vec3::new(p[0] as Real, p[1] as Real, p[2] as Real)),
+        );
+        src.uvs.extend(
+            m.texcoords
+                .chunks_exact(2)
+                .map(|t| [t[0] as Real, t[1] as Real]),
+        );
+        let has_uvs = !m.texcoord_indices.is_empty();
+        let arities: Vec<u32> = if m.face_arities.is_empty() {
+            vec![3; m.indices.len() / 3]
+        } else {
+            m.face_arities.clone()
+        };
+        let mut start = 0usize;
+        for &arity in &arities {
+            let n = arity as usize;
+            let idx = &m.indices[start..start + n];
+            let tex = has_uvs.then(|| &m.texcoord_indices[start..start + n]);
+            start += n;
+            if n < 3 {
+                return Err(fail(
+                    path,
+                    format!("face {face_index} ({}) has {n} corners", model.name),
+                ));
+            }
+            if n > 3 && !opts.triangulate {
+                return Err(fail(
+                    path,
+                    format!(
+                        "face {face_index} ({}) has {n} corners; pass --triangulate to split \
+                         polygons into triangles",
+                        model.name
+                    ),
+                ));
+            }
+            if n == 4 {
+                src.quads.push([0, 1, 2, 3].map(|k| base + idx[k]));
+            }
+            for k in 1..n - 1 {
+                src.faces
+                    .push([idx[0], idx[k], idx[k + 1]].map(|v| base + v));
+                if let Some(t) = tex {
+                    src.face_uvs
+                        .push([t[0], t[k], t[k + 1]].map(|v| uv_base + v));
+                }
+            }
+            face_index += 1;
+        }
+        if src.texture.is_none()
+            && let Some(tex) = m
+                .material_id
+                .and_then(|id| materials.get(id))
+                .and_then(|mat| mat.diffuse_texture.clone())
+        {
+            src.texture = Some(tex);
+        }
+    }
+    // Faces without texture coordinates next to faces with them: drop the partial UVs.
+    if src.face_uvs.len() != src.faces.len() {
+        src.face_uvs.clear();
+    }
+    Ok(src)
+}
+
+/// The node's world transforms, depth first from the default (or first) scene.
+fn world_meshes(doc: &gltf::Document) -> Vec<(gltf::Mesh<'_>, Mat4)> {
+    fn walk<'a>(node: gltf::Node<'a>, parent: Mat4, out: &mut Vec<(gltf::Mesh<'a>, Mat4)>) {
+        let local = Mat4::from_cols_array_2d(&node.transform().matrix());
+        let world = parent * local;
+        if let Some(mesh) = node.mesh() {
+            out.push((mesh, world));
+        }
+        for child in node.children() {
+            walk(child, world, out);
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(scene) = doc.default_scene().or_else(|| doc.scenes().next()) {
+        for node in scene.nodes() {
+            walk(node, Mat4::IDENTITY, &mut out);
+        }
+    } else {
+        for mesh in doc.meshes() {
+            out.push((mesh, Mat4::IDENTITY));
+        }
+    }
+    out
+}
+
+fn load_gltf(path: &Path) -> Result<MeshSource, MeshError> {
+    let gltf =
+        gltf::Gltf::open(path).map_err(|e| fail(path, format!("not a readable glTF file: {e}")))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut buffers: Vec<Vec<u8>> = Vec::new();
+    for buffer in gltf.document.buffers() {
+        let data = match buffer.source() {
+            gltf::buffer::Source::Bin => gltf
+                .blob
+                .clone()
+                .ok_or_else(|| fail(path, "the GLB has no binary chunk"))?,
+            gltf::buffer::Source::Uri(uri) if uri.starts_with("data:") => {
+                return Err(fail(
+                    path,
+                    format!(
+                        "buffer {} is embedded as base64, which hooke does not read; export \
+                         a .glb or a .gltf with a separate .bin",
+                        buffer.index()
+                    ),
+                ));
+            }
+            gltf::buffer::Source::Uri(uri) => {
+                let file = dir.join(uri);
+                std::fs::read(&file).map_err(|e| {
+                    fail(
+                        path,
+                        format!("buffer {}: {}: {e}", buffer.index(), file.display()),
+                    )
+                })?
+            }
+        };
+        buffers.push(data);
+    }
+    let mut src = MeshSource {
+        name: name_of(path),
+        ..MeshSource::default()
+    };
+    let mut all_uvs = true;
+    for (mesh, world) in world_meshes(&gltf.document) {
+        for (p, prim) in mesh.primitives().enumerate() {
+            let label = format!("mesh {:?} primitive {p}", mesh.name().unwrap_or(""));
+            if prim.mode() != gltf::mesh::Mode::Triangles {
+                return Err(fail(
+                    path,
+                    format!(
+                        "{label}: mode {:?}; only triangle lists are read",
+                        prim.mode()
+                    ),
+                ));
+            }
+            let reader = prim.reader(|b| buffers.get(b.index()).map(|d| d.as_slice()));
+            let positions: Vec<Vec3> = reader
+                .read_positions()
+                .ok_or_else(|| fail(path, format!("{label}: no POSITION attribute")))?
+                .map(|q| {
+                    let w = world.transform_point3(glam::Vec3::from(q));
+                    Vec3::new(w.x as Real, w.y as Real, w.z as Real)
+                })
+                .collect();
+            let base = src.positions.len() as u32;
+            let count = positions.len() as u32;
+            let indices: Vec<u32> = match reader.read_indices() {
+                Some(i) => i.into_u32().collect(),
+                None => (0..count).collect(),
+            };
+            if indices.len() % 3 != 0 {
+                return Err(fail(
+                    path,
+                    format!(
+                        "{label}: {} indices is not a whole number of triangles",
+                        indices.len()
+                    ),
+                ));
+            }
+            if let Some(&bad) = indices.iter().find(|&&i| i >= count) {
+                return Err(fail(
+                    path,
+                    format!("{label}: index {bad} but only {count} vertices"),
+                ));
+            }
+            // A mirroring transform flips the winding.
+            let flip = world.determinant() < 0.0;
+            for t in indices.chunks_exact(3) {
+                let f = if flip {
+                    [t[0], t[2], t[1]]
+                } else {
+                    [t[0], t[1], t[2]]
+                };
+                src.faces.push(f.map(|v| base + v));
+            }
+            match reader.read_tex_coords(0) {
+                Some(uv) => {
+                    // glTF keeps one UV per vertex: the vertex index is the UV index. Its v
+                    // runs down the image; scenes use OBJ's convention (v up).
+                    let uv_base = src.uvs.len() as u32;
+                    src.uvs
+                        .extend(uv.into_f32().map(|[u, v]| [u as Real, 1.0 - v as Real]));
+                    let n = src.faces.len() - indices.len() / 3;
+                    src.face_uvs
+                        .extend(src.faces[n..].iter().map(|f| f.map(|v| v - base + uv_base)));
+                }
+                None => all_uvs = false,
+            }
+            if src.texture.is_none()
+                && let Some(info) = prim
+                    .material()
+                    .pbr_metallic_roughness()
+                    .base_color_texture()
+                && let gltf::image::Source::Uri { uri, .. } = info.texture().source().source()
+                && !uri.starts_with("data:")
+            {
+                src.texture = Some(uri.to_string());
+            }
+            src.positions.extend(positions);
+        }
+    }
+    if !all_uvs {
+        src.face_uvs.clear();
+        src.uvs.clear();
+    }
+    Ok(src)
+}
