@@ -35,9 +35,50 @@ pub struct RunArgs {
     /// Write every step's sensor outputs and controller states to this CSV file
     #[arg(long, value_name = "FILE")]
     pub log_sensors: Option<PathBuf>,
+    /// Export the surfaces per output frame: obj (DIR/obj/frame_NNNNN.obj with normals,
+    /// UVs, MTL and texture) or gltf (DIR/animation.glb, morph-target animation); frames
+    /// every --every steps, or 30 per simulated second
+    #[arg(long, value_enum)]
+    pub export: Option<ExportKind>,
     /// Print no progress bar
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// Export formats of `hooke run --export`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportKind {
+    /// One OBJ per frame, with an MTL and the texture.
+    Obj,
+    /// One binary glTF with the motion as morph targets.
+    Gltf,
+}
+
+/// Where exported frames go.
+enum Exporter {
+    Obj(hooke_io::export::ObjSequence),
+    Gltf(hooke_io::export::GlbAnimation),
+}
+
+impl Exporter {
+    fn push(&mut self, t: f64, x: &[hooke::Vec3]) -> Result<()> {
+        match self {
+            Exporter::Obj(o) => o.push(x)?,
+            Exporter::Gltf(g) => g.push(t, x)?,
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<(usize, &'static str)> {
+        Ok(match self {
+            Exporter::Obj(o) => (o.frames(), "obj/frame_*.obj"),
+            Exporter::Gltf(g) => {
+                let n = g.frames();
+                g.finish()?;
+                (n, "animation.glb")
+            }
+        })
+    }
 }
 
 /// Steps to run: --steps, or ceil(duration / dt).
@@ -279,9 +320,46 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         None => None,
     };
     let sample = a.every.unwrap_or((steps / 1000).max(1));
+    let export_every = a.every.unwrap_or_else(|| {
+        ((1.0 / 30.0) / hooke::real::f64_of(settings.dt))
+            .round()
+            .max(1.0) as u64
+    });
+    let mut exporter = match a.export {
+        None => None,
+        Some(kind) => {
+            let m = sim.model();
+            let mesh =
+                hooke_io::export::ExportMesh::new(&m.surfaces, m.nodes.len()).ok_or_else(|| {
+                    bad(format!(
+                        "--export: {name} has no surfaces (faces) to export; scenes from \
+                         `hooke convert` and the built-ins cloth, balloon and jelly-mesh have them"
+                    ))
+                })?;
+            let scene_dir = match &source {
+                Source::File(p) => p.parent().map(Path::to_path_buf).unwrap_or_default(),
+                Source::BuiltIn => PathBuf::from("."),
+            };
+            Some(match kind {
+                ExportKind::Obj => Exporter::Obj(hooke_io::export::ObjSequence::create(
+                    &out.join("obj"),
+                    mesh,
+                    &scene_dir,
+                )?),
+                ExportKind::Gltf => Exporter::Gltf(hooke_io::export::GlbAnimation::new(
+                    &out.join("animation.glb"),
+                    mesh,
+                    &scene_dir,
+                )),
+            })
+        }
+    };
     energy.push(sim.state().t, &sim.energy())?;
     if let Some(t) = &mut traj {
         t.push(&sim.state().x)?;
+    }
+    if let Some(e) = &mut exporter {
+        e.push(sim.state().t, &sim.state().x)?;
     }
 
     let bar = if a.quiet {
@@ -318,6 +396,11 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         {
             t.push(&sim.state().x)?;
         }
+        if let Some(e) = &mut exporter
+            && i % export_every == 0
+        {
+            e.push(sim.state().t, &sim.state().x)?;
+        }
         if i % 64 == 0 {
             bar.set_position(i);
         }
@@ -332,6 +415,10 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     if let Some(t) = traj {
         t.finish()?;
     }
+    let exported = match exporter {
+        Some(e) => Some(e.finish()?),
+        None => None,
+    };
     if let Err(d) = result {
         eprintln!(
             "energy.csv{} in {} hold the run up to the last finite step",
@@ -395,6 +482,14 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
             "  frames      {f} in trajectory.npy (every {} steps)",
             a.every.unwrap_or(1)
         );
+    }
+    if let Some((n, what)) = exported {
+        println!("  exported    {n} frames as {what} (every {export_every} steps)");
+        wrote.push(if what.starts_with("obj") {
+            "obj/"
+        } else {
+            "animation.glb"
+        });
     }
     println!("  wrote       {}/{{{}}}", out.display(), wrote.join(", "));
     if let (true, Some(p)) = (logged, &a.log_sensors) {

@@ -197,3 +197,76 @@ fn pressure_needs_a_closed_outward_surface() {
         );
     }
 }
+
+#[test]
+fn convert_run_export_keeps_faces_and_uvs() {
+    let d = scratch("pipeline");
+    let flag = scenes().join("flag.obj");
+    let o = hooke(
+        &[
+            "convert",
+            flag.to_str().unwrap(),
+            "-o",
+            "flag.json",
+            "--bend",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let scene = hooke_io::read_scene(&d.join("flag.json")).unwrap();
+    let surface = &scene.model.surfaces[0];
+    for kind in ["obj", "gltf"] {
+        let o = hooke(
+            &[
+                "run",
+                "flag.json",
+                "--steps",
+                "200",
+                "--every",
+                "100",
+                "--export",
+                kind,
+                "--out",
+                kind,
+                "-q",
+            ],
+            &d,
+        );
+        assert!(o.status.success(), "{kind}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stdout).contains("exported    3 frames"),
+            "{}",
+            text(&o.stdout)
+        );
+    }
+    // The OBJ frames: same faces (the flag's nodes are in first-use order) and the same
+    // texture coordinate at every corner; the texture and its material sit beside them.
+    let back = hooke_io::mesh_import::load_mesh(
+        &d.join("obj/obj/frame_00002.obj"),
+        hooke_io::mesh_import::ImportOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(back.faces, surface.faces);
+    for f in 0..back.faces.len() {
+        for c in 0..3 {
+            let got = back.uvs[back.face_uvs[f][c] as usize];
+            let want = surface.uvs[surface.face_uvs[f][c] as usize];
+            assert!((got[0] - want[0]).abs() < 1e-6 && (got[1] - want[1]).abs() < 1e-6);
+        }
+    }
+    assert_eq!(back.texture.as_deref(), Some("flag.png"));
+    assert!(d.join("obj/obj/flag.png").exists());
+    // The .glb embeds the texture and keeps every triangle.
+    let gltf = gltf::Gltf::open(d.join("gltf/animation.glb")).unwrap();
+    let prim = gltf.meshes().next().unwrap().primitives().next().unwrap();
+    assert_eq!(prim.indices().unwrap().count(), 3 * surface.faces.len());
+    assert_eq!(gltf.images().count(), 1);
+    // A scene without surfaces has nothing to export.
+    let o = hooke(&["run", "string", "--steps", "5", "--export", "obj"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("no surfaces"),
+        "{}",
+        text(&o.stderr)
+    );
+}

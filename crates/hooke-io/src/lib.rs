@@ -15,6 +15,7 @@ mod actuators;
 mod contacts;
 pub mod convert;
 pub mod csv;
+pub mod export;
 pub mod format;
 pub mod mesh_import;
 pub mod npy;

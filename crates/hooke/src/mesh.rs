@@ -176,6 +176,35 @@ impl Surface {
     }
 }
 
+/// Removes the faces that have an edge in `cut` (node pairs, smaller index first, sorted),
+/// with their texture coordinates: a torn spring takes its faces with it. A surface with
+/// pressure that loses a face is no longer closed: its gas escapes (the pressure is
+/// removed), as a balloon pops.
+pub fn remove_faces_along(surface: &mut Surface, cut: &[(u32, u32)]) {
+    let mut sorted = cut.to_vec();
+    sorted.sort_unstable();
+    let hit = |f: &[u32; 3]| {
+        [(f[0], f[1]), (f[1], f[2]), (f[2], f[0])]
+            .iter()
+            .any(|&(a, b)| sorted.binary_search(&(a.min(b), a.max(b))).is_ok())
+    };
+    let keep: Vec<bool> = surface.faces.iter().map(|f| !hit(f)).collect();
+    if keep.iter().all(|&k| k) {
+        return;
+    }
+    surface.pressure = None;
+    let mut k = keep.iter();
+    surface
+        .faces
+        .retain(|_| *k.next().expect("one flag per face"));
+    if !surface.face_uvs.is_empty() {
+        let mut k = keep.iter();
+        surface
+            .face_uvs
+            .retain(|_| *k.next().expect("one flag per face"));
+    }
+}
+
 /// Checks that `faces` form a closed, consistently oriented surface: every edge a→b of a
 /// face appears once, and its reverse b→a once in another face. The error names the edge.
 pub fn closed(faces: &[[u32; 3]]) -> Result<(), String> {

@@ -355,6 +355,20 @@ impl Simulation {
         }
         let base = &mut self.scene.model;
         let st = &mut self.scene.state;
+        // Faces along a torn spring go with it, so pictures and exports show the tear.
+        if !base.surfaces.is_empty() {
+            let cut: Vec<(u32, u32)> = broken
+                .iter()
+                .map(|&s| {
+                    let (a, b) = (base.springs.a[s as usize], base.springs.b[s as usize]);
+                    (a.min(b), a.max(b))
+                })
+                .collect();
+            for surface in &mut base.surfaces {
+                crate::mesh::remove_faces_along(surface, &cut);
+            }
+            base.surfaces.retain(|s| !s.faces.is_empty());
+        }
         let map = base.springs.retain(&keep);
         base.actuators.remap_springs(&map, &mut st.controllers);
         if let Some(imp) = &mut st.impulses {

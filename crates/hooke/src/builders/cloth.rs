@@ -2,6 +2,7 @@
 
 use super::{ParamSpec, Params};
 use crate::error::FieldError;
+use crate::mesh::Surface;
 use crate::real::{Real, vec3};
 use crate::scene::{Node, SceneBuilder, Spring};
 
@@ -166,6 +167,33 @@ pub fn cloth(p: &ClothParams) -> Result<SceneBuilder, FieldError> {
         }
     }
     b.springs.sort_by_key(|s| (s.a, s.b));
+    // The surface, for normals, pictures and exports: two triangles per cell facing +y
+    // (horizontal) or +z (vertical), the texture's top edge along the first row.
+    let mut faces = Vec::with_capacity(2 * (w - 1) * (h - 1));
+    for j in 0..h - 1 {
+        for i in 0..w - 1 {
+            faces.push([id(i, j), id(i, j + 1), id(i + 1, j)]);
+            faces.push([id(i + 1, j), id(i, j + 1), id(i + 1, j + 1)]);
+        }
+    }
+    let uvs = (0..h)
+        .flat_map(|j| {
+            (0..w).map(move |i| {
+                [
+                    i as Real / (w - 1) as Real,
+                    1.0 - j as Real / (h - 1) as Real,
+                ]
+            })
+        })
+        .collect();
+    b.surfaces.push(Surface {
+        name: "cloth".into(),
+        face_uvs: faces.clone(),
+        faces,
+        uvs,
+        texture: None,
+        pressure: None,
+    });
     Ok(b)
 }
 

@@ -1,0 +1,445 @@
+//! Exports of a run's surfaces: an OBJ per output frame (with normals, texture coordinates,
+//! an MTL and the texture beside them), or one binary glTF holding the mesh and its motion
+//! as morph targets driven by an animation, which Blender (shape keys) and three.js
+//! (morph targets) import.
+//!
+//! Only nodes on a surface are exported, numbered in the order the faces first use them,
+//! so an exported OBJ reads back with the same vertices in the same order. Normals are
+//! the area-weighted vertex normals of [`hooke::mesh::vertex_normals`], recomputed for
+//! every frame.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use hooke::mesh::{Surface, vertex_normals};
+use hooke::{Real, Vec3};
+
+use crate::IoError;
+
+/// The exported part of a model: the surface nodes in first-use order and the surfaces
+/// renumbered onto them.
+#[derive(Debug, Clone)]
+pub struct ExportMesh {
+    /// Per exported vertex, its node.
+    pub nodes: Vec<u32>,
+    /// The surfaces with faces in exported-vertex numbering.
+    pub surfaces: Vec<Surface>,
+    all_faces: Vec<[u32; 3]>,
+}
+
+impl ExportMesh {
+    /// Collects the surfaces of a model; `None` when it has none.
+    pub fn new(surfaces: &[Surface], node_count: usize) -> Option<Self> {
+        if surfaces.is_empty() {
+            return None;
+        }
+        let mut index = vec![u32::MAX; node_count];
+        let mut nodes = Vec::new();
+        let mut out = Vec::new();
+        for s in surfaces {
+            let faces = s
+                .faces
+                .iter()
+                .map(|f| {
+                    f.map(|n| {
+                        let slot = &mut index[n as usize];
+                        if *slot == u32::MAX {
+                            *slot = nodes.len() as u32;
+                            nodes.push(n);
+                        }
+                        *slot
+                    })
+                })
+                .collect();
+            out.push(Surface { faces, ..s.clone() });
+        }
+        let all_faces = surfaces.iter().flat_map(|s| s.faces.clone()).collect();
+        Some(Self {
+            nodes,
+            surfaces: out,
+            all_faces,
+        })
+    }
+
+    /// Positions and normals of the exported vertices at node positions `x`.
+    pub fn frame(&self, x: &[Vec3], scratch: &mut Vec<Vec3>) -> (Vec<Vec3>, Vec<Vec3>) {
+        vertex_normals(x, &self.all_faces, scratch);
+        let p = self.nodes.iter().map(|&n| x[n as usize]).collect();
+        let n = self.nodes.iter().map(|&n| scratch[n as usize]).collect();
+        (p, n)
+    }
+
+    /// The first texture any surface names.
+    pub fn texture(&self) -> Option<&str> {
+        self.surfaces.iter().find_map(|s| s.texture.as_deref())
+    }
+}
+
+/// Writes `DIR/frame_NNNNN.obj` per frame, plus `hooke.mtl` and a copy of the texture.
+pub struct ObjSequence {
+    dir: PathBuf,
+    mesh: ExportMesh,
+    mtl: bool,
+    frames: usize,
+    scratch: Vec<Vec3>,
+}
+
+impl ObjSequence {
+    /// Creates `dir` and, when the surfaces name a texture found relative to
+    /// `scene_dir`, copies it there and writes the material library.
+    pub fn create(dir: &Path, mesh: ExportMesh, scene_dir: &Path) -> Result<Self, IoError> {
+        std::fs::create_dir_all(dir).map_err(|e| IoError::write(dir, e))?;
+        let mut mtl = false;
+        if let Some(tex) = mesh.texture() {
+            let src = scene_dir.join(tex);
+            let name = Path::new(tex)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "texture.png".into());
+            if src.exists() {
+                std::fs::copy(&src, dir.join(&name))
+                    .map_err(|e| IoError::write(&dir.join(&name), e))?;
+            }
+            let path = dir.join("hooke.mtl");
+            let mut w = crate::create(&path)?;
+            crate::obj::write_mtl(&mut w, "texture", &name)
+                .and_then(|_| w.flush())
+                .map_err(|e| IoError::write(&path, e))?;
+            mtl = true;
+        }
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            mesh,
+            mtl,
+            frames: 0,
+            scratch: Vec::new(),
+        })
+    }
+
+    /// Writes the next frame at node positions `x`.
+    pub fn push(&mut self, x: &[Vec3]) -> Result<(), IoError> {
+        let (p, n) = self.mesh.frame(x, &mut self.scratch);
+        let path = self.dir.join(format!("frame_{:05}.obj", self.frames));
+        let mut w = crate::create(&path)?;
+        let mtl = self.mtl.then_some(("hooke.mtl", "texture"));
+        crate::obj::write_obj(&mut w, &p, &n, &self.mesh.surfaces, mtl)
+            .and_then(|_| w.flush())
+            .map_err(|e| IoError::write(&path, e))?;
+        self.frames += 1;
+        Ok(())
+    }
+
+    /// Frames written so far.
+    pub fn frames(&self) -> usize {
+        self.frames
+    }
+}
+
+/// The most frames one `.glb` holds: its animation stores frames² weights.
+pub const GLB_MAX_FRAMES: usize = 2000;
+
+/// Collects frames and writes one `.glb`: the first frame as the mesh, every later frame as
+/// a morph target (position and normal offsets), and an animation that blends from one to
+/// the next at the frames' times.
+pub struct GlbAnimation {
+    path: PathBuf,
+    mesh: ExportMesh,
+    /// glTF vertices: (exported vertex, texture coordinate) pairs, in first-use order.
+    verts: Vec<(u32, Option<[Real; 2]>)>,
+    indices: Vec<u32>,
+    times: Vec<f32>,
+    positions: Vec<Vec<[f32; 3]>>,
+    normals: Vec<Vec<[f32; 3]>>,
+    scratch: Vec<Vec3>,
+    texture: Option<(Vec<u8>, &'static str)>,
+}
+
+// f32 already in f32 builds.
+#[allow(clippy::unnecessary_cast)]
+fn f3(v: Vec3) -> [f32; 3] {
+    [v.x as f32, v.y as f32, v.z as f32]
+}
+
+impl GlbAnimation {
+    /// Prepares an animation to be written to `path`. glTF keeps one texture coordinate
+    /// per vertex, so a node on a UV seam becomes several vertices. A PNG or JPEG texture
+    /// found relative to `scene_dir` is embedded as the material's base colour.
+    pub fn new(path: &Path, mesh: ExportMesh, scene_dir: &Path) -> Self {
+        let texture = mesh.texture().and_then(|t| {
+            let mime = match Path::new(t)
+                .extension()?
+                .to_str()?
+                .to_ascii_lowercase()
+                .as_str()
+            {
+                "png" => "image/png",
+                "jpg" | "jpeg" => "image/jpeg",
+                _ => return None,
+            };
+            Some((std::fs::read(scene_dir.join(t)).ok()?, mime))
+        });
+        let mut verts = Vec::new();
+        let mut seen = std::collections::HashMap::new();
+        let mut indices = Vec::new();
+        for s in &mesh.surfaces {
+            for (f, face) in s.faces.iter().enumerate() {
+                for c in 0..3 {
+                    let uv = s.face_uvs.get(f).map(|t| s.uvs[t[c] as usize]);
+                    let key = (face[c], uv.map(|[u, v]| (u.to_bits(), v.to_bits())));
+                    let id = *seen.entry(key).or_insert_with(|| {
+                        verts.push((face[c], uv));
+                        verts.len() as u32 - 1
+                    });
+                    indices.push(id);
+                }
+            }
+        }
+        Self {
+            path: path.to_path_buf(),
+            mesh,
+            verts,
+            indices,
+            times: Vec::new(),
+            positions: Vec::new(),
+            normals: Vec::new(),
+            scratch: Vec::new(),
+            texture,
+        }
+    }
+
+    /// Adds the frame at time `t` \[s] with node positions `x`.
+    pub fn push(&mut self, t: f64, x: &[Vec3]) -> Result<(), IoError> {
+        if self.times.len() >= GLB_MAX_FRAMES {
+            return Err(IoError::write(
+                &self.path,
+                std::io::Error::other(format!(
+                    "more than {GLB_MAX_FRAMES} frames for one .glb; export fewer with a larger --every"
+                )),
+            ));
+        }
+        let (p, n) = self.mesh.frame(x, &mut self.scratch);
+        self.positions
+            .push(self.verts.iter().map(|&(v, _)| f3(p[v as usize])).collect());
+        self.normals
+            .push(self.verts.iter().map(|&(v, _)| f3(n[v as usize])).collect());
+        self.times.push(t as f32);
+        Ok(())
+    }
+
+    /// Frames collected so far.
+    pub fn frames(&self) -> usize {
+        self.times.len()
+    }
+
+    /// Writes the `.glb`.
+    pub fn finish(self) -> Result<(), IoError> {
+        let bytes = self.to_glb();
+        crate::write_atomic(&self.path, &bytes)
+    }
+
+    #[allow(clippy::unnecessary_cast)] // Real is f32 in f32 builds
+    fn to_glb(&self) -> Vec<u8> {
+        use serde_json::json;
+        const FLOAT: u32 = 5126;
+        const UINT: u32 = 5125;
+        const ARRAY: u32 = 34962;
+        const ELEMENTS: u32 = 34963;
+        let mut b = BinBuilder::default();
+        let n = self.verts.len();
+        let base = &self.positions[0];
+        let (bytes, bounds) = vec3_bytes(base);
+        let pos = b.accessor(&bytes, n, "VEC3", FLOAT, bounds, Some(ARRAY));
+        let (bytes, _) = vec3_bytes(&self.normals[0]);
+        let nor = b.accessor(&bytes, n, "VEC3", FLOAT, json!({}), Some(ARRAY));
+        let mut attributes = json!({"POSITION": pos, "NORMAL": nor});
+        let textured = n > 0 && self.verts.iter().all(|(_, uv)| uv.is_some());
+        if textured {
+            // Scenes keep OBJ's v (up); glTF's runs down the image.
+            let bytes: Vec<u8> = self
+                .verts
+                .iter()
+                .flat_map(|(_, uv)| {
+                    let [u, v] = uv.expect("checked");
+                    [u as f32, 1.0 - v as f32]
+                })
+                .flat_map(f32::to_le_bytes)
+                .collect();
+            let uv = b.accessor(&bytes, n, "VEC2", FLOAT, json!({}), Some(ARRAY));
+            attributes["TEXCOORD_0"] = json!(uv);
+        }
+        let bytes: Vec<u8> = self.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+        let idx = b.accessor(
+            &bytes,
+            self.indices.len(),
+            "SCALAR",
+            UINT,
+            json!({}),
+            Some(ELEMENTS),
+        );
+        let offsets = |frame: &[[f32; 3]], from: &[[f32; 3]]| -> Vec<[f32; 3]> {
+            frame
+                .iter()
+                .zip(from)
+                .map(|(a, o)| [a[0] - o[0], a[1] - o[1], a[2] - o[2]])
+                .collect()
+        };
+        let mut targets = Vec::new();
+        for (p, nn) in self.positions.iter().zip(&self.normals).skip(1) {
+            let (bytes, bounds) = vec3_bytes(&offsets(p, base));
+            let tp = b.accessor(&bytes, n, "VEC3", FLOAT, bounds, Some(ARRAY));
+            let (bytes, _) = vec3_bytes(&offsets(nn, &self.normals[0]));
+            let tn = b.accessor(&bytes, n, "VEC3", FLOAT, json!({}), Some(ARRAY));
+            targets.push(json!({"POSITION": tp, "NORMAL": tn}));
+        }
+        let mut primitive =
+            json!({"attributes": attributes, "indices": idx, "mode": 4, "material": 0});
+        let mut material = json!({
+            "name": "hooke",
+            "doubleSided": true,
+            "pbrMetallicRoughness": {
+                "baseColorFactor": [0.8, 0.8, 0.85, 1.0],
+                "metallicFactor": 0.0,
+                "roughnessFactor": 0.8
+            }
+        });
+        let mut image = None;
+        if let (Some((bytes, mime)), true) = (&self.texture, textured) {
+            let view = b.view(bytes, None);
+            image = Some(json!([{"bufferView": view, "mimeType": mime}]));
+            let pbr = &mut material["pbrMetallicRoughness"];
+            pbr["baseColorTexture"] = json!({"index": 0});
+            pbr["baseColorFactor"] = json!([1.0, 1.0, 1.0, 1.0]);
+        }
+        let mut mesh = json!({"name": "hooke", "primitives": []});
+        let k = targets.len();
+        let mut animation = None;
+        if k > 0 {
+            primitive["targets"] = json!(targets);
+            mesh["weights"] = json!(vec![0.0; k]);
+            let t0 = self.times[0];
+            let times: Vec<f32> = self.times.iter().map(|t| t - t0).collect();
+            let bytes: Vec<u8> = times.iter().flat_map(|t| t.to_le_bytes()).collect();
+            let (lo, hi) = (times[0], times[times.len() - 1]);
+            let bounds = json!({"min": [lo], "max": [hi]});
+            let input = b.accessor(&bytes, times.len(), "SCALAR", FLOAT, bounds, None);
+            // Frame 0: all weights 0; frame f: target f − 1 at weight 1.
+            let mut w = vec![0f32; times.len() * k];
+            for f in 1..times.len() {
+                w[f * k + f - 1] = 1.0;
+            }
+            let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+            let output = b.accessor(&bytes, w.len(), "SCALAR", FLOAT, json!({}), None);
+            animation = Some(json!([{
+                "name": "simulation",
+                "samplers": [{"input": input, "output": output, "interpolation": "LINEAR"}],
+                "channels": [{"sampler": 0, "target": {"node": 0, "path": "weights"}}]
+            }]));
+        }
+        mesh["primitives"] = json!([primitive]);
+        b.pad();
+        let mut doc = json!({
+            "asset": {"version": "2.0", "generator": "hooke"},
+            "scene": 0,
+            "scenes": [{"nodes": [0]}],
+            "nodes": [{"name": "hooke", "mesh": 0}],
+            "meshes": [mesh],
+            "materials": [material],
+            "buffers": [{"byteLength": b.bin.len()}],
+            "bufferViews": b.views,
+            "accessors": b.accessors,
+        });
+        if let Some(images) = image {
+            doc["images"] = images;
+            doc["textures"] = json!([{"source": 0, "sampler": 0}]);
+            doc["samplers"] =
+                json!([{"magFilter": 9729, "minFilter": 9987, "wrapS": 10497, "wrapT": 10497}]);
+        }
+        if let Some(a) = animation {
+            doc["animations"] = a;
+        }
+        let mut text = serde_json::to_vec(&doc).expect("JSON of plain values");
+        // The JSON chunk is padded with spaces, the binary chunk with zeros (glTF 2.0 §4.4).
+        while text.len() % 4 != 0 {
+            text.push(b' ');
+        }
+        let glb = gltf::binary::Glb {
+            header: gltf::binary::Header {
+                magic: *b"glTF",
+                version: 2,
+                length: (12 + 8 + text.len() + 8 + b.bin.len()) as u32,
+            },
+            json: std::borrow::Cow::Owned(text),
+            bin: Some(std::borrow::Cow::Owned(b.bin)),
+        };
+        glb.to_vec().expect("writing to memory")
+    }
+}
+
+/// Little-endian bytes of `v` and the accessor bounds glTF requires for positions.
+fn vec3_bytes(v: &[[f32; 3]]) -> (Vec<u8>, serde_json::Value) {
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    let mut b = Vec::with_capacity(v.len() * 12);
+    for p in v {
+        for k in 0..3 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+            b.extend_from_slice(&p[k].to_le_bytes());
+        }
+    }
+    (b, serde_json::json!({"min": lo, "max": hi}))
+}
+
+/// The binary chunk with its buffer views and accessors.
+#[derive(Default)]
+struct BinBuilder {
+    bin: Vec<u8>,
+    views: Vec<serde_json::Value>,
+    accessors: Vec<serde_json::Value>,
+}
+
+impl BinBuilder {
+    fn pad(&mut self) {
+        while self.bin.len() % 4 != 0 {
+            self.bin.push(0);
+        }
+    }
+
+    /// Appends `bytes` as a buffer view; returns its index.
+    fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
+        self.pad();
+        let mut view = serde_json::json!({
+            "buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()
+        });
+        if let Some(t) = target {
+            view["target"] = serde_json::json!(t);
+        }
+        self.bin.extend_from_slice(bytes);
+        self.views.push(view);
+        self.views.len() - 1
+    }
+
+    /// Appends `bytes` as a view and an accessor over it (with `extra` fields such as
+    /// bounds); returns the accessor's index.
+    fn accessor(
+        &mut self,
+        bytes: &[u8],
+        count: usize,
+        kind: &str,
+        component: u32,
+        extra: serde_json::Value,
+        target: Option<u32>,
+    ) -> usize {
+        let view = self.view(bytes, target);
+        let mut acc = serde_json::json!({
+            "bufferView": view, "componentType": component, "count": count, "type": kind
+        });
+        if let serde_json::Value::Object(m) = extra {
+            for (k, v) in m {
+                acc[k] = v;
+            }
+        }
+        self.accessors.push(acc);
+        self.accessors.len() - 1
+    }
+}
