@@ -270,3 +270,105 @@ fn convert_run_export_keeps_faces_and_uvs() {
         text(&o.stderr)
     );
 }
+
+#[test]
+fn composites_merge_parts_and_join_them() {
+    let d = scratch("composite");
+    std::fs::create_dir_all(d.join("parts")).unwrap();
+    let args = [
+        "scene",
+        "string",
+        "--nodes",
+        "10",
+        "-o",
+        "parts/string.json",
+    ];
+    let o = hooke(&args, &d);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let composite = |joins: &str, parts: &str| {
+        format!(
+            r#"{{"format": "hooke/1", "name": "pair",
+                "nodes": [{{"x": [0.2, 0.5, 0], "mass": 0.1}}],
+                "parts": {parts},
+                "joins": {joins}}}"#
+        )
+    };
+    let parts = r#"[{"name": "left", "scene": "parts/string.json"},
+                    {"name": "right", "scene": "parts/string.json", "offset": [0.4, 0, 0]}]"#;
+    let good = composite(
+        r#"[{"a": {"part": "left", "node": 9}, "b": {"part": "right", "node": 9}, "kind": "rope", "k": 500},
+            {"a": 0, "b": {"part": "left", "node": 5}, "k": 100}]"#,
+        parts,
+    );
+    std::fs::write(d.join("pair.json"), &good).unwrap();
+    let o = hooke(&["check", "pair.json"], &d);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // 1 own node + 2 × 10; 2 × 9 springs + 2 joins.
+    assert!(text(&o.stdout).contains("21 nodes"), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).contains("20 springs"),
+        "{}",
+        text(&o.stdout)
+    );
+    let o = hooke(&["run", "pair.json", "--steps", "100", "-q"], &d);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // The checkpoint is flat and runs on its own.
+    let o = hooke(&["check", "runs/pair/final.json"], &d);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+
+    for (what, body, expect) in [
+        (
+            "unknown part",
+            composite(
+                r#"[{"a": {"part": "middle", "node": 0}, "b": 0, "k": 1}]"#,
+                parts,
+            ),
+            "joins[0].a.part",
+        ),
+        (
+            "node past the part",
+            composite(
+                r#"[{"a": {"part": "left", "node": 10}, "b": 0, "k": 1}]"#,
+                parts,
+            ),
+            "joins[0].a.node",
+        ),
+        (
+            "own node past the scene's",
+            composite(r#"[{"a": 3, "b": 0, "k": 1}]"#, parts),
+            "joins[0].a",
+        ),
+        (
+            "missing k",
+            composite(r#"[{"a": 0, "b": {"part": "left", "node": 1}}]"#, parts),
+            "joins[0].k",
+        ),
+        (
+            "duplicate part name",
+            composite(
+                "[]",
+                r#"[{"name": "x", "scene": "parts/string.json"}, {"name": "x", "scene": "parts/string.json"}]"#,
+            ),
+            "parts[1].name",
+        ),
+        (
+            "missing part file",
+            composite("[]", r#"[{"name": "x", "scene": "parts/none.json"}]"#),
+            "parts[0].scene",
+        ),
+        (
+            "a part that includes itself",
+            composite("[]", r#"[{"name": "me", "scene": "bad.json"}]"#),
+            "nest more than",
+        ),
+    ] {
+        std::fs::write(d.join("bad.json"), &body).unwrap();
+        let o = hooke(&["check", "bad.json"], &d);
+        assert_eq!(o.status.code(), Some(2), "{what}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains(expect),
+            "{what}: {}",
+            text(&o.stderr)
+        );
+    }
+}

@@ -197,8 +197,42 @@ pub(crate) fn path_file(p: &Path) -> PathFile {
     }
 }
 
+/// The core spring of a file spring; errors name `path` (`springs[3]`, `joins[0]`).
+pub(crate) fn spring(sp: &SpringFile, path: &str) -> Result<Spring, FieldError> {
+    let kind = kind(sp.kind);
+    let required = |name: &str, v: Option<Real>| {
+        v.ok_or_else(|| {
+            FieldError::new(
+                format!("{path}.{name}"),
+                format!("missing: a {} spring needs {name}", kind.name()),
+            )
+        })
+    };
+    let (k, cs) = match kind {
+        SpringKind::Stable => (sp.k.unwrap_or(0.0), required("cs", sp.cs)?),
+        _ => (required("k", sp.k)?, sp.cs.unwrap_or(0.0)),
+    };
+    Ok(Spring {
+        a: sp.a,
+        b: sp.b,
+        kind,
+        k,
+        c: sp.c.unwrap_or(0.0),
+        cs,
+        cd: sp.cd.unwrap_or(0.0),
+        rest: sp.rest,
+        damping: sp.damping.map(damping),
+        break_strain: sp.break_strain,
+    })
+}
+
 /// Builds and validates a core scene from a parsed file.
 pub fn from_file(f: SceneFile) -> Result<Scene, FieldError> {
+    to_builder(f)?.build()
+}
+
+/// The scene builder of a parsed file, before validation (composites add their parts).
+pub fn to_builder(f: SceneFile) -> Result<SceneBuilder, FieldError> {
     if f.format != FORMAT {
         return Err(FieldError::new(
             "format",
@@ -272,31 +306,7 @@ pub fn from_file(f: SceneFile) -> Result<Scene, FieldError> {
         });
     }
     for (i, sp) in f.springs.iter().enumerate() {
-        let kind = kind(sp.kind);
-        let required = |name: &str, v: Option<Real>| {
-            v.ok_or_else(|| {
-                FieldError::new(
-                    format!("springs[{i}].{name}"),
-                    format!("missing: a {} spring needs {name}", kind.name()),
-                )
-            })
-        };
-        let (k, cs) = match kind {
-            SpringKind::Stable => (sp.k.unwrap_or(0.0), required("cs", sp.cs)?),
-            _ => (required("k", sp.k)?, sp.cs.unwrap_or(0.0)),
-        };
-        b.add_spring(Spring {
-            a: sp.a,
-            b: sp.b,
-            kind,
-            k,
-            c: sp.c.unwrap_or(0.0),
-            cs,
-            cd: sp.cd.unwrap_or(0.0),
-            rest: sp.rest,
-            damping: sp.damping.map(damping),
-            break_strain: sp.break_strain,
-        });
+        b.add_spring(spring(sp, &format!("springs[{i}]"))?);
     }
     let t = f.state.as_ref().map_or(0.0, |st| st.t);
     for a in &f.anchors {
@@ -324,7 +334,7 @@ pub fn from_file(f: SceneFile) -> Result<Scene, FieldError> {
             .as_ref()
             .map(|d| d.iter().map(|&a| v3(a)).collect());
     }
-    b.build()
+    Ok(b)
 }
 
 /// The file form of a scene, with its current state (a checkpoint).
@@ -453,6 +463,8 @@ pub fn to_file(scene: &Scene) -> SceneFile {
         controllers,
         muscles,
         surfaces: crate::surfaces::surfaces_file(&m.surfaces),
+        parts: Vec::new(),
+        joins: Vec::new(),
         state,
     }
 }

@@ -29,7 +29,9 @@ pub struct SceneFile {
     /// How to step, and the environment.
     #[serde(default)]
     pub settings: SettingsFile,
-    /// Nodes (point masses), referred to by index from 0.
+    /// Nodes (point masses), referred to by index from 0 (a composite of parts may have none
+    /// of its own).
+    #[serde(default)]
     pub nodes: Vec<NodeFile>,
     /// Springs between nodes.
     #[serde(default)]
@@ -61,6 +63,12 @@ pub struct SceneFile {
     /// Triangulated surfaces: faces, texture coordinates, texture, gas pressure.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub surfaces: Vec<crate::surfaces::SurfaceFile>,
+    /// Other scene files merged into this one (composites).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<crate::parts::PartFile>,
+    /// Springs between nodes of this scene and its parts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joins: Vec<crate::parts::JoinFile>,
     /// Where a run stopped: time, step count and integrator memory. Absent = t = 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<StateFile>,

@@ -20,6 +20,7 @@ pub mod format;
 pub mod mesh_import;
 pub mod npy;
 pub mod obj;
+pub mod parts;
 mod pretty;
 pub mod surfaces;
 
@@ -121,10 +122,16 @@ fn strip_position(e: &serde_json::Error) -> String {
     }
 }
 
-/// Parses a scene from JSON text and validates it.
+/// Parses a scene from JSON text and validates it. Parts are read relative to the
+/// current folder; [`read_scene`] reads them relative to the scene file.
 pub fn parse_scene(text: &str) -> Result<Scene, SceneError> {
+    parse_scene_in(text, Path::new("."))
+}
+
+/// Parses a scene whose parts live relative to `dir`.
+pub fn parse_scene_in(text: &str, dir: &Path) -> Result<Scene, SceneError> {
     let file = parse_file(text)?;
-    Ok(convert::from_file(file)?)
+    Ok(parts::builder_at(file, dir, 0)?.build()?)
 }
 
 /// Parses the file structure without building the scene.
@@ -223,7 +230,11 @@ pub fn read_scene(path: &Path) -> Result<Scene, IoError> {
         file: file.clone(),
         source,
     })?;
-    let mut scene = parse_scene(&text).map_err(|error| IoError::Scene { file, error })?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut scene = parse_scene_in(&text, dir).map_err(|error| IoError::Scene { file, error })?;
     if scene.name.is_empty() {
         scene.name = path
             .file_stem()

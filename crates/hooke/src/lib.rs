@@ -24,6 +24,7 @@
 pub mod actuation;
 pub mod adjacency;
 pub mod builders;
+pub mod compose;
 pub mod contact;
 pub mod counters;
 pub mod diagnostics;

@@ -261,6 +261,18 @@ pub enum Path {
 }
 
 impl Path {
+    /// Moves the whole path by `d` \[m].
+    pub fn translate(&mut self, d: [f64; 3]) {
+        let shift = |p: &mut [f64; 3]| (0..3).for_each(|i| p[i] += d[i]);
+        match self {
+            Path::Linear { origin, .. } | Path::Sine { origin, .. } => shift(origin),
+            Path::Circular { origin, center, .. } => {
+                shift(origin);
+                shift(center);
+            }
+        }
+    }
+
     /// Position on the path at time `t` \[s].
     pub fn position(&self, t: f64) -> [f64; 3] {
         match *self {

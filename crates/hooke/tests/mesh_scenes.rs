@@ -104,3 +104,57 @@ fn the_converted_jelly_lands_and_keeps_its_shape() {
     let bottom = x.iter().map(|p| p.y).fold(Real::INFINITY, Real::min);
     assert!(bottom.abs() < 0.01, "it rests at y = {bottom}");
 }
+
+/// Runs a built-in for `seconds` and returns the simulation.
+fn run(name: &str, params: &[(&str, &str)], seconds: f64) -> Simulation {
+    let mut sim = Simulation::new(build(name, params));
+    let steps = (seconds / sim.settings().dt as f64).round() as u64;
+    sim.run(steps).unwrap();
+    sim
+}
+
+/// The largest length of the springs past `first` as a multiple of their rest length.
+fn worst_stretch(sim: &Simulation, first: usize) -> Real {
+    let m = sim.model();
+    let x = &sim.state().x;
+    (first..m.springs.len())
+        .map(|s| {
+            let d = x[m.springs.a[s] as usize] - x[m.springs.b[s] as usize];
+            d.length() / m.springs.rest[s]
+        })
+        .fold(0.0, Real::max)
+}
+
+#[test]
+fn the_flag_pole_bends_in_the_wind_and_the_flag_stays_attached() {
+    // The pole is the first 26 levels × 3 nodes; its top level is nodes 75..78. The joins
+    // tying the flag to it are the last 33 springs.
+    let top_x = |sim: &Simulation| (75..78).map(|i| sim.state().x[i].x).sum::<Real>() / 3.0;
+    let calm = run("flag", &[("wind", "0")], 3.0);
+    let windy = run("flag", &[], 3.0);
+    let bend = top_x(&windy) - top_x(&calm);
+    // Measured: the top moves 0.46 m downwind.
+    assert!(bend > 0.05, "the pole top moved {bend} m in the wind");
+    let joins = windy.model().springs.len() - 33;
+    let stretch = worst_stretch(&windy, joins);
+    assert!(stretch < 1.2, "a flag tie is stretched {stretch}×");
+    assert!(windy.state().x.iter().all(|p| p.is_finite()));
+}
+
+#[test]
+fn the_finish_line_banner_hangs_between_its_poles() {
+    let sim = run("finish-line", &[], 3.0);
+    let x = &sim.state().x;
+    assert!(x.iter().all(|p| p.is_finite()));
+    // Every node stays between the poles (x = ±2 m) and off the ground.
+    for (i, p) in x.iter().enumerate() {
+        assert!(p.x.abs() <= 2.0 + 1e-3 && p.y > 0.5, "node {i} at {p:?}");
+    }
+    // The banner is the first 24 × 6 nodes: the wind along +z pushes it downwind.
+    let mean_z = x[..144].iter().map(|p| p.z).sum::<Real>() / 144.0;
+    assert!(mean_z > 0.01, "the banner did not move downwind: {mean_z}");
+    // The rope strings hold (the springs after the banner's own).
+    let banner_springs = sim.model().springs.len() - 4 * 6;
+    let stretch = worst_stretch(&sim, banner_springs);
+    assert!(stretch < 1.1, "a string is stretched {stretch}×");
+}

@@ -265,3 +265,238 @@ pub(super) fn jelly_mesh_from_params(p: &Params) -> Result<SceneBuilder, FieldEr
         height: p.real("height"),
     })
 }
+
+/// A vertical pole as a braced string: a triangular truss of `levels` levels from `foot`
+/// up `height` \[m], its foot level pinned (seed 002's "flag with a flexible pole").
+fn pole(levels: usize, height: Real, width: Real, k: Real, mass: Real) -> SceneBuilder {
+    let mut b = SceneBuilder::new("pole");
+    let m = mass / (3 * levels) as Real;
+    let r = width / (3.0 as Real).sqrt();
+    for l in 0..levels {
+        let y = height * l as Real / (levels - 1) as Real;
+        for c in 0..3 {
+            let a = std::f64::consts::TAU as Real * c as Real / 3.0;
+            let x = vec3(r * a.cos(), y, r * a.sin());
+            b.add_node(if l == 0 {
+                Node::pinned(x, m)
+            } else {
+                Node::new(x, m)
+            });
+        }
+    }
+    let id = |l: usize, c: usize| (3 * l + c % 3) as u32;
+    let damp = 0.002 * k.sqrt();
+    for l in 0..levels {
+        for c in 0..3 {
+            b.add_spring(Spring::hooke(id(l, c), id(l, c + 1), k, damp));
+            if l + 1 < levels {
+                b.add_spring(Spring::hooke(id(l, c), id(l + 1, c), k, damp));
+                b.add_spring(Spring::hooke(id(l, c), id(l + 1, c + 1), k, damp));
+            }
+        }
+    }
+    b
+}
+
+/// Parameters of [`flag`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlagParams {
+    /// Pole height \[m].
+    pub pole_height: Real,
+    /// Pole stiffness (each truss spring) \[N/m].
+    pub k_pole: Real,
+    /// Wind speed along +x \[m/s].
+    pub wind: Real,
+}
+
+impl Default for FlagParams {
+    fn default() -> Self {
+        Self {
+            pole_height: 2.5,
+            k_pole: 100_000.0,
+            wind: 6.0,
+        }
+    }
+}
+
+/// A flag on a flexible pole: a 16×11 cloth (1.5 m × 1 m, the UVs of `scenes/flag.obj`)
+/// tied along its edge to a braced pole whose foot is pinned, in a wind along +x.
+pub fn flag(p: &FlagParams) -> Result<SceneBuilder, FieldError> {
+    let levels = 26;
+    let mut b = pole(levels, p.pole_height, 0.15, p.k_pole, 2.0);
+    b.name = "flag".into();
+    b.description = format!(
+        "a 1.5 m × 1 m flag on a flexible {} m pole in a {} m/s wind",
+        p.pole_height, p.wind
+    );
+    let cloth = super::cloth(&super::ClothParams {
+        width: 16,
+        height: 11,
+        size: 1.5,
+        mass: 0.15,
+        k: 400.0,
+        k_shear: 100.0,
+        k_bend: 2.0,
+        c: 0.05,
+        pin: super::ClothPin::None,
+        plane: super::ClothPlane::Vertical,
+        ..super::ClothParams::default()
+    })?;
+    // The cloth builder puts the top-left corner at (−0.75, 1, 0); move it beside the
+    // pole's top.
+    let top = p.pole_height;
+    let flag = b.merge(cloth, vec3(0.75 + 0.05, top - 1.0, 0.0));
+    // Tie each node of the flag's pole edge (column 0) to the nearest pole level.
+    for j in 0..11u32 {
+        let node = flag.node(j * 16).expect("in the flag");
+        let y = b.nodes[node as usize].x.y;
+        let level = ((y / top) * (levels - 1) as Real).round() as usize;
+        for c in 0..3 {
+            b.join(
+                node,
+                (3 * level + c) as u32,
+                Spring::hooke(0, 0, 500.0, 0.05),
+            );
+        }
+    }
+    b.env.wind = vec3(p.wind, 0.0, 0.0);
+    b.env.air_drag = 0.01;
+    b.settings.duration = 5.0;
+    Ok(b)
+}
+
+pub(super) fn flag_specs() -> Vec<ParamSpec> {
+    let d = FlagParams::default();
+    vec![
+        ParamSpec::real("pole_height", d.pole_height, 1.1, "m", "pole height"),
+        ParamSpec::real(
+            "k_pole",
+            d.k_pole,
+            0.0,
+            "N/m",
+            "stiffness of the pole's truss springs",
+        ),
+        ParamSpec::real(
+            "wind",
+            d.wind,
+            f64::NEG_INFINITY,
+            "m/s",
+            "wind speed along +x",
+        ),
+    ]
+}
+
+pub(super) fn flag_from_params(p: &Params) -> Result<SceneBuilder, FieldError> {
+    flag(&FlagParams {
+        pole_height: p.real("pole_height"),
+        k_pole: p.real("k_pole"),
+        wind: p.real("wind"),
+    })
+}
+
+/// Parameters of [`finish_line`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct FinishLineParams {
+    /// Distance between the poles \[m].
+    pub span: Real,
+    /// Wind speed along +z, the air pushed by passing cars \[m/s].
+    pub wind: Real,
+}
+
+impl Default for FinishLineParams {
+    fn default() -> Self {
+        Self {
+            span: 4.0,
+            wind: 4.0,
+        }
+    }
+}
+
+/// Seed 002's F1 finish line: a banner cloth tied by rope strings to the tops of two
+/// poles (capsule colliders with pinned tie points), in the wind of passing cars.
+pub fn finish_line(p: &FinishLineParams) -> Result<SceneBuilder, FieldError> {
+    use crate::contact::{Collider, Material, Shape};
+    let (w, h) = (24usize, 6usize);
+    let banner = 0.7 * p.span;
+    let mut b = SceneBuilder::new("finish-line");
+    b.description = format!(
+        "a {banner} m banner tied by strings to two poles {} m apart, in a {} m/s wind",
+        p.span, p.wind
+    );
+    let height = 3.0;
+    let half = 0.5 * p.span;
+    for x in [-half, half] {
+        b.contacts.colliders.push(Collider {
+            shape: Shape::Capsule {
+                a: vec3(x, 0.0, 0.0),
+                b: vec3(x, height, 0.0),
+                radius: 0.05,
+            },
+            material: Material::default(),
+            path: None,
+        });
+    }
+    let cloth = super::cloth(&super::ClothParams {
+        width: w,
+        height: h,
+        size: banner,
+        mass: 0.3,
+        k: 600.0,
+        k_shear: 150.0,
+        k_bend: 2.0,
+        c: 0.05,
+        pin: super::ClothPin::None,
+        plane: super::ClothPlane::Vertical,
+        ..super::ClothParams::default()
+    })?;
+    let rows = (h - 1) as Real * banner / (w - 1) as Real;
+    let part = b.merge(cloth, vec3(0.0, height - 0.3 - 1.0, 0.0));
+    // Strings: from a tie point on each pole to the banner's top and bottom corners, each
+    // a chain of rope springs.
+    let string_nodes = 6;
+    for (side, x) in [(0usize, -half), (1, half)] {
+        for (row, tie_y) in [(0usize, height - 0.2), (h - 1, height - 0.2 - rows - 0.2)] {
+            let corner = part
+                .node((row * w + side * (w - 1)) as u32)
+                .expect("a corner of the banner");
+            let tie = b.nodes.len() as u32;
+            b.add_node(Node::pinned(vec3(x, tie_y, 0.0), 0.01));
+            let end = b.nodes[corner as usize].x;
+            let mut prev = tie;
+            for k in 1..string_nodes {
+                let f = k as Real / string_nodes as Real;
+                let x = vec3(x, tie_y, 0.0) * (1.0 - f) + end * f;
+                b.add_node(Node::new(x, 0.005));
+                let id = b.nodes.len() as u32 - 1;
+                b.join(prev, id, Spring::rope(0, 0, 2000.0, 0.02));
+                prev = id;
+            }
+            b.join(prev, corner, Spring::rope(0, 0, 2000.0, 0.02));
+        }
+    }
+    b.env.wind = vec3(0.0, 0.0, p.wind);
+    b.env.air_drag = 0.01;
+    b.settings.duration = 5.0;
+    Ok(b)
+}
+
+pub(super) fn finish_line_specs() -> Vec<ParamSpec> {
+    let d = FinishLineParams::default();
+    vec![
+        ParamSpec::real("span", d.span, 0.5, "m", "distance between the poles"),
+        ParamSpec::real(
+            "wind",
+            d.wind,
+            f64::NEG_INFINITY,
+            "m/s",
+            "wind speed along +z",
+        ),
+    ]
+}
+
+pub(super) fn finish_line_from_params(p: &Params) -> Result<SceneBuilder, FieldError> {
+    finish_line(&FinishLineParams {
+        span: p.real("span"),
+        wind: p.real("wind"),
+    })
+}

@@ -17,7 +17,10 @@ pub use cloth::{ClothParams, ClothPin, ClothPlane, cloth};
 pub use creatures::{InchwormParams, WalkerParams, inchworm, walker};
 pub use drape::{ClothOnSphereParams, TearParams, cloth_on_sphere, tear};
 pub use jelly::{JellyParams, JellyPin, jelly};
-pub use mesh_scenes::{BalloonParams, JellyMeshParams, balloon, jelly_mesh};
+pub use mesh_scenes::{
+    BalloonParams, FinishLineParams, FlagParams, JellyMeshParams, balloon, finish_line, flag,
+    jelly_mesh,
+};
 pub use oscillator::{OscillatorParams, oscillator};
 pub use string::{StringAnchor, StringParams, string};
 
@@ -340,7 +343,7 @@ pub fn builtins() -> &'static [BuiltIn] {
     &BUILTINS
 }
 
-static BUILTINS: [BuiltIn; 10] = [
+static BUILTINS: [BuiltIn; 12] = [
     BuiltIn {
         name: "cloth",
         description: "a W×H cloth with structural, shear and bend springs, pinned at two corners, falling and swinging",
@@ -400,6 +403,18 @@ static BUILTINS: [BuiltIn; 10] = [
         description: "seed 002's converted jelly: a subdivided cube mesh, edges as springs, braced by an interior lattice, dropped",
         specs: mesh_scenes::jelly_mesh_specs,
         make: mesh_scenes::jelly_mesh_from_params,
+    },
+    BuiltIn {
+        name: "flag",
+        description: "seed 002's flag on a flexible pole: a cloth tied to a braced pole with a pinned foot, in the wind",
+        specs: mesh_scenes::flag_specs,
+        make: mesh_scenes::flag_from_params,
+    },
+    BuiltIn {
+        name: "finish-line",
+        description: "seed 002's finish line: a banner tied by rope strings to two poles, in the wind of passing cars",
+        specs: mesh_scenes::finish_line_specs,
+        make: mesh_scenes::finish_line_from_params,
     },
 ];
 

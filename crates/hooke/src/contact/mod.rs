@@ -141,6 +141,17 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// Moves the shape by `d` \[m].
+    pub fn translate(&mut self, d: Vec3) {
+        match self {
+            Shape::Sphere { center, .. } | Shape::Box { center, .. } => *center += d,
+            Shape::Capsule { a, b, .. } => {
+                *a += d;
+                *b += d;
+            }
+        }
+    }
+
     /// The scene-format name: `sphere`, `box` or `capsule`.
     pub fn name(&self) -> &'static str {
         match self {
