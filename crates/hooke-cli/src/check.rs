@@ -118,6 +118,28 @@ pub fn check(a: CheckArgs) -> Result<()> {
     for line in physics_lines(m) {
         println!("  {line}");
     }
+    // Solids (closed surfaces) should keep their shape; cloth and strings fold by design.
+    if m.surfaces
+        .iter()
+        .any(|s| hooke::mesh::closed(&s.faces).is_ok())
+    {
+        match hooke::fold::fold_test(&scene) {
+            Some(r) if r.holds() => println!(
+                "  shape: holds (every node nudged {:.3} m, distances back within {:.2}% of the size)",
+                r.nudge,
+                100.0 * r.change / r.size
+            ),
+            Some(r) => println!(
+                "  shape: WARNING: folds without resistance (every node nudged {:.3} m, a distance settled {:.1}% of the size away); brace it: hooke convert --volume or --bend",
+                r.nudge,
+                100.0 * r.change / r.size
+            ),
+            None => println!(
+                "  shape: not tested (more than {} nodes, or it diverged)",
+                hooke::fold::FOLD_TEST_MAX_NODES
+            ),
+        }
+    }
     let report = stability::report(m, s);
     println!(
         "stability (largest stable step per integrator, Gershgorin estimate from k/m and c/m per node):"

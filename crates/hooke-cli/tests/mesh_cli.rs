@@ -33,6 +33,21 @@ fn the_shipped_meshes_convert_and_run() {
     assert!(out.contains("64 lattice nodes"), "{out}");
     let o = hooke(&["run", "cube.json", "--duration", "0.2", "-q"], &d);
     assert!(o.status.success(), "{}", text(&o.stderr));
+    // `hooke check` finds that the braced cube keeps its shape and the bare one folds.
+    let o = hooke(&["check", "cube.json"], &d);
+    assert!(
+        text(&o.stdout).contains("shape: holds"),
+        "{}",
+        text(&o.stdout)
+    );
+    let o = hooke(&["convert", cube.to_str().unwrap(), "-o", "bare.json"], &d);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = hooke(&["check", "bare.json"], &d);
+    assert!(
+        text(&o.stdout).contains("shape: WARNING: folds without resistance"),
+        "{}",
+        text(&o.stdout)
+    );
     // Writing over an existing file needs --force.
     let o = hooke(&["convert", cube.to_str().unwrap(), "-o", "cube.json"], &d);
     assert_eq!(o.status.code(), Some(2));

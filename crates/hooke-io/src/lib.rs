@@ -71,20 +71,21 @@ impl From<FieldError> for SceneError {
 #[derive(Debug, thiserror::Error)]
 pub enum IoError {
     /// Reading failed.
-    #[error("{file}: cannot read: {source}")]
+    // The cause is part of the message (not a `source`), so `{:#}` prints it once.
+    #[error("{file}: cannot read: {cause}")]
     Read {
         /// The file.
         file: String,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// Writing failed.
-    #[error("{file}: cannot write: {source}")]
+    #[error("{file}: cannot write: {cause}")]
     Write {
         /// The file.
         file: String,
         /// Why.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The content is wrong.
     #[error("{file}: {error}")]
@@ -101,7 +102,7 @@ impl IoError {
     pub fn write(path: &Path, source: std::io::Error) -> Self {
         IoError::Write {
             file: path.display().to_string(),
-            source,
+            cause: source,
         }
     }
 }
@@ -226,9 +227,9 @@ fn describe(text: &str, e: serde_path_to_error::Error<serde_json::Error>) -> Sce
 /// Reads and validates a scene file.
 pub fn read_scene(path: &Path) -> Result<Scene, IoError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| IoError::Read {
+    let text = std::fs::read_to_string(path).map_err(|cause| IoError::Read {
         file: file.clone(),
-        source,
+        cause,
     })?;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
