@@ -143,14 +143,7 @@ impl Editor {
     /// Removes springs by index (keep[s] = false), keeping everything that refers to
     /// springs consistent.
     fn retain_springs(&mut self, keep: &[bool]) {
-        let mut map = Vec::with_capacity(keep.len());
-        let mut next = 0u32;
-        for &k in keep {
-            map.push(k.then(|| {
-                next += 1;
-                next - 1
-            }));
-        }
+        let map = crate::model::keep_map(keep);
         let mut it = keep.iter();
         self.b
             .springs
@@ -210,21 +203,9 @@ impl Editor {
         }
         for surface in &mut b.surfaces {
             let keep: Vec<bool> = surface.faces.iter().map(|f| !f.contains(&gone)).collect();
-            let mut it = keep.iter();
-            surface
-                .faces
-                .retain(|_| *it.next().expect("one flag per face"));
-            if !surface.face_uvs.is_empty() {
-                let mut it = keep.iter();
-                surface
-                    .face_uvs
-                    .retain(|_| *it.next().expect("one flag per face"));
-            }
+            surface.retain_faces(&keep);
             for f in &mut surface.faces {
                 *f = f.map(shift);
-            }
-            if keep.contains(&false) {
-                surface.pressure = None;
             }
         }
         b.surfaces.retain(|s| !s.faces.is_empty());
@@ -247,14 +228,8 @@ impl Editor {
             SensorKind::Target { back, front, .. } => *back == gone || *front == gone,
             SensorKind::Timer { .. } => false,
         };
-        let mut sensor_map = Vec::with_capacity(act.sensors.len());
-        let mut next = 0u32;
-        for s in &act.sensors {
-            sensor_map.push((!watches(&s.kind)).then(|| {
-                next += 1;
-                next - 1
-            }));
-        }
+        let kept: Vec<bool> = act.sensors.iter().map(|s| !watches(&s.kind)).collect();
+        let sensor_map = crate::model::keep_map(&kept);
         act.sensors.retain(|s| !watches(&s.kind));
         for s in &mut act.sensors {
             match &mut s.kind {

@@ -84,6 +84,23 @@ pub struct Surface {
 }
 
 impl Surface {
+    /// Keeps the faces (and their texture coordinates) whose flag in `keep` is set. A
+    /// surface with pressure that loses a face is open: its gas escapes (the pressure is
+    /// removed).
+    pub fn retain_faces(&mut self, keep: &[bool]) {
+        if keep.iter().all(|&k| k) {
+            return;
+        }
+        self.pressure = None;
+        let mut k = keep.iter();
+        self.faces.retain(|_| *k.next().expect("one flag per face"));
+        if !self.face_uvs.is_empty() {
+            let mut k = keep.iter();
+            self.face_uvs
+                .retain(|_| *k.next().expect("one flag per face"));
+        }
+    }
+
     /// Checks indices and values against a model of `n` nodes; errors name the field
     /// (`surfaces[0].faces[12][1]`).
     pub fn validate(&self, i: usize, n: usize) -> Result<(), FieldError> {
@@ -189,20 +206,7 @@ pub fn remove_faces_along(surface: &mut Surface, cut: &[(u32, u32)]) {
             .any(|&(a, b)| sorted.binary_search(&(a.min(b), a.max(b))).is_ok())
     };
     let keep: Vec<bool> = surface.faces.iter().map(|f| !hit(f)).collect();
-    if keep.iter().all(|&k| k) {
-        return;
-    }
-    surface.pressure = None;
-    let mut k = keep.iter();
-    surface
-        .faces
-        .retain(|_| *k.next().expect("one flag per face"));
-    if !surface.face_uvs.is_empty() {
-        let mut k = keep.iter();
-        surface
-            .face_uvs
-            .retain(|_| *k.next().expect("one flag per face"));
-    }
+    surface.retain_faces(&keep);
 }
 
 /// Checks that `faces` form a closed, consistently oriented surface: every edge a→b of a

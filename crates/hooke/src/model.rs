@@ -148,14 +148,7 @@ impl Springs {
     /// Keeps the springs for which `keep[s]` holds, in order; returns each old index's new
     /// index (`None` for removed springs).
     pub fn retain(&mut self, keep: &[bool]) -> Vec<Option<u32>> {
-        let mut map = Vec::with_capacity(keep.len());
-        let mut next = 0u32;
-        for &k in keep {
-            map.push(k.then(|| {
-                next += 1;
-                next - 1
-            }));
-        }
+        let map = keep_map(keep);
         fn filter<T: Copy>(v: &mut Vec<T>, keep: &[bool]) {
             let mut it = keep.iter();
             v.retain(|_| *it.next().expect("one flag per spring"));
@@ -258,6 +251,19 @@ pub enum Path {
         /// Phase \[rad].
         phase: f64,
     },
+}
+
+/// For a list filtered by `keep`, each old index's new index (`None` for those dropped).
+pub fn keep_map(keep: &[bool]) -> Vec<Option<u32>> {
+    let mut next = 0u32;
+    keep.iter()
+        .map(|&k| {
+            k.then(|| {
+                next += 1;
+                next - 1
+            })
+        })
+        .collect()
 }
 
 impl Path {
