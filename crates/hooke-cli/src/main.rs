@@ -7,6 +7,7 @@ mod bench;
 mod bench_solvers;
 mod check;
 mod convert_cmd;
+mod edit_cmd;
 mod load;
 mod run;
 mod scene_cmd;
@@ -33,6 +34,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Turn a triangle mesh (OBJ, glTF, GLB) into a scene of nodes, springs and a surface
     Convert(convert_cmd::ConvertArgs),
+    /// Add or remove springs and nodes, pin or unpin nodes; write the edited scene
+    Edit(edit_cmd::EditArgs),
     /// Time the step on standard scenes (spring-updates per second)
     Bench(bench::BenchArgs),
     /// Print the scene format's JSON Schema
@@ -97,6 +100,7 @@ fn main() -> ExitCode {
         Command::Scene(a) => scene_cmd::scene(a),
         Command::Check(a) => check::check(a),
         Command::Convert(a) => convert_cmd::convert(a),
+        Command::Edit(a) => edit_cmd::edit(a),
         Command::Bench(a) => bench::bench(a),
         Command::Schema => {
             println!("{}", hooke_io::schema());

@@ -387,3 +387,59 @@ fn composites_merge_parts_and_join_them() {
         );
     }
 }
+
+#[test]
+fn edit_adds_and_removes_by_the_input_numbering() {
+    let d = scratch("edit");
+    let o = hooke(&["scene", "string", "--nodes", "6", "-o", "s.json"], &d);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // Remove node 2 (and its two springs), add a rope 0:5, remove spring 4 (4–5), pin 5.
+    let o = hooke(
+        &[
+            "edit",
+            "s.json",
+            "-o",
+            "e.json",
+            "--remove-node",
+            "2",
+            "--add-spring",
+            "0:5",
+            "--rope",
+            "--remove-spring",
+            "4",
+            "--pin",
+            "5",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let e = hooke_io::read_scene(&d.join("e.json")).unwrap();
+    let m = &e.model;
+    assert_eq!(m.nodes.len(), 5);
+    // 5 springs − 2 at node 2 − spring 4 + the rope = 3.
+    assert_eq!(m.springs.len(), 3);
+    // Old node 5 is now 4: pinned, and the rope joins 0 to it.
+    assert!(m.nodes.pinned[4]);
+    let rope = m
+        .springs
+        .kind
+        .iter()
+        .position(|k| *k == hooke::SpringKind::Rope)
+        .unwrap();
+    assert_eq!((m.springs.a[rope], m.springs.b[rope]), (0, 4));
+    for (args, expect) in [
+        (vec!["--remove-node", "6"], "not a node"),
+        (vec!["--remove-spring", "5"], "not a spring"),
+        (vec!["--add-spring", "1"], "A:B"),
+        (vec!["--add-spring", "1:1"], "two different nodes"),
+    ] {
+        let mut all = vec!["edit", "s.json", "-o", "bad.json"];
+        all.extend(args);
+        let o = hooke(&all, &d);
+        assert_eq!(o.status.code(), Some(2), "{expect}");
+        assert!(text(&o.stderr).contains(expect), "{}", text(&o.stderr));
+    }
+    // The input is never overwritten without --force.
+    let o = hooke(&["edit", "s.json", "-o", "s.json", "--pin", "1"], &d);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -1,0 +1,131 @@
+//! `hooke edit`: seed 002's spring editor on the command line — add and remove springs and
+//! nodes, pin and unpin — through the core's [`hooke::edit::Editor`]. Every number refers
+//! to the input file's numbering, whatever else the same command removes.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use hooke::edit::{Editor, NodeId, SpringId};
+use hooke::scene::Spring;
+
+use crate::bad;
+use crate::load::SceneSpec;
+
+/// Arguments of `hooke edit`.
+#[derive(clap::Args)]
+pub struct EditArgs {
+    #[command(flatten)]
+    pub spec: SceneSpec,
+    /// The scene file to write
+    #[arg(long, short)]
+    pub output: PathBuf,
+    /// Overwrite the output if it exists
+    #[arg(long)]
+    pub force: bool,
+    /// Add a spring between nodes A and B (as A:B); repeatable
+    #[arg(long = "add-spring", value_name = "A:B")]
+    pub add_spring: Vec<String>,
+    /// Stiffness of added springs [N/m]
+    #[arg(long, default_value_t = 1000.0)]
+    pub k: f64,
+    /// Damping of added springs [N·s/m]
+    #[arg(long, default_value_t = 0.0)]
+    pub c: f64,
+    /// Add ropes (pull only) instead of springs
+    #[arg(long)]
+    pub rope: bool,
+    /// Remove spring S; repeatable
+    #[arg(long = "remove-spring", value_name = "S")]
+    pub remove_spring: Vec<u64>,
+    /// Remove node N with its springs, anchor, faces and sensors; repeatable
+    #[arg(long = "remove-node", value_name = "N")]
+    pub remove_node: Vec<u64>,
+    /// Pin node N in place; repeatable
+    #[arg(long, value_name = "N")]
+    pub pin: Vec<u64>,
+    /// Free pinned node N; repeatable
+    #[arg(long, value_name = "N")]
+    pub unpin: Vec<u64>,
+}
+
+fn pair(text: &str) -> Result<(u64, u64)> {
+    let parse = |s: &str| s.trim().parse::<u64>().ok();
+    match text.split_once(':').map(|(a, b)| (parse(a), parse(b))) {
+        Some((Some(a), Some(b))) => Ok((a, b)),
+        _ => Err(bad(format!(
+            "--add-spring {text:?}: give two node numbers as A:B, e.g. 3:17"
+        ))),
+    }
+}
+
+/// Runs `hooke edit`.
+pub fn edit(a: EditArgs) -> Result<()> {
+    if a.output.exists() && !a.force {
+        return Err(bad(format!(
+            "{}: already exists; pass --force to overwrite it",
+            a.output.display()
+        )));
+    }
+    let ok = |v: f64| v.is_finite() && v >= 0.0;
+    if !(ok(a.k) && ok(a.c)) {
+        return Err(bad(format!(
+            "--k {} / --c {}: stiffness and damping must be finite and ≥ 0",
+            a.k, a.c
+        )));
+    }
+    let (scene, _) = a.spec.load()?;
+    let (n, m) = (scene.model.nodes.len(), scene.model.springs.len());
+    let mut e = Editor::from_scene(&scene);
+    let node = |i: u64, flag: &str| -> Result<NodeId> {
+        if (i as usize) < n {
+            Ok(NodeId(i))
+        } else {
+            Err(bad(format!(
+                "--{flag} {i}: not a node (the scene has {n} nodes, 0..{})",
+                n.saturating_sub(1)
+            )))
+        }
+    };
+    let fail = |flag: &str, e: hooke::edit::EditError| bad(format!("--{flag}: {e}"));
+    for text in &a.add_spring {
+        let (x, y) = pair(text)?;
+        let (x, y) = (node(x, "add-spring")?, node(y, "add-spring")?);
+        let (k, c) = (a.k as hooke::Real, a.c as hooke::Real);
+        let s = if a.rope {
+            Spring::rope(0, 0, k, c)
+        } else {
+            Spring::hooke(0, 0, k, c)
+        };
+        e.add_spring(x, y, s).map_err(|er| fail("add-spring", er))?;
+    }
+    for &s in &a.remove_spring {
+        if s as usize >= m {
+            return Err(bad(format!(
+                "--remove-spring {s}: not a spring (the scene has {m} springs)"
+            )));
+        }
+        e.remove_spring(SpringId(s))
+            .map_err(|er| fail("remove-spring", er))?;
+    }
+    for &i in &a.pin {
+        e.set_pinned(node(i, "pin")?, true)
+            .map_err(|er| fail("pin", er))?;
+    }
+    for &i in &a.unpin {
+        e.set_pinned(node(i, "unpin")?, false)
+            .map_err(|er| fail("unpin", er))?;
+    }
+    for &i in &a.remove_node {
+        e.remove_node(node(i, "remove-node")?)
+            .map_err(|er| fail("remove-node", er))?;
+    }
+    let edited = e.build().map_err(|er| bad(er.to_string()))?;
+    hooke_io::write_scene(&a.output, &edited)?;
+    println!(
+        "{}: {} nodes, {} springs (was {n} nodes, {m} springs)",
+        a.output.display(),
+        edited.model.nodes.len(),
+        edited.model.springs.len()
+    );
+    Ok(())
+}
