@@ -9,6 +9,7 @@ mod check;
 mod convert_cmd;
 mod edit_cmd;
 mod load;
+mod render_cmd;
 mod run;
 mod scene_cmd;
 
@@ -36,6 +37,8 @@ enum Command {
     Convert(convert_cmd::ConvertArgs),
     /// Add or remove springs and nodes, pin or unpin nodes; write the edited scene
     Edit(edit_cmd::EditArgs),
+    /// Simulate and draw: an animated GIF or PNG frames (wire or solid, strain colours)
+    Render(render_cmd::RenderArgs),
     /// Time the step on standard scenes (spring-updates per second)
     Bench(bench::BenchArgs),
     /// Print the scene format's JSON Schema
@@ -101,6 +104,7 @@ fn main() -> ExitCode {
         Command::Check(a) => check::check(a),
         Command::Convert(a) => convert_cmd::convert(a),
         Command::Edit(a) => edit_cmd::edit(a),
+        Command::Render(a) => render_cmd::render(a),
         Command::Bench(a) => bench::bench(a),
         Command::Schema => {
             println!("{}", hooke_io::schema());

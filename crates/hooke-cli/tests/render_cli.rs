@@ -1,0 +1,79 @@
+//! `hooke render` end to end: a GIF with the frames, size and delay asked for, PNG frames,
+//! and clear errors.
+
+mod common;
+
+use common::{hooke, text};
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    common::scratch_in("render", name)
+}
+
+#[test]
+fn render_writes_a_gif_with_one_frame_per_k_steps_plus_the_start() {
+    let d = scratch("gif");
+    let o = hooke(
+        &[
+            "render", "cloth", "--steps", "60", "--every", "2", "--gif", "out.gif", "--size",
+            "320x240",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let file = std::fs::File::open(d.join("out.gif")).unwrap();
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::RGBA);
+    let mut dec = opts.read_info(file).unwrap();
+    assert_eq!((dec.width(), dec.height()), (320, 240));
+    let mut frames = 0;
+    while let Some(f) = dec.read_next_frame().unwrap() {
+        // 2 steps of 0.2 ms is below a GIF's 2 cs minimum that browsers honour.
+        assert_eq!(f.delay, 2);
+        assert_eq!((f.width, f.height), (320, 240));
+        frames += 1;
+    }
+    assert_eq!(frames, 31);
+}
+
+#[test]
+fn render_writes_png_frames_and_rejects_bad_options() {
+    let d = scratch("png");
+    let o = hooke(
+        &[
+            "render",
+            "string",
+            "--steps",
+            "20",
+            "--every",
+            "10",
+            "--png-dir",
+            "frames",
+            "--camera",
+            "2d",
+            "--style",
+            "solid",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for i in 0..3 {
+        assert!(
+            d.join(format!("frames/frame_{i:05}.png")).exists(),
+            "frame {i}"
+        );
+    }
+    for (args, expect) in [
+        (vec!["--size", "10x10"], "--size"),
+        (vec!["--camera", "up"], "--camera"),
+        (vec!["--camera", "30,95"], "--camera"),
+        (vec!["--style", "oil"], "--style"),
+        (vec!["--color", "rainbow"], "--color"),
+        (vec!["--every", "0"], "--every"),
+    ] {
+        let mut all = vec!["render", "string", "--steps", "2"];
+        all.extend(args);
+        let o = hooke(&all, &d);
+        assert_eq!(o.status.code(), Some(2), "{expect}");
+        assert!(text(&o.stderr).contains(expect), "{}", text(&o.stderr));
+    }
+}

@@ -1,0 +1,376 @@
+//! Drawing one frame with tiny-skia.
+
+use hooke::contact::Shape;
+use hooke::{Model, Vec3};
+use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
+
+use crate::camera::{Camera, P3};
+
+/// What is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// Springs as lines, nodes as small crosses.
+    Wire,
+    /// Surfaces as shaded faces; springs off the surfaces as lines.
+    Solid,
+}
+
+/// How springs are coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColorBy {
+    /// Tension warm, compression cool, by strain (full colour at ±5%).
+    Strain,
+    /// One colour.
+    None,
+}
+
+/// Strain at which a spring is drawn in full colour.
+pub const FULL_STRAIN: f64 = 0.05;
+
+const BACKGROUND: [u8; 3] = [248, 248, 245];
+const NEUTRAL: [u8; 3] = [70, 72, 90];
+const WARM: [u8; 3] = [220, 50, 30];
+const COOL: [u8; 3] = [30, 90, 220];
+
+fn mix(a: [u8; 3], b: [u8; 3], t: f64) -> [u8; 3] {
+    [0, 1, 2].map(|k| (a[k] as f64 + (b[k] as f64 - a[k] as f64) * t).round() as u8)
+}
+
+/// The colour of a spring at `strain` (ℓ − L)/L.
+pub fn strain_color(strain: f64) -> [u8; 3] {
+    let t = (strain / FULL_STRAIN).clamp(-1.0, 1.0);
+    if t >= 0.0 {
+        mix(NEUTRAL, WARM, t)
+    } else {
+        mix(NEUTRAL, COOL, -t)
+    }
+}
+
+fn paint(rgb: [u8; 3], alpha: u8) -> Paint<'static> {
+    let mut p = Paint::default();
+    p.set_color(Color::from_rgba8(rgb[0], rgb[1], rgb[2], alpha));
+    p.anti_alias = true;
+    p
+}
+
+// A no-op cast in f64 builds.
+#[allow(clippy::unnecessary_cast)]
+fn p3(v: Vec3) -> P3 {
+    [v.x as f64, v.y as f64, v.z as f64]
+}
+
+/// Strokes the polyline through `points` (skipping points behind the camera).
+fn polyline(pm: &mut Pixmap, cam: &Camera, points: &[P3], rgb: [u8; 3], width: f32) {
+    let mut pb = PathBuilder::new();
+    let mut open = false;
+    for &p in points {
+        match cam.project(p) {
+            Some((x, y, _)) if open => pb.line_to(x, y),
+            Some((x, y, _)) => {
+                pb.move_to(x, y);
+                open = true;
+            }
+            None => open = false,
+        }
+    }
+    if let Some(path) = pb.finish() {
+        let stroke = Stroke {
+            width,
+            ..Stroke::default()
+        };
+        pm.stroke_path(
+            &path,
+            &paint(rgb, 255),
+            &stroke,
+            Transform::identity(),
+            None,
+        );
+    }
+}
+
+/// A circle of radius `r` about `c` in the plane spanned by `u` and `v` (unit vectors).
+fn circle(c: P3, r: f64, u: P3, v: P3) -> Vec<P3> {
+    (0..=48)
+        .map(|i| {
+            let a = std::f64::consts::TAU * i as f64 / 48.0;
+            [0, 1, 2].map(|k| c[k] + r * (a.cos() * u[k] + a.sin() * v[k]))
+        })
+        .collect()
+}
+
+fn ground(pm: &mut Pixmap, model: &Model, cam: &Camera, lo: P3, hi: P3) {
+    let Some(g) = &model.contacts.ground else {
+        return;
+    };
+    let n = p3(g.normal);
+    // A grid on planes facing up (the common case); other planes are drawn as their
+    // trace through the scene's centre.
+    if n[1].abs() < 0.9 {
+        return;
+    }
+    let y = g.offset as f64 / n[1];
+    let size = (hi[0] - lo[0]).max(hi[2] - lo[2]).max(1e-3);
+    let step = 10f64.powf((size / 8.0).log10().floor());
+    let pad = 0.15 * size;
+    let (x0, x1) = (
+        ((lo[0] - pad) / step).floor(),
+        ((hi[0] + pad) / step).ceil(),
+    );
+    let (z0, z1) = (
+        ((lo[2] - pad) / step).floor(),
+        ((hi[2] + pad) / step).ceil(),
+    );
+    let grey = [200, 200, 195];
+    for i in (x0 as i64)..=(x1 as i64) {
+        let x = i as f64 * step;
+        polyline(pm, cam, &[[x, y, z0 * step], [x, y, z1 * step]], grey, 1.0);
+    }
+    for j in (z0 as i64)..=(z1 as i64) {
+        let z = j as f64 * step;
+        polyline(pm, cam, &[[x0 * step, y, z], [x1 * step, y, z]], grey, 1.0);
+    }
+}
+
+fn colliders(pm: &mut Pixmap, model: &Model, cam: &Camera, t: f64) {
+    let ink = [120, 120, 130];
+    let (ex, ey, ez) = ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]);
+    for c in &model.contacts.colliders {
+        let shift = c.path.as_ref().map_or([0.0; 3], |p| {
+            let (a, b) = (p.position(t), p.position(0.0));
+            [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+        });
+        let at = |v: Vec3| {
+            let p = p3(v);
+            [p[0] + shift[0], p[1] + shift[1], p[2] + shift[2]]
+        };
+        match &c.shape {
+            Shape::Sphere { center, radius } => {
+                let (c, r) = (at(*center), *radius as f64);
+                for (u, v) in [(ex, ey), (ey, ez), (ez, ex)] {
+                    polyline(pm, cam, &circle(c, r, u, v), ink, 1.2);
+                }
+            }
+            Shape::Capsule { a, b, radius } => {
+                let (a, b, r) = (at(*a), at(*b), *radius as f64);
+                let axis = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+                let l = (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]).sqrt();
+                let w = if l > 0.0 { axis.map(|c| c / l) } else { ey };
+                let helper = if w[1].abs() < 0.9 { ey } else { ex };
+                let u = {
+                    let c = [
+                        w[1] * helper[2] - w[2] * helper[1],
+                        w[2] * helper[0] - w[0] * helper[2],
+                        w[0] * helper[1] - w[1] * helper[0],
+                    ];
+                    let n = (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt();
+                    c.map(|x| x / n)
+                };
+                let v = [
+                    w[1] * u[2] - w[2] * u[1],
+                    w[2] * u[0] - w[0] * u[2],
+                    w[0] * u[1] - w[1] * u[0],
+                ];
+                for end in [a, b] {
+                    polyline(pm, cam, &circle(end, r, u, v), ink, 1.2);
+                }
+                for side in [u, v] {
+                    for s in [-1.0, 1.0] {
+                        let o = side.map(|x| s * r * x);
+                        let p = [a[0] + o[0], a[1] + o[1], a[2] + o[2]];
+                        let q = [b[0] + o[0], b[1] + o[1], b[2] + o[2]];
+                        polyline(pm, cam, &[p, q], ink, 1.2);
+                    }
+                }
+            }
+            Shape::Box {
+                center,
+                half_extents,
+                axes,
+            } => {
+                let c = at(*center);
+                let h = p3(*half_extents);
+                let ax = axes.map(p3);
+                let corner = |i: usize| {
+                    [0, 1, 2].map(|k| {
+                        c[k] + (0..3)
+                            .map(|d| if i >> d & 1 == 1 { h[d] } else { -h[d] } * ax[d][k])
+                            .sum::<f64>()
+                    })
+                };
+                for i in 0..8usize {
+                    for d in 0..3 {
+                        let j = i | (1 << d);
+                        if j != i {
+                            polyline(pm, cam, &[corner(i), corner(j)], ink, 1.2);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn faces(pm: &mut Pixmap, model: &Model, x: &[Vec3], cam: &Camera) {
+    let light = {
+        let v = cam.towards_viewer();
+        let l = [v[0] + 0.3, v[1] + 0.6, v[2] + 0.2];
+        let n = (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]).sqrt();
+        l.map(|c| c / n)
+    };
+    // (depth, screen corners, colour) per face.
+    type Tri = (f64, [(f32, f32); 3], [u8; 3]);
+    let mut tris: Vec<Tri> = Vec::new();
+    for s in &model.surfaces {
+        for f in &s.faces {
+            let (a, b, c) = (x[f[0] as usize], x[f[1] as usize], x[f[2] as usize]);
+            let n = (b - a).cross(c - a).normalize_or_zero();
+            let Some(pa) = cam.project(p3(a)) else {
+                continue;
+            };
+            let Some(pb) = cam.project(p3(b)) else {
+                continue;
+            };
+            let Some(pc) = cam.project(p3(c)) else {
+                continue;
+            };
+            let lambert = (p3(n)[0] * light[0] + p3(n)[1] * light[1] + p3(n)[2] * light[2]).abs();
+            let shade = 0.35 + 0.65 * lambert;
+            let rgb = [150.0, 172.0, 205.0].map(|c: f64| (c * shade).round() as u8);
+            let depth = (pa.2 + pb.2 + pc.2) / 3.0;
+            tris.push((depth, [(pa.0, pa.1), (pb.0, pb.1), (pc.0, pc.1)], rgb));
+        }
+    }
+    // Painter's algorithm: far faces first.
+    tris.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let seam = Stroke {
+        width: 0.6,
+        ..Stroke::default()
+    };
+    for (_, p, rgb) in tris {
+        let mut pb = PathBuilder::new();
+        pb.move_to(p[0].0, p[0].1);
+        pb.line_to(p[1].0, p[1].1);
+        pb.line_to(p[2].0, p[2].1);
+        pb.close();
+        if let Some(path) = pb.finish() {
+            let pt = paint(rgb, 255);
+            pm.fill_path(&path, &pt, FillRule::Winding, Transform::identity(), None);
+            // The same colour over the edges hides anti-aliasing seams between faces.
+            pm.stroke_path(&path, &pt, &seam, Transform::identity(), None);
+        }
+    }
+}
+
+/// Draws the model at positions `x` and simulated time `t` \[s] (which places colliders on
+/// paths) seen by `cam`; `lo`..`hi` is the run's extent (for the ground grid).
+pub fn draw_frame(
+    model: &Model,
+    x: &[Vec3],
+    t: f64,
+    cam: &Camera,
+    style: Style,
+    color: ColorBy,
+    (lo, hi): (P3, P3),
+) -> Pixmap {
+    let (w, h) = cam.size();
+    let mut pm = Pixmap::new(w, h).expect("picture size > 0");
+    pm.fill(Color::from_rgba8(
+        BACKGROUND[0],
+        BACKGROUND[1],
+        BACKGROUND[2],
+        255,
+    ));
+    ground(&mut pm, model, cam, lo, hi);
+    colliders(&mut pm, model, cam, t);
+    let solid = style == Style::Solid && !model.surfaces.is_empty();
+    if solid {
+        faces(&mut pm, model, x, cam);
+    }
+    // Springs: in solid style only those off the surfaces (strings, poles, ties); the
+    // springs inside a surfaced body are hidden by it.
+    let mut on_surface = vec![false; x.len()];
+    if solid {
+        for s in &model.surfaces {
+            for f in &s.faces {
+                for &v in f {
+                    on_surface[v as usize] = true;
+                }
+            }
+        }
+    }
+    let sp = &model.springs;
+    let width = if sp.len() > 20_000 { 0.7 } else { 1.2 };
+    let stroke = Stroke {
+        width,
+        ..Stroke::default()
+    };
+    for s in 0..sp.len() {
+        let (a, b) = (sp.a[s], sp.b[s]);
+        if solid && on_surface[a as usize] && on_surface[b as usize] {
+            continue;
+        }
+        let (pa, pb) = (x[a as usize], x[b as usize]);
+        let (Some(qa), Some(qb)) = (cam.project(p3(pa)), cam.project(p3(pb))) else {
+            continue;
+        };
+        let rgb = match color {
+            ColorBy::Strain => {
+                let rest = sp.rest[s] as f64;
+                let strain = if rest > 0.0 {
+                    ((pa - pb).length() as f64 - rest) / rest
+                } else {
+                    0.0
+                };
+                strain_color(strain)
+            }
+            ColorBy::None => NEUTRAL,
+        };
+        let mut pb_ = PathBuilder::new();
+        pb_.move_to(qa.0, qa.1);
+        pb_.line_to(qb.0, qb.1);
+        if let Some(path) = pb_.finish() {
+            pm.stroke_path(
+                &path,
+                &paint(rgb, 255),
+                &stroke,
+                Transform::identity(),
+                None,
+            );
+        }
+    }
+    // Nodes: seed 002's small crosses (wire style, modest counts); fixed nodes as squares.
+    let fixed = |i: usize| {
+        model.nodes.inv_mass[i] == 0.0 || model.anchors.iter().any(|a| a.node as usize == i)
+    };
+    let cross = Stroke {
+        width: 1.0,
+        ..Stroke::default()
+    };
+    let ink = paint([40, 40, 50], 255);
+    for (i, p) in x.iter().enumerate() {
+        let Some((px, py, _)) = cam.project(p3(*p)) else {
+            continue;
+        };
+        if fixed(i) {
+            if let Some(r) = Rect::from_xywh(px - 3.0, py - 3.0, 6.0, 6.0) {
+                pm.fill_rect(r, &ink, Transform::identity(), None);
+            }
+        } else if style == Style::Wire && x.len() <= 2000 {
+            let mut pb = PathBuilder::new();
+            pb.move_to(px - 2.0, py);
+            pb.line_to(px + 2.0, py);
+            pb.move_to(px, py - 2.0);
+            pb.line_to(px, py + 2.0);
+            if let Some(path) = pb.finish() {
+                pm.stroke_path(
+                    &path,
+                    &paint([110, 110, 120], 255),
+                    &cross,
+                    Transform::identity(),
+                    None,
+                );
+            }
+        }
+    }
+    pm
+}

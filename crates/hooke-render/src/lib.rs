@@ -1,0 +1,117 @@
+//! Pictures of hooke simulations, on the CPU: frames as PNG, animations as GIF.
+//!
+//! A [`Recording`] keeps the positions of each frame (and the springs in effect, so torn
+//! springs disappear from the frames after their tear); [`Recording::render`] frames one
+//! camera on the whole run and draws each frame in a [`Style`]:
+//!
+//! * **wire**: anti-aliased spring lines (seed 002's lines with small crosses at the nodes),
+//!   pinned and anchored nodes as dark squares;
+//! * **solid**: the surfaces' faces, depth-sorted and shaded from their normals, with the
+//!   springs that are not face edges drawn over them.
+//!
+//! Strain colouring paints tension warm and compression cool. The ground plane is drawn as
+//! a grid and colliders as outlines.
+
+// hooke::Real is f32 or f64 (a feature); widening casts to f64 are no-ops in f64 builds.
+#![allow(clippy::unnecessary_cast)]
+#![warn(missing_docs)]
+
+pub mod camera;
+mod draw;
+pub mod gif_out;
+
+pub use camera::{Camera, View};
+pub use draw::{ColorBy, Style, draw_frame, strain_color};
+
+use hooke::Model;
+use hooke::Vec3;
+
+/// One recorded frame.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    /// Simulated time \[s].
+    pub t: f64,
+    /// Node positions \[m].
+    pub x: Vec<Vec3>,
+    /// Index into [`Recording::models`]: the springs and surfaces in effect.
+    pub model: usize,
+}
+
+/// Frames of a run, and the models (spring sets) they were taken with.
+#[derive(Debug, Clone, Default)]
+pub struct Recording {
+    /// The frames, in time order.
+    pub frames: Vec<Frame>,
+    /// Distinct models seen (a new one after each tear or controller switch).
+    pub models: Vec<Model>,
+}
+
+impl Recording {
+    /// Adds a frame at time `t` of `model` at positions `x`.
+    pub fn push(&mut self, t: f64, model: &Model, x: &[Vec3]) {
+        let same = self.models.last().is_some_and(|m| {
+            m.springs.len() == model.springs.len()
+                && m.springs.rest == model.springs.rest
+                && m.surfaces
+                    .iter()
+                    .map(|s| s.faces.len())
+                    .eq(model.surfaces.iter().map(|s| s.faces.len()))
+        });
+        if !same {
+            self.models.push(model.clone());
+        }
+        self.frames.push(Frame {
+            t,
+            x: x.to_vec(),
+            model: self.models.len() - 1,
+        });
+    }
+
+    /// The box holding every node of every frame \[m].
+    pub fn bounds(&self) -> ([f64; 3], [f64; 3]) {
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for f in &self.frames {
+            for p in &f.x {
+                let p = [p.x as f64, p.y as f64, p.z as f64];
+                for k in 0..3 {
+                    if p[k].is_finite() {
+                        lo[k] = lo[k].min(p[k]);
+                        hi[k] = hi[k].max(p[k]);
+                    }
+                }
+            }
+        }
+        if lo[0] > hi[0] {
+            return ([-1.0; 3], [1.0; 3]);
+        }
+        (lo, hi)
+    }
+
+    /// Renders every frame with one camera framed on the whole run.
+    pub fn render(
+        &self,
+        view: View,
+        style: Style,
+        color: ColorBy,
+        width: u32,
+        height: u32,
+    ) -> Vec<tiny_skia::Pixmap> {
+        let (lo, hi) = self.bounds();
+        let cam = Camera::framing(view, lo, hi, width, height);
+        self.frames
+            .iter()
+            .map(|f| {
+                draw_frame(
+                    &self.models[f.model],
+                    &f.x,
+                    f.t,
+                    &cam,
+                    style,
+                    color,
+                    (lo, hi),
+                )
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,63 @@
+//! Pictures: strain colours at known pixels, and a GIF with the frames, size and delay
+//! asked for.
+// Written for Real = f32; in f64 builds some casts are no-ops.
+#![allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+
+use hooke::{Node, SceneBuilder, Spring, vec3};
+use hooke_render::{ColorBy, Recording, Style, View};
+
+/// Two horizontal springs in the xy plane: the upper one (y = 1) stretched to twice its
+/// rest length, the lower one (y = 0) compressed to half.
+fn two_springs() -> hooke::Scene {
+    let mut b = SceneBuilder::new("strain");
+    for y in [1.0, 0.0] {
+        b.add_node(Node::pinned(vec3(0.0, y, 0.0), 1.0));
+        b.add_node(Node::pinned(vec3(2.0, y, 0.0), 1.0));
+    }
+    b.add_spring(Spring::hooke(0, 1, 10.0, 0.0).with_rest(1.0));
+    b.add_spring(Spring::hooke(2, 3, 10.0, 0.0).with_rest(4.0));
+    b.build().unwrap()
+}
+
+#[test]
+fn stretched_springs_are_warm_and_compressed_ones_cool() {
+    let scene = two_springs();
+    let mut rec = Recording::default();
+    rec.push(0.0, &scene.model, &scene.state.x);
+    let pm = &rec.render(View::Plane, Style::Wire, ColorBy::Strain, 200, 200)[0];
+    // The 2 m × 1 m box fills 90% of the 200 px width: 90 px per metre, centred at
+    // (100, 100); the springs run at y = 100 ∓ 45 px, their midpoints at x = 100.
+    let at = |x: u32, y: u32| {
+        let p = pm.pixel(x, y).unwrap();
+        (p.red() as i32, p.green() as i32, p.blue() as i32)
+    };
+    // A line on a pixel boundary shares its ink between two rows: take the darker one.
+    let line = |x: u32, y: u32| {
+        [y - 1, y, y + 1]
+            .map(|y| at(x, y))
+            .into_iter()
+            .min_by_key(|(r, g, b)| r + g + b)
+            .unwrap()
+    };
+    let (r, _, b) = line(100, 55);
+    // Neutral ink has blue ≥ red; full warm is (220, 50, 30), full cool (30, 90, 220).
+    assert!(
+        r > b + 60,
+        "stretched spring at (100, 55) is {:?}",
+        line(100, 55)
+    );
+    let (r, _, b) = line(100, 145);
+    assert!(
+        b > r + 60,
+        "compressed spring at (100, 145) is {:?}",
+        line(100, 145)
+    );
+    // Between them, the background.
+    assert_eq!(at(100, 100), (248, 248, 245));
+    // Without strain colouring both are the same neutral ink.
+    let plain = &rec.render(View::Plane, Style::Wire, ColorBy::None, 200, 200)[0];
+    for dy in [-1i32, 0, 1] {
+        let (a, b) = ((55 + dy) as u32, (145 + dy) as u32);
+        assert_eq!(plain.pixel(100, a), plain.pixel(100, b));
+    }
+}
