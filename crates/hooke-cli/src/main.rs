@@ -9,6 +9,7 @@ mod check;
 mod convert_cmd;
 mod edit_cmd;
 mod load;
+mod plot_cmd;
 mod render_cmd;
 mod run;
 mod scene_cmd;
@@ -39,6 +40,8 @@ enum Command {
     Edit(edit_cmd::EditArgs),
     /// Simulate and draw: an animated GIF or PNG frames (wire or solid, strain colours)
     Render(render_cmd::RenderArgs),
+    /// Plot a run's energy.csv (kinetic, potential, total against time) as a PNG
+    Plot(plot_cmd::PlotArgs),
     /// Time the step on standard scenes (spring-updates per second)
     Bench(bench::BenchArgs),
     /// Print the scene format's JSON Schema
@@ -105,6 +108,7 @@ fn main() -> ExitCode {
         Command::Convert(a) => convert_cmd::convert(a),
         Command::Edit(a) => edit_cmd::edit(a),
         Command::Render(a) => render_cmd::render(a),
+        Command::Plot(a) => plot_cmd::plot(a),
         Command::Bench(a) => bench::bench(a),
         Command::Schema => {
             println!("{}", hooke_io::schema());

@@ -40,6 +40,14 @@ pub struct RunArgs {
     /// every --every steps, or 30 per simulated second
     #[arg(long, value_enum)]
     pub export: Option<ExportKind>,
+    /// Also draw the run as an animated GIF [default FILE: DIR/<name>.gif] (3D, solid when
+    /// the scene has surfaces, else wire; strain colours; about 60 frames, or one every
+    /// --every steps)
+    #[arg(long, value_name = "FILE", num_args = 0..=1)]
+    pub gif: Option<Option<PathBuf>>,
+    /// Also plot energy.csv as DIR/energy.png
+    #[arg(long)]
+    pub plot: bool,
     /// Print no progress bar
     #[arg(long, short)]
     pub quiet: bool,
@@ -354,6 +362,11 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
             })
         }
     };
+    let gif_every = a.every.unwrap_or((steps / 60).max(1));
+    let mut recording = a.gif.as_ref().map(|_| hooke_render::Recording::default());
+    if let Some(r) = &mut recording {
+        r.push(sim.state().t, sim.live_model(), &sim.state().x);
+    }
     energy.push(sim.state().t, &sim.energy())?;
     if let Some(t) = &mut traj {
         t.push(&sim.state().x)?;
@@ -395,6 +408,11 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
             && i % k == 0
         {
             t.push(&sim.state().x)?;
+        }
+        if let Some(r) = &mut recording
+            && i % gif_every == 0
+        {
+            r.push(sim.state().t, sim.live_model(), &sim.state().x);
         }
         if let Some(e) = &mut exporter
             && i % export_every == 0
@@ -482,6 +500,27 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
             "  frames      {f} in trajectory.npy (every {} steps)",
             a.every.unwrap_or(1)
         );
+    }
+    if let (Some(r), Some(path)) = (&recording, &a.gif) {
+        use hooke_render::{ColorBy, Style, View};
+        let path = path
+            .clone()
+            .unwrap_or_else(|| out.join(format!("{name}.gif")));
+        let style = if sim.model().surfaces.is_empty() {
+            Style::Wire
+        } else {
+            Style::Solid
+        };
+        let frames = r.render(View::DEFAULT_3D, style, ColorBy::Strain, 640, 480);
+        let dt = hooke::real::f64_of(settings.dt);
+        let delay = ((gif_every as f64 * dt * 100.0).round() as u16).max(2);
+        hooke_render::gif_out::write_gif(&path, &frames, delay)?;
+        println!("  picture     {} ({} frames)", path.display(), frames.len());
+    }
+    if a.plot {
+        let png = out.join("energy.png");
+        crate::plot_cmd::plot_energy(&out.join("energy.csv"), &png, &format!("{name}: energy"))?;
+        wrote.push("energy.png");
     }
     if let Some((n, what)) = exported {
         println!("  exported    {n} frames as {what} (every {export_every} steps)");

@@ -77,3 +77,45 @@ fn render_writes_png_frames_and_rejects_bad_options() {
         assert!(text(&o.stderr).contains(expect), "{}", text(&o.stderr));
     }
 }
+
+/// Width and height of a PNG, from its IHDR chunk.
+fn png_size(path: &std::path::Path) -> (u32, u32) {
+    let b = std::fs::read(path).unwrap();
+    assert_eq!(&b[1..4], b"PNG", "{} is not a PNG", path.display());
+    let be = |i: usize| u32::from_be_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+    (be(16), be(20))
+}
+
+#[test]
+fn run_draws_a_gif_and_plots_its_energy_in_one_pass() {
+    let d = scratch("run");
+    let o = hooke(
+        &[
+            "run",
+            "cloth",
+            "--duration",
+            "0.1",
+            "--gif",
+            "--plot",
+            "--out",
+            "out",
+            "-q",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(d.join("out/cloth.gif").exists());
+    assert_eq!(png_size(&d.join("out/energy.png")), (1000, 600));
+    // hooke plot on its own, and on a file that is not an energy.csv.
+    let o = hooke(&["plot", "out/energy.csv", "-o", "e.png"], &d);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(png_size(&d.join("e.png")), (1000, 600));
+    std::fs::write(d.join("bad.csv"), "a,b\n1,2\n").unwrap();
+    let o = hooke(&["plot", "bad.csv"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("not an energy.csv"),
+        "{}",
+        text(&o.stderr)
+    );
+}

@@ -19,6 +19,7 @@
 pub mod camera;
 mod draw;
 pub mod gif_out;
+pub mod plot;
 
 pub use camera::{Camera, View};
 pub use draw::{ColorBy, Style, draw_frame, strain_color};

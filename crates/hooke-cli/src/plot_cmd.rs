@@ -1,0 +1,88 @@
+//! `hooke plot`: energy against time from a run's energy.csv, as a PNG.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use hooke_render::plot::{Series, line_plot};
+
+use crate::bad;
+
+/// Arguments of `hooke plot`.
+#[derive(clap::Args)]
+pub struct PlotArgs {
+    /// The energy.csv of a run
+    pub csv: PathBuf,
+    /// The PNG to write [default: energy.png beside the CSV]
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+/// Reads energy.csv and draws kinetic, potential (gravity + springs + fields + gas) and
+/// total energy against time into `out`.
+pub fn plot_energy(csv: &Path, out: &Path, title: &str) -> Result<()> {
+    let text = std::fs::read_to_string(csv)
+        .map_err(|e| bad(format!("{}: cannot read: {e}", csv.display())))?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines
+        .next()
+        .ok_or_else(|| bad(format!("{}: empty file", csv.display())))?
+        .split(',')
+        .collect();
+    let col = |name: &str| header.iter().position(|h| *h == name);
+    let (Some(t), Some(k), Some(total)) = (col("t"), col("kinetic"), col("total")) else {
+        return Err(bad(format!(
+            "{}: not an energy.csv of hooke run (needs columns t, kinetic and total)",
+            csv.display()
+        )));
+    };
+    let mut series = [
+        ("kinetic", [40, 100, 220]),
+        ("potential", [230, 120, 20]),
+        ("total", [30, 30, 30]),
+    ]
+    .map(|(name, rgb)| Series {
+        name: name.into(),
+        rgb,
+        points: Vec::new(),
+    });
+    for (i, line) in lines.enumerate() {
+        let v: Vec<f64> = line
+            .split(',')
+            .map(|x| x.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| bad(format!("{}: line {}: not numbers", csv.display(), i + 2)))?;
+        if v.len() != header.len() {
+            return Err(bad(format!(
+                "{}: line {} has {} values for {} columns",
+                csv.display(),
+                i + 2,
+                v.len(),
+                header.len()
+            )));
+        }
+        series[0].points.push((v[t], v[k]));
+        series[1].points.push((v[t], v[total] - v[k]));
+        series[2].points.push((v[t], v[total]));
+    }
+    let pm = line_plot(&series, title, "time [s]", "energy [J]", 1000, 600);
+    pm.save_png(out)
+        .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", out.display()))?;
+    Ok(())
+}
+
+/// Runs `hooke plot`.
+pub fn plot(a: PlotArgs) -> Result<()> {
+    let out = a
+        .output
+        .clone()
+        .unwrap_or_else(|| a.csv.with_file_name("energy.png"));
+    let title = a
+        .csv
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|n| format!("{}: energy", n.to_string_lossy()))
+        .unwrap_or_else(|| "energy".into());
+    plot_energy(&a.csv, &out, &title)?;
+    println!("wrote {}", out.display());
+    Ok(())
+}
