@@ -230,7 +230,7 @@ fn bench_in_pool(a: BenchArgs) -> Result<()> {
 /// `hooke bench --render`: a 64×64 cloth after 1 s of falling, drawn at 640×480 in each
 /// style with strain colours, one camera framed on the frames drawn.
 fn bench_render(seconds: f64) -> Result<()> {
-    use hooke_render::{Camera, ColorBy, Recording, Style, View, draw_frame};
+    use hooke_render::{Camera, ColorBy, Look, Recording, Style, View, draw_frame};
     let params = [("width", "64"), ("height", "64")].map(|(k, v)| (k.to_string(), v.to_string()));
     let scene = hooke::builders::build("cloth", &params).map_err(|e| bad(e.to_string()))?;
     let mut sim = hooke::Simulation::new(scene);
@@ -249,19 +249,12 @@ fn bench_render(seconds: f64) -> Result<()> {
     );
     for (name, style) in [("wire", Style::Wire), ("solid", Style::Solid)] {
         let cam = Camera::framing(View::DEFAULT_3D, lo, hi, 640, 480);
+        let look = Look::new(style, ColorBy::Strain);
         let start = Instant::now();
         let mut frames = 0u64;
         while start.elapsed().as_secs_f64() < seconds {
             let f = &rec.frames[frames as usize % rec.frames.len()];
-            let pm = draw_frame(
-                &rec.models[f.model],
-                &f.x,
-                f.t,
-                &cam,
-                style,
-                ColorBy::Strain,
-                (lo, hi),
-            );
+            let pm = draw_frame(&rec.models[f.model], &f.x, f.t, &cam, &look, (lo, hi));
             std::hint::black_box(pm);
             frames += 1;
         }

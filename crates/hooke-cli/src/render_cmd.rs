@@ -36,7 +36,7 @@ pub struct RenderArgs {
     /// Camera: 2d (the xy plane), 3d (three-quarter view), or YAW,PITCH in degrees
     #[arg(long, default_value = "3d")]
     pub camera: String,
-    /// Drawing style: wire or solid
+    /// Drawing style: wire, solid, or textured (PNG textures through the surfaces' UVs)
     #[arg(long, default_value = "wire")]
     pub style: String,
     /// Spring colours: strain (tension warm, compression cool) or none
@@ -85,7 +85,8 @@ pub fn render(a: RenderArgs) -> Result<()> {
     let style = match a.style.as_str() {
         "wire" => Style::Wire,
         "solid" => Style::Solid,
-        s => return Err(bad(format!("--style {s:?}: give wire or solid"))),
+        "textured" => Style::Textured,
+        s => return Err(bad(format!("--style {s:?}: give wire, solid or textured"))),
     };
     let color = match a.color.as_str() {
         "strain" => ColorBy::Strain,
@@ -95,7 +96,11 @@ pub fn render(a: RenderArgs) -> Result<()> {
     if a.every == Some(0) {
         return Err(bad("--every: 0 is not a step count; give 1 or more"));
     }
-    let (scene, _) = a.spec.load()?;
+    let (scene, source) = a.spec.load()?;
+    let scene_dir = match &source {
+        crate::load::Source::File(p) => p.parent().map(PathBuf::from).unwrap_or_default(),
+        crate::load::Source::BuiltIn => PathBuf::from("."),
+    };
     let steps = step_count(&scene, a.steps, a.duration)?;
     let every = a.every.unwrap_or((steps / 60).max(1));
     let name = scene.name.clone();
@@ -109,7 +114,13 @@ pub fn render(a: RenderArgs) -> Result<()> {
             rec.push(sim.state().t, sim.live_model(), &sim.state().x);
         }
     }
-    let frames = rec.render(view, style, color, w, h);
+    let look = hooke_render::Look::new(style, color).with_textures(sim.model(), &scene_dir);
+    if style == Style::Textured && look.textures.iter().all(Option::is_none) {
+        eprintln!(
+            "warning: --style textured: {name} has no readable PNG texture; drawing it solid"
+        );
+    }
+    let frames = rec.render(view, &look, w, h);
     let delay = ((every as f64 * dt * 100.0).round() as u16).max(2);
     let wrote = match (&a.png_dir, &a.gif) {
         (Some(dir), _) => {

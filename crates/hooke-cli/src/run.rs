@@ -511,7 +511,19 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         } else {
             Style::Solid
         };
-        let frames = r.render(View::DEFAULT_3D, style, ColorBy::Strain, 640, 480);
+        let scene_dir = match &source {
+            Source::File(p) => p.parent().map(Path::to_path_buf).unwrap_or_default(),
+            Source::BuiltIn => PathBuf::from("."),
+        };
+        let style =
+            if style == Style::Solid && sim.model().surfaces.iter().any(|s| s.texture.is_some()) {
+                Style::Textured
+            } else {
+                style
+            };
+        let look =
+            hooke_render::Look::new(style, ColorBy::Strain).with_textures(sim.model(), &scene_dir);
+        let frames = r.render(View::DEFAULT_3D, &look, 640, 480);
         let dt = hooke::real::f64_of(settings.dt);
         let delay = ((gif_every as f64 * dt * 100.0).round() as u16).max(2);
         hooke_render::gif_out::write_gif(&path, &frames, delay)?;

@@ -13,6 +13,45 @@ pub enum Style {
     Wire,
     /// Surfaces as shaded faces; springs off the surfaces as lines.
     Solid,
+    /// As solid, with each surface's texture mapped through its UVs (where it has both).
+    Textured,
+}
+
+/// How a frame looks: style, spring colours, and the textures of the model's surfaces
+/// (by surface index; `None` where a surface has none or it could not be read).
+#[derive(Debug, Clone)]
+pub struct Look {
+    /// Drawing style.
+    pub style: Style,
+    /// Spring colours.
+    pub color: ColorBy,
+    /// Texture images per surface.
+    pub textures: Vec<Option<Pixmap>>,
+}
+
+impl Look {
+    /// A look without textures.
+    pub fn new(style: Style, color: ColorBy) -> Self {
+        Self {
+            style,
+            color,
+            textures: Vec::new(),
+        }
+    }
+
+    /// Loads the PNG textures the model's surfaces name, relative to `dir` (missing or
+    /// unreadable ones are left out: those surfaces are drawn solid).
+    pub fn with_textures(mut self, model: &Model, dir: &std::path::Path) -> Self {
+        self.textures = model
+            .surfaces
+            .iter()
+            .map(|s| {
+                let t = s.texture.as_ref()?;
+                Pixmap::load_png(dir.join(t)).ok()
+            })
+            .collect();
+        self
+    }
 }
 
 /// How springs are coloured.
@@ -110,7 +149,14 @@ fn ground(pm: &mut Pixmap, model: &Model, cam: &Camera, lo: P3, hi: P3) {
     }
     let y = g.offset as f64 / n[1];
     let size = (hi[0] - lo[0]).max(hi[2] - lo[2]).max(1e-3);
-    let step = 10f64.powf((size / 8.0).log10().floor());
+    // About ten grid lines across: a 1-2-5 step.
+    let raw = size / 10.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag);
     let pad = 0.15 * size;
     let (x0, x1) = (
         ((lo[0] - pad) / step).floor(),
@@ -210,18 +256,54 @@ fn colliders(pm: &mut Pixmap, model: &Model, cam: &Camera, t: f64) {
     }
 }
 
-fn faces(pm: &mut Pixmap, model: &Model, x: &[Vec3], cam: &Camera) {
+/// The affine map taking texture pixel coordinates `t` to screen points `p` (a triangle
+/// each); `None` for a degenerate texture triangle.
+fn affine(t: [(f32, f32); 3], p: [(f32, f32); 3]) -> Option<Transform> {
+    let (du1, dv1) = (t[1].0 - t[0].0, t[1].1 - t[0].1);
+    let (du2, dv2) = (t[2].0 - t[0].0, t[2].1 - t[0].1);
+    let det = du1 * dv2 - du2 * dv1;
+    if det.abs() < 1e-9 {
+        return None;
+    }
+    let (dx1, dy1) = (p[1].0 - p[0].0, p[1].1 - p[0].1);
+    let (dx2, dy2) = (p[2].0 - p[0].0, p[2].1 - p[0].1);
+    let a = (dx1 * dv2 - dx2 * dv1) / det;
+    let c = (dx2 * du1 - dx1 * du2) / det;
+    let b = (dy1 * dv2 - dy2 * dv1) / det;
+    let d = (dy2 * du1 - dy1 * du2) / det;
+    let e = p[0].0 - a * t[0].0 - c * t[0].1;
+    let f = p[0].1 - b * t[0].0 - d * t[0].1;
+    Some(Transform::from_row(a, b, c, d, e, f))
+}
+
+/// Something drawn in depth order in the solid styles.
+enum Item {
+    /// A face: screen corners, colour, Lambert shade, texture (surface, pixel corners).
+    Tri(
+        [(f32, f32); 3],
+        [u8; 3],
+        f64,
+        Option<(usize, [(f32, f32); 3])>,
+    ),
+    /// A spring off the surfaces: screen ends and colour.
+    Line((f32, f32), (f32, f32), [u8; 3]),
+}
+
+/// The faces of every surface as depth-tagged items.
+fn face_items(model: &Model, x: &[Vec3], cam: &Camera, look: &Look) -> Vec<(f64, Item)> {
     let light = {
         let v = cam.towards_viewer();
         let l = [v[0] + 0.3, v[1] + 0.6, v[2] + 0.2];
         let n = (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]).sqrt();
         l.map(|c| c / n)
     };
-    // (depth, screen corners, colour) per face.
-    type Tri = (f64, [(f32, f32); 3], [u8; 3]);
-    let mut tris: Vec<Tri> = Vec::new();
-    for s in &model.surfaces {
-        for f in &s.faces {
+    let mut tris: Vec<(f64, Item)> = Vec::new();
+    for (si, s) in model.surfaces.iter().enumerate() {
+        let texture = match (look.style, look.textures.get(si)) {
+            (Style::Textured, Some(Some(img))) if !s.face_uvs.is_empty() => Some(img),
+            _ => None,
+        };
+        for (fi, f) in s.faces.iter().enumerate() {
             let (a, b, c) = (x[f[0] as usize], x[f[1] as usize], x[f[2] as usize]);
             let n = (b - a).cross(c - a).normalize_or_zero();
             let Some(pa) = cam.project(p3(a)) else {
@@ -237,26 +319,79 @@ fn faces(pm: &mut Pixmap, model: &Model, x: &[Vec3], cam: &Camera) {
             let shade = 0.35 + 0.65 * lambert;
             let rgb = [150.0, 172.0, 205.0].map(|c: f64| (c * shade).round() as u8);
             let depth = (pa.2 + pb.2 + pc.2) / 3.0;
-            tris.push((depth, [(pa.0, pa.1), (pb.0, pb.1), (pc.0, pc.1)], rgb));
+            // Texture pixel coordinates of the corners (v up, as in OBJ).
+            let tex = texture.map(|img| {
+                let (w, h) = (img.width() as f32, img.height() as f32);
+                let corner = |c: usize| {
+                    let [u, v] = s.uvs[s.face_uvs[fi][c] as usize];
+                    (u as f32 * w, (1.0 - v as f32) * h)
+                };
+                (si, [corner(0), corner(1), corner(2)])
+            });
+            let corners = [(pa.0, pa.1), (pb.0, pb.1), (pc.0, pc.1)];
+            tris.push((depth, Item::Tri(corners, rgb, shade, tex)));
         }
     }
-    // Painter's algorithm: far faces first.
-    tris.sort_by(|a, b| b.0.total_cmp(&a.0));
+    tris
+}
+
+/// Draws `items` far to near (the painter's algorithm), so springs inside a body are hidden
+/// by its front faces.
+fn draw_items(pm: &mut Pixmap, mut items: Vec<(f64, Item)>, look: &Look, line: &Stroke) {
+    items.sort_by(|a, b| b.0.total_cmp(&a.0));
     let seam = Stroke {
         width: 0.6,
         ..Stroke::default()
     };
-    for (_, p, rgb) in tris {
+    for (_, item) in items {
+        let (p, rgb, shade, tex) = match item {
+            Item::Tri(p, rgb, shade, tex) => (p, rgb, shade, tex),
+            Item::Line(a, b, rgb) => {
+                let mut pb = PathBuilder::new();
+                pb.move_to(a.0, a.1);
+                pb.line_to(b.0, b.1);
+                if let Some(path) = pb.finish() {
+                    pm.stroke_path(&path, &paint(rgb, 255), line, Transform::identity(), None);
+                }
+                continue;
+            }
+        };
         let mut pb = PathBuilder::new();
         pb.move_to(p[0].0, p[0].1);
         pb.line_to(p[1].0, p[1].1);
         pb.line_to(p[2].0, p[2].1);
         pb.close();
-        if let Some(path) = pb.finish() {
-            let pt = paint(rgb, 255);
-            pm.fill_path(&path, &pt, FillRule::Winding, Transform::identity(), None);
-            // The same colour over the edges hides anti-aliasing seams between faces.
-            pm.stroke_path(&path, &pt, &seam, Transform::identity(), None);
+        let Some(path) = pb.finish() else { continue };
+        let textured = tex.and_then(|(si, t)| {
+            let img = look.textures.get(si)?.as_ref()?;
+            let m = affine(t, p)?;
+            let shader = tiny_skia::Pattern::new(
+                img.as_ref(),
+                tiny_skia::SpreadMode::Repeat,
+                tiny_skia::FilterQuality::Bilinear,
+                1.0,
+                m,
+            );
+            Some(Paint {
+                shader,
+                anti_alias: true,
+                ..Paint::default()
+            })
+        });
+        match textured {
+            Some(pt) => {
+                pm.fill_path(&path, &pt, FillRule::Winding, Transform::identity(), None);
+                pm.stroke_path(&path, &pt, &seam, Transform::identity(), None);
+                // Lighting: darken by the same Lambert factor as solid faces.
+                let dark = paint([0, 0, 0], ((1.0 - shade) * 255.0).round() as u8);
+                pm.fill_path(&path, &dark, FillRule::Winding, Transform::identity(), None);
+            }
+            None => {
+                let pt = paint(rgb, 255);
+                pm.fill_path(&path, &pt, FillRule::Winding, Transform::identity(), None);
+                // The same colour over the edges hides anti-aliasing seams between faces.
+                pm.stroke_path(&path, &pt, &seam, Transform::identity(), None);
+            }
         }
     }
 }
@@ -268,10 +403,10 @@ pub fn draw_frame(
     x: &[Vec3],
     t: f64,
     cam: &Camera,
-    style: Style,
-    color: ColorBy,
+    look: &Look,
     (lo, hi): (P3, P3),
 ) -> Pixmap {
+    let (style, color) = (look.style, look.color);
     let (w, h) = cam.size();
     let mut pm = Pixmap::new(w, h).expect("picture size > 0");
     pm.fill(Color::from_rgba8(
@@ -282,13 +417,16 @@ pub fn draw_frame(
     ));
     ground(&mut pm, model, cam, lo, hi);
     colliders(&mut pm, model, cam, t);
-    let solid = style == Style::Solid && !model.surfaces.is_empty();
-    if solid {
-        faces(&mut pm, model, x, cam);
-    }
-    // Springs: in solid style only those off the surfaces (strings, poles, ties); the
-    // springs inside a surfaced body are hidden by it.
+    let solid = style != Style::Wire && !model.surfaces.is_empty();
+    let mut items = if solid {
+        face_items(model, x, cam, look)
+    } else {
+        Vec::new()
+    };
+    // Springs: in the solid styles, face edges are left to the faces, and the rest (strings,
+    // poles, a body's inner springs) are drawn in depth order with the faces.
     let mut on_surface = vec![false; x.len()];
+    let mut hidden = vec![false; x.len()];
     if solid {
         for s in &model.surfaces {
             for f in &s.faces {
@@ -296,6 +434,16 @@ pub fn draw_frame(
                     on_surface[v as usize] = true;
                 }
             }
+        }
+        // A body's inner nodes (inside a closed surface) are hidden with its face edges.
+        let closed: Vec<&[[u32; 3]]> = model
+            .surfaces
+            .iter()
+            .filter(|s| hooke::mesh::closed(&s.faces).is_ok())
+            .map(|s| s.faces.as_slice())
+            .collect();
+        for (i, h) in hidden.iter_mut().enumerate() {
+            *h = on_surface[i] || closed.iter().any(|f| hooke::springify::inside(x[i], x, f));
         }
     }
     let sp = &model.springs;
@@ -306,7 +454,7 @@ pub fn draw_frame(
     };
     for s in 0..sp.len() {
         let (a, b) = (sp.a[s], sp.b[s]);
-        if solid && on_surface[a as usize] && on_surface[b as usize] {
+        if solid && hidden[a as usize] && hidden[b as usize] {
             continue;
         }
         let (pa, pb) = (x[a as usize], x[b as usize]);
@@ -325,6 +473,11 @@ pub fn draw_frame(
             }
             ColorBy::None => NEUTRAL,
         };
+        if solid {
+            let depth = 0.5 * (qa.2 + qb.2);
+            items.push((depth, Item::Line((qa.0, qa.1), (qb.0, qb.1), rgb)));
+            continue;
+        }
         let mut pb_ = PathBuilder::new();
         pb_.move_to(qa.0, qa.1);
         pb_.line_to(qb.0, qb.1);
@@ -337,6 +490,9 @@ pub fn draw_frame(
                 None,
             );
         }
+    }
+    if solid {
+        draw_items(&mut pm, items, look, &stroke);
     }
     // Nodes: seed 002's small crosses (wire style, modest counts); fixed nodes as squares.
     let fixed = |i: usize| {
@@ -351,7 +507,7 @@ pub fn draw_frame(
         let Some((px, py, _)) = cam.project(p3(*p)) else {
             continue;
         };
-        if fixed(i) {
+        if fixed(i) && !(solid && on_surface[i]) {
             if let Some(r) = Rect::from_xywh(px - 3.0, py - 3.0, 6.0, 6.0) {
                 pm.fill_rect(r, &ink, Transform::identity(), None);
             }

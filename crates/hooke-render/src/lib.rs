@@ -7,7 +7,9 @@
 //! * **wire**: anti-aliased spring lines (seed 002's lines with small crosses at the nodes),
 //!   pinned and anchored nodes as dark squares;
 //! * **solid**: the surfaces' faces, depth-sorted and shaded from their normals, with the
-//!   springs that are not face edges drawn over them.
+//!   springs off the surfaces drawn over them;
+//! * **textured**: as solid, with each surface's texture mapped through its UVs (an
+//!   affine map per triangle) and lit the same way.
 //!
 //! Strain colouring paints tension warm and compression cool. The ground plane is drawn as
 //! a grid and colliders as outlines.
@@ -22,7 +24,7 @@ pub mod gif_out;
 pub mod plot;
 
 pub use camera::{Camera, View};
-pub use draw::{ColorBy, Style, draw_frame, strain_color};
+pub use draw::{ColorBy, Look, Style, draw_frame, strain_color};
 
 use hooke::Model;
 use hooke::Vec3;
@@ -93,8 +95,7 @@ impl Recording {
     pub fn render(
         &self,
         view: View,
-        style: Style,
-        color: ColorBy,
+        look: &Look,
         width: u32,
         height: u32,
     ) -> Vec<tiny_skia::Pixmap> {
@@ -102,17 +103,7 @@ impl Recording {
         let cam = Camera::framing(view, lo, hi, width, height);
         self.frames
             .iter()
-            .map(|f| {
-                draw_frame(
-                    &self.models[f.model],
-                    &f.x,
-                    f.t,
-                    &cam,
-                    style,
-                    color,
-                    (lo, hi),
-                )
-            })
+            .map(|f| draw_frame(&self.models[f.model], &f.x, f.t, &cam, look, (lo, hi)))
             .collect()
     }
 }

@@ -4,7 +4,7 @@
 #![allow(clippy::unnecessary_cast, clippy::useless_conversion)]
 
 use hooke::{Node, SceneBuilder, Spring, vec3};
-use hooke_render::{ColorBy, Recording, Style, View};
+use hooke_render::{ColorBy, Look, Recording, Style, View};
 
 /// Two horizontal springs in the xy plane: the upper one (y = 1) stretched to twice its
 /// rest length, the lower one (y = 0) compressed to half.
@@ -24,7 +24,12 @@ fn stretched_springs_are_warm_and_compressed_ones_cool() {
     let scene = two_springs();
     let mut rec = Recording::default();
     rec.push(0.0, &scene.model, &scene.state.x);
-    let pm = &rec.render(View::Plane, Style::Wire, ColorBy::Strain, 200, 200)[0];
+    let pm = &rec.render(
+        View::Plane,
+        &Look::new(Style::Wire, ColorBy::Strain),
+        200,
+        200,
+    )[0];
     // The 2 m × 1 m box fills 90% of the 200 px width: 90 px per metre, centred at
     // (100, 100); the springs run at y = 100 ∓ 45 px, their midpoints at x = 100.
     let at = |x: u32, y: u32| {
@@ -55,7 +60,12 @@ fn stretched_springs_are_warm_and_compressed_ones_cool() {
     // Between them, the background.
     assert_eq!(at(100, 100), (248, 248, 245));
     // Without strain colouring both are the same neutral ink.
-    let plain = &rec.render(View::Plane, Style::Wire, ColorBy::None, 200, 200)[0];
+    let plain = &rec.render(
+        View::Plane,
+        &Look::new(Style::Wire, ColorBy::None),
+        200,
+        200,
+    )[0];
     for dy in [-1i32, 0, 1] {
         let (a, b) = ((55 + dy) as u32, (145 + dy) as u32);
         assert_eq!(plain.pixel(100, a), plain.pixel(100, b));

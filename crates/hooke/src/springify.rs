@@ -162,9 +162,9 @@ fn edges(faces: &[[u32; 3]]) -> Vec<((u32, u32), Vec<u32>)> {
     out
 }
 
-/// Whether point `p` is inside the closed surface (ray casting: odd number of crossings of
-/// a ray in a fixed, skewed direction).
-fn inside(p: Vec3, x: &[Vec3], faces: &[[u32; 3]]) -> bool {
+/// Whether point `p` \[m] is inside the closed surface `faces` at positions `x` (ray
+/// casting: an odd number of crossings of a ray in a fixed, skewed direction).
+pub fn inside(p: Vec3, x: &[Vec3], faces: &[[u32; 3]]) -> bool {
     // Irrational-looking components so the ray is unlikely to graze an edge or a vertex.
     let dir = Vec3::new(0.577_215_7, 0.414_213_56, 0.731_058_6).normalize();
     let mut crossings = 0;
