@@ -33,6 +33,19 @@ fn render_writes_a_gif_with_one_frame_per_k_steps_plus_the_start() {
         frames += 1;
     }
     assert_eq!(frames, 31);
+    // The `image` crate decodes it too, with the same frames and delays.
+    use image::AnimationDecoder;
+    let file = std::io::BufReader::new(std::fs::File::open(d.join("out.gif")).unwrap());
+    let frames: Vec<image::Frame> = image::codecs::gif::GifDecoder::new(file)
+        .unwrap()
+        .into_frames()
+        .collect_frames()
+        .unwrap();
+    assert_eq!(frames.len(), 31);
+    for f in &frames {
+        assert_eq!(f.buffer().dimensions(), (320, 240));
+        assert_eq!(f.delay().numer_denom_ms(), (20, 1));
+    }
 }
 
 #[test]

@@ -71,3 +71,21 @@ fn stretched_springs_are_warm_and_compressed_ones_cool() {
         assert_eq!(plain.pixel(100, a), plain.pixel(100, b));
     }
 }
+
+#[test]
+fn torn_springs_disappear_from_the_frames_after_the_tear() {
+    let scene = hooke::builders::build("tear", &[]).unwrap();
+    let mut sim = hooke::Simulation::new(scene);
+    let mut rec = Recording::default();
+    rec.push(0.0, sim.live_model(), &sim.state().x);
+    for _ in 0..30 {
+        sim.run(500).unwrap();
+        rec.push(sim.state().t, sim.live_model(), &sim.state().x);
+    }
+    let (first, last) = (&rec.frames[0], rec.frames.last().unwrap());
+    let (before, after) = (&rec.models[first.model], &rec.models[last.model]);
+    assert!(rec.models.len() > 1, "nothing tore");
+    assert!(after.springs.len() < before.springs.len());
+    // Each frame is drawn with the springs in effect when it was taken.
+    assert_eq!(after.springs.len(), sim.model().springs.len());
+}
