@@ -98,6 +98,22 @@ fn p3(v: Vec3) -> P3 {
     [v.x as f64, v.y as f64, v.z as f64]
 }
 
+/// Strokes the segment from `a` to `b` (pixels).
+pub(crate) fn segment(
+    pm: &mut Pixmap,
+    a: (f32, f32),
+    b: (f32, f32),
+    paint: &Paint,
+    stroke: &Stroke,
+) {
+    let mut pb = PathBuilder::new();
+    pb.move_to(a.0, a.1);
+    pb.line_to(b.0, b.1);
+    if let Some(path) = pb.finish() {
+        pm.stroke_path(&path, paint, stroke, Transform::identity(), None);
+    }
+}
+
 /// Strokes the polyline through `points` (skipping points behind the camera).
 fn polyline(pm: &mut Pixmap, cam: &Camera, points: &[P3], rgb: [u8; 3], width: f32) {
     let mut pb = PathBuilder::new();
@@ -347,12 +363,7 @@ fn draw_items(pm: &mut Pixmap, mut items: Vec<(f64, Item)>, look: &Look, line: &
         let (p, rgb, shade, tex) = match item {
             Item::Tri(p, rgb, shade, tex) => (p, rgb, shade, tex),
             Item::Line(a, b, rgb) => {
-                let mut pb = PathBuilder::new();
-                pb.move_to(a.0, a.1);
-                pb.line_to(b.0, b.1);
-                if let Some(path) = pb.finish() {
-                    pm.stroke_path(&path, &paint(rgb, 255), line, Transform::identity(), None);
-                }
+                segment(pm, a, b, &paint(rgb, 255), line);
                 continue;
             }
         };
@@ -478,18 +489,13 @@ pub fn draw_frame(
             items.push((depth, Item::Line((qa.0, qa.1), (qb.0, qb.1), rgb)));
             continue;
         }
-        let mut pb_ = PathBuilder::new();
-        pb_.move_to(qa.0, qa.1);
-        pb_.line_to(qb.0, qb.1);
-        if let Some(path) = pb_.finish() {
-            pm.stroke_path(
-                &path,
-                &paint(rgb, 255),
-                &stroke,
-                Transform::identity(),
-                None,
-            );
-        }
+        segment(
+            &mut pm,
+            (qa.0, qa.1),
+            (qb.0, qb.1),
+            &paint(rgb, 255),
+            &stroke,
+        );
     }
     if solid {
         draw_items(&mut pm, items, look, &stroke);

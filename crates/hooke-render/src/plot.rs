@@ -3,6 +3,8 @@
 
 use tiny_skia::{Color, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
+use crate::draw::segment;
+
 /// One line of a plot.
 #[derive(Debug, Clone)]
 pub struct Series {
@@ -123,18 +125,13 @@ pub fn line_plot(
     // Grid and tick labels.
     for t in ticks(x0, x1) {
         let x = sx(t);
-        let mut pb = PathBuilder::new();
-        pb.move_to(x, top);
-        pb.line_to(x, top + ph);
-        if let Some(p) = pb.finish() {
-            pm.stroke_path(
-                &p,
-                &paint([225, 225, 225]),
-                &thin,
-                Transform::identity(),
-                None,
-            );
-        }
+        segment(
+            &mut pm,
+            (x, top),
+            (x, top + ph),
+            &paint([225, 225, 225]),
+            &thin,
+        );
         let l = label(t);
         text(
             &mut pm,
@@ -147,18 +144,13 @@ pub fn line_plot(
     }
     for t in ticks(y0, y1) {
         let y = sy(t);
-        let mut pb = PathBuilder::new();
-        pb.move_to(left, y);
-        pb.line_to(left + pw, y);
-        if let Some(p) = pb.finish() {
-            pm.stroke_path(
-                &p,
-                &paint([225, 225, 225]),
-                &thin,
-                Transform::identity(),
-                None,
-            );
-        }
+        segment(
+            &mut pm,
+            (left, y),
+            (left + pw, y),
+            &paint([225, 225, 225]),
+            &thin,
+        );
         let l = label(t);
         text(
             &mut pm,
