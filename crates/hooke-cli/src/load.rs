@@ -102,6 +102,17 @@ pub enum Source {
     BuiltIn,
 }
 
+impl Source {
+    /// The folder paths inside the scene (textures) are relative to: the file's folder,
+    /// or the current folder for a built-in scene.
+    pub fn dir(&self) -> PathBuf {
+        match self {
+            Source::File(p) => p.parent().map(PathBuf::from).unwrap_or_default(),
+            Source::BuiltIn => PathBuf::from("."),
+        }
+    }
+}
+
 /// Parses `KEY=VALUE` parameter overrides.
 pub fn parse_params(params: &[String]) -> Result<Vec<(String, String)>> {
     params

@@ -97,10 +97,7 @@ pub fn render(a: RenderArgs) -> Result<()> {
         return Err(bad("--every: 0 is not a step count; give 1 or more"));
     }
     let (scene, source) = a.spec.load()?;
-    let scene_dir = match &source {
-        crate::load::Source::File(p) => p.parent().map(PathBuf::from).unwrap_or_default(),
-        crate::load::Source::BuiltIn => PathBuf::from("."),
-    };
+    let scene_dir = source.dir();
     let steps = step_count(&scene, a.steps, a.duration)?;
     let every = a.every.unwrap_or((steps / 60).max(1));
     let name = scene.name.clone();

@@ -344,10 +344,7 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
                          `hooke convert` and the built-ins cloth, balloon and jelly-mesh have them"
                     ))
                 })?;
-            let scene_dir = match &source {
-                Source::File(p) => p.parent().map(Path::to_path_buf).unwrap_or_default(),
-                Source::BuiltIn => PathBuf::from("."),
-            };
+            let scene_dir = source.dir();
             Some(match kind {
                 ExportKind::Obj => Exporter::Obj(hooke_io::export::ObjSequence::create(
                     &out.join("obj"),
@@ -511,10 +508,7 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         } else {
             Style::Solid
         };
-        let scene_dir = match &source {
-            Source::File(p) => p.parent().map(Path::to_path_buf).unwrap_or_default(),
-            Source::BuiltIn => PathBuf::from("."),
-        };
+        let scene_dir = source.dir();
         let style =
             if style == Style::Solid && sim.model().surfaces.iter().any(|s| s.texture.is_some()) {
                 Style::Textured

@@ -84,6 +84,29 @@ impl SensorKind {
             SensorKind::Timer { .. } => "timer",
         }
     }
+
+    /// The nodes the sensor reads (none for a timer).
+    pub fn nodes(&self) -> Vec<u32> {
+        match self {
+            SensorKind::Length { ends, .. } => ends.to_vec(),
+            SensorKind::Contact { node } => vec![*node],
+            SensorKind::Target { back, front, .. } => vec![*back, *front],
+            SensorKind::Timer { .. } => Vec::new(),
+        }
+    }
+
+    /// Renumbers the nodes the sensor reads (merging scenes, removing nodes).
+    pub fn map_nodes(&mut self, mut f: impl FnMut(u32) -> u32) {
+        match self {
+            SensorKind::Length { ends, .. } => *ends = ends.map(&mut f),
+            SensorKind::Contact { node } => *node = f(*node),
+            SensorKind::Target { back, front, .. } => {
+                *back = f(*back);
+                *front = f(*front);
+            }
+            SensorKind::Timer { .. } => {}
+        }
+    }
 }
 
 /// A named sensor.

@@ -99,23 +99,11 @@ impl SceneBuilder {
             if self.actuators.sensors.iter().any(|s| s.id == sensor.id) {
                 sensor.id = format!("{}/{}", other.name, sensor.id);
             }
+            sensor.kind.map_nodes(|v| v + n0);
             match &mut sensor.kind {
-                SensorKind::Length { spring, ends, .. } => {
-                    *spring = spring.map(|s| s + s0);
-                    *ends = ends.map(|v| v + n0);
-                }
-                SensorKind::Contact { node } => *node += n0,
-                SensorKind::Target {
-                    back,
-                    front,
-                    target,
-                    ..
-                } => {
-                    *back += n0;
-                    *front += n0;
-                    *target += offset;
-                }
-                SensorKind::Timer { .. } => {}
+                SensorKind::Length { spring, .. } => *spring = spring.map(|s| s + s0),
+                SensorKind::Target { target, .. } => *target += offset,
+                SensorKind::Contact { .. } | SensorKind::Timer { .. } => {}
             }
         }
         let sensor0 = self.actuators.sensors.len() as u32;

@@ -222,25 +222,12 @@ impl Editor {
         }
         // Sensors that watch the node go, with the controller weights that read them.
         let act = &mut b.actuators;
-        let watches = |k: &SensorKind| match k {
-            SensorKind::Length { ends, .. } => ends.contains(&gone),
-            SensorKind::Contact { node } => *node == gone,
-            SensorKind::Target { back, front, .. } => *back == gone || *front == gone,
-            SensorKind::Timer { .. } => false,
-        };
+        let watches = |k: &SensorKind| k.nodes().contains(&gone);
         let kept: Vec<bool> = act.sensors.iter().map(|s| !watches(&s.kind)).collect();
         let sensor_map = crate::model::keep_map(&kept);
         act.sensors.retain(|s| !watches(&s.kind));
         for s in &mut act.sensors {
-            match &mut s.kind {
-                SensorKind::Length { ends, .. } => *ends = ends.map(shift),
-                SensorKind::Contact { node } => *node = shift(*node),
-                SensorKind::Target { back, front, .. } => {
-                    *back = shift(*back);
-                    *front = shift(*front);
-                }
-                SensorKind::Timer { .. } => {}
-            }
+            s.kind.map_nodes(shift);
         }
         for c in &mut act.controllers {
             c.weights = c

@@ -644,16 +644,7 @@ impl Model {
 
     fn validate_env(&self, n: usize) -> Result<(), FieldError> {
         let env = &self.env;
-        let finite3 = |path: &str, v: Vec3| {
-            if v.is_finite() {
-                Ok(())
-            } else {
-                Err(FieldError::new(
-                    path,
-                    format!("{:?} is not finite", v.to_array()),
-                ))
-            }
-        };
+        let finite3 = crate::contact::finite3;
         finite3("settings.gravity", env.gravity)?;
         finite3("settings.wind", env.wind)?;
         if !(env.air_drag.is_finite() && env.air_drag >= 0.0) {
