@@ -1,9 +1,108 @@
-//! `cargo xtask test`: every test of the workspace, in f32 and in f64.
+//! `cargo xtask test`: every test of the workspace, in f32 and in f64, then the studio's
+//! browser tests (the wasm page in headless Chromium) and its desktop smoke test (a window
+//! under Xvfb that photographs itself).
 //!
-//! One target directory is shared by both runs (only the hooke crates rebuild for f64).
-//! Exits non-zero on the first failing step.
+//! One target directory is shared by every step (only the hooke crates rebuild for f64).
+//! Exits non-zero on the first failing step. The browser and window steps need tools that
+//! `web/setup.sh` installs (wasm-bindgen-cli, Chromium, Xvfb, Node packages).
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn run(program: &str, args: &[&str]) -> bool {
+    eprintln!("\n==> {program} {}", args.join(" "));
+    match Command::new(program)
+        .args(args)
+        .current_dir(root())
+        .status()
+    {
+        Ok(s) => s.success(),
+        Err(e) => {
+            eprintln!("cannot run {program}: {e}");
+            false
+        }
+    }
+}
+
+fn have(program: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {program} >/dev/null")])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The hooke binary the browser and window tests drive.
+fn hooke_bin() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"));
+    target.join("debug").join("hooke")
+}
+
+fn studio() -> bool {
+    let missing: Vec<&str> = ["wasm-bindgen", "node", "npm", "xvfb-run", "chromium"]
+        .into_iter()
+        .filter(|p| !have(p))
+        .collect();
+    if !missing.is_empty() {
+        eprintln!(
+            "\nthe studio's browser and window tests need {}: running web/setup.sh (apt-get, rustup, cargo install, npm)",
+            missing.join(", ")
+        );
+        if !run(&root().join("web/setup.sh").to_string_lossy(), &[]) {
+            eprintln!(
+                "web/setup.sh failed: install the tools it names, then run cargo xtask test again"
+            );
+            return false;
+        }
+    }
+    let bin = hooke_bin();
+    let bin = bin.to_string_lossy();
+    let shot = root().join("web/artifacts/native.png");
+    let _ = std::fs::create_dir_all(root().join("web/artifacts"));
+    let _ = std::fs::remove_file(&shot);
+    let shot_s = shot.to_string_lossy();
+    let ok = cargo(&["build", "-p", "hooke-cli"])
+        && run(&root().join("web/build.sh").to_string_lossy(), &[])
+        && (Path::new(&root())
+            .join("web/node_modules/playwright-core")
+            .exists()
+            || run("npm", &["ci", "--prefix", "web", "--no-audit", "--no-fund"]))
+        && {
+            // SAFETY: single-threaded here; the child reads it.
+            unsafe { std::env::set_var("HOOKE_BIN", &*bin) };
+            run("node", &["web/tests/studio.test.mjs"])
+        }
+        && run(
+            "xvfb-run",
+            &[
+                "-a",
+                "-s",
+                "-screen 0 1280x800x24",
+                &bin,
+                "studio",
+                "--screenshot",
+                &shot_s,
+            ],
+        );
+    if !ok {
+        return false;
+    }
+    match std::fs::metadata(&shot) {
+        Ok(m) if m.len() > 10_000 => {
+            eprintln!("ok   hooke studio opened a window under Xvfb: {shot_s}");
+            true
+        }
+        _ => {
+            eprintln!("FAIL hooke studio under Xvfb wrote no screenshot at {shot_s}");
+            false
+        }
+    }
+}
 
 fn cargo(args: &[&str]) -> bool {
     eprintln!("\n==> cargo {}", args.join(" "));
@@ -22,7 +121,7 @@ fn test() -> bool {
         &["test", "--workspace"],
         &["test", "--workspace", "--features", "hooke/f64"],
     ];
-    steps.iter().all(|s| cargo(s))
+    steps.iter().all(|s| cargo(s)) && studio()
 }
 
 fn main() -> ExitCode {
@@ -30,12 +129,14 @@ fn main() -> ExitCode {
     let ok = match task.as_deref() {
         Some("test") => test(),
         _ => {
-            eprintln!("usage: cargo xtask test    (every test, f32 and f64)");
+            eprintln!(
+                "usage: cargo xtask test    (every test, f32 and f64, and the studio in a browser and a window)"
+            );
             return ExitCode::from(2);
         }
     };
     if ok {
-        eprintln!("\nall tests passed (f32 and f64)");
+        eprintln!("\nall tests passed (f32 and f64, browser, window)");
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

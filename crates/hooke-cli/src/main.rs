@@ -13,6 +13,8 @@ mod plot_cmd;
 mod render_cmd;
 mod run;
 mod scene_cmd;
+#[cfg(feature = "studio")]
+mod studio_cmd;
 
 use std::process::ExitCode;
 
@@ -44,6 +46,9 @@ enum Command {
     Plot(plot_cmd::PlotArgs),
     /// Time the step on standard scenes (spring-updates per second)
     Bench(bench::BenchArgs),
+    /// Open the interactive studio (a window, or the browser page with --web)
+    #[cfg(feature = "studio")]
+    Studio(studio_cmd::StudioArgs),
     /// Print the scene format's JSON Schema
     Schema,
 }
@@ -110,6 +115,8 @@ fn main() -> ExitCode {
         Command::Render(a) => render_cmd::render(a),
         Command::Plot(a) => plot_cmd::plot(a),
         Command::Bench(a) => bench::bench(a),
+        #[cfg(feature = "studio")]
+        Command::Studio(a) => studio_cmd::studio(a),
         Command::Schema => {
             println!("{}", hooke_io::schema());
             Ok(())

@@ -71,13 +71,37 @@ fn load_obj(path: &Path, opts: ImportOptions) -> Result<MeshSource, MeshError> {
     };
     let (models, materials) = tobj::load_obj(path, &load)
         .map_err(|e| fail(path, format!("not a readable OBJ file: {e}")))?;
-    let materials = materials.unwrap_or_default();
+    obj_source(path, &models, &materials.unwrap_or_default(), opts)
+}
+
+/// Reads an OBJ file's text (an upload in the browser: no file system, so materials and
+/// textures are not read). `name` names the mesh and its errors.
+pub fn obj_from_text(name: &str, text: &str, opts: ImportOptions) -> Result<MeshSource, MeshError> {
+    let path = Path::new(name);
+    let load = tobj::LoadOptions {
+        triangulate: false,
+        single_index: false,
+        ..tobj::LoadOptions::default()
+    };
+    let (models, _) = tobj::load_obj_buf(&mut text.as_bytes(), &load, |_| {
+        Err(tobj::LoadError::OpenFileFailed)
+    })
+    .map_err(|e| fail(path, format!("not a readable OBJ file: {e}")))?;
+    obj_source(path, &models, &[], opts)
+}
+
+fn obj_source(
+    path: &Path,
+    models: &[tobj::Model],
+    materials: &[tobj::Material],
+    opts: ImportOptions,
+) -> Result<MeshSource, MeshError> {
     let mut src = MeshSource {
         name: name_of(path),
         ..MeshSource::default()
     };
     let mut face_index = 0usize;
-    for model in &models {
+    for model in models {
         let m = &model.mesh;
         let base = src.positions.len() as u32;
         let uv_base = src.uvs.len() as u32;

@@ -1,10 +1,10 @@
 //! Drawing one frame with tiny-skia.
 
-use hooke::contact::Shape;
 use hooke::{Model, Vec3};
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
 use crate::camera::{Camera, P3};
+use crate::scenery;
 
 /// What is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,132 +143,15 @@ fn polyline(pm: &mut Pixmap, cam: &Camera, points: &[P3], rgb: [u8; 3], width: f
     }
 }
 
-/// A circle of radius `r` about `c` in the plane spanned by `u` and `v` (unit vectors).
-fn circle(c: P3, r: f64, u: P3, v: P3) -> Vec<P3> {
-    (0..=48)
-        .map(|i| {
-            let a = std::f64::consts::TAU * i as f64 / 48.0;
-            [0, 1, 2].map(|k| c[k] + r * (a.cos() * u[k] + a.sin() * v[k]))
-        })
-        .collect()
-}
-
 fn ground(pm: &mut Pixmap, model: &Model, cam: &Camera, lo: P3, hi: P3) {
-    let Some(g) = &model.contacts.ground else {
-        return;
-    };
-    let n = p3(g.normal);
-    // A grid on planes facing up (the common case); other planes are drawn as their
-    // trace through the scene's centre.
-    if n[1].abs() < 0.9 {
-        return;
-    }
-    let y = g.offset as f64 / n[1];
-    let size = (hi[0] - lo[0]).max(hi[2] - lo[2]).max(1e-3);
-    // About ten grid lines across: a 1-2-5 step.
-    let raw = size / 10.0;
-    let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * mag);
-    let pad = 0.15 * size;
-    let (x0, x1) = (
-        ((lo[0] - pad) / step).floor(),
-        ((hi[0] + pad) / step).ceil(),
-    );
-    let (z0, z1) = (
-        ((lo[2] - pad) / step).floor(),
-        ((hi[2] + pad) / step).ceil(),
-    );
-    let grey = [200, 200, 195];
-    for i in (x0 as i64)..=(x1 as i64) {
-        let x = i as f64 * step;
-        polyline(pm, cam, &[[x, y, z0 * step], [x, y, z1 * step]], grey, 1.0);
-    }
-    for j in (z0 as i64)..=(z1 as i64) {
-        let z = j as f64 * step;
-        polyline(pm, cam, &[[x0 * step, y, z], [x1 * step, y, z]], grey, 1.0);
+    for line in scenery::ground_lines(model, lo, hi) {
+        polyline(pm, cam, &line, [200, 200, 195], 1.0);
     }
 }
 
 fn colliders(pm: &mut Pixmap, model: &Model, cam: &Camera, t: f64) {
-    let ink = [120, 120, 130];
-    let (ex, ey, ez) = ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]);
-    for c in &model.contacts.colliders {
-        let shift = c.path.as_ref().map_or([0.0; 3], |p| {
-            let (a, b) = (p.position(t), p.position(0.0));
-            [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-        });
-        let at = |v: Vec3| {
-            let p = p3(v);
-            [p[0] + shift[0], p[1] + shift[1], p[2] + shift[2]]
-        };
-        match &c.shape {
-            Shape::Sphere { center, radius } => {
-                let (c, r) = (at(*center), *radius as f64);
-                for (u, v) in [(ex, ey), (ey, ez), (ez, ex)] {
-                    polyline(pm, cam, &circle(c, r, u, v), ink, 1.2);
-                }
-            }
-            Shape::Capsule { a, b, radius } => {
-                let (a, b, r) = (at(*a), at(*b), *radius as f64);
-                let axis = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-                let l = (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]).sqrt();
-                let w = if l > 0.0 { axis.map(|c| c / l) } else { ey };
-                let helper = if w[1].abs() < 0.9 { ey } else { ex };
-                let u = {
-                    let c = [
-                        w[1] * helper[2] - w[2] * helper[1],
-                        w[2] * helper[0] - w[0] * helper[2],
-                        w[0] * helper[1] - w[1] * helper[0],
-                    ];
-                    let n = (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt();
-                    c.map(|x| x / n)
-                };
-                let v = [
-                    w[1] * u[2] - w[2] * u[1],
-                    w[2] * u[0] - w[0] * u[2],
-                    w[0] * u[1] - w[1] * u[0],
-                ];
-                for end in [a, b] {
-                    polyline(pm, cam, &circle(end, r, u, v), ink, 1.2);
-                }
-                for side in [u, v] {
-                    for s in [-1.0, 1.0] {
-                        let o = side.map(|x| s * r * x);
-                        let p = [a[0] + o[0], a[1] + o[1], a[2] + o[2]];
-                        let q = [b[0] + o[0], b[1] + o[1], b[2] + o[2]];
-                        polyline(pm, cam, &[p, q], ink, 1.2);
-                    }
-                }
-            }
-            Shape::Box {
-                center,
-                half_extents,
-                axes,
-            } => {
-                let c = at(*center);
-                let h = p3(*half_extents);
-                let ax = axes.map(p3);
-                let corner = |i: usize| {
-                    [0, 1, 2].map(|k| {
-                        c[k] + (0..3)
-                            .map(|d| if i >> d & 1 == 1 { h[d] } else { -h[d] } * ax[d][k])
-                            .sum::<f64>()
-                    })
-                };
-                for i in 0..8usize {
-                    for d in 0..3 {
-                        let j = i | (1 << d);
-                        if j != i {
-                            polyline(pm, cam, &[corner(i), corner(j)], ink, 1.2);
-                        }
-                    }
-                }
-            }
-        }
+    for line in scenery::collider_lines(model, t) {
+        polyline(pm, cam, &line, [120, 120, 130], 1.2);
     }
 }
 

@@ -22,6 +22,7 @@ pub mod camera;
 mod draw;
 pub mod gif_out;
 pub mod plot;
+pub mod scenery;
 
 pub use camera::{Camera, View};
 pub use draw::{ColorBy, Look, Style, draw_frame, strain_color};

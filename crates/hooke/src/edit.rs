@@ -33,6 +33,9 @@ pub enum EditError {
     /// A spring needs two different nodes.
     #[error("a spring needs two different nodes")]
     SameNode,
+    /// An update or sync would change the number of nodes or springs.
+    #[error("an update cannot add or remove nodes or springs")]
+    Counts,
 }
 
 /// A scene being edited, with stable ids.
@@ -249,6 +252,32 @@ impl Editor {
         Ok(())
     }
 
+    /// Changes values without adding or removing anything: parameters of nodes and
+    /// springs, the environment, settings. Refused (and nothing changed) when `f` changes the
+    /// node or spring count; use the editing operations for that.
+    pub fn update<R>(&mut self, f: impl FnOnce(&mut SceneBuilder) -> R) -> Result<R, EditError> {
+        let mut b = self.b.clone();
+        let r = f(&mut b);
+        if b.nodes.len() != self.b.nodes.len() || b.springs.len() != self.b.springs.len() {
+            return Err(EditError::Counts);
+        }
+        self.b = b;
+        Ok(r)
+    }
+
+    /// Takes `scene`'s current state (positions, velocities, time, rest lengths made
+    /// explicit) as the edited scene, keeping every id: `scene` must have been built from
+    /// this editor (same nodes and springs, in the same order), e.g. a simulation of it
+    /// that has run for a while.
+    pub fn sync(&mut self, scene: &Scene) -> Result<(), EditError> {
+        let b = scene.to_builder();
+        if b.nodes.len() != self.b.nodes.len() || b.springs.len() != self.b.springs.len() {
+            return Err(EditError::Counts);
+        }
+        self.b = b;
+        Ok(())
+    }
+
     /// Pins node `id` in place (or frees it). A pinned node stops.
     pub fn set_pinned(&mut self, id: NodeId, pinned: bool) -> Result<(), EditError> {
         let i = self.index(id)? as usize;
@@ -347,5 +376,28 @@ mod tests {
         // Spring 1 (1–2) became spring 0; the weight on "last" is now sensor 0.
         assert_eq!(act.controllers[0].spring, 0);
         assert_eq!(act.controllers[0].weights, vec![(0, 2.0)]);
+    }
+
+    #[test]
+    fn update_and_sync_keep_ids() {
+        let mut e = Editor::new(chain(3));
+        let s1 = e.spring_id(1).unwrap();
+        e.update(|b| b.springs[1].k = 42.0).unwrap();
+        assert_eq!(e.builder().springs[1].k, 42.0);
+        assert_eq!(
+            e.update(|b| b.nodes.pop()).unwrap_err(),
+            EditError::Counts,
+            "counts may not change"
+        );
+        assert_eq!(e.builder().nodes.len(), 3);
+        let mut sim = crate::Simulation::new(e.build().unwrap());
+        sim.state_mut().x[2] = vec3(5.0, 0.0, 0.0);
+        e.sync(sim.scene()).unwrap();
+        assert_eq!(e.builder().nodes[2].x, vec3(5.0, 0.0, 0.0));
+        // The rest length stays what it was, not the stretched distance.
+        assert_eq!(e.builder().springs[1].rest, Some(1.0));
+        assert_eq!(e.spring_id(1), Some(s1));
+        let other = crate::Simulation::new(Editor::new(chain(4)).build().unwrap());
+        assert_eq!(e.sync(other.scene()).unwrap_err(), EditError::Counts);
     }
 }

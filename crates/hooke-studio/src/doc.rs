@@ -1,0 +1,619 @@
+//! The studio's document: the scene being edited and simulated, its undo history, the
+//! selection and the clock. No drawing and no egui here, so the editing rules are tested
+//! directly.
+//!
+//! The world is one scene. Edits (add, delete, pin, parameters) apply to the world as it is
+//! now: the simulation's current positions, velocities and time are taken into the editor
+//! first ([`Editor::sync`]), the edit is made there, and the simulation is rebuilt from the
+//! result. Undo and redo restore whole worlds. Reset returns to the world as it was when
+//! the simulation was last started from a reset (or loaded).
+
+use std::collections::VecDeque;
+
+use hooke::edit::{EditError, Editor, NodeId, SpringId};
+use hooke::stability::{self, Limit};
+use hooke::{Integrator, Node, Real, Scene, Simulation, Spring, SpringKind, Vec3};
+
+/// How many worlds undo keeps.
+pub const UNDO_DEPTH: usize = 100;
+/// How many energy samples the live plot keeps.
+pub const HISTORY: usize = 600;
+/// The most simulated time one frame may catch up \[s]: after a stall the clock drops the
+/// rest rather than freezing the page.
+pub const MAX_CATCH_UP: f64 = 0.1;
+
+/// Something selected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Selection {
+    /// A node.
+    Node(NodeId),
+    /// A spring.
+    Spring(SpringId),
+}
+
+/// One energy sample for the live plot.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EnergySample {
+    /// Simulated time \[s].
+    pub t: f64,
+    /// Kinetic energy \[J].
+    pub kinetic: f64,
+    /// Potential energy (springs, gravity, fields, gas) \[J].
+    pub potential: f64,
+}
+
+/// The spring a user adds by connecting two nodes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpringTemplate {
+    /// Family: Hooke spring, rope (pulls only) or Nissen's stable spring.
+    pub kind: SpringKind,
+    /// Stiffness [N/m] (spring, rope).
+    pub k: Real,
+    /// Damping [N·s/m] (spring, rope).
+    pub c: Real,
+    /// Nissen's stiffness coefficient in [0, 1] (stable).
+    pub cs: Real,
+    /// Nissen's damping coefficient in [0, 1] (stable).
+    pub cd: Real,
+}
+
+impl Default for SpringTemplate {
+    fn default() -> Self {
+        Self {
+            kind: SpringKind::Spring,
+            k: 2000.0,
+            c: 2.0,
+            cs: 0.2,
+            cd: 0.1,
+        }
+    }
+}
+
+impl SpringTemplate {
+    /// The spring between `a` and `b` (rest length: their distance now).
+    pub fn spring(&self, a: u32, b: u32) -> Spring {
+        match self.kind {
+            SpringKind::Spring => Spring::hooke(a, b, self.k, self.c),
+            SpringKind::Rope => Spring::rope(a, b, self.k, self.c),
+            SpringKind::Stable => Spring::stable(a, b, self.cs, self.cd),
+        }
+    }
+}
+
+/// The next kind in the rope → spring → stable cycle of the toggle.
+pub fn next_kind(kind: SpringKind) -> SpringKind {
+    match kind {
+        SpringKind::Spring => SpringKind::Rope,
+        SpringKind::Rope => SpringKind::Stable,
+        SpringKind::Stable => SpringKind::Spring,
+    }
+}
+
+/// The scene being edited and run.
+pub struct Doc {
+    world: Editor,
+    sim: Simulation,
+    start: Editor,
+    at_start: bool,
+    undo: Vec<Editor>,
+    redo: Vec<Editor>,
+    /// The key of the last undoable change, so a slider dragged over many frames makes one
+    /// undo step.
+    last_key: Option<String>,
+    /// Running (true) or paused.
+    pub playing: bool,
+    /// Simulated seconds per wall-clock second asked for (1 = real time).
+    pub speed: f64,
+    accumulator: f64,
+    /// The selection.
+    pub selection: Option<Selection>,
+    /// The first node of a spring being connected (build tool).
+    pub pending: Option<NodeId>,
+    /// What new springs are.
+    pub template: SpringTemplate,
+    /// Mass of new nodes \[kg].
+    pub node_mass: Real,
+    /// Nodes held by the pointer or by fingers, at their targets \[m].
+    held: Vec<(NodeId, Vec3)>,
+    /// Recent energy samples.
+    pub history: VecDeque<EnergySample>,
+    /// The last problem to show the user (a refused edit, a divergence).
+    pub message: Option<String>,
+    warnings: Vec<String>,
+    /// Counts changes to the world (for autosave and caches).
+    pub revision: u64,
+    /// (simulated, wall-clock) seconds over the last measurement window.
+    rt_window: (f64, f64),
+    /// The real-time factor last measured (simulated / wall-clock seconds).
+    pub realtime: f64,
+    /// Where the scene came from (file name or built-in), for saving.
+    pub source: String,
+}
+
+impl Doc {
+    /// A document holding `scene`, paused at its start.
+    pub fn new(scene: Scene, source: impl Into<String>) -> Self {
+        let world = Editor::from_scene(&scene);
+        let mut doc = Self {
+            start: world.clone(),
+            world,
+            sim: Simulation::new(scene),
+            at_start: true,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            last_key: None,
+            playing: false,
+            speed: 1.0,
+            accumulator: 0.0,
+            selection: None,
+            pending: None,
+            template: SpringTemplate::default(),
+            node_mass: 0.05,
+            held: Vec::new(),
+            history: VecDeque::new(),
+            message: None,
+            warnings: Vec::new(),
+            revision: 0,
+            rt_window: (0.0, 0.0),
+            realtime: 0.0,
+            source: source.into(),
+        };
+        doc.after_rebuild();
+        doc
+    }
+
+    /// The simulation (current positions in `sim().state().x`).
+    pub fn sim(&self) -> &Simulation {
+        &self.sim
+    }
+
+    /// The scene as it is now (state included).
+    pub fn scene(&self) -> &Scene {
+        self.sim.scene()
+    }
+
+    /// The editor's view of the world (ids ↔ indices).
+    pub fn editor(&self) -> &Editor {
+        &self.world
+    }
+
+    /// Stability warnings for the current model and settings (from the same report as
+    /// `hooke check`).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// Whether undo / redo have something.
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// Whether redo has something.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Node index of `id`, if it still exists.
+    pub fn node_index(&self, id: NodeId) -> Option<usize> {
+        self.world.node_index(id)
+    }
+
+    /// Node id of index `i`.
+    pub fn node_id(&self, i: usize) -> Option<NodeId> {
+        self.world.node_id(i)
+    }
+
+    /// Spring index of `id`, if it still exists.
+    pub fn spring_index(&self, id: SpringId) -> Option<usize> {
+        self.world.spring_index(id)
+    }
+
+    /// Spring id of index `s`.
+    pub fn spring_id(&self, s: usize) -> Option<SpringId> {
+        self.world.spring_id(s)
+    }
+
+    /// Replaces the whole document with `scene` (open, load a built-in); undoable.
+    pub fn replace(&mut self, scene: Scene, source: impl Into<String>) {
+        self.checkpoint(None);
+        self.selection = None;
+        self.held.clear();
+        if let Err(e) = self.install(Editor::from_scene(&scene)) {
+            self.undo.pop();
+            self.message = Some(e);
+            return;
+        }
+        self.start = self.world.clone();
+        self.at_start = true;
+        self.playing = false;
+        self.history.clear();
+        self.source = source.into();
+    }
+
+    /// Takes the simulation's state into the editor.
+    fn sync(&mut self) {
+        // The simulation is always built from `world`, so the counts match.
+        let _ = self.world.sync(self.sim.scene());
+    }
+
+    /// Saves the current world for undo. A change with the same `key` as the last one
+    /// (a slider being dragged) joins its undo step.
+    /// Returns whether a new undo step was pushed.
+    fn checkpoint(&mut self, key: Option<&str>) -> bool {
+        self.sync();
+        self.redo.clear();
+        if key.is_some() && key == self.last_key.as_deref() {
+            return false;
+        }
+        self.last_key = key.map(str::to_owned);
+        self.undo.push(self.world.clone());
+        if self.undo.len() > UNDO_DEPTH {
+            self.undo.remove(0);
+        }
+        true
+    }
+
+    /// Ends a continuous change (slider released): the next change is a new undo step.
+    pub fn end_change(&mut self) {
+        self.last_key = None;
+    }
+
+    /// Rebuilds the simulation from `editor`; on a validation error nothing changes and the
+    /// error is returned.
+    fn install(&mut self, editor: Editor) -> Result<(), String> {
+        let scene = editor.build().map_err(|e| e.to_string())?;
+        self.world = editor;
+        let control = std::mem::take(&mut self.sim.control);
+        self.sim = Simulation::new(scene);
+        self.sim.control.actuation = control.actuation;
+        self.held
+            .retain(|(id, _)| self.world.node_index(*id).is_some());
+        self.after_rebuild();
+        Ok(())
+    }
+
+    fn after_rebuild(&mut self) {
+        self.revision += 1;
+        if let Some(Selection::Node(id)) = self.selection
+            && self.world.node_index(id).is_none()
+        {
+            self.selection = None;
+        }
+        if let Some(Selection::Spring(id)) = self.selection
+            && self.world.spring_index(id).is_none()
+        {
+            self.selection = None;
+        }
+        if self
+            .pending
+            .is_some_and(|id| self.world.node_index(id).is_none())
+        {
+            self.pending = None;
+        }
+        self.warnings = warnings(self.sim.scene());
+    }
+
+    /// Makes an undoable edit on the editor; a refused edit (or one whose scene does not
+    /// validate) changes nothing and its reason becomes the message.
+    pub fn edit<R>(
+        &mut self,
+        key: Option<&str>,
+        f: impl FnOnce(&mut Editor) -> Result<R, EditError>,
+    ) -> Option<R> {
+        self.sync();
+        let mut next = self.world.clone();
+        let r = match f(&mut next) {
+            Ok(r) => r,
+            Err(e) => {
+                self.message = Some(e.to_string());
+                return None;
+            }
+        };
+        let pushed = self.checkpoint(key);
+        match self.install(next) {
+            Ok(()) => {
+                self.message = None;
+                Some(r)
+            }
+            Err(e) => {
+                if pushed {
+                    self.undo.pop();
+                    self.last_key = None;
+                }
+                self.message = Some(e);
+                None
+            }
+        }
+    }
+
+    /// Adds a free node at `x` \[m]; returns its id.
+    pub fn add_node(&mut self, x: Vec3) -> Option<NodeId> {
+        let mass = self.node_mass;
+        self.edit(None, |e| Ok(e.add_node(Node::new(x, mass))))
+    }
+
+    /// Connects `a` and `b` with the template spring (rest length: their distance now).
+    pub fn add_spring(&mut self, a: NodeId, b: NodeId) -> Option<SpringId> {
+        let t = self.template;
+        self.edit(None, |e| e.add_spring(a, b, t.spring(0, 0)))
+    }
+
+    /// Deletes the selection (a node takes its springs with it).
+    pub fn delete_selection(&mut self) -> bool {
+        let done = match self.selection {
+            Some(Selection::Node(id)) => self.edit(None, |e| e.remove_node(id).map(|_| ())),
+            Some(Selection::Spring(id)) => self.edit(None, |e| e.remove_spring(id).map(|_| ())),
+            None => None,
+        };
+        if done.is_some() {
+            self.selection = None;
+        }
+        done.is_some()
+    }
+
+    /// Pins the selected node, or unpins it.
+    pub fn toggle_pin(&mut self) -> bool {
+        let Some(Selection::Node(id)) = self.selection else {
+            return false;
+        };
+        let Some(i) = self.world.node_index(id) else {
+            return false;
+        };
+        let pinned = !self.world.builder().nodes[i].pinned;
+        self.edit(None, |e| e.set_pinned(id, pinned)).is_some()
+    }
+
+    /// Cycles the selected spring through spring → rope → stable (keeping its rest length).
+    /// A Hooke spring or rope becoming stable takes the template's cs, cd; a stable spring
+    /// becoming a Hooke spring takes the template's k, c.
+    pub fn toggle_kind(&mut self) -> bool {
+        let Some(Selection::Spring(id)) = self.selection else {
+            return false;
+        };
+        let t = self.template;
+        self.edit(None, |e| {
+            let s = e.spring_index(id).ok_or(EditError::NoSpring(id))?;
+            e.update(|b| {
+                let sp = &mut b.springs[s];
+                let kind = next_kind(sp.kind);
+                if sp.kind == SpringKind::Stable {
+                    (sp.k, sp.c) = (t.k, t.c);
+                    (sp.cs, sp.cd) = (0.0, 0.0);
+                }
+                if kind == SpringKind::Stable {
+                    // Nissen's spring is set by cs, cd alone.
+                    (sp.k, sp.c) = (0.0, 0.0);
+                    if sp.cs == 0.0 && sp.cd == 0.0 {
+                        sp.cs = t.cs;
+                        sp.cd = t.cd;
+                    }
+                }
+                sp.kind = kind;
+            })
+        })
+        .is_some()
+    }
+
+    /// Changes values (parameters, environment, settings) through `f`; `key` joins
+    /// consecutive changes of one control into one undo step.
+    pub fn update(&mut self, key: &str, f: impl FnOnce(&mut hooke::SceneBuilder)) -> bool {
+        self.edit(Some(key), |e| e.update(f)).is_some()
+    }
+
+    /// Undoes the last change.
+    pub fn undo(&mut self) -> bool {
+        let Some(prev) = self.undo.pop() else {
+            return false;
+        };
+        self.sync();
+        self.redo.push(self.world.clone());
+        self.last_key = None;
+        self.restore(prev);
+        true
+    }
+
+    /// Redoes the last undone change.
+    pub fn redo(&mut self) -> bool {
+        let Some(next) = self.redo.pop() else {
+            return false;
+        };
+        self.sync();
+        self.undo.push(self.world.clone());
+        self.last_key = None;
+        self.restore(next);
+        true
+    }
+
+    fn restore(&mut self, editor: Editor) {
+        if let Err(e) = self.install(editor) {
+            // A world from the history was valid when saved; keep the message if not.
+            self.message = Some(e);
+        }
+    }
+
+    /// Back to the world as it was when the simulation was last started (or loaded).
+    pub fn reset(&mut self) {
+        self.playing = false;
+        self.accumulator = 0.0;
+        let start = self.start.clone();
+        self.restore(start);
+        self.at_start = true;
+        self.history.clear();
+    }
+
+    /// Starts or pauses the clock.
+    pub fn set_playing(&mut self, playing: bool) {
+        if playing {
+            self.mark_started();
+        }
+        self.playing = playing;
+        self.accumulator = 0.0;
+    }
+
+    fn mark_started(&mut self) {
+        if self.at_start {
+            self.sync();
+            self.start = self.world.clone();
+            self.at_start = false;
+        }
+    }
+
+    /// Holds node `id` at `target` \[m] (a drag): while playing it moves there over the
+    /// next step and pulls on its springs; while paused it is placed there at rest.
+    pub fn hold(&mut self, id: NodeId, target: Vec3) {
+        let Some(i) = self.world.node_index(id) else {
+            return;
+        };
+        if !self.playing {
+            if !self.held.iter().any(|(h, _)| *h == id) {
+                // One undo step per drag.
+                self.checkpoint(None);
+            }
+            let st = self.sim.state_mut();
+            st.x[i] = target;
+            st.v[i] = Vec3::ZERO;
+            self.revision += 1;
+        }
+        match self.held.iter_mut().find(|(h, _)| *h == id) {
+            Some(h) => h.1 = target,
+            None => self.held.push((id, target)),
+        }
+    }
+
+    /// Lets go of node `id`.
+    pub fn release(&mut self, id: NodeId) {
+        self.held.retain(|(h, _)| *h != id);
+    }
+
+    /// Nodes being held.
+    pub fn held(&self) -> &[(NodeId, Vec3)] {
+        &self.held
+    }
+
+    /// One step of the simulation (with held nodes at their targets).
+    pub fn step_once(&mut self) {
+        self.mark_started();
+        self.sim.control.targets = self
+            .held
+            .iter()
+            .filter_map(|(id, x)| Some((self.world.node_index(*id)? as u32, *x)))
+            .collect();
+        if let Err(d) = self.sim.step() {
+            self.playing = false;
+            // Back to where it was before it blew up, so the user can fix it.
+            self.reset();
+            self.message = Some(format!("{d}; reset to the start"));
+            return;
+        }
+        self.sample();
+    }
+
+    fn sample(&mut self) {
+        let e = self.sim.energy();
+        self.history.push_back(EnergySample {
+            t: self.sim.state().t,
+            kinetic: e.kinetic,
+            potential: e.total() - e.kinetic,
+        });
+        while self.history.len() > HISTORY {
+            self.history.pop_front();
+        }
+    }
+
+    /// Advances the clock by `wall_dt` seconds of wall-clock time: as many fixed steps as
+    /// fit (`speed` × `wall_dt`, at most [`MAX_CATCH_UP`]), stopping early when `now()`
+    /// (seconds) passes `deadline` so a slow scene still draws. Returns the steps taken.
+    pub fn advance(&mut self, wall_dt: f64, now: &dyn Fn() -> f64, deadline: f64) -> u64 {
+        if !self.playing {
+            return 0;
+        }
+        let dt = self.sim.settings().dt as f64;
+        self.accumulator = (self.accumulator + wall_dt.max(0.0) * self.speed).min(MAX_CATCH_UP);
+        let t0 = self.sim.state().t;
+        let mut n = 0;
+        while self.accumulator >= dt && self.playing {
+            self.step_once();
+            self.accumulator -= dt;
+            n += 1;
+            if now() > deadline {
+                // Behind: drop the backlog rather than fall further behind.
+                self.accumulator = 0.0;
+                break;
+            }
+        }
+        let simulated = self.sim.state().t - t0;
+        self.rt_window.0 += simulated.max(0.0);
+        self.rt_window.1 += wall_dt.max(0.0);
+        if self.rt_window.1 >= 0.5 {
+            self.realtime = self.rt_window.0 / self.rt_window.1;
+            self.rt_window = (0.0, 0.0);
+        }
+        n
+    }
+
+    /// The current world as a scene (state included), e.g. for saving.
+    pub fn snapshot(&mut self) -> Scene {
+        self.sync();
+        self.sim.scene().clone()
+    }
+}
+
+/// Stability warnings for `scene`, from [`stability::report`] (what `hooke check` prints).
+pub fn warnings(scene: &Scene) -> Vec<String> {
+    let mut out = Vec::new();
+    let model = &scene.model;
+    if model.nodes.is_empty() {
+        return out;
+    }
+    let report = stability::report(model, &scene.settings);
+    let integ: Integrator = scene.settings.integrator;
+    if let Some(l) = report.integrators.iter().find(|l| l.integrator == integ) {
+        let h = report.h;
+        let bad = match l.limit {
+            Limit::Max(max) if h > max => Some(format!(
+                "unstable: h = {} exceeds {}'s limit {:.3e} s",
+                fmt_s(h),
+                integ.name(),
+                max
+            )),
+            Limit::Never => Some(format!(
+                "unstable: {} is unstable at any step for this model (add damping or pick another solver)",
+                integ.name()
+            )),
+            _ => None,
+        };
+        if let Some(mut w) = bad {
+            if let Some(n) = l.node {
+                w.push_str(&format!(" (node {n}"));
+                if let Some(s) = l.spring {
+                    w.push_str(&format!(", spring {s}"));
+                }
+                w.push(')');
+            }
+            out.push(w);
+        }
+    }
+    let over: Vec<_> = report.nissen.iter().filter(|n| n.over()).collect();
+    if let Some(first) = over.first() {
+        out.push(format!(
+            "{} stable spring(s) above Nissen's limit 1/(n+1); spring {}: max(cs, cd) = {} > 1/{} = {:.3}",
+            over.len(),
+            first.spring,
+            first.cs.max(first.cd),
+            first.n + 1,
+            first.limit
+        ));
+    }
+    if !report.isolated.is_empty() {
+        out.push(format!(
+            "{} node(s) without springs (e.g. node {})",
+            report.isolated.len(),
+            report.isolated[0]
+        ));
+    }
+    out
+}
+
+fn fmt_s(h: f64) -> String {
+    format!("{h:.3e} s")
+}

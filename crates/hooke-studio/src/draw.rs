@@ -1,0 +1,328 @@
+//! Painting the scene into the canvas: ground and colliders, shaded (and textured) faces in
+//! depth order, springs coloured by strain as one mesh, nodes, anchors and the selection.
+
+use eframe::egui::{
+    self, Color32, Mesh, Painter, Pos2, Rect, Shape, Stroke, TextureId, epaint::Vertex, pos2, vec2,
+};
+use hooke::{Model, SpringKind, Vec3};
+use hooke_render::strain_color;
+
+use crate::view::{P3, Posed};
+
+/// What the canvas shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Show {
+    /// Springs as lines.
+    pub springs: bool,
+    /// Faces, shaded.
+    pub faces: bool,
+    /// Colour springs by strain (else one ink).
+    pub strain: bool,
+    /// Node markers (free nodes; anchors are always drawn).
+    pub nodes: bool,
+}
+
+impl Default for Show {
+    fn default() -> Self {
+        Self {
+            springs: true,
+            faces: true,
+            strain: true,
+            nodes: true,
+        }
+    }
+}
+
+/// Highlights on top of the scene.
+#[derive(Debug, Clone, Default)]
+pub struct Marks {
+    /// Selected node.
+    pub node: Option<usize>,
+    /// Selected spring.
+    pub spring: Option<usize>,
+    /// First node of a spring being connected.
+    pub pending: Option<usize>,
+    /// Nodes being dragged.
+    pub held: Vec<usize>,
+    /// Node under the pointer.
+    pub hover: Option<usize>,
+}
+
+/// Background colour of the canvas.
+pub const BACKGROUND: Color32 = Color32::from_rgb(248, 248, 245);
+const INK: Color32 = Color32::from_rgb(70, 72, 90);
+const ANCHOR: Color32 = Color32::from_rgb(30, 30, 35);
+const SELECT: Color32 = Color32::from_rgb(255, 170, 0);
+const PENDING: Color32 = Color32::from_rgb(0, 160, 90);
+const FACE: [f32; 3] = [205.0, 196.0, 178.0];
+
+#[allow(clippy::unnecessary_cast)]
+fn p3(v: Vec3) -> P3 {
+    [v.x as f64, v.y as f64, v.z as f64]
+}
+
+/// Screen positions (and depths) of every node; `None` behind the camera.
+pub fn project_all(cam: &Posed, x: &[Vec3]) -> Vec<Option<(Pos2, f64)>> {
+    x.iter().map(|&p| cam.project(p3(p))).collect()
+}
+
+/// A straight quad from `a` to `b`, `w` pixels wide, into `mesh`.
+fn quad(mesh: &mut Mesh, a: Pos2, b: Pos2, w: f32, color: Color32) {
+    let d = b - a;
+    let len = d.length();
+    if len < 1e-3 || !len.is_finite() {
+        return;
+    }
+    let n = vec2(-d.y, d.x) * (0.5 * w / len);
+    let i = mesh.vertices.len() as u32;
+    let uv = egui::epaint::WHITE_UV;
+    for p in [a + n, b + n, b - n, a - n] {
+        mesh.vertices.push(Vertex { pos: p, uv, color });
+    }
+    mesh.indices
+        .extend_from_slice(&[i, i + 1, i + 2, i, i + 2, i + 3]);
+}
+
+/// Paints everything for `model` at positions `x` and time `t`.
+#[allow(clippy::too_many_arguments)]
+pub fn paint(
+    painter: &Painter,
+    rect: Rect,
+    cam: &Posed,
+    model: &Model,
+    x: &[Vec3],
+    t: f64,
+    show: Show,
+    marks: &Marks,
+    textures: &[Option<TextureId>],
+) {
+    painter.rect_filled(rect, 0.0, BACKGROUND);
+    let screen = project_all(cam, x);
+    // Scenery: the ground around the scene and the colliders.
+    let (lo, hi) = bounds(x);
+    for (lines, color, w) in [
+        (
+            hooke_render::scenery::ground_lines(model, lo, hi),
+            Color32::from_rgb(205, 205, 198),
+            1.0,
+        ),
+        (
+            hooke_render::scenery::collider_lines(model, t),
+            Color32::from_rgb(120, 120, 130),
+            1.5,
+        ),
+    ] {
+        for line in lines {
+            let pts: Vec<Pos2> = line
+                .iter()
+                .filter_map(|&p| cam.project(p).map(|s| s.0))
+                .collect();
+            if pts.len() >= 2 {
+                painter.add(Shape::line(pts, Stroke::new(w, color)));
+            }
+        }
+    }
+    if show.faces {
+        faces(painter, cam, model, x, &screen, textures);
+    }
+    let sp = &model.springs;
+    if show.springs {
+        let many = sp.len() > 5000;
+        let w = if many { 1.0 } else { 1.6 };
+        let mut mesh = Mesh::default();
+        mesh.reserve_triangles(2 * sp.len());
+        mesh.reserve_vertices(4 * sp.len());
+        for s in 0..sp.len() {
+            let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+            let (Some((pa, _)), Some((pb, _))) = (screen[a], screen[b]) else {
+                continue;
+            };
+            let color = if show.strain {
+                let l = (x[b] - x[a]).length() as f64;
+                let rest = sp.rest[s] as f64;
+                let strain = if rest > 0.0 { l / rest - 1.0 } else { 0.0 };
+                let [r, g, b] = strain_color(strain);
+                Color32::from_rgb(r, g, b)
+            } else {
+                INK
+            };
+            // Ropes are drawn lighter, stable springs a little thicker.
+            let (color, w) = match sp.kind[s] {
+                SpringKind::Rope => (color.gamma_multiply(0.55), w),
+                SpringKind::Stable => (color, w * 1.4),
+                SpringKind::Spring => (color, w),
+            };
+            quad(&mut mesh, pa, pb, w, color);
+        }
+        painter.add(Shape::mesh(mesh));
+    }
+    if let Some(s) = marks.spring
+        && s < sp.len()
+        && let (Some((pa, _)), Some((pb, _))) = (screen[sp.a[s] as usize], screen[sp.b[s] as usize])
+    {
+        painter.line_segment([pa, pb], Stroke::new(4.0, SELECT));
+    }
+    // Nodes: small dots for free nodes, squares for pinned and anchored ones.
+    let anchored: Vec<bool> = {
+        let mut a = model.nodes.pinned.clone();
+        for an in &model.anchors {
+            a[an.node as usize] = true;
+        }
+        a
+    };
+    let mut dots = Mesh::default();
+    let dot = if x.len() > 2000 { 1.2 } else { 2.2 };
+    for (i, s) in screen.iter().enumerate() {
+        let Some((p, _)) = *s else { continue };
+        if anchored[i] {
+            dots.add_colored_rect(Rect::from_center_size(p, vec2(7.0, 7.0)), ANCHOR);
+        } else if show.nodes {
+            dots.add_colored_rect(Rect::from_center_size(p, vec2(dot, dot) * 2.0), INK);
+        }
+    }
+    painter.add(Shape::mesh(dots));
+    let ring = |i: usize, color: Color32, r: f32| {
+        if let Some(Some((p, _))) = screen.get(i) {
+            painter.circle_stroke(*p, r, Stroke::new(2.0, color));
+        }
+    };
+    if let Some(i) = marks.hover {
+        ring(i, Color32::from_gray(120), 7.0);
+    }
+    for &i in &marks.held {
+        ring(i, SELECT, 9.0);
+    }
+    if let Some(i) = marks.pending {
+        ring(i, PENDING, 8.0);
+    }
+    if let Some(i) = marks.node {
+        ring(i, SELECT, 6.0);
+    }
+}
+
+/// The box holding every finite position \[m].
+pub fn bounds(x: &[Vec3]) -> (P3, P3) {
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for &p in x {
+        let p = p3(p);
+        for k in 0..3 {
+            if p[k].is_finite() {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
+            }
+        }
+    }
+    if lo[0] > hi[0] {
+        return ([-1.0; 3], [1.0; 3]);
+    }
+    (lo, hi)
+}
+
+/// Faces: Lambert-shaded, back to front; textured where the surface has a texture loaded.
+fn faces(
+    painter: &Painter,
+    cam: &Posed,
+    model: &Model,
+    x: &[Vec3],
+    screen: &[Option<(Pos2, f64)>],
+    textures: &[Option<TextureId>],
+) {
+    let view = cam.towards_viewer();
+    for (si, surf) in model.surfaces.iter().enumerate() {
+        let tex = textures.get(si).copied().flatten();
+        let uvs = tex.filter(|_| surf.face_uvs.len() == surf.faces.len() && !surf.uvs.is_empty());
+        let mut order: Vec<(f64, usize)> = Vec::with_capacity(surf.faces.len());
+        for (f, face) in surf.faces.iter().enumerate() {
+            let d: Option<f64> = face.iter().map(|&i| screen[i as usize].map(|s| s.1)).sum();
+            if let Some(d) = d {
+                order.push((d, f));
+            }
+        }
+        order.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut mesh = Mesh::with_texture(uvs.unwrap_or(TextureId::default()));
+        for &(_, f) in &order {
+            let face = surf.faces[f];
+            let [a, b, c] = face.map(|i| x[i as usize]);
+            let n = p3((b - a).cross(c - a));
+            let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+            let lambert = if len > 0.0 {
+                ((n[0] * view[0] + n[1] * view[1] + n[2] * view[2]) / len).abs()
+            } else {
+                0.0
+            };
+            let shade = (0.35 + 0.65 * lambert) as f32;
+            let i0 = mesh.vertices.len() as u32;
+            for (k, &node) in face.iter().enumerate() {
+                let pos = screen[node as usize].map_or(pos2(0.0, 0.0), |s| s.0);
+                let (uv, color) = match uvs {
+                    Some(_) => {
+                        let t = surf.uvs[surf.face_uvs[f][k] as usize];
+                        // Texture v runs up (OBJ); egui's runs down.
+                        let g = (255.0 * shade) as u8;
+                        (pos2(t[0] as f32, 1.0 - t[1] as f32), Color32::from_gray(g))
+                    }
+                    None => {
+                        let [r, g, b] = FACE.map(|c| (c * shade) as u8);
+                        (egui::epaint::WHITE_UV, Color32::from_rgb(r, g, b))
+                    }
+                };
+                mesh.vertices.push(Vertex { pos, uv, color });
+            }
+            mesh.indices.extend_from_slice(&[i0, i0 + 1, i0 + 2]);
+        }
+        painter.add(Shape::mesh(mesh));
+    }
+}
+
+/// The node nearest to screen point `p` within `radius` pixels (the nearer one in depth
+/// when several are equally close).
+pub fn pick_node(screen: &[Option<(Pos2, f64)>], p: Pos2, radius: f32) -> Option<usize> {
+    let mut best: Option<(f32, f64, usize)> = None;
+    for (i, s) in screen.iter().enumerate() {
+        let Some((q, depth)) = *s else { continue };
+        let d = q.distance(p);
+        if d > radius {
+            continue;
+        }
+        // The closest on screen; within half a pixel (nodes on one line of sight), the
+        // one nearer the viewer.
+        let better = match best {
+            None => true,
+            Some((bd, bz, _)) => d < bd - 0.5 || ((d - bd).abs() <= 0.5 && depth < bz),
+        };
+        if better {
+            best = Some((d, depth, i));
+        }
+    }
+    best.map(|b| b.2)
+}
+
+/// The spring nearest to screen point `p` within `radius` pixels.
+pub fn pick_spring(
+    screen: &[Option<(Pos2, f64)>],
+    model: &Model,
+    p: Pos2,
+    radius: f32,
+) -> Option<usize> {
+    let sp = &model.springs;
+    let mut best: Option<(f32, usize)> = None;
+    for s in 0..sp.len() {
+        let (Some((a, _)), Some((b, _))) = (screen[sp.a[s] as usize], screen[sp.b[s] as usize])
+        else {
+            continue;
+        };
+        let ab = b - a;
+        let l2 = ab.length_sq();
+        let t = if l2 > 0.0 {
+            ((p - a).dot(ab) / l2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let d = (a + ab * t).distance(p);
+        if d <= radius && best.is_none_or(|bb| d < bb.0) {
+            best = Some((d, s));
+        }
+    }
+    best.map(|b| b.1)
+}

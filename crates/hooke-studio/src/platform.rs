@@ -1,0 +1,107 @@
+//! What differs between the desktop and the browser: the clock, files (paths on the desktop;
+//! upload, download and local storage in the browser).
+
+use std::cell::RefCell;
+
+/// A file handed to the studio from outside (an upload in the browser).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Incoming {
+    /// `scene` (JSON) or `mesh` (OBJ).
+    pub kind: String,
+    /// The file's name.
+    pub name: String,
+    /// Its text.
+    pub text: String,
+}
+
+thread_local! {
+    static INBOX: RefCell<Vec<Incoming>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Queues a file for the studio to open on its next frame.
+pub fn deliver(file: Incoming) {
+    INBOX.with(|b| b.borrow_mut().push(file));
+}
+
+/// Takes the queued files.
+pub fn take_inbox() -> Vec<Incoming> {
+    INBOX.with(|b| std::mem::take(&mut *b.borrow_mut()))
+}
+
+/// Seconds on a monotonic clock.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn now() -> f64 {
+    use std::sync::OnceLock;
+    use std::time::Instant;
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64()
+}
+
+/// Seconds on a monotonic clock.
+#[cfg(target_arch = "wasm32")]
+pub fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now() / 1000.0)
+}
+
+#[cfg(target_arch = "wasm32")]
+mod host {
+    use wasm_bindgen::prelude::*;
+
+    #[wasm_bindgen(js_namespace = hookeHost)]
+    extern "C" {
+        /// Offers `text` for download as `name`.
+        pub fn download(name: &str, text: &str);
+        /// Opens the browser's file picker for `kind` (`scene` or `mesh`); the chosen file
+        /// comes back through `deliver_file`.
+        pub fn pick(kind: &str);
+    }
+}
+
+/// Offers the scene for download (browser); on the desktop, nothing (see `save_path`).
+#[cfg(target_arch = "wasm32")]
+pub fn download(name: &str, text: &str) {
+    host::download(name, text);
+}
+
+/// Opens the browser's file picker.
+#[cfg(target_arch = "wasm32")]
+pub fn pick(kind: &str) {
+    host::pick(kind);
+}
+
+const AUTOSAVE_KEY: &str = "hooke-studio-autosave";
+
+#[cfg(target_arch = "wasm32")]
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// Stores the autosaved scene (browser local storage; on the desktop, nothing).
+pub fn autosave(json: &str) {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(s) = storage() {
+        let _ = s.set_item(AUTOSAVE_KEY, json);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (json, AUTOSAVE_KEY);
+}
+
+/// The autosaved scene, if any.
+pub fn autosaved() -> Option<String> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        storage()?.get_item(AUTOSAVE_KEY).ok().flatten()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    None
+}
+
+/// Forgets the autosaved scene.
+pub fn clear_autosave() {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(s) = storage() {
+        let _ = s.remove_item(AUTOSAVE_KEY);
+    }
+}

@@ -1,0 +1,158 @@
+//! The browser entry point and the small hooks the page (and its tests) call.
+
+use std::cell::RefCell;
+
+use eframe::wasm_bindgen::{self, JsCast, prelude::*};
+
+use crate::app::StudioApp;
+use crate::platform::{Incoming, deliver};
+
+thread_local! {
+    static RUNNER: RefCell<Option<eframe::WebRunner>> = const { RefCell::new(None) };
+}
+
+/// Starts the studio on the page's `<canvas id="studio">`.
+#[wasm_bindgen(start)]
+pub fn start() {
+    let runner = eframe::WebRunner::new();
+    RUNNER.with(|r| *r.borrow_mut() = Some(runner.clone()));
+    wasm_bindgen_futures::spawn_local(async move {
+        let canvas = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("studio"))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+            .expect("the page has a <canvas id=\"studio\">");
+        let started = runner
+            .start(
+                canvas,
+                eframe::WebOptions::default(),
+                Box::new(|_cc| Ok(Box::new(StudioApp::restored_or_default()))),
+            )
+            .await;
+        if let Err(e) = started {
+            web_sys::console::error_1(&e);
+        }
+    });
+}
+
+fn with_app<R>(f: impl FnOnce(&mut StudioApp) -> R) -> Option<R> {
+    RUNNER.with(|r| {
+        let r = r.borrow();
+        let runner = r.as_ref()?;
+        let mut app = runner.app_mut::<StudioApp>()?;
+        Some(f(&mut app))
+    })
+}
+
+/// Hands the studio a file the user chose (`kind`: `scene` or `mesh`).
+#[wasm_bindgen]
+pub fn deliver_file(kind: &str, name: &str, text: &str) {
+    deliver(Incoming {
+        kind: kind.into(),
+        name: name.into(),
+        text: text.into(),
+    });
+    RUNNER.with(|r| {
+        if let Some(runner) = r.borrow().as_ref()
+            && let Some(app) = runner.app_mut::<StudioApp>()
+        {
+            drop(app);
+        }
+    });
+}
+
+/// Test hook: the studio's state as JSON (time, counts, playing, real-time factor,
+/// gravity, wind, message).
+#[wasm_bindgen]
+pub fn test_info() -> String {
+    with_app(|app| {
+        let s = app.doc.scene();
+        let env = &s.model.env;
+        format!(
+            "{{\"t\":{},\"nodes\":{},\"springs\":{},\"playing\":{},\"realtime\":{},\"fps\":{},\"gravity\":[{},{},{}],\"wind\":[{},{},{}],\"dt\":{},\"revision\":{},\"source\":{:?},\"message\":{:?}}}",
+            s.state.t,
+            s.model.nodes.len(),
+            s.model.springs.len(),
+            app.doc.playing,
+            app.doc.realtime,
+            app.fps,
+            env.gravity.x,
+            env.gravity.y,
+            env.gravity.z,
+            env.wind.x,
+            env.wind.y,
+            env.wind.z,
+            s.settings.dt,
+            app.doc.revision,
+            app.doc.source,
+            app.doc.message.clone().unwrap_or_default()
+        )
+    })
+    .unwrap_or_else(|| "null".into())
+}
+
+/// Test hook: node `i`'s position \[m] as `[x, y, z]` (empty when there is no such node).
+#[wasm_bindgen]
+pub fn test_node_position(i: usize) -> Vec<f64> {
+    with_app(|app| {
+        app.doc
+            .scene()
+            .state
+            .x
+            .get(i)
+            .map(|p| vec![p.x as f64, p.y as f64, p.z as f64])
+            .unwrap_or_default()
+    })
+    .unwrap_or_default()
+}
+
+/// Test hook: node `i`'s position on the page (CSS pixels) in the last frame.
+#[wasm_bindgen]
+pub fn test_node_screen(i: usize) -> Vec<f32> {
+    with_app(|app| {
+        app.node_screen(i)
+            .map(|p| vec![p.x, p.y])
+            .unwrap_or_default()
+    })
+    .unwrap_or_default()
+}
+
+/// Test hook: a named control's rectangle on the page `[left, top, right, bottom]` (CSS
+/// pixels): `play`, `gravity`, `wind-x`, `save`, `canvas`, …
+#[wasm_bindgen]
+pub fn test_widget(name: &str) -> Vec<f32> {
+    with_app(|app| {
+        app.rects
+            .get(name)
+            .map(|r| vec![r.left(), r.top(), r.right(), r.bottom()])
+            .unwrap_or_default()
+    })
+    .unwrap_or_default()
+}
+
+/// Test hook: loads a built-in scene.
+#[wasm_bindgen]
+pub fn test_load_builtin(name: &str) -> bool {
+    with_app(|app| match hooke::builders::build(name, &[]) {
+        Ok(scene) => {
+            app.load(scene, format!("{name}.json"));
+            true
+        }
+        Err(_) => false,
+    })
+    .unwrap_or(false)
+}
+
+/// Test hook: steps the current scene `n` times (paused, as fast as it goes) and returns
+/// steps per second — the simulation's speed in this browser, without drawing.
+#[wasm_bindgen]
+pub fn test_bench(n: u32) -> f64 {
+    with_app(|app| {
+        let t0 = crate::platform::now();
+        for _ in 0..n {
+            app.doc.step_once();
+        }
+        n as f64 / (crate::platform::now() - t0).max(1e-9)
+    })
+    .unwrap_or(0.0)
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what the studio's browser and window tests need; safe to run again (each step is
+# skipped when its tool is already there). Debian packages need root (or sudo).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
+need=()
+command -v chromium >/dev/null || need+=(chromium chromium-driver)
+command -v xvfb-run >/dev/null || need+=(xvfb xauth)
+command -v wasm-opt >/dev/null || need+=(binaryen)
+# Mesa's OpenGL for the desktop window under Xvfb.
+[ -e /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so ] || [ -e /usr/lib/x86_64-linux-gnu/dri/llvmpipe_dri.so ] \
+  || need+=(libgl1-mesa-dri libegl1 libgl1)
+if [ ${#need[@]} -gt 0 ]; then
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
+fi
+rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown \
+  || rustup target add wasm32-unknown-unknown
+if ! wasm-bindgen --version 2>/dev/null | grep -q '0.2.130'; then
+  # Not --locked: with it the install fails on a missing dependency version (STACK.md).
+  cargo install wasm-bindgen-cli --version 0.2.130
+fi
+[ -e web/node_modules/playwright-core ] || npm ci --prefix web --no-audit --no-fund
+echo "web/setup.sh: ready (chromium, xvfb-run, wasm-opt, wasm32 target, wasm-bindgen 0.2.130, playwright-core)"

@@ -1,0 +1,208 @@
+// Browser tests of the hooke studio: the built page (web/dist) served by `hooke studio --web`,
+// driven in headless Chromium with real mouse, touch and keyboard input. Screenshots and
+// measurements go to web/artifacts/ (look at them).
+//
+// Environment: HOOKE_BIN (the hooke binary; default target/debug/hooke), CHROMIUM
+// (default /usr/bin/chromium), PORT (default 8765).
+import { chromium } from 'playwright-core';
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(web, '..');
+const art = path.join(web, 'artifacts');
+fs.mkdirSync(art, { recursive: true });
+const target = process.env.CARGO_TARGET_DIR || path.join(root, 'target');
+const bin = process.env.HOOKE_BIN || path.join(target, 'debug', 'hooke');
+const port = Number(process.env.PORT || 8765);
+const url = `http://127.0.0.1:${port}/`;
+
+let failures = 0;
+const results = {};
+function check(ok, what) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures++;
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// The server: hooke studio --web, serving the built page.
+if (!fs.existsSync(path.join(web, 'dist', 'hooke_studio_bg.wasm'))) {
+  console.error('web/dist is not built: run web/build.sh first');
+  process.exit(1);
+}
+const server = spawn(bin, ['studio', '--web', '--port', String(port), '--dir', path.join(web, 'dist')], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+await new Promise((resolve, reject) => {
+  server.on('error', reject);
+  server.on('exit', (c) => reject(new Error(`hooke studio --web exited with ${c}`)));
+  server.stdout.on('data', (d) => String(d).includes('http://') && resolve());
+});
+
+async function launch() {
+  return chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-')), {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    acceptDownloads: true,
+    hasTouch: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+async function open(ctx) {
+  const page = ctx.pages()[0] || (await ctx.newPage());
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForFunction(() => window.hookeStudio && window.hookeStudio.test_info() !== 'null', null, { timeout: 60000 });
+  await sleep(500); // a few frames, so the test hooks know where things are
+  return { page, errors };
+}
+
+const info = (page) => page.evaluate(() => JSON.parse(window.hookeStudio.test_info()));
+const node = (page, i) => page.evaluate((i) => Array.from(window.hookeStudio.test_node_position(i)), i);
+const screenOf = (page, i) => page.evaluate((i) => Array.from(window.hookeStudio.test_node_screen(i)), i);
+const widget = (page, name) => page.evaluate((n) => Array.from(window.hookeStudio.test_widget(n)), name);
+async function clickWidget(page, name, fx = 0.5) {
+  const r = await widget(page, name);
+  if (r.length !== 4) throw new Error(`no control named ${name}`);
+  await page.mouse.click(r[0] + fx * (r[2] - r[0]), (r[1] + r[3]) / 2);
+  await sleep(150);
+}
+const differs = (a, b) => a.length !== b.length || !a.equals(b);
+
+const ctx = await launch();
+try {
+  const { page, errors } = await open(ctx);
+  results.load_ms = await page.evaluate(() => window.hookeLoadMs);
+  const first = await info(page);
+  check(first.nodes === 64 * 64, `the default scene is the 64×64 cloth (${first.nodes} nodes, ${first.springs} springs)`);
+  const shot0 = await page.screenshot({ path: path.join(art, '01-loaded.png') });
+
+  // A mouse drag moves a node (paused: it goes where the pointer goes).
+  const grab = 40 * 64 + 20;
+  const before = await node(page, grab);
+  const s = await screenOf(page, grab);
+  await page.mouse.move(s[0], s[1]);
+  await page.mouse.down();
+  for (let k = 1; k <= 10; k++) {
+    await page.mouse.move(s[0] + 6 * k, s[1] - 8 * k);
+    await sleep(30);
+  }
+  await page.mouse.up();
+  await sleep(200);
+  const after = await node(page, grab);
+  const moved = Math.hypot(after[0] - before[0], after[1] - before[1], after[2] - before[2]);
+  check(moved > 0.05, `a mouse drag moves node ${grab} (${moved.toFixed(3)} m)`);
+  const s2 = await screenOf(page, grab);
+  check(Math.hypot(s2[0] - (s[0] + 60), s2[1] - (s[1] - 80)) < 4, 'the dragged node is under the pointer');
+  await page.screenshot({ path: path.join(art, '03-dragged.png') });
+
+  // Two fingers drag two nodes at once.
+  const [a, b] = [10 * 64 + 10, 50 * 64 + 50];
+  const [pa, pb] = [await screenOf(page, a), await screenOf(page, b)];
+  const [xa, xb] = [await node(page, a), await node(page, b)];
+  const cdp = await ctx.newCDPSession(page);
+  const touch = (type, pts) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: pts });
+  await touch('touchStart', [{ x: pa[0], y: pa[1], id: 1 }]);
+  await sleep(50);
+  await touch('touchStart', [{ x: pa[0], y: pa[1], id: 1 }, { x: pb[0], y: pb[1], id: 2 }]);
+  await sleep(50);
+  for (let k = 1; k <= 8; k++) {
+    await touch('touchMove', [{ x: pa[0] - 5 * k, y: pa[1], id: 1 }, { x: pb[0] + 5 * k, y: pb[1], id: 2 }]);
+    await sleep(40);
+  }
+  await touch('touchEnd', []);
+  await sleep(200);
+  const [ya, yb] = [await node(page, a), await node(page, b)];
+  const da = Math.hypot(ya[0] - xa[0], ya[1] - xa[1], ya[2] - xa[2]);
+  const db = Math.hypot(yb[0] - xb[0], yb[1] - xb[1], yb[2] - xb[2]);
+  check(da > 0.02 && db > 0.02, `two fingers drag two nodes (${da.toFixed(3)} m, ${db.toFixed(3)} m)`);
+  await page.screenshot({ path: path.join(art, '04-two-fingers.png') });
+
+  // Undo (Ctrl+Z) three times: the drag and the two fingers' moves are undone.
+  await page.mouse.click(1200, 700); // empty canvas: focus, nothing selected
+  await sleep(150);
+  for (let k = 0; k < 3; k++) {
+    await page.keyboard.press('Control+z');
+    await sleep(150);
+  }
+  const restored = await node(page, grab);
+  check(Math.hypot(restored[0] - before[0], restored[1] - before[1], restored[2] - before[2]) < 1e-6,
+    `Ctrl+Z three times undoes the drags (${before} vs ${restored})`);
+
+  // A parameter change takes effect: the wind-x slider to its left end (−20 m/s). The
+  // cloth is symmetric about x = 0, so without wind its middle stays at x = 0.
+  const mid = 32 * 64 + 32;
+  const [x0, y0] = await node(page, mid);
+  const r = await widget(page, 'wind-x');
+  await page.mouse.click(r[0] + 1, (r[1] + r[3]) / 2); // the rail's left end
+  await sleep(150);
+  const w = (await info(page)).wind[0];
+  check(w === -20, `the wind slider sets wind x = ${w} m/s`);
+
+  // Play: the canvas changes over time, the cloth falls and drifts with the wind.
+  await clickWidget(page, 'play');
+  await sleep(2000);
+  const shot1 = await page.screenshot({ path: path.join(art, '02-playing.png') });
+  const running = await info(page);
+  check(running.playing && running.t > 0.1, `Play runs the clock (t = ${running.t.toFixed(3)} s)`);
+  check(differs(shot0, shot1), 'the canvas changes over time');
+  const [x1, y1] = await node(page, mid);
+  check(y1 < y0 - 0.02, `the cloth falls (middle node ${(y0 - y1).toFixed(3)} m down)`);
+  check(x1 < x0 - 0.005, `the wind takes effect (middle node ${(x0 - x1).toFixed(4)} m towards −x)`);
+  await sleep(2500);
+  results.realtime_64x64_cloth_with_swiftshader_drawing = (await info(page)).realtime;
+  results.fps_swiftshader = (await info(page)).fps;
+  await clickWidget(page, 'play'); // pause
+  await sleep(200);
+  // The simulation alone, in this browser's wasm: steps per second of the 64×64 cloth.
+  const bench = await page.evaluate(() => window.hookeStudio.test_bench(500));
+  results.cloth_64x64_steps_per_s = bench;
+  results.cloth_64x64_realtime_factor_stepping_only = bench * running.dt;
+  await page.mouse.move(700, 150); // a frame, so the hooks see the positions after the steps
+  await sleep(300);
+  check(bench > 0, `the 64×64 cloth steps at ${bench.toFixed(0)} steps/s in wasm (dt = ${running.dt} s: ×${(bench * running.dt).toFixed(2)} real time)`);
+
+  // Save: a download that `hooke check` accepts.
+  const [download] = await Promise.all([page.waitForEvent('download'), clickWidget(page, 'save')]);
+  const saved = path.join(art, 'saved.json');
+  await download.saveAs(saved);
+  let ok = true;
+  try {
+    execFileSync(bin, ['check', saved], { stdio: 'pipe' });
+  } catch (e) {
+    ok = false;
+    console.error(String(e.stdout || ''), String(e.stderr || ''));
+  }
+  check(ok, `the saved scene (${download.suggestedFilename()}) passes hooke check`);
+  const savedScene = JSON.parse(fs.readFileSync(saved, 'utf8'));
+  check(savedScene.settings.wind[0] === -20, `the saved scene has the new wind (${JSON.stringify(savedScene.settings.wind)})`);
+
+  // Autosave: a reload brings the edited scene back.
+  await sleep(1500);
+  await page.reload();
+  await page.waitForFunction(() => window.hookeStudio && window.hookeStudio.test_info() !== 'null', null, { timeout: 60000 });
+  await sleep(300);
+  const back = await info(page);
+  check(back.wind[0] === -20 && back.source === 'autosave.json', 'a reload restores the autosaved scene');
+  await page.screenshot({ path: path.join(art, '06-reloaded.png') });
+
+  check(errors.length === 0, `no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
+} finally {
+  await ctx.close();
+  server.kill();
+}
+fs.writeFileSync(path.join(art, 'metrics.json'), JSON.stringify(results, null, 2) + '\n');
+console.log('metrics:', JSON.stringify(results));
+if (failures) {
+  console.error(`${failures} browser check(s) failed; screenshots in web/artifacts/`);
+  process.exit(1);
+}
+console.log('browser tests passed; screenshots in web/artifacts/');
