@@ -14,12 +14,18 @@ fn root() -> PathBuf {
 }
 
 fn run(program: &str, args: &[&str]) -> bool {
+    run_with(program, args, &[])
+}
+
+/// Runs `program` in the workspace root with extra environment variables.
+fn run_with(program: &str, args: &[&str], env: &[(&str, &str)]) -> bool {
     eprintln!("\n==> {program} {}", args.join(" "));
-    match Command::new(program)
-        .args(args)
-        .current_dir(root())
-        .status()
-    {
+    let mut cmd = Command::new(program);
+    cmd.args(args).current_dir(root());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    match cmd.status() {
         Ok(s) => s.success(),
         Err(e) => {
             eprintln!("cannot run {program}: {e}");
@@ -72,11 +78,11 @@ fn studio() -> bool {
             .join("web/node_modules/playwright-core")
             .exists()
             || run("npm", &["ci", "--prefix", "web", "--no-audit", "--no-fund"]))
-        && {
-            // SAFETY: single-threaded here; the child reads it.
-            unsafe { std::env::set_var("HOOKE_BIN", &*bin) };
-            run("node", &["web/tests/studio.test.mjs"])
-        }
+        && run_with(
+            "node",
+            &["web/tests/studio.test.mjs"],
+            &[("HOOKE_BIN", &bin)],
+        )
         && run(
             "xvfb-run",
             &[
@@ -105,15 +111,8 @@ fn studio() -> bool {
 }
 
 fn cargo(args: &[&str]) -> bool {
-    eprintln!("\n==> cargo {}", args.join(" "));
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    match Command::new(cargo).args(args).status() {
-        Ok(s) => s.success(),
-        Err(e) => {
-            eprintln!("cannot run cargo: {e}");
-            false
-        }
-    }
+    run(&cargo, args)
 }
 
 fn test() -> bool {

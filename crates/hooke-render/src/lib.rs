@@ -73,23 +73,7 @@ impl Recording {
 
     /// The box holding every node of every frame \[m].
     pub fn bounds(&self) -> ([f64; 3], [f64; 3]) {
-        let mut lo = [f64::INFINITY; 3];
-        let mut hi = [f64::NEG_INFINITY; 3];
-        for f in &self.frames {
-            for p in &f.x {
-                let p = [p.x as f64, p.y as f64, p.z as f64];
-                for k in 0..3 {
-                    if p[k].is_finite() {
-                        lo[k] = lo[k].min(p[k]);
-                        hi[k] = hi[k].max(p[k]);
-                    }
-                }
-            }
-        }
-        if lo[0] > hi[0] {
-            return ([-1.0; 3], [1.0; 3]);
-        }
-        (lo, hi)
+        bounds(self.frames.iter().flat_map(|f| &f.x))
     }
 
     /// Renders every frame with one camera framed on the whole run.
@@ -107,4 +91,23 @@ impl Recording {
             .map(|f| draw_frame(&self.models[f.model], &f.x, f.t, &cam, look, (lo, hi)))
             .collect()
     }
+}
+
+/// The box holding every finite point \[m]; (−1, 1) on each axis when there is none.
+pub fn bounds<'a>(points: impl IntoIterator<Item = &'a Vec3>) -> ([f64; 3], [f64; 3]) {
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for p in points {
+        let p = [p.x as f64, p.y as f64, p.z as f64];
+        for k in 0..3 {
+            if p[k].is_finite() {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
+            }
+        }
+    }
+    if lo[0] > hi[0] {
+        return ([-1.0; 3], [1.0; 3]);
+    }
+    (lo, hi)
 }

@@ -215,14 +215,16 @@ impl Doc {
 
     /// Replaces the whole document with `scene` (open, load a built-in); undoable.
     pub fn replace(&mut self, scene: Scene, source: impl Into<String>) {
-        self.checkpoint(None);
+        self.sync();
+        match self.install(Editor::from_scene(&scene)) {
+            Ok(prev) => self.remember(prev, None),
+            Err(e) => {
+                self.message = Some(e);
+                return;
+            }
+        }
         self.selection = None;
         self.held.clear();
-        if let Err(e) = self.install(Editor::from_scene(&scene)) {
-            self.undo.pop();
-            self.message = Some(e);
-            return;
-        }
         self.start = self.world.clone();
         self.at_start = true;
         self.playing = false;
@@ -236,21 +238,18 @@ impl Doc {
         let _ = self.world.sync(self.sim.scene());
     }
 
-    /// Saves the current world for undo. A change with the same `key` as the last one
-    /// (a slider being dragged) joins its undo step.
-    /// Returns whether a new undo step was pushed.
-    fn checkpoint(&mut self, key: Option<&str>) -> bool {
-        self.sync();
+    /// Keeps `prev`, the world before a change, for undo. A change with the same `key` as
+    /// the last one (a slider being dragged) joins its undo step, so `prev` is dropped.
+    fn remember(&mut self, prev: Editor, key: Option<&str>) {
         self.redo.clear();
         if key.is_some() && key == self.last_key.as_deref() {
-            return false;
+            return;
         }
         self.last_key = key.map(str::to_owned);
-        self.undo.push(self.world.clone());
+        self.undo.push(prev);
         if self.undo.len() > UNDO_DEPTH {
             self.undo.remove(0);
         }
-        true
     }
 
     /// Ends a continuous change (slider released): the next change is a new undo step.
@@ -258,18 +257,18 @@ impl Doc {
         self.last_key = None;
     }
 
-    /// Rebuilds the simulation from `editor`; on a validation error nothing changes and the
-    /// error is returned.
-    fn install(&mut self, editor: Editor) -> Result<(), String> {
+    /// Rebuilds the simulation from `editor` and returns the world it replaces; on a
+    /// validation error nothing changes and the error is returned.
+    fn install(&mut self, editor: Editor) -> Result<Editor, String> {
         let scene = editor.build().map_err(|e| e.to_string())?;
-        self.world = editor;
+        let prev = std::mem::replace(&mut self.world, editor);
         let control = std::mem::take(&mut self.sim.control);
         self.sim = Simulation::new(scene);
         self.sim.control.actuation = control.actuation;
         self.held
             .retain(|(id, _)| self.world.node_index(*id).is_some());
         self.after_rebuild();
-        Ok(())
+        Ok(prev)
     }
 
     fn after_rebuild(&mut self) {
@@ -309,17 +308,13 @@ impl Doc {
                 return None;
             }
         };
-        let pushed = self.checkpoint(key);
         match self.install(next) {
-            Ok(()) => {
+            Ok(prev) => {
+                self.remember(prev, key);
                 self.message = None;
                 Some(r)
             }
             Err(e) => {
-                if pushed {
-                    self.undo.pop();
-                    self.last_key = None;
-                }
                 self.message = Some(e);
                 None
             }
@@ -405,10 +400,9 @@ impl Doc {
         let Some(prev) = self.undo.pop() else {
             return false;
         };
-        self.sync();
-        self.redo.push(self.world.clone());
-        self.last_key = None;
-        self.restore(prev);
+        if let Some(cur) = self.restore(prev) {
+            self.redo.push(cur);
+        }
         true
     }
 
@@ -417,18 +411,20 @@ impl Doc {
         let Some(next) = self.redo.pop() else {
             return false;
         };
-        self.sync();
-        self.undo.push(self.world.clone());
-        self.last_key = None;
-        self.restore(next);
+        if let Some(cur) = self.restore(next) {
+            self.undo.push(cur);
+        }
         true
     }
 
-    fn restore(&mut self, editor: Editor) {
-        if let Err(e) = self.install(editor) {
-            // A world from the history was valid when saved; keep the message if not.
-            self.message = Some(e);
-        }
+    /// Puts `editor` in place of the world (as it is now, synced), which is returned.
+    fn restore(&mut self, editor: Editor) -> Option<Editor> {
+        self.sync();
+        self.last_key = None;
+        // A world from the history was valid when kept; say so if it no longer builds.
+        self.install(editor)
+            .map_err(|e| self.message = Some(e))
+            .ok()
     }
 
     /// Back to the world as it was when the simulation was last started (or loaded).
@@ -467,7 +463,9 @@ impl Doc {
         if !self.playing {
             if !self.held.iter().any(|(h, _)| *h == id) {
                 // One undo step per drag.
-                self.checkpoint(None);
+                self.sync();
+                let prev = self.world.clone();
+                self.remember(prev, None);
             }
             let st = self.sim.state_mut();
             st.x[i] = target;

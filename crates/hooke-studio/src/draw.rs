@@ -99,7 +99,7 @@ pub fn paint(
     painter.rect_filled(rect, 0.0, BACKGROUND);
     let screen = project_all(cam, x);
     // Scenery: the ground around the scene and the colliders.
-    let (lo, hi) = bounds(x);
+    let (lo, hi) = hooke_render::bounds(x);
     for (lines, color, w) in [
         (
             hooke_render::scenery::ground_lines(model, lo, hi),
@@ -198,25 +198,6 @@ pub fn paint(
     if let Some(i) = marks.node {
         ring(i, SELECT, 6.0);
     }
-}
-
-/// The box holding every finite position \[m].
-pub fn bounds(x: &[Vec3]) -> (P3, P3) {
-    let mut lo = [f64::INFINITY; 3];
-    let mut hi = [f64::NEG_INFINITY; 3];
-    for &p in x {
-        let p = p3(p);
-        for k in 0..3 {
-            if p[k].is_finite() {
-                lo[k] = lo[k].min(p[k]);
-                hi[k] = hi[k].max(p[k]);
-            }
-        }
-    }
-    if lo[0] > hi[0] {
-        return ([-1.0; 3], [1.0; 3]);
-    }
-    (lo, hi)
 }
 
 /// Faces: Lambert-shaded, back to front; textured where the surface has a texture loaded.

@@ -2,6 +2,7 @@
 //! zooms; it maps world points to screen points and screen points back to world points.
 
 use eframe::egui::{Pos2, Rect, Vec2, pos2};
+use glam::DVec3;
 
 /// A world point \[m], in f64 for projection.
 pub type P3 = [f64; 3];
@@ -48,73 +49,53 @@ impl Default for Cam {
     }
 }
 
-fn sub(a: P3, b: P3) -> P3 {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn dot(a: P3, b: P3) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn cross(a: P3, b: P3) -> P3 {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-fn unit(a: P3) -> P3 {
-    let l = dot(a, a).sqrt();
-    if l > 0.0 { a.map(|c| c / l) } else { a }
-}
-fn add_scaled(a: P3, b: P3, s: f64) -> P3 {
-    [a[0] + s * b[0], a[1] + s * b[1], a[2] + s * b[2]]
-}
-
 /// A camera posed for one frame: the fast projection.
 #[derive(Debug, Clone, Copy)]
 pub struct Posed {
     mode: Mode,
     origin: Pos2,
-    center: P3,
+    center: DVec3,
     scale: f64,
-    eye: P3,
-    right: P3,
-    up: P3,
-    forward: P3,
+    eye: DVec3,
+    right: DVec3,
+    up: DVec3,
+    forward: DVec3,
 }
 
 impl Cam {
     /// The unit vector from the centre towards the eye.
-    fn towards_eye(&self) -> P3 {
-        [
+    fn towards_eye(&self) -> DVec3 {
+        DVec3::new(
             self.pitch.cos() * self.yaw.sin(),
             self.pitch.sin(),
             self.pitch.cos() * self.yaw.cos(),
-        ]
+        )
     }
 
     /// Poses the camera on the screen rectangle `rect`.
     pub fn pose(&self, rect: Rect) -> Posed {
         let origin = rect.center();
+        let center = DVec3::from(self.center);
         match self.mode {
             Mode::Plane => Posed {
                 mode: Mode::Plane,
                 origin,
-                center: self.center,
+                center,
                 scale: self.scale,
-                eye: add_scaled(self.center, [0.0, 0.0, 1.0], 1e3),
-                right: [1.0, 0.0, 0.0],
-                up: [0.0, 1.0, 0.0],
-                forward: [0.0, 0.0, -1.0],
+                eye: center + 1e3 * DVec3::Z,
+                right: DVec3::X,
+                up: DVec3::Y,
+                forward: -DVec3::Z,
             },
             Mode::Orbit => {
-                let eye = add_scaled(self.center, self.towards_eye(), self.dist);
-                let forward = unit(sub(self.center, eye));
-                let right = unit(cross(forward, [0.0, 1.0, 0.0]));
-                let up = cross(right, forward);
+                let eye = center + self.dist * self.towards_eye();
+                let forward = (center - eye).normalize_or_zero();
+                let right = forward.cross(DVec3::Y).normalize_or_zero();
+                let up = right.cross(forward);
                 Posed {
                     mode: Mode::Orbit,
                     origin,
-                    center: self.center,
+                    center,
                     scale: (rect.height() as f64 / 2.0) / (FOV / 2.0).tan(),
                     eye,
                     right,
@@ -127,12 +108,12 @@ impl Cam {
 
     /// Frames the box `lo`..`hi` \[m] in `rect`.
     pub fn frame(&mut self, lo: P3, hi: P3, rect: Rect) {
-        self.center = [0, 1, 2].map(|k| 0.5 * (lo[k] + hi[k]));
+        let (lo, hi) = (DVec3::from(lo), DVec3::from(hi));
+        self.center = (0.5 * (lo + hi)).to_array();
         let (w, h) = (rect.width().max(1.0) as f64, rect.height().max(1.0) as f64);
-        let dx = (hi[0] - lo[0]).max(1e-3);
-        let dy = (hi[1] - lo[1]).max(1e-3);
-        self.scale = 0.85 * (w / dx).min(h / dy);
-        let radius = 0.5 * dot(sub(hi, lo), sub(hi, lo)).sqrt().max(1e-3);
+        let size = (hi - lo).max(DVec3::splat(1e-3));
+        self.scale = 0.85 * (w / size.x).min(h / size.y);
+        let radius = (0.5 * (hi - lo).length()).max(1e-3);
         let horizontal = ((FOV / 2.0).tan() * w / h).atan();
         let half = (FOV / 2.0).min(horizontal);
         self.dist = 1.1 * radius / half.sin();
@@ -153,12 +134,8 @@ impl Cam {
             Mode::Plane => 1.0 / self.scale,
             Mode::Orbit => self.dist / p.scale,
         };
-        let shift = add_scaled(
-            p.right.map(|c| -c * d.x as f64 * per_px),
-            p.up,
-            d.y as f64 * per_px,
-        );
-        self.center = add_scaled(self.center, shift, 1.0);
+        let shift = (p.up * d.y as f64 - p.right * d.x as f64) * per_px;
+        self.center = (DVec3::from(self.center) + shift).to_array();
     }
 
     /// Zooms by `factor` (> 1 = closer).
@@ -182,16 +159,16 @@ impl Posed {
                 -p[2],
             )),
             Mode::Orbit => {
-                let v = sub(p, self.eye);
-                let z = dot(v, self.forward);
+                let v = DVec3::from(p) - self.eye;
+                let z = v.dot(self.forward);
                 if z <= 1e-6 {
                     return None;
                 }
                 let k = self.scale / z;
                 Some((
                     pos2(
-                        self.origin.x + (k * dot(v, self.right)) as f32,
-                        self.origin.y - (k * dot(v, self.up)) as f32,
+                        self.origin.x + (k * v.dot(self.right)) as f32,
+                        self.origin.y - (k * v.dot(self.up)) as f32,
                     ),
                     z,
                 ))
@@ -211,26 +188,24 @@ impl Posed {
                 through[2],
             ],
             Mode::Orbit => {
-                let dir = unit(add_scaled(
-                    add_scaled(self.forward, self.right, dx / self.scale),
-                    self.up,
-                    dy / self.scale,
-                ));
-                let depth = dot(sub(through, self.eye), self.forward);
-                let along = depth / dot(dir, self.forward).max(1e-9);
-                add_scaled(self.eye, dir, along)
+                let dir =
+                    (self.forward + self.right * (dx / self.scale) + self.up * (dy / self.scale))
+                        .normalize();
+                let depth = (DVec3::from(through) - self.eye).dot(self.forward);
+                let along = depth / dir.dot(self.forward).max(1e-9);
+                (self.eye + along * dir).to_array()
             }
         }
     }
 
     /// The point the camera looks at \[m].
     pub fn center(&self) -> P3 {
-        self.center
+        self.center.to_array()
     }
 
     /// Unit vector from the scene towards the viewer (for shading).
     pub fn towards_viewer(&self) -> P3 {
-        self.forward.map(|c| -c)
+        (-self.forward).to_array()
     }
 }
 

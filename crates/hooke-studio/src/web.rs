@@ -52,13 +52,6 @@ pub fn deliver_file(kind: &str, name: &str, text: &str) {
         name: name.into(),
         text: text.into(),
     });
-    RUNNER.with(|r| {
-        if let Some(runner) = r.borrow().as_ref()
-            && let Some(app) = runner.app_mut::<StudioApp>()
-        {
-            drop(app);
-        }
-    });
 }
 
 /// Test hook: the studio's state as JSON (time, counts, playing, real-time factor,
@@ -68,25 +61,22 @@ pub fn test_info() -> String {
     with_app(|app| {
         let s = app.doc.scene();
         let env = &s.model.env;
-        format!(
-            "{{\"t\":{},\"nodes\":{},\"springs\":{},\"playing\":{},\"realtime\":{},\"fps\":{},\"gravity\":[{},{},{}],\"wind\":[{},{},{}],\"dt\":{},\"revision\":{},\"source\":{:?},\"message\":{:?}}}",
-            s.state.t,
-            s.model.nodes.len(),
-            s.model.springs.len(),
-            app.doc.playing,
-            app.doc.realtime,
-            app.fps,
-            env.gravity.x,
-            env.gravity.y,
-            env.gravity.z,
-            env.wind.x,
-            env.wind.y,
-            env.wind.z,
-            s.settings.dt,
-            app.doc.revision,
-            app.doc.source,
-            app.doc.message.clone().unwrap_or_default()
-        )
+        let v = |v: hooke::Vec3| [v.x, v.y, v.z];
+        serde_json::json!({
+            "t": s.state.t,
+            "nodes": s.model.nodes.len(),
+            "springs": s.model.springs.len(),
+            "playing": app.doc.playing,
+            "realtime": app.doc.realtime,
+            "fps": app.fps,
+            "gravity": v(env.gravity),
+            "wind": v(env.wind),
+            "dt": s.settings.dt,
+            "revision": app.doc.revision,
+            "source": app.doc.source,
+            "message": app.doc.message.clone().unwrap_or_default(),
+        })
+        .to_string()
     })
     .unwrap_or_else(|| "null".into())
 }

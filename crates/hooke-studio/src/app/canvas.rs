@@ -1,0 +1,226 @@
+//! The canvas: drawing the scene and what the pointer and fingers do there (drag nodes,
+//! select, build nodes and springs, turn, pan and zoom the view).
+
+use eframe::egui::{self, Color32, Pos2, Sense, TouchPhase, Ui, vec2};
+use hooke::{Real, Vec3};
+
+use super::{Drag, StudioApp, Tool};
+use crate::doc::Selection;
+use crate::draw::{self, Marks};
+use crate::view::{Mode, P3, Posed};
+
+impl StudioApp {
+    pub(super) fn canvas(&mut self, ui: &mut Ui) {
+        let (resp, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        let rect = resp.rect;
+        self.canvas = rect;
+        self.rects.insert("canvas", rect);
+        if !self.framed && rect.width() > 10.0 {
+            let (lo, hi) = hooke_render::bounds(&self.doc.scene().state.x);
+            self.cam.frame(lo, hi, rect);
+            self.framed = true;
+        }
+        // Zoom: wheel or pinch (not while fingers hold nodes).
+        if resp.hovered() && self.touches.is_empty() {
+            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+            let f = zoom as f64 * (scroll as f64 * 0.002).exp();
+            if (f - 1.0).abs() > 1e-6 {
+                self.cam.zoom(f);
+            }
+        }
+        let cam = self.cam.pose(rect);
+        self.screen = draw::project_all(&cam, &self.doc.scene().state.x);
+        let touching = self.touch(ui, &cam);
+        let pointer = resp.interact_pointer_pos().or(resp.hover_pos());
+        self.hover = pointer.and_then(|p| draw::pick_node(&self.screen, p, 10.0));
+        if !touching {
+            self.pointer(ui, &resp, &cam);
+        }
+        if resp.clicked()
+            && let Some(p) = resp.interact_pointer_pos()
+        {
+            self.click(p, &cam);
+        }
+        if resp.secondary_clicked() {
+            self.doc.pending = None;
+        }
+        // Draw.
+        let scene = self.doc.scene();
+        let idx = |s: Option<Selection>| -> (Option<usize>, Option<usize>) {
+            match s {
+                Some(Selection::Node(id)) => (self.doc.node_index(id), None),
+                Some(Selection::Spring(id)) => (None, self.doc.spring_index(id)),
+                None => (None, None),
+            }
+        };
+        let (node, spring) = idx(self.doc.selection);
+        let marks = Marks {
+            node,
+            spring,
+            pending: self.doc.pending.and_then(|id| self.doc.node_index(id)),
+            held: self
+                .doc
+                .held()
+                .iter()
+                .filter_map(|(id, _)| self.doc.node_index(*id))
+                .collect(),
+            hover: self.hover,
+        };
+        draw::paint(
+            &painter,
+            rect,
+            &cam,
+            &scene.model,
+            &scene.state.x,
+            scene.state.t,
+            self.show,
+            &marks,
+            &[],
+        );
+        let hint = match self.tool {
+            Tool::Move => {
+                "drag nodes · click to select · drag empty space to turn (right: pan) · wheel: zoom"
+            }
+            Tool::Build => {
+                "click empty space: new node · click node, then node: new spring · right-click: stop"
+            }
+        };
+        painter.text(
+            rect.left_bottom() + vec2(6.0, -6.0),
+            egui::Align2::LEFT_BOTTOM,
+            hint,
+            egui::FontId::proportional(12.0),
+            Color32::from_gray(110),
+        );
+    }
+
+    /// Several fingers drag several nodes. Returns whether touches are in progress (then
+    /// the pointer, which follows the first finger, is ignored).
+    fn touch(&mut self, ui: &mut Ui, cam: &Posed) -> bool {
+        let events = ui.input(|i| i.events.clone());
+        for e in events {
+            let egui::Event::Touch { id, phase, pos, .. } = e else {
+                continue;
+            };
+            let key = id.0;
+            match phase {
+                TouchPhase::Start => {
+                    if let Some(i) = draw::pick_node(&self.screen, pos, 24.0)
+                        && let Some(nid) = self.doc.node_id(i)
+                    {
+                        let x = self.doc.scene().state.x[i];
+                        let grab = [x.x as f64, x.y as f64, x.z as f64];
+                        self.touches.push((key, nid, grab));
+                        self.doc.hold(nid, x);
+                    }
+                }
+                TouchPhase::Move => {
+                    if let Some(&(_, nid, grab)) = self.touches.iter().find(|t| t.0 == key) {
+                        let p = cam.unproject(pos, grab);
+                        self.doc.hold(nid, to_vec3(p));
+                    }
+                }
+                TouchPhase::End | TouchPhase::Cancel => {
+                    if let Some(k) = self.touches.iter().position(|t| t.0 == key) {
+                        let (_, nid, _) = self.touches.remove(k);
+                        self.doc.release(nid);
+                    }
+                }
+            }
+        }
+        !self.touches.is_empty() || ui.input(|i| i.any_touches())
+    }
+
+    fn pointer(&mut self, ui: &mut Ui, resp: &egui::Response, cam: &Posed) {
+        if resp.drag_started()
+            && let Some(p) = ui.input(|i| i.pointer.press_origin())
+        {
+            let secondary = ui.input(|i| i.pointer.secondary_down() || i.pointer.middle_down());
+            let shift = ui.input(|i| i.modifiers.shift);
+            self.drag = match draw::pick_node(&self.screen, p, 10.0) {
+                Some(i) if !secondary => self.doc.node_id(i).map(|id| {
+                    let x = self.doc.scene().state.x[i];
+                    Drag::Node(id, [x.x as f64, x.y as f64, x.z as f64])
+                }),
+                _ if secondary || shift || self.cam.mode == Mode::Plane => Some(Drag::Pan),
+                _ => Some(Drag::Orbit),
+            };
+        }
+        if resp.dragged() {
+            match self.drag {
+                Some(Drag::Node(id, grab)) => {
+                    if let Some(p) = resp.interact_pointer_pos() {
+                        self.doc.hold(id, to_vec3(cam.unproject(p, grab)));
+                    }
+                }
+                Some(Drag::Orbit) => self.cam.orbit(resp.drag_delta()),
+                Some(Drag::Pan) => self.cam.pan(resp.drag_delta(), self.canvas),
+                None => {}
+            }
+        }
+        if resp.drag_stopped() {
+            if let Some(Drag::Node(id, _)) = self.drag {
+                self.doc.release(id);
+            }
+            self.drag = None;
+        }
+    }
+
+    fn click(&mut self, p: Pos2, cam: &Posed) {
+        let node = draw::pick_node(&self.screen, p, 10.0);
+        match (node, self.tool) {
+            (Some(i), Tool::Build) => {
+                let Some(id) = self.doc.node_id(i) else {
+                    return;
+                };
+                match self.doc.pending {
+                    Some(a) if a != id => {
+                        self.doc.add_spring(a, id);
+                        self.doc.pending = Some(id);
+                    }
+                    _ => self.doc.pending = Some(id),
+                }
+                self.doc.selection = Some(Selection::Node(id));
+            }
+            (Some(i), Tool::Move) => {
+                self.doc.selection = self.doc.node_id(i).map(Selection::Node);
+            }
+            (None, tool) => {
+                let spring = draw::pick_spring(&self.screen, &self.doc.scene().model, p, 5.0);
+                if tool == Tool::Build && spring.is_none() {
+                    let through = self
+                        .doc
+                        .pending
+                        .and_then(|id| self.doc.node_index(id))
+                        .map_or(cam.center(), |i| {
+                            let x = self.doc.scene().state.x[i];
+                            [x.x as f64, x.y as f64, x.z as f64]
+                        });
+                    let x = to_vec3(cam.unproject(p, through));
+                    let pending = self.doc.pending;
+                    if let Some(id) = self.doc.add_node(x) {
+                        if let Some(a) = pending {
+                            self.doc.add_spring(a, id);
+                        }
+                        self.doc.pending = Some(id);
+                        self.doc.selection = Some(Selection::Node(id));
+                    }
+                } else {
+                    self.doc.selection = spring
+                        .and_then(|s| self.doc.spring_id(s))
+                        .map(Selection::Spring);
+                }
+            }
+        }
+    }
+
+    /// Screen position (points) of node `i` in the last frame.
+    pub fn node_screen(&self, i: usize) -> Option<Pos2> {
+        self.screen.get(i).copied().flatten().map(|s| s.0)
+    }
+}
+
+#[allow(clippy::unnecessary_cast)]
+fn to_vec3(p: P3) -> Vec3 {
+    hooke::vec3(p[0] as Real, p[1] as Real, p[2] as Real)
+}

@@ -1,0 +1,360 @@
+//! The parameter panel: the clock and solver, the environment, the selection's parameters
+//! (with Nissen's limit), new springs, view options, warnings and the live energy plot.
+
+use eframe::egui::{self, Color32, Pos2, RichText, Sense, Stroke, Ui, pos2, vec2};
+use hooke::{Integrator, Real, SpringKind, stability};
+
+use super::StudioApp;
+use crate::doc::Selection;
+
+impl StudioApp {
+    pub(super) fn panel(&mut self, ui: &mut Ui) {
+        // Only what the controls read: the scene itself can be large (a clone per frame
+        // of a 64×64 cloth's builder would cost more than drawing it).
+        let (settings, env) = {
+            let b = self.doc.editor().builder();
+            (b.settings.clone(), b.env.clone())
+        };
+        egui::CollapsingHeader::new("Simulation")
+            .default_open(true)
+            .show(ui, |ui| {
+                let mut integ = settings.integrator;
+                let r = egui::ComboBox::from_label("solver")
+                    .selected_text(integ.name())
+                    .show_ui(ui, |ui| {
+                        for i in Integrator::ALL {
+                            ui.selectable_value(&mut integ, i, i.name());
+                        }
+                    });
+                self.reg("solver", &r.response);
+                if integ != settings.integrator {
+                    self.doc.update("solver", |b| b.settings.integrator = integ);
+                }
+                let mut dt = settings.dt as f64;
+                let r = ui.add(
+                    egui::Slider::new(&mut dt, 1e-6..=2e-2)
+                        .logarithmic(true)
+                        .text("dt [s]"),
+                );
+                self.reg("dt", &r);
+                if r.changed() {
+                    self.doc.update("dt", |b| b.settings.dt = dt as Real);
+                }
+                let mut sub = settings.substeps;
+                let r = ui.add(egui::Slider::new(&mut sub, 1..=64).text("substeps"));
+                if r.changed() {
+                    self.doc.update("substeps", |b| b.settings.substeps = sub);
+                }
+                ui.add(
+                    egui::Slider::new(&mut self.doc.speed, 0.05..=2.0)
+                        .logarithmic(true)
+                        .text("speed ×"),
+                )
+                .on_hover_text("simulated seconds per wall-clock second");
+            });
+        egui::CollapsingHeader::new("Environment")
+            .default_open(true)
+            .show(ui, |ui| {
+                let mut g = env.gravity.y as f64;
+                let r = ui.add(egui::Slider::new(&mut g, -20.0..=20.0).text("gravity y [m/s²]"));
+                self.reg("gravity", &r);
+                if r.changed() {
+                    self.doc.update("gravity", |b| b.env.gravity.y = g as Real);
+                }
+                for (k, name, key) in [
+                    (0, "wind x [m/s]", "wind-x"),
+                    (1, "wind y [m/s]", "wind-y"),
+                    (2, "wind z [m/s]", "wind-z"),
+                ] {
+                    let mut w = env.wind[k] as f64;
+                    let r = ui.add(egui::Slider::new(&mut w, -20.0..=20.0).text(name));
+                    self.reg(key, &r);
+                    if r.changed() {
+                        self.doc.update(key, |b| b.env.wind[k] = w as Real);
+                    }
+                }
+                let mut d = env.air_drag as f64;
+                let r = ui.add(
+                    egui::Slider::new(&mut d, 0.0..=5.0)
+                        .text("drag [N·s/m]")
+                        .logarithmic(true)
+                        .smallest_positive(1e-4),
+                );
+                self.reg("drag", &r);
+                if r.changed() {
+                    self.doc.update("drag", |b| b.env.air_drag = d as Real);
+                }
+                let mut keep = env.velocity_retention as f64;
+                let r = ui
+                    .add(egui::Slider::new(&mut keep, 0.0..=1.0).text("velocity kept per s"))
+                    .on_hover_text("energy loss: the fraction of velocity kept per second");
+                self.reg("retention", &r);
+                if r.changed() {
+                    self.doc
+                        .update("retention", |b| b.env.velocity_retention = keep as Real);
+                }
+            });
+        egui::CollapsingHeader::new("Selection")
+            .default_open(true)
+            .show(ui, |ui| self.selection(ui));
+        egui::CollapsingHeader::new("New springs")
+            .default_open(false)
+            .show(ui, |ui| {
+                let t = &mut self.doc.template;
+                ui.horizontal(|ui| {
+                    for (k, name) in [
+                        (SpringKind::Spring, "spring"),
+                        (SpringKind::Rope, "rope"),
+                        (SpringKind::Stable, "stable"),
+                    ] {
+                        ui.selectable_value(&mut t.kind, k, name);
+                    }
+                });
+                ui.add(
+                    egui::DragValue::new(&mut t.k)
+                        .range(0.0..=1e9)
+                        .prefix("k = ")
+                        .suffix(" N/m"),
+                );
+                ui.add(
+                    egui::DragValue::new(&mut t.c)
+                        .range(0.0..=1e6)
+                        .prefix("c = ")
+                        .suffix(" N·s/m"),
+                );
+                ui.add(egui::Slider::new(&mut t.cs, 0.0..=1.0).text("cs"));
+                ui.add(egui::Slider::new(&mut t.cd, 0.0..=1.0).text("cd"));
+                ui.add(
+                    egui::DragValue::new(&mut self.doc.node_mass)
+                        .range(1e-6..=1e6)
+                        .speed(0.001)
+                        .prefix("node mass = ")
+                        .suffix(" kg"),
+                );
+            });
+        egui::CollapsingHeader::new("View")
+            .default_open(false)
+            .show(ui, |ui| {
+                ui.checkbox(&mut self.show.springs, "springs");
+                ui.checkbox(&mut self.show.faces, "faces");
+                ui.checkbox(&mut self.show.strain, "colour by strain (warm = stretched)");
+                ui.checkbox(&mut self.show.nodes, "nodes");
+            });
+        egui::CollapsingHeader::new("Warnings")
+            .default_open(true)
+            .show(ui, |ui| {
+                if self.doc.warnings().is_empty() {
+                    ui.label("stable at this step (hooke check)");
+                }
+                for w in self.doc.warnings() {
+                    ui.colored_label(Color32::from_rgb(200, 80, 0), w);
+                }
+            });
+        egui::CollapsingHeader::new("Energy")
+            .default_open(true)
+            .show(ui, |ui| self.energy_plot(ui));
+    }
+
+    fn selection(&mut self, ui: &mut Ui) {
+        match self.doc.selection {
+            None => {
+                ui.label("nothing selected: click a node or a spring");
+            }
+            Some(Selection::Node(id)) => {
+                let Some(i) = self.doc.node_index(id) else {
+                    return;
+                };
+                let n = self.doc.editor().builder().nodes[i].clone();
+                ui.label(format!("node {i}"));
+                let x = self.doc.scene().state.x[i];
+                ui.label(format!("x = ({:.3}, {:.3}, {:.3}) m", x.x, x.y, x.z));
+                let mut m = n.mass as f64;
+                let r = ui.add(
+                    egui::DragValue::new(&mut m)
+                        .range(1e-9..=1e9)
+                        .speed(0.001)
+                        .prefix("mass = ")
+                        .suffix(" kg"),
+                );
+                self.reg("node-mass", &r);
+                if r.changed() {
+                    self.doc
+                        .update("node-mass", |b| b.nodes[i].mass = m as Real);
+                }
+                let mut pinned = n.pinned;
+                let r = ui.checkbox(&mut pinned, "pinned (P)");
+                self.reg("pin", &r);
+                if r.changed() {
+                    self.doc.toggle_pin();
+                }
+                if ui.button("Delete node (Del)").clicked() {
+                    self.doc.delete_selection();
+                }
+            }
+            Some(Selection::Spring(id)) => {
+                let Some(s) = self.doc.spring_index(id) else {
+                    return;
+                };
+                let sp = self.doc.editor().builder().springs[s].clone();
+                ui.label(format!("spring {s}: nodes {} – {}", sp.a, sp.b));
+                ui.horizontal(|ui| {
+                    ui.label("kind:");
+                    let r = ui
+                        .button(sp.kind.name())
+                        .on_hover_text("spring → rope → stable (K)");
+                    self.rects.insert("kind", r.rect);
+                    if r.clicked() {
+                        self.doc.toggle_kind();
+                    }
+                });
+                let mut rest = sp.rest.unwrap_or(0.0) as f64;
+                let r = ui.add(
+                    egui::DragValue::new(&mut rest)
+                        .range(0.0..=1e6)
+                        .speed(0.001)
+                        .prefix("rest = ")
+                        .suffix(" m"),
+                );
+                if r.changed() {
+                    self.doc
+                        .update("rest", |b| b.springs[s].rest = Some(rest as Real));
+                }
+                if sp.kind == SpringKind::Stable {
+                    let (n, limit) = stability::nissen_limit(&self.doc.scene().model, s);
+                    for (name, v) in [("cs", sp.cs), ("cd", sp.cd)] {
+                        let mut x = v as f64;
+                        let r = ui.add(egui::Slider::new(&mut x, 0.0..=1.0).text(name));
+                        self.reg(if name == "cs" { "cs" } else { "cd" }, &r);
+                        if r.changed() {
+                            self.doc.update(name, |b| {
+                                if name == "cs" {
+                                    b.springs[s].cs = x as Real;
+                                } else {
+                                    b.springs[s].cd = x as Real;
+                                }
+                            });
+                        }
+                    }
+                    let over = (sp.cs.max(sp.cd) as f64) > limit * (1.0 + 1e-6);
+                    let text = format!(
+                        "Nissen's limit 1/(n+1) = 1/{} = {limit:.3} (n = {n} springs at the busier end)",
+                        n + 1
+                    );
+                    let color = if over {
+                        Color32::from_rgb(200, 60, 0)
+                    } else {
+                        Color32::from_rgb(40, 130, 60)
+                    };
+                    ui.label(RichText::new(text).color(color));
+                } else {
+                    let mut k = sp.k as f64;
+                    let r = ui.add(
+                        egui::DragValue::new(&mut k)
+                            .range(0.0..=1e9)
+                            .prefix("k = ")
+                            .suffix(" N/m"),
+                    );
+                    self.reg("spring-k", &r);
+                    if r.changed() {
+                        self.doc.update("spring-k", |b| b.springs[s].k = k as Real);
+                    }
+                    let mut c = sp.c as f64;
+                    let r = ui.add(
+                        egui::DragValue::new(&mut c)
+                            .range(0.0..=1e6)
+                            .speed(0.01)
+                            .prefix("c = ")
+                            .suffix(" N·s/m"),
+                    );
+                    if r.changed() {
+                        self.doc.update("spring-c", |b| b.springs[s].c = c as Real);
+                    }
+                }
+                if ui.button("Delete spring (Del)").clicked() {
+                    self.doc.delete_selection();
+                }
+            }
+        }
+    }
+
+    fn energy_plot(&mut self, ui: &mut Ui) {
+        let (rect, _) =
+            ui.allocate_exact_size(vec2(ui.available_width().min(280.0), 110.0), Sense::hover());
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 2.0, Color32::from_gray(250));
+        let h = &self.doc.history;
+        if h.len() < 2 {
+            painter.text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                "press Play to plot energy",
+                egui::FontId::proportional(12.0),
+                Color32::GRAY,
+            );
+            return;
+        }
+        type Series = (
+            &'static str,
+            Color32,
+            Box<dyn Fn(&crate::doc::EnergySample) -> f64>,
+        );
+        let series: [Series; 3] = [
+            (
+                "kinetic",
+                Color32::from_rgb(220, 60, 40),
+                Box::new(|s| s.kinetic),
+            ),
+            (
+                "potential",
+                Color32::from_rgb(40, 90, 220),
+                Box::new(|s| s.potential),
+            ),
+            (
+                "total",
+                Color32::from_rgb(30, 30, 30),
+                Box::new(|s| s.kinetic + s.potential),
+            ),
+        ];
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for (_, _, f) in &series {
+            for s in h {
+                let v = f(s);
+                if v.is_finite() {
+                    lo = lo.min(v);
+                    hi = hi.max(v);
+                }
+            }
+        }
+        if hi - lo < 1e-12 {
+            hi = lo + 1e-12;
+        }
+        let (t0, t1) = (
+            h.front().unwrap().t,
+            h.back().unwrap().t.max(h.front().unwrap().t + 1e-9),
+        );
+        let inner = rect.shrink(4.0);
+        for (i, (name, color, f)) in series.iter().enumerate() {
+            let pts: Vec<Pos2> = h
+                .iter()
+                .map(|s| {
+                    pos2(
+                        inner.left() + ((s.t - t0) / (t1 - t0)) as f32 * inner.width(),
+                        inner.bottom() - ((f(s) - lo) / (hi - lo)) as f32 * inner.height(),
+                    )
+                })
+                .collect();
+            painter.add(egui::Shape::line(pts, Stroke::new(1.5, *color)));
+            painter.text(
+                pos2(inner.left() + 2.0 + 70.0 * i as f32, inner.top()),
+                egui::Align2::LEFT_TOP,
+                *name,
+                egui::FontId::proportional(11.0),
+                *color,
+            );
+        }
+        ui.label(format!(
+            "{lo:.3e} … {hi:.3e} J over the last {:.2} s",
+            t1 - t0
+        ));
+    }
+}
