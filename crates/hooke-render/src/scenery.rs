@@ -22,7 +22,7 @@ fn circle(c: P3, r: f64, u: P3, v: P3) -> Vec<P3> {
         .collect()
 }
 
-/// The ground plane as grid lines (world space \\[m]) around the box `lo`..`hi`: about ten
+/// The ground plane as grid lines (world space \[m]) around the box `lo`..`hi`: about ten
 /// lines across at a 1-2-5 spacing. Empty without a ground or for a plane that does not face
 /// up or down.
 pub fn ground_lines(model: &Model, lo: P3, hi: P3) -> Vec<Vec<P3>> {
@@ -66,7 +66,7 @@ pub fn ground_lines(model: &Model, lo: P3, hi: P3) -> Vec<Vec<P3>> {
     out
 }
 
-/// Every collider's outline at time `t` \\[s] as polylines (world space \\[m]): a sphere's
+/// Every collider's outline at time `t` \[s] as polylines (world space \[m]): a sphere's
 /// three great circles, a capsule's end rings and four side lines, a box's twelve edges.
 pub fn collider_lines(model: &Model, t: f64) -> Vec<Vec<P3>> {
     let mut out = Vec::new();
