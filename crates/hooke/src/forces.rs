@@ -210,9 +210,6 @@ fn spring_chunks<const ISO: bool, const ROPE: bool>(
             &co.c_iso[r.clone()],
             &co.compress[r.clone()],
         );
-        #[cfg(not(all(target_arch = "x86_64", not(feature = "f64"))))]
-        let done = 0;
-        #[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
         let done = {
             let s = crate::simd::SpringSlices {
                 a,

@@ -33,6 +33,8 @@ pub mod error;
 pub mod fold;
 pub mod forces;
 pub(crate) mod integrate;
+#[doc(hidden)]
+pub mod kernel_check;
 pub mod layout;
 pub mod mesh;
 pub mod model;
@@ -42,7 +44,6 @@ pub mod scene;
 pub mod settings;
 pub mod shapes;
 pub mod sim;
-#[cfg(all(target_arch = "x86_64", not(feature = "f64")))]
 mod simd;
 pub mod solvers;
 pub mod springify;

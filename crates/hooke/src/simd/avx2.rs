@@ -15,48 +15,30 @@ use std::arch::x86_64::*;
 
 use glam::Vec3A;
 
-/// Per-spring inputs of one chunk, all of the same length.
-pub(crate) struct SpringSlices<'a> {
-    pub a: &'a [u32],
-    pub b: &'a [u32],
-    pub rest: &'a [f32],
-    pub k: &'a [f32],
-    pub c_axial: &'a [f32],
-    pub c_iso: &'a [f32],
-    pub compress: &'a [f32],
-}
+use super::SpringSlices;
 
 /// Whether the CPU runs the AVX2 kernel (cached by std after the first call).
 #[inline]
-pub(crate) fn available() -> bool {
+pub(super) fn available() -> bool {
     std::arch::is_x86_feature_detected!("avx2")
 }
 
-/// Computes the forces of the first `8·⌊len/8⌋` springs into `out`; returns how many were
-/// done (the caller finishes the tail with the scalar kernel).
+/// Computes the forces of the first `8·⌊len/8⌋` springs into `out` when the CPU has AVX2;
+/// returns how many were done (0 without AVX2). Lengths were checked by the caller.
 ///
 /// # Panics
-/// If a spring names a node outside `x`, or the slices differ in length.
-pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
+/// If a spring names a node outside `x`.
+pub(super) fn springs<const ISO: bool, const ROPE: bool>(
     s: &SpringSlices,
     x: &[Vec3A],
     v: &[Vec3A],
     out: &mut [Vec3A],
 ) -> usize {
-    let m = out.len();
-    assert!(
-        [s.a.len(), s.b.len(), s.rest.len(), s.k.len()]
-            .into_iter()
-            .chain([s.c_axial.len(), s.c_iso.len(), s.compress.len()])
-            .all(|l| l == m)
-            && x.len() == v.len(),
-        "spring slices differ in length"
-    );
-    if x.is_empty() || !available() {
+    if !available() {
         return 0;
     }
-    // SAFETY: AVX2 is available (checked above); lengths were checked; node indices are
-    // checked inside before any load that uses them.
+    // SAFETY: AVX2 is available (checked above); the caller checked the lengths and that
+    // x is not empty; node indices are checked inside before any load that uses them.
     unsafe { springs_avx2::<ISO, ROPE>(s, x, v, out) }
 }
 

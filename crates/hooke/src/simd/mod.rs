@@ -1,0 +1,69 @@
+//! SIMD spring kernels for f32 builds (elsewhere, and in f64 builds, [`springs`] does
+//! nothing and the scalar kernel does all the work): AVX2 on x86-64 (eight springs at a time, chosen at
+//! run time) and simd128 on wasm32 (four at a time, when the build enables `simd128`, as
+//! `web/build.sh` does through `.cargo/config.toml`).
+//!
+//! Both compute exactly the operations of [`crate::forces::spring_force_as`] in the same
+//! order and without fused multiply-add, so their forces are bit-identical to the scalar
+//! kernel's (tested natively in `tests/simd_matches_scalar.rs`, and in the browser through
+//! the studio's `test_kernel_check` hook). Callers finish the tail with the scalar kernel.
+
+#[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
+mod avx2;
+#[cfg(all(
+    not(feature = "f64"),
+    target_arch = "wasm32",
+    target_feature = "simd128"
+))]
+mod wasm;
+
+use crate::real::{Real, Vec3};
+
+/// Per-spring inputs of one chunk, all of the same length.
+pub(crate) struct SpringSlices<'a> {
+    pub a: &'a [u32],
+    pub b: &'a [u32],
+    pub rest: &'a [Real],
+    pub k: &'a [Real],
+    pub c_axial: &'a [Real],
+    pub c_iso: &'a [Real],
+    pub compress: &'a [Real],
+}
+
+/// Computes the forces of a leading run of springs into `out` with the platform's SIMD
+/// kernel; returns how many were done (0 where none runs).
+///
+/// # Panics
+/// If a spring names a node outside `x`, or the slices differ in length.
+pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
+    s: &SpringSlices,
+    x: &[Vec3],
+    v: &[Vec3],
+    out: &mut [Vec3],
+) -> usize {
+    let m = out.len();
+    assert!(
+        [s.a.len(), s.b.len(), s.rest.len(), s.k.len()]
+            .into_iter()
+            .chain([s.c_axial.len(), s.c_iso.len(), s.compress.len()])
+            .all(|l| l == m)
+            && x.len() == v.len(),
+        "spring slices differ in length"
+    );
+    if x.is_empty() {
+        return 0;
+    }
+    #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
+    return avx2::springs::<ISO, ROPE>(s, x, v, out);
+    #[cfg(all(
+        not(feature = "f64"),
+        target_arch = "wasm32",
+        target_feature = "simd128"
+    ))]
+    return wasm::springs::<ISO, ROPE>(s, x, v, out);
+    #[allow(unreachable_code)]
+    {
+        let _ = s;
+        0
+    }
+}
