@@ -10,6 +10,7 @@ use hooke::{Scene, Vec3, builders};
 use crate::doc::Doc;
 use crate::draw::Show;
 use crate::platform::{self, Incoming};
+use crate::textures::Textures;
 use crate::view::{Cam, Mode, P3};
 
 mod canvas;
@@ -59,7 +60,12 @@ pub struct StudioApp {
     autosave_at: f64,
     /// Frames per second, smoothed.
     pub fps: f64,
+    /// Milliseconds per frame spent stepping the simulation and building the canvas's
+    /// shapes, smoothed (the rest of a frame is egui's layout, tessellation and the GPU).
+    pub frame_ms: (f64, f64),
     hover: Option<usize>,
+    /// Surface textures (desktop: read beside the scene; browser: uploaded).
+    pub textures: Textures,
 }
 
 /// The scene the studio opens with: a 64×64 cloth, tuned to run in real time in a browser.
@@ -110,11 +116,12 @@ impl StudioApp {
         if is_flat(&scene) {
             cam.mode = Mode::Plane;
         }
+        let show = Show::for_scene(&scene);
         Self {
             doc: Doc::new(scene, source.clone()),
             cam,
             tool: Tool::Move,
-            show: Show::default(),
+            show,
             framed: false,
             drag: None,
             touches: Vec::new(),
@@ -128,7 +135,9 @@ impl StudioApp {
             autosaved: 0,
             autosave_at: 0.0,
             fps: 0.0,
+            frame_ms: (0.0, 0.0),
             hover: None,
+            textures: Textures::default(),
         }
     }
 
@@ -158,6 +167,12 @@ impl StudioApp {
         }
         let source = source.into();
         self.path = source.clone();
+        let fit = Show::for_scene(&scene);
+        self.show = Show {
+            springs: fit.springs,
+            nodes: fit.nodes,
+            ..self.show
+        };
         self.doc.replace(scene, source);
         self.framed = false;
         self.drag = None;
@@ -173,10 +188,21 @@ impl StudioApp {
             self.fps = 0.9 * self.fps + 0.1 / wall_dt;
         }
         for file in platform::take_inbox() {
-            self.receive(file);
+            self.receive(ui.ctx(), file);
         }
-        // The clock: fixed steps for the time that passed, at most 2/3 of a 60 Hz frame.
-        self.doc.advance(wall_dt, &platform::now, now + 0.011);
+        let dir = self.texture_dir();
+        let problems = self
+            .textures
+            .refresh(ui.ctx(), &self.doc.scene().model, dir.as_deref());
+        if let Some(p) = problems.into_iter().next() {
+            self.doc.message = Some(p);
+        }
+        // The clock: fixed steps for the time that passed, within a budget of 70% of the
+        // last frame (at least 11 ms, 2/3 of a 60 Hz frame; at most 50 ms, so the page
+        // keeps answering): a scene that draws slowly still gets most of the time.
+        let budget = (0.7 * wall_dt).clamp(0.011, 0.05);
+        self.doc.advance(wall_dt, &platform::now, now + budget);
+        let stepped = platform::now();
         self.shortcuts(ui);
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status(ui));
@@ -185,7 +211,14 @@ impl StudioApp {
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.panel(ui));
             });
+        let drawing = platform::now();
         egui::CentralPanel::default().show(ui, |ui| self.canvas(ui));
+        let drawn = platform::now();
+        let smooth = |old: f64, new: f64| 0.9 * old + 0.1 * new * 1e3;
+        self.frame_ms = (
+            smooth(self.frame_ms.0, stepped - now),
+            smooth(self.frame_ms.1, drawn - drawing),
+        );
         if ui.input(|i| !i.pointer.any_down()) && ui.memory(|m| m.focused().is_none()) {
             self.doc.end_change();
         }
@@ -207,12 +240,61 @@ impl StudioApp {
         }
     }
 
-    fn receive(&mut self, file: Incoming) {
+    /// Where the desktop reads the scene's textures from: the scene file's folder (the
+    /// browser has no folder: its textures are uploaded).
+    fn texture_dir(&self) -> Option<std::path::PathBuf> {
+        if cfg!(target_arch = "wasm32") {
+            return None;
+        }
+        let parent = std::path::Path::new(&self.doc.source).parent()?;
+        Some(if parent.as_os_str().is_empty() {
+            ".".into()
+        } else {
+            parent.to_path_buf()
+        })
+    }
+
+    /// Loads the PNG `bytes` as texture `name` and maps it on every surface that has
+    /// texture coordinates but no texture of its own (one undoable edit).
+    pub fn apply_texture(&mut self, ctx: &egui::Context, name: &str, bytes: &[u8]) {
+        if let Err(e) = self.textures.insert_png(ctx, name, bytes) {
+            self.doc.message = Some(e);
+            return;
+        }
+        let mut n = 0;
+        self.doc.update("texture", |b| {
+            for s in &mut b.surfaces {
+                if !s.uvs.is_empty() && s.texture.as_deref().is_none_or(|t| t != name) {
+                    s.texture = Some(name.to_string());
+                    n += 1;
+                }
+            }
+        });
+        let named = self.doc.scene().model.surfaces.iter();
+        let using = named.filter(|s| s.texture.as_deref() == Some(name)).count();
+        self.doc.message = Some(match (using, n) {
+            (0, _) => format!("{name}: no surface here has texture coordinates"),
+            _ => format!("{name} on {using} surface(s)"),
+        });
+    }
+
+    fn receive(&mut self, ctx: &egui::Context, file: Incoming) {
+        if file.kind == "texture" {
+            self.apply_texture(ctx, &file.name, &file.bytes);
+            return;
+        }
+        let text = match String::from_utf8(file.bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                self.doc.message = Some(format!("{}: not UTF-8 text ({e})", file.name));
+                return;
+            }
+        };
         let loaded = match file.kind.as_str() {
-            "scene" => hooke_io::parse_scene(&file.text).map_err(|e| e.to_string()),
+            "scene" => hooke_io::parse_scene(&text).map_err(|e| e.to_string()),
             "mesh" => hooke_io::mesh_import::obj_from_text(
                 &file.name,
-                &file.text,
+                &text,
                 hooke_io::mesh_import::ImportOptions { triangulate: true },
             )
             .map_err(|e| e.to_string())
@@ -391,6 +473,21 @@ impl StudioApp {
                 Err(e) => self.doc.message = Some(e),
             }
         }
+        let r = ui
+            .button("Texture")
+            .on_hover_text("map the PNG in the file field on the surfaces");
+        self.reg("texture", &r);
+        if r.clicked() {
+            // Named by its absolute path, so the scene finds it wherever it is saved.
+            match std::fs::read(&self.path) {
+                Ok(bytes) => {
+                    let name = std::fs::canonicalize(&self.path)
+                        .map_or(self.path.clone(), |p| p.to_string_lossy().into_owned());
+                    self.apply_texture(ui.ctx(), &name, &bytes);
+                }
+                Err(e) => self.doc.message = Some(format!("{}: {e}", self.path)),
+            }
+        }
         let label = if self.confirm_overwrite.as_deref() == Some(self.path.as_str()) {
             "Overwrite?"
         } else {
@@ -441,6 +538,13 @@ impl StudioApp {
         self.reg("import", &r);
         if r.clicked() {
             platform::pick("mesh");
+        }
+        let r = ui
+            .button("Texture…")
+            .on_hover_text("a PNG to map on the surfaces");
+        self.reg("texture", &r);
+        if r.clicked() {
+            platform::pick("texture");
         }
         let r = ui
             .button("Save")

@@ -18,9 +18,12 @@ use hooke::{Integrator, Node, Real, Scene, Simulation, Spring, SpringKind, Vec3}
 pub const UNDO_DEPTH: usize = 100;
 /// How many energy samples the live plot keeps.
 pub const HISTORY: usize = 600;
+/// Simulated time between two samples of the energy plot while running \[s] (the energy
+/// costs about as much as a step, so it is not computed every step).
+pub const SAMPLE_EVERY: f64 = 1.0 / 60.0;
 /// The most simulated time one frame may catch up \[s]: after a stall the clock drops the
 /// rest rather than freezing the page.
-pub const MAX_CATCH_UP: f64 = 0.1;
+pub const MAX_CATCH_UP: f64 = 0.2;
 
 /// Something selected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -488,8 +491,39 @@ impl Doc {
         &self.held
     }
 
-    /// One step of the simulation (with held nodes at their targets).
+    /// One step of the simulation (with held nodes at their targets), sampled for the
+    /// energy plot.
     pub fn step_once(&mut self) {
+        if self.step_raw() {
+            self.sample();
+        }
+    }
+
+    /// `n` steps as the running clock takes them (the energy plot sampled every
+    /// [`SAMPLE_EVERY`] of simulated time, not every step); stops early if the simulation
+    /// fails. Returns the steps taken.
+    pub fn run_steps(&mut self, n: u64) -> u64 {
+        let mut done = 0;
+        while done < n && self.step_raw() {
+            done += 1;
+            self.sample_if_due();
+        }
+        done
+    }
+
+    fn sample_if_due(&mut self) {
+        let t = self.sim.state().t;
+        if self
+            .history
+            .back()
+            .is_none_or(|s| t < s.t || t - s.t >= SAMPLE_EVERY * (1.0 - 1e-9))
+        {
+            self.sample();
+        }
+    }
+
+    /// One step; false (and reset, with a message) when it failed.
+    fn step_raw(&mut self) -> bool {
         self.mark_started();
         self.sim.control.targets = self
             .held
@@ -501,9 +535,9 @@ impl Doc {
             // Back to where it was before it blew up, so the user can fix it.
             self.reset();
             self.message = Some(format!("{d}; reset to the start"));
-            return;
+            return false;
         }
-        self.sample();
+        true
     }
 
     fn sample(&mut self) {
@@ -530,7 +564,10 @@ impl Doc {
         let t0 = self.sim.state().t;
         let mut n = 0;
         while self.accumulator >= dt && self.playing {
-            self.step_once();
+            if !self.step_raw() {
+                break;
+            }
+            self.sample_if_due();
             self.accumulator -= dt;
             n += 1;
             if now() > deadline {
@@ -614,4 +651,56 @@ pub fn warnings(scene: &Scene) -> Vec<String> {
 
 fn fmt_s(h: f64) -> String {
     format!("{h:.3e} s")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn oscillator(dt: Real) -> Doc {
+        let mut scene = hooke::builders::build("oscillator", &[]).unwrap();
+        scene.settings.dt = dt;
+        scene.settings.substeps = 1;
+        Doc::new(scene, "oscillator.json")
+    }
+
+    #[test]
+    fn the_running_clock_samples_the_energy_plot_every_sixtieth_of_a_second() {
+        let mut doc = oscillator(1e-3);
+        assert_eq!(doc.run_steps(1000), 1000);
+        // 1 s of simulated time: the first step (t = 1 ms), then one sample each time
+        // 1/60 s has passed, which at 1 ms steps is every 17th step.
+        let n = doc.history.len();
+        assert_eq!(n, 1 + 999 / 17, "{n} samples");
+        let gaps: Vec<f64> = doc
+            .history
+            .iter()
+            .zip(doc.history.iter().skip(1))
+            .map(|(a, b)| b.t - a.t)
+            .collect();
+        assert!(
+            gaps.iter()
+                .all(|g| (SAMPLE_EVERY - 1e-9..SAMPLE_EVERY + 1e-3).contains(g))
+        );
+        // A single step (the Step button) is always sampled.
+        doc.step_once();
+        assert_eq!(doc.history.len(), n + 1);
+    }
+
+    #[test]
+    fn advance_takes_the_steps_the_wall_clock_asks_for() {
+        // A step that is exact in binary, so the counts are exact.
+        let dt = 1.0 / 1024.0;
+        let mut doc = oscillator(dt as Real);
+        doc.set_playing(true);
+        let far = f64::INFINITY;
+        // 50 steps' worth of wall-clock time at speed 1: 50 steps.
+        assert_eq!(doc.advance(50.0 * dt, &|| 0.0, far), 50);
+        assert!((doc.sim().state().t as f64 - 50.0 * dt).abs() < 1e-6);
+        // A stall is capped at MAX_CATCH_UP of simulated time: ⌊0.2·1024⌋ steps.
+        assert_eq!(doc.advance(10.0, &|| 0.0, far), 204);
+        // Past the deadline: one step, and the backlog is dropped.
+        assert_eq!(doc.advance(50.0 * dt, &|| 1.0, 0.5), 1);
+        assert_eq!(doc.advance(0.0, &|| 0.0, far), 0);
+    }
 }

@@ -33,6 +33,25 @@ impl Default for Show {
     }
 }
 
+impl Show {
+    /// Above this many springs, a scene with faces is shown as strain-coloured faces, its
+    /// springs and free nodes hidden (they would cover the faces, and cost the most to
+    /// draw; the node under the pointer is still ringed).
+    pub const MANY_SPRINGS: usize = 5000;
+
+    /// The default view of `scene`: everything, but the springs and free nodes of a big
+    /// scene with faces.
+    pub fn for_scene(scene: &hooke::Scene) -> Self {
+        let m = &scene.model;
+        let detail = m.surfaces.is_empty() || m.springs.len() <= Self::MANY_SPRINGS;
+        Self {
+            springs: detail,
+            nodes: detail,
+            ..Self::default()
+        }
+    }
+}
+
 /// Highlights on top of the scene.
 #[derive(Debug, Clone, Default)]
 pub struct Marks {
@@ -123,7 +142,9 @@ pub fn paint(
         }
     }
     if show.faces {
-        faces(painter, cam, model, x, &screen, textures);
+        // With the springs hidden, the faces carry the strain colours.
+        let tint = (show.strain && !show.springs).then(|| node_strain(model, x));
+        faces(painter, cam, model, x, &screen, textures, tint.as_deref());
     }
     let sp = &model.springs;
     if show.springs {
@@ -200,7 +221,29 @@ pub fn paint(
     }
 }
 
-/// Faces: Lambert-shaded, back to front; textured where the surface has a texture loaded.
+/// Each node's mean spring strain (ℓ − L)/L over the springs at it (0 without springs).
+pub fn node_strain(model: &Model, x: &[Vec3]) -> Vec<f64> {
+    let sp = &model.springs;
+    let mut sum = vec![(0.0, 0u32); x.len()];
+    for s in 0..sp.len() {
+        let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+        let rest = sp.rest[s] as f64;
+        if rest <= 0.0 {
+            continue;
+        }
+        let strain = (x[b] - x[a]).length() as f64 / rest - 1.0;
+        for i in [a, b] {
+            sum[i].0 += strain;
+            sum[i].1 += 1;
+        }
+    }
+    sum.into_iter()
+        .map(|(s, n)| if n > 0 { s / n as f64 } else { 0.0 })
+        .collect()
+}
+
+/// Faces: Lambert-shaded, back to front; textured where the surface has a texture loaded,
+/// else coloured by the nodes' strain when `tint` is given (one value per node).
 fn faces(
     painter: &Painter,
     cam: &Posed,
@@ -208,6 +251,7 @@ fn faces(
     x: &[Vec3],
     screen: &[Option<(Pos2, f64)>],
     textures: &[Option<TextureId>],
+    tint: Option<&[f64]>,
 ) {
     let view = cam.towards_viewer();
     for (si, surf) in model.surfaces.iter().enumerate() {
@@ -244,7 +288,11 @@ fn faces(
                         (pos2(t[0] as f32, 1.0 - t[1] as f32), Color32::from_gray(g))
                     }
                     None => {
-                        let [r, g, b] = FACE.map(|c| (c * shade) as u8);
+                        let base = match tint {
+                            Some(t) => strain_color(t[node as usize]).map(f32::from),
+                            None => FACE,
+                        };
+                        let [r, g, b] = base.map(|c| (c * shade) as u8);
                         (egui::epaint::WHITE_UV, Color32::from_rgb(r, g, b))
                     }
                 };

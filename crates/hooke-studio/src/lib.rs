@@ -18,6 +18,7 @@ pub mod app;
 pub mod doc;
 pub mod draw;
 pub mod platform;
+pub mod textures;
 pub mod view;
 #[cfg(target_arch = "wasm32")]
 mod web;

@@ -6,12 +6,12 @@ use std::cell::RefCell;
 /// A file handed to the studio from outside (an upload in the browser).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Incoming {
-    /// `scene` (JSON) or `mesh` (OBJ).
+    /// `scene` (JSON), `mesh` (OBJ) or `texture` (PNG).
     pub kind: String,
     /// The file's name.
     pub name: String,
-    /// Its text.
-    pub text: String,
+    /// Its contents.
+    pub bytes: Vec<u8>,
 }
 
 thread_local! {
@@ -53,7 +53,7 @@ mod host {
     extern "C" {
         /// Offers `text` for download as `name`.
         pub fn download(name: &str, text: &str);
-        /// Opens the browser's file picker for `kind` (`scene` or `mesh`); the chosen file
+        /// Opens the browser's file picker for `kind` (`scene`, `mesh` or `texture`); the chosen file
         /// comes back through `deliver_file`.
         pub fn pick(kind: &str);
     }

@@ -9,6 +9,8 @@ use crate::platform::{Incoming, deliver};
 
 thread_local! {
     static RUNNER: RefCell<Option<eframe::WebRunner>> = const { RefCell::new(None) };
+    /// The studio's egui context, to wake it when a file arrives.
+    static CTX: RefCell<Option<eframe::egui::Context>> = const { RefCell::new(None) };
 }
 
 /// Starts the studio on the page's `<canvas id="studio">`.
@@ -26,7 +28,10 @@ pub fn start() {
             .start(
                 canvas,
                 eframe::WebOptions::default(),
-                Box::new(|_cc| Ok(Box::new(StudioApp::restored_or_default()))),
+                Box::new(|cc| {
+                    CTX.with(|c| *c.borrow_mut() = Some(cc.egui_ctx.clone()));
+                    Ok(Box::new(StudioApp::restored_or_default()))
+                }),
             )
             .await;
         if let Err(e) = started {
@@ -44,18 +49,24 @@ fn with_app<R>(f: impl FnOnce(&mut StudioApp) -> R) -> Option<R> {
     })
 }
 
-/// Hands the studio a file the user chose (`kind`: `scene` or `mesh`).
+/// Hands the studio a file the user chose (`kind`: `scene`, `mesh` or `texture`).
 #[wasm_bindgen]
-pub fn deliver_file(kind: &str, name: &str, text: &str) {
+pub fn deliver_file(kind: &str, name: &str, bytes: &[u8]) {
     deliver(Incoming {
         kind: kind.into(),
         name: name.into(),
-        text: text.into(),
+        bytes: bytes.to_vec(),
+    });
+    // A paused studio draws only on input: wake it so the file opens now.
+    CTX.with(|c| {
+        if let Some(ctx) = c.borrow().as_ref() {
+            ctx.request_repaint();
+        }
     });
 }
 
 /// Test hook: the studio's state as JSON (time, counts, playing, real-time factor,
-/// gravity, wind, message).
+/// gravity, wind, message, surfaces and how many of them are textured).
 #[wasm_bindgen]
 pub fn test_info() -> String {
     with_app(|app| {
@@ -69,12 +80,16 @@ pub fn test_info() -> String {
             "playing": app.doc.playing,
             "realtime": app.doc.realtime,
             "fps": app.fps,
+            "sim_ms": app.frame_ms.0,
+            "draw_ms": app.frame_ms.1,
             "gravity": v(env.gravity),
             "wind": v(env.wind),
             "dt": s.settings.dt,
             "revision": app.doc.revision,
             "source": app.doc.source,
             "message": app.doc.message.clone().unwrap_or_default(),
+            "surfaces": s.model.surfaces.len(),
+            "textured": app.textures.ids().iter().flatten().count(),
         })
         .to_string()
     })
@@ -139,10 +154,29 @@ pub fn test_load_builtin(name: &str) -> bool {
 pub fn test_bench(n: u32) -> f64 {
     with_app(|app| {
         let t0 = crate::platform::now();
-        for _ in 0..n {
-            app.doc.step_once();
-        }
-        n as f64 / (crate::platform::now() - t0).max(1e-9)
+        let done = app.doc.run_steps(n as u64);
+        done as f64 / (crate::platform::now() - t0).max(1e-9)
     })
     .unwrap_or(0.0)
+}
+
+/// Test hook: runs the core's SIMD-against-scalar spring kernel check in this browser
+/// (the wasm simd128 kernel); returns "ok N" (N springs compared, all bit-identical) or the
+/// first difference.
+#[wasm_bindgen]
+pub fn test_kernel_check() -> String {
+    match hooke::kernel_check::spring_pass_matches_scalar() {
+        Ok(n) => format!("ok {n}"),
+        Err(e) => e,
+    }
+}
+
+/// Test hook: what the canvas draws (springs, faces, nodes), as the View panel sets it.
+#[wasm_bindgen]
+pub fn test_show(springs: bool, faces: bool, nodes: bool) {
+    with_app(|app| {
+        app.show.springs = springs;
+        app.show.faces = faces;
+        app.show.nodes = nodes;
+    });
 }

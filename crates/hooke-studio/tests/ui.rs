@@ -250,3 +250,95 @@ fn save_then_open_gives_the_same_scene() {
     assert!(hooke_io::read_scene(&other).is_ok());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Three nodes in a row joined by two of Nissen's stable springs: node 1 carries both, so
+/// the limit at spring 0 is 1/(n+1) = 1/3.
+fn stable_chain(cs: Real) -> Scene {
+    let mut b = SceneBuilder::new("chain");
+    for i in 0..3 {
+        b.add_node(Node::new(vec3(i as Real, 0.0, 0.0), 0.1));
+    }
+    b.add_spring(Spring::stable(0, 1, cs, 0.1));
+    b.add_spring(Spring::stable(1, 2, cs, 0.1));
+    b.settings.dt = 1e-3;
+    b.build().unwrap()
+}
+
+#[test]
+fn nissen_limit_and_stability_warnings_are_shown() {
+    let mut h = harness(stable_chain(0.3));
+    h.get_by_label_contains("stable at this step");
+    // Select spring 0 by clicking its middle: its panel shows the limit 1/3.
+    let p = screen(&h, 0) + (screen(&h, 1) - screen(&h, 0)) * 0.5;
+    click(&mut h, p);
+    h.get_by_label_contains("Nissen's limit 1/(n+1) = 1/3 = 0.333 (n = 2");
+    // cs to 1 (the rail's right end; the rail is egui's default 100 points wide, then
+    // come the value and the name): over the limit, and the warning from the same code as
+    // `hooke check` names the spring.
+    let r = h.state().rects["cs"];
+    let rail = h.ctx.global_style().spacing.slider_width;
+    click(&mut h, pos2(r.left() + rail - 1.0, r.center().y));
+    let cs = h.state().doc.scene().model.springs.cs[0];
+    assert_eq!(cs, 1.0);
+    let warning =
+        "1 stable spring(s) above Nissen's limit 1/(n+1); spring 0: max(cs, cd) = 1 > 1/3";
+    h.get_by_label_contains(warning);
+    assert_eq!(
+        h.state().doc.warnings(),
+        hooke_studio::doc::warnings(h.state().doc.scene())
+    );
+    // A step beyond symplectic Euler's limit is reported too.
+    let mut h = harness(three_nodes());
+    h.state_mut().doc.update("dt", |b| b.settings.dt = 0.5);
+    h.run_steps(2);
+    h.get_by_label_contains("unstable: h = 5.000e-1 s exceeds symplectic-euler's limit");
+}
+
+#[test]
+fn import_obj_then_texture_it() {
+    let dir = std::env::temp_dir().join(format!("hooke-studio-obj-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let obj = dir.join("square.obj");
+    // A unit square of two triangles with texture coordinates.
+    std::fs::write(
+        &obj,
+        "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n\
+         f 1/1 2/2 3/3\nf 1/1 3/3 4/4\n",
+    )
+    .unwrap();
+    let mut h = harness(three_nodes());
+    h.state_mut().path = obj.to_string_lossy().into_owned();
+    h.get_by_label("Import OBJ").click();
+    h.run_steps(3);
+    let model = &h.state().doc.scene().model;
+    assert_eq!(model.nodes.len(), 4, "{:?}", h.state().doc.message);
+    assert!(model.springs.len() >= 5, "edges and the diagonal");
+    assert_eq!(model.surfaces.len(), 1);
+    assert_eq!(h.state().textures.ids(), &[None]);
+    // Texture: the PNG in the file field goes on the surface (one undoable edit).
+    let png = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/studio.png");
+    h.state_mut().path = png.to_string_lossy().into_owned();
+    h.get_by_label("Texture").click();
+    h.run_steps(3);
+    assert!(
+        h.state().textures.ids()[0].is_some(),
+        "{:?}",
+        h.state().doc.message
+    );
+    let named = h.state().doc.scene().model.surfaces[0].texture.clone();
+    assert!(named.is_some_and(|t| t.ends_with("studio.png")));
+    h.get_by_label("Undo").click();
+    h.run_steps(3);
+    assert_eq!(h.state().doc.scene().model.surfaces[0].texture, None);
+    assert_eq!(h.state().textures.ids(), &[None]);
+    // A file that is not a PNG: a clear message, nothing changes.
+    h.state_mut().path = obj.to_string_lossy().into_owned();
+    h.get_by_label("Texture").click();
+    h.run_steps(3);
+    let msg = h.state().doc.message.clone().unwrap_or_default();
+    assert!(
+        msg.contains("square.obj") && msg.contains("not a PNG"),
+        "{msg}"
+    );
+    assert_eq!(h.state().doc.scene().model.surfaces[0].texture, None);
+}

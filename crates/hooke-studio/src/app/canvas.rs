@@ -75,7 +75,7 @@ impl StudioApp {
             scene.state.t,
             self.show,
             &marks,
-            &[],
+            self.textures.ids(),
         );
         let hint = match self.tool {
             Tool::Move => {
