@@ -223,7 +223,7 @@ try {
   await texPick.setFiles(path.join(root, 'docs', 'studio.png'));
   await sleep(600);
   const tex = await info(page);
-  check(tex.surfaces > 0 && tex.textured === tex.surfaces, `an uploaded PNG textures the cloth (${tex.textured} of ${tex.surfaces} surfaces: ${tex.message})`);
+  check(tex.surfaces > 0 && tex.textured === tex.surfaces, `an uploaded PNG textures the cloth (${tex.textured} of ${tex.surfaces} surfaces: ${tex.info}${tex.message})`);
   const textured = await page.screenshot({ path: path.join(art, '07-textured.png') });
   check(differs(plain, textured), 'the texture shows on the canvas');
 
@@ -236,7 +236,7 @@ try {
   await sleep(600);
   const oct = await info(page);
   check(oct.nodes === 6 && oct.springs >= 12 && oct.surfaces === 1 && oct.source === 'octahedron.json',
-    `Import OBJ… turns an octahedron into a spring model (${oct.nodes} nodes, ${oct.springs} springs, ${oct.surfaces} surface, ${oct.source}; ${oct.message})`);
+    `Import OBJ… turns an octahedron into a spring model (${oct.nodes} nodes, ${oct.springs} springs, ${oct.surfaces} surface, ${oct.source}${oct.message ? '; ' + oct.message : ''})`);
   await page.screenshot({ path: path.join(art, '08-imported.png') });
 
   check(errors.length === 0, `no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);

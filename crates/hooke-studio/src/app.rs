@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use eframe::egui::{self, Color32, Key, Pos2, Rect, Ui, Vec2};
+use eframe::egui::{self, Color32, Key, Modifiers, Pos2, Rect, Ui, Vec2};
 use hooke::edit::NodeId;
 use hooke::springify::{MassSpec, SpringifyOptions, springify};
 use hooke::{Scene, Vec3, builders};
@@ -148,8 +148,8 @@ impl StudioApp {
             match hooke_io::parse_scene(&json) {
                 Ok(scene) => {
                     let mut app = Self::new(scene, "autosave.json");
-                    app.doc.message = Some(
-                        "restored your last session from this browser's storage (Library → cloth for the default)".into(),
+                    app.doc.notify(
+                        "restored your last session from this browser's storage (Library → cloth for the default)",
                     );
                     app.autosaved = app.doc.revision;
                     return app;
@@ -272,10 +272,12 @@ impl StudioApp {
         });
         let named = self.doc.scene().model.surfaces.iter();
         let using = named.filter(|s| s.texture.as_deref() == Some(name)).count();
-        self.doc.message = Some(match (using, n) {
-            (0, _) => format!("{name}: no surface here has texture coordinates"),
-            _ => format!("{name} on {using} surface(s)"),
-        });
+        if using == 0 {
+            self.doc.message = Some(format!("{name}: no surface here has texture coordinates"));
+        } else {
+            self.doc
+                .notify(format!("{name} on {using} surface(s) ({n} changed)"));
+        }
     }
 
     fn receive(&mut self, ctx: &egui::Context, file: Incoming) {
@@ -318,17 +320,24 @@ impl StudioApp {
         if ui.memory(|m| m.focused().is_some()) {
             return;
         }
-        let (cmd, shift) = ui.input(|i| (i.modifiers.command, i.modifiers.shift));
-        let pressed = |k: Key| ui.input(|i| i.key_pressed(k));
-        if cmd && pressed(Key::Z) {
-            if shift {
-                self.doc.redo();
-            } else {
-                self.doc.undo();
-            }
-        } else if cmd && pressed(Key::Y) {
+        // Undo and redo count every press: on a slow frame several arrive at once.
+        // Ctrl+Shift+Z first: matching ignores an extra Shift, so Ctrl+Z would take it.
+        let (undo, redo) = ui.input_mut(|i| {
+            let redo = i.count_and_consume_key(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z)
+                + i.count_and_consume_key(Modifiers::COMMAND, Key::Y);
+            (i.count_and_consume_key(Modifiers::COMMAND, Key::Z), redo)
+        });
+        for _ in 0..undo {
+            self.doc.undo();
+        }
+        for _ in 0..redo {
             self.doc.redo();
-        } else if pressed(Key::Space) {
+        }
+        if undo + redo > 0 {
+            return;
+        }
+        let pressed = |k: Key| ui.input(|i| i.key_pressed(k));
+        if pressed(Key::Space) {
             let p = !self.doc.playing;
             self.doc.set_playing(p);
         } else if pressed(Key::Delete) || pressed(Key::Backspace) {
@@ -448,7 +457,7 @@ impl StudioApp {
     #[cfg(not(target_arch = "wasm32"))]
     fn files(&mut self, ui: &mut Ui) {
         let label = ui.label("File:");
-        ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(160.0))
+        ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(110.0))
             .labelled_by(label.id);
         if ui.button("Open").clicked() {
             match hooke_io::read_scene(std::path::Path::new(&self.path)) {
@@ -521,7 +530,7 @@ impl StudioApp {
         match hooke_io::write_scene(&path, &scene) {
             Ok(()) => {
                 self.doc.source = self.path.clone();
-                self.doc.message = Some(format!("saved {}", path.display()));
+                self.doc.notify(format!("saved {}", path.display()));
             }
             Err(e) => self.doc.message = Some(e.to_string()),
         }
@@ -582,6 +591,9 @@ impl StudioApp {
             if let Some(m) = &self.doc.message {
                 ui.separator();
                 ui.colored_label(Color32::from_rgb(190, 60, 20), m);
+            } else if let Some(m) = &self.doc.info {
+                ui.separator();
+                ui.label(m);
             }
         });
     }

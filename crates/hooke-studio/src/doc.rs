@@ -122,6 +122,9 @@ pub struct Doc {
     pub history: VecDeque<EnergySample>,
     /// The last problem to show the user (a refused edit, a divergence).
     pub message: Option<String>,
+    /// The last notice that is not a problem (saved, restored, texture mapped); shown when
+    /// there is no problem to show.
+    pub info: Option<String>,
     warnings: Vec<String>,
     /// Counts changes to the world (for autosave and caches).
     pub revision: u64,
@@ -155,6 +158,7 @@ impl Doc {
             held: Vec::new(),
             history: VecDeque::new(),
             message: None,
+            info: None,
             warnings: Vec::new(),
             revision: 0,
             rt_window: (0.0, 0.0),
@@ -584,6 +588,12 @@ impl Doc {
             self.rt_window = (0.0, 0.0);
         }
         n
+    }
+
+    /// Shows a notice that is not a problem, clearing the last problem.
+    pub fn notify(&mut self, text: impl Into<String>) {
+        self.message = None;
+        self.info = Some(text.into());
     }
 
     /// The current world as a scene (state included), e.g. for saving.

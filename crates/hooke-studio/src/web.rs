@@ -66,7 +66,7 @@ pub fn deliver_file(kind: &str, name: &str, bytes: &[u8]) {
 }
 
 /// Test hook: the studio's state as JSON (time, counts, playing, real-time factor,
-/// gravity, wind, message, surfaces and how many of them are textured).
+/// gravity, wind, problem message and notice, surfaces and how many of them are textured).
 #[wasm_bindgen]
 pub fn test_info() -> String {
     with_app(|app| {
@@ -88,6 +88,7 @@ pub fn test_info() -> String {
             "revision": app.doc.revision,
             "source": app.doc.source,
             "message": app.doc.message.clone().unwrap_or_default(),
+            "info": app.doc.info.clone().unwrap_or_default(),
             "surfaces": s.model.surfaces.len(),
             "textured": app.textures.ids().iter().flatten().count(),
         })

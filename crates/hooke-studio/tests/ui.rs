@@ -56,6 +56,27 @@ fn drag(h: &mut Harness<'_, StudioApp>, from: Pos2, to: Pos2) {
     h.run_steps(2);
 }
 
+/// `n` presses of `key` delivered in one frame (kittest's own key helpers spread the
+/// events over frames), as a browser does when a frame is slow.
+fn presses_in_one_frame(h: &mut Harness<'_, StudioApp>, modifiers: Modifiers, key: Key, n: usize) {
+    let events = &mut h.input_mut().events;
+    events.push(egui::Event::ModifiersChanged(modifiers));
+    for _ in 0..n {
+        for pressed in [true, false] {
+            events.push(egui::Event::Key {
+                key,
+                physical_key: None,
+                pressed,
+                repeat: false,
+                modifiers,
+            });
+        }
+    }
+    events.push(egui::Event::ModifiersChanged(Modifiers::NONE));
+    h.step();
+    h.run_steps(2);
+}
+
 #[test]
 fn dragging_moves_the_node_to_the_pointer() {
     let mut h = harness(three_nodes());
@@ -80,7 +101,18 @@ fn dragging_moves_the_node_to_the_pointer() {
     // And it is undoable.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
-    assert!(h.state().doc.scene().state.x[2] != after || h.state().doc.can_redo());
+    assert_eq!(h.state().doc.scene().state.x[2], before);
+    // Two drags, then two Ctrl+Z in one (slow) frame: both are undone.
+    drag(&mut h, from, to);
+    let from1 = screen(&h, 1);
+    drag(&mut h, from1, from1 + egui::vec2(0.0, 60.0));
+    presses_in_one_frame(&mut h, Modifiers::COMMAND, Key::Z, 2);
+    assert_eq!(h.state().doc.scene().state.x[2], before);
+    assert_eq!(h.state().doc.scene().state.x[1], vec3(1.0, 0.0, 0.0));
+    // And Ctrl+Shift+Z twice in one frame redoes both.
+    presses_in_one_frame(&mut h, Modifiers::COMMAND | Modifiers::SHIFT, Key::Z, 2);
+    assert_eq!(h.state().doc.scene().state.x[2], after);
+    assert!(!h.state().doc.can_redo());
 }
 
 #[test]
@@ -324,6 +356,11 @@ fn import_obj_then_texture_it() {
         h.state().textures.ids()[0].is_some(),
         "{:?}",
         h.state().doc.message
+    );
+    let info = h.state().doc.info.clone().unwrap_or_default();
+    assert!(
+        info.ends_with("studio.png on 1 surface(s) (1 changed)"),
+        "{info}"
     );
     let named = h.state().doc.scene().model.surfaces[0].texture.clone();
     assert!(named.is_some_and(|t| t.ends_with("studio.png")));
