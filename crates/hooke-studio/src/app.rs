@@ -457,7 +457,7 @@ impl StudioApp {
     #[cfg(not(target_arch = "wasm32"))]
     fn files(&mut self, ui: &mut Ui) {
         let label = ui.label("File:");
-        ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(110.0))
+        ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(80.0))
             .labelled_by(label.id);
         if ui.button("Open").clicked() {
             match hooke_io::read_scene(std::path::Path::new(&self.path)) {
