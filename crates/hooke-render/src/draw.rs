@@ -75,6 +75,18 @@ fn mix(a: [u8; 3], b: [u8; 3], t: f64) -> [u8; 3] {
     [0, 1, 2].map(|k| (a[k] as f64 + (b[k] as f64 - a[k] as f64) * t).round() as u8)
 }
 
+/// Spring `s`'s strain (ℓ − L)/L at positions `x` \[m] (0 for a spring of rest length 0).
+pub fn spring_strain(model: &Model, x: &[Vec3], s: usize) -> f64 {
+    let sp = &model.springs;
+    let rest = sp.rest[s] as f64;
+    if rest > 0.0 {
+        let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+        ((x[a] - x[b]).length() as f64 - rest) / rest
+    } else {
+        0.0
+    }
+}
+
 /// The colour of a spring at `strain` (ℓ − L)/L.
 pub fn strain_color(strain: f64) -> [u8; 3] {
     let t = (strain / FULL_STRAIN).clamp(-1.0, 1.0);
@@ -356,15 +368,7 @@ pub fn draw_frame(
             continue;
         };
         let rgb = match color {
-            ColorBy::Strain => {
-                let rest = sp.rest[s] as f64;
-                let strain = if rest > 0.0 {
-                    ((pa - pb).length() as f64 - rest) / rest
-                } else {
-                    0.0
-                };
-                strain_color(strain)
-            }
+            ColorBy::Strain => strain_color(spring_strain(model, x, s)),
             ColorBy::None => NEUTRAL,
         };
         if solid {

@@ -25,7 +25,7 @@ pub mod plot;
 pub mod scenery;
 
 pub use camera::{Camera, View};
-pub use draw::{ColorBy, Look, Style, draw_frame, strain_color};
+pub use draw::{ColorBy, Look, Style, draw_frame, spring_strain, strain_color};
 
 use hooke::Model;
 use hooke::Vec3;

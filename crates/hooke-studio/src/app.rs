@@ -255,29 +255,33 @@ impl StudioApp {
     }
 
     /// Loads the PNG `bytes` as texture `name` and maps it on every surface that has
-    /// texture coordinates but no texture of its own (one undoable edit).
+    /// texture coordinates, in place of the texture it named (one undoable edit; none when
+    /// every such surface already names it).
     pub fn apply_texture(&mut self, ctx: &egui::Context, name: &str, bytes: &[u8]) {
         if let Err(e) = self.textures.insert_png(ctx, name, bytes) {
             self.doc.message = Some(e);
             return;
         }
-        let mut n = 0;
-        self.doc.update("texture", |b| {
-            for s in &mut b.surfaces {
-                if !s.uvs.is_empty() && s.texture.as_deref().is_none_or(|t| t != name) {
-                    s.texture = Some(name.to_string());
-                    n += 1;
-                }
-            }
-        });
-        let named = self.doc.scene().model.surfaces.iter();
-        let using = named.filter(|s| s.texture.as_deref() == Some(name)).count();
+        let wants =
+            |s: &hooke::mesh::Surface| !s.uvs.is_empty() && s.texture.as_deref() != Some(name);
+        let surfaces = &self.doc.editor().builder().surfaces;
+        let n = surfaces.iter().filter(|s| wants(s)).count();
+        let using = surfaces.iter().filter(|s| !s.uvs.is_empty()).count();
         if using == 0 {
             self.doc.message = Some(format!("{name}: no surface here has texture coordinates"));
-        } else {
-            self.doc
-                .notify(format!("{name} on {using} surface(s) ({n} changed)"));
+            return;
         }
+        let mapped = n == 0
+            || self.doc.update("texture", |b| {
+                for s in b.surfaces.iter_mut().filter(|s| wants(s)) {
+                    s.texture = Some(name.to_string());
+                }
+            });
+        if !mapped {
+            return; // the refusal is the message
+        }
+        self.doc
+            .notify(format!("{name} on {using} surface(s) ({n} changed)"));
     }
 
     fn receive(&mut self, ctx: &egui::Context, file: Incoming) {
@@ -306,7 +310,8 @@ impl StudioApp {
         match loaded {
             Ok(scene) => {
                 let name = if file.kind == "mesh" {
-                    format!("{}.json", file.name.trim_end_matches(".obj"))
+                    let json = std::path::Path::new(&file.name).with_extension("json");
+                    json.to_string_lossy().into_owned()
                 } else {
                     file.name.clone()
                 };
@@ -538,22 +543,27 @@ impl StudioApp {
 
     #[cfg(target_arch = "wasm32")]
     fn files(&mut self, ui: &mut Ui) {
-        let r = ui.button("Open…").on_hover_text("a hooke scene (.json)");
-        self.reg("open", &r);
-        if r.clicked() {
-            platform::pick("scene");
-        }
-        let r = ui.button("Import OBJ…");
-        self.reg("import", &r);
-        if r.clicked() {
-            platform::pick("mesh");
-        }
-        let r = ui
-            .button("Texture…")
-            .on_hover_text("a PNG to map on the surfaces");
-        self.reg("texture", &r);
-        if r.clicked() {
-            platform::pick("texture");
+        // (label, hover text, control name, file kind for the picker)
+        for (label, hint, name, kind) in [
+            ("Open…", "a hooke scene (.json)", "open", "scene"),
+            (
+                "Import OBJ…",
+                "a triangle mesh (.obj), converted",
+                "import",
+                "mesh",
+            ),
+            (
+                "Texture…",
+                "a PNG to map on the surfaces",
+                "texture",
+                "texture",
+            ),
+        ] {
+            let r = ui.button(label).on_hover_text(hint);
+            self.reg(name, &r);
+            if r.clicked() {
+                platform::pick(kind);
+            }
         }
         let r = ui
             .button("Save")

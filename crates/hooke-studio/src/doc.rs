@@ -83,7 +83,7 @@ impl SpringTemplate {
     }
 }
 
-/// The next kind in the rope → spring → stable cycle of the toggle.
+/// The next kind in the spring → rope → stable cycle of the toggle.
 pub fn next_kind(kind: SpringKind) -> SpringKind {
     match kind {
         SpringKind::Spring => SpringKind::Rope,

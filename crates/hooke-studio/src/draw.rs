@@ -5,7 +5,7 @@ use eframe::egui::{
     self, Color32, Mesh, Painter, Pos2, Rect, Shape, Stroke, TextureId, epaint::Vertex, pos2, vec2,
 };
 use hooke::{Model, SpringKind, Vec3};
-use hooke_render::strain_color;
+use hooke_render::{spring_strain, strain_color};
 
 use crate::view::{P3, Posed};
 
@@ -159,10 +159,7 @@ pub fn paint(
                 continue;
             };
             let color = if show.strain {
-                let l = (x[b] - x[a]).length() as f64;
-                let rest = sp.rest[s] as f64;
-                let strain = if rest > 0.0 { l / rest - 1.0 } else { 0.0 };
-                let [r, g, b] = strain_color(strain);
+                let [r, g, b] = strain_color(spring_strain(model, x, s));
                 Color32::from_rgb(r, g, b)
             } else {
                 INK
@@ -226,13 +223,11 @@ pub fn node_strain(model: &Model, x: &[Vec3]) -> Vec<f64> {
     let sp = &model.springs;
     let mut sum = vec![(0.0, 0u32); x.len()];
     for s in 0..sp.len() {
-        let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
-        let rest = sp.rest[s] as f64;
-        if rest <= 0.0 {
+        if sp.rest[s] <= 0.0 {
             continue;
         }
-        let strain = (x[b] - x[a]).length() as f64 / rest - 1.0;
-        for i in [a, b] {
+        let strain = spring_strain(model, x, s);
+        for i in [sp.a[s] as usize, sp.b[s] as usize] {
             sum[i].0 += strain;
             sum[i].1 += 1;
         }

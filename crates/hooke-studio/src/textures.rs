@@ -60,15 +60,22 @@ impl Textures {
         model: &Model,
         dir: Option<&Path>,
     ) -> Vec<String> {
-        let names: Vec<Option<String>> = model.surfaces.iter().map(|s| s.texture.clone()).collect();
         if dir.is_some() && dir != self.dir.as_deref() {
             self.images.clear();
             self.names.clear();
             self.dir = dir.map(Path::to_path_buf);
         }
-        if names == self.names && self.ids.len() == names.len() {
+        // Called every frame: nothing to do (and nothing allocated) while the names hold.
+        let same = model.surfaces.len() == self.names.len()
+            && model
+                .surfaces
+                .iter()
+                .zip(&self.names)
+                .all(|(s, n)| s.texture == *n);
+        if same && self.ids.len() == self.names.len() {
             return Vec::new();
         }
+        let names: Vec<Option<String>> = model.surfaces.iter().map(|s| s.texture.clone()).collect();
         let mut problems = Vec::new();
         for name in names.iter().flatten() {
             if self.images.contains_key(name) {

@@ -171,13 +171,3 @@ pub fn test_kernel_check() -> String {
         Err(e) => e,
     }
 }
-
-/// Test hook: what the canvas draws (springs, faces, nodes), as the View panel sets it.
-#[wasm_bindgen]
-pub fn test_show(springs: bool, faces: bool, nodes: bool) {
-    with_app(|app| {
-        app.show.springs = springs;
-        app.show.faces = faces;
-        app.show.nodes = nodes;
-    });
-}

@@ -1,7 +1,7 @@
-//! SIMD spring kernels for f32 builds (elsewhere, and in f64 builds, [`springs`] does
-//! nothing and the scalar kernel does all the work): AVX2 on x86-64 (eight springs at a time, chosen at
+//! SIMD spring kernels for f32 builds: AVX2 on x86-64 (eight springs at a time, chosen at
 //! run time) and simd128 on wasm32 (four at a time, when the build enables `simd128`, as
-//! `web/build.sh` does through `.cargo/config.toml`).
+//! `.cargo/config.toml` does for the browser studio). Elsewhere, and in f64 builds,
+//! [`springs`] does nothing and the scalar kernel does all the work.
 //!
 //! Both compute exactly the operations of [`crate::forces::spring_force_as`] in the same
 //! order and without fused multiply-add, so their forces are bit-identical to the scalar

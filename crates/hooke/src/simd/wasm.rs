@@ -54,9 +54,7 @@ pub(super) fn springs<const ISO: bool, const ROPE: bool>(
         let b = &s.b[j..j + 4];
         let ia = u32x4(a[0], a[1], a[2], a[3]);
         let ib = u32x4(b[0], b[1], b[2], b[3]);
-        if !v128_any_true(v128_or(u32x4_gt(ia, last), u32x4_gt(ib, last))) {
-            // All in bounds.
-        } else {
+        if v128_any_true(v128_or(u32x4_gt(ia, last), u32x4_gt(ib, last))) {
             panic!(
                 "springs {j}..{}: a spring names a node outside 0..{}",
                 j + 4,
