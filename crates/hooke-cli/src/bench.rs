@@ -205,6 +205,9 @@ fn bench_in_pool(a: BenchArgs) -> Result<()> {
         let best = rates[rates.len() - 1];
         let c = sim.counters();
         let mut stages = c.clone();
+        for (p, b) in stages.part_ns.iter_mut().zip(before.part_ns) {
+            *p -= b;
+        }
         for (s, b) in stages.stage_ns.iter_mut().zip(before.stage_ns) {
             *s -= b;
         }
@@ -238,7 +241,7 @@ fn bench_render(seconds: f64) -> Result<()> {
     let mut rec = Recording::default();
     for _ in 0..8 {
         sim.run(steps / 8)?;
-        rec.push(sim.state().t, sim.live_model(), &sim.state().x);
+        rec.push(&sim);
     }
     let (lo, hi) = rec.bounds();
     println!(
@@ -253,8 +256,8 @@ fn bench_render(seconds: f64) -> Result<()> {
         let start = Instant::now();
         let mut frames = 0u64;
         while start.elapsed().as_secs_f64() < seconds {
-            let f = &rec.frames[frames as usize % rec.frames.len()];
-            let pm = draw_frame(&rec.models[f.model], &f.x, f.t, &cam, &look, (lo, hi));
+            let shot = rec.shot(frames as usize % rec.frames.len());
+            let pm = draw_frame(&shot, &cam, &look, (lo, hi));
             std::hint::black_box(pm);
             frames += 1;
         }

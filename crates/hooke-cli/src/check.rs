@@ -162,8 +162,7 @@ pub fn check(a: CheckArgs) -> Result<()> {
         let note = match line.integrator {
             Integrator::Xpbd => format!(
                 " ({} small substeps per step at this dt)",
-                s.iterations
-                    .unwrap_or_else(|| hooke::solvers::xpbd::auto_substeps(m, s.h()))
+                s.iterations.unwrap_or(report.xpbd_substeps)
             ),
             Integrator::FastMassSpring => {
                 format!(" ({} iterations per step)", s.iterations.unwrap_or(10))

@@ -104,11 +104,11 @@ pub fn render(a: RenderArgs) -> Result<()> {
     let dt = hooke::real::f64_of(scene.settings.dt);
     let mut sim = Simulation::new(scene);
     let mut rec = Recording::default();
-    rec.push(sim.state().t, sim.live_model(), &sim.state().x);
+    rec.push(&sim);
     for i in 1..=steps {
         sim.step()?;
         if i % every == 0 {
-            rec.push(sim.state().t, sim.live_model(), &sim.state().x);
+            rec.push(&sim);
         }
     }
     let look = hooke_render::Look::new(style, color).with_textures(sim.model(), &scene_dir);

@@ -362,7 +362,7 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     let gif_every = a.every.unwrap_or((steps / 60).max(1));
     let mut recording = a.gif.as_ref().map(|_| hooke_render::Recording::default());
     if let Some(r) = &mut recording {
-        r.push(sim.state().t, sim.live_model(), &sim.state().x);
+        r.push(&sim);
     }
     energy.push(sim.state().t, &sim.energy())?;
     if let Some(t) = &mut traj {
@@ -409,7 +409,7 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         if let Some(r) = &mut recording
             && i % gif_every == 0
         {
-            r.push(sim.state().t, sim.live_model(), &sim.state().x);
+            r.push(&sim);
         }
         if let Some(e) = &mut exporter
             && i % export_every == 0

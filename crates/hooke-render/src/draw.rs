@@ -1,6 +1,6 @@
 //! Drawing one frame with tiny-skia.
 
-use hooke::{Model, Vec3};
+use hooke::{Model, Springs, Vec3};
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
 use crate::camera::{Camera, P3};
@@ -75,9 +75,10 @@ fn mix(a: [u8; 3], b: [u8; 3], t: f64) -> [u8; 3] {
     [0, 1, 2].map(|k| (a[k] as f64 + (b[k] as f64 - a[k] as f64) * t).round() as u8)
 }
 
-/// Spring `s`'s strain (ℓ − L)/L at positions `x` \[m] (0 for a spring of rest length 0).
-pub fn spring_strain(model: &Model, x: &[Vec3], s: usize) -> f64 {
-    let sp = &model.springs;
+/// Spring `s`'s strain (ℓ − L)/L at positions `x` \[m] (0 for a spring of rest length 0),
+/// with the rest lengths of `springs` (the model's, or those in effect).
+pub fn spring_strain(springs: &Springs, x: &[Vec3], s: usize) -> f64 {
+    let sp = springs;
     let rest = sp.rest[s] as f64;
     if rest > 0.0 {
         let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
@@ -302,17 +303,22 @@ fn draw_items(pm: &mut Pixmap, mut items: Vec<(f64, Item)>, look: &Look, line: &
     }
 }
 
-/// Draws the model at positions `x` and simulated time `t` \[s] (which places colliders on
-/// paths) seen by `cam`; `lo`..`hi` is the run's extent (for the ground grid).
-pub fn draw_frame(
-    model: &Model,
-    x: &[Vec3],
-    t: f64,
-    cam: &Camera,
-    look: &Look,
-    (lo, hi): (P3, P3),
-) -> Pixmap {
-    let (style, color) = (look.style, look.color);
+/// What one frame shows.
+#[derive(Debug, Clone, Copy)]
+pub struct Shot<'a> {
+    /// The model: surfaces, scenery, pinned and anchored nodes.
+    pub model: &'a Model,
+    /// The springs in effect (rest lengths set by controllers and muscles).
+    pub springs: &'a Springs,
+    /// Node positions \[m].
+    pub x: &'a [Vec3],
+    /// Simulated time \[s] (places colliders on paths).
+    pub t: f64,
+}
+
+/// Draws `shot` seen by `cam`; `lo`..`hi` is the run's extent (for the ground grid).
+pub fn draw_frame(shot: &Shot, cam: &Camera, look: &Look, (lo, hi): (P3, P3)) -> Pixmap {
+    let (model, x) = (shot.model, shot.x);
     let (w, h) = cam.size();
     let mut pm = Pixmap::new(w, h).expect("picture size > 0");
     pm.fill(Color::from_rgba8(
@@ -322,72 +328,91 @@ pub fn draw_frame(
         255,
     ));
     ground(&mut pm, model, cam, lo, hi);
-    colliders(&mut pm, model, cam, t);
-    let solid = style != Style::Wire && !model.surfaces.is_empty();
-    let mut items = if solid {
-        face_items(model, x, cam, look)
+    colliders(&mut pm, model, cam, shot.t);
+    let solid = look.style != Style::Wire && !model.surfaces.is_empty();
+    let width = if shot.springs.len() > 20_000 {
+        0.7
     } else {
-        Vec::new()
+        1.2
     };
-    // Springs: in the solid styles, face edges are left to the faces, and the rest (strings,
-    // poles, a body's inner springs) are drawn in depth order with the faces.
-    let mut on_surface = vec![false; x.len()];
-    let mut hidden = vec![false; x.len()];
-    if solid {
-        for s in &model.surfaces {
-            for f in &s.faces {
-                for &v in f {
-                    on_surface[v as usize] = true;
-                }
-            }
-        }
-        // A body's inner nodes (inside a closed surface) are hidden with its face edges.
-        let closed: Vec<&[[u32; 3]]> = model
-            .surfaces
-            .iter()
-            .filter(|s| hooke::mesh::closed(&s.faces).is_ok())
-            .map(|s| s.faces.as_slice())
-            .collect();
-        for (i, h) in hidden.iter_mut().enumerate() {
-            *h = on_surface[i] || closed.iter().any(|f| hooke::springify::inside(x[i], x, f));
-        }
-    }
-    let sp = &model.springs;
-    let width = if sp.len() > 20_000 { 0.7 } else { 1.2 };
     let stroke = Stroke {
         width,
         ..Stroke::default()
     };
+    let on_surface = if solid {
+        let mut items = face_items(model, x, cam, look);
+        let (on_surface, hidden) = surface_nodes(model, x);
+        items.extend(spring_lines(shot, cam, look.color, Some(&hidden)));
+        draw_items(&mut pm, items, look, &stroke);
+        on_surface
+    } else {
+        for (_, item) in spring_lines(shot, cam, look.color, None) {
+            if let Item::Line(a, b, rgb) = item {
+                segment(&mut pm, a, b, &paint(rgb, 255), &stroke);
+            }
+        }
+        vec![false; x.len()]
+    };
+    node_marks(&mut pm, shot, cam, look.style, &on_surface);
+    pm
+}
+
+/// Per node: whether it is on a surface, and whether it is hidden in the solid styles (on a
+/// surface, or inside a closed one: a body's inner nodes go with its face edges).
+fn surface_nodes(model: &Model, x: &[Vec3]) -> (Vec<bool>, Vec<bool>) {
+    let mut on_surface = vec![false; x.len()];
+    for s in &model.surfaces {
+        for f in &s.faces {
+            for &v in f {
+                on_surface[v as usize] = true;
+            }
+        }
+    }
+    let closed: Vec<&[[u32; 3]]> = model
+        .surfaces
+        .iter()
+        .filter(|s| hooke::mesh::closed(&s.faces).is_ok())
+        .map(|s| s.faces.as_slice())
+        .collect();
+    let hidden = (0..x.len())
+        .map(|i| on_surface[i] || closed.iter().any(|f| hooke::springify::inside(x[i], x, f)))
+        .collect();
+    (on_surface, hidden)
+}
+
+/// Every spring as a depth-tagged line, coloured by strain; springs with both ends
+/// `hidden` are left out (in the solid styles, face edges are left to the faces, and the
+/// rest — strings, poles, a body's inner springs — are drawn in depth order with them).
+fn spring_lines(
+    shot: &Shot,
+    cam: &Camera,
+    color: ColorBy,
+    hidden: Option<&[bool]>,
+) -> Vec<(f64, Item)> {
+    let (sp, x) = (shot.springs, shot.x);
+    let mut items = Vec::with_capacity(sp.len());
     for s in 0..sp.len() {
-        let (a, b) = (sp.a[s], sp.b[s]);
-        if solid && hidden[a as usize] && hidden[b as usize] {
+        let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+        if hidden.is_some_and(|h| h[a] && h[b]) {
             continue;
         }
-        let (pa, pb) = (x[a as usize], x[b as usize]);
-        let (Some(qa), Some(qb)) = (cam.project(p3(pa)), cam.project(p3(pb))) else {
+        let (Some(qa), Some(qb)) = (cam.project(p3(x[a])), cam.project(p3(x[b]))) else {
             continue;
         };
         let rgb = match color {
-            ColorBy::Strain => strain_color(spring_strain(model, x, s)),
+            ColorBy::Strain => strain_color(spring_strain(sp, x, s)),
             ColorBy::None => NEUTRAL,
         };
-        if solid {
-            let depth = 0.5 * (qa.2 + qb.2);
-            items.push((depth, Item::Line((qa.0, qa.1), (qb.0, qb.1), rgb)));
-            continue;
-        }
-        segment(
-            &mut pm,
-            (qa.0, qa.1),
-            (qb.0, qb.1),
-            &paint(rgb, 255),
-            &stroke,
-        );
+        let depth = 0.5 * (qa.2 + qb.2);
+        items.push((depth, Item::Line((qa.0, qa.1), (qb.0, qb.1), rgb)));
     }
-    if solid {
-        draw_items(&mut pm, items, look, &stroke);
-    }
-    // Nodes: seed 002's small crosses (wire style, modest counts); fixed nodes as squares.
+    items
+}
+
+/// Nodes: seed 002's small crosses (wire style, modest counts); fixed nodes as squares
+/// (except on a surface in the solid styles).
+fn node_marks(pm: &mut Pixmap, shot: &Shot, cam: &Camera, style: Style, on_surface: &[bool]) {
+    let (model, x) = (shot.model, shot.x);
     let fixed = |i: usize| {
         model.nodes.inv_mass[i] == 0.0 || model.anchors.iter().any(|a| a.node as usize == i)
     };
@@ -400,7 +425,7 @@ pub fn draw_frame(
         let Some((px, py, _)) = cam.project(p3(*p)) else {
             continue;
         };
-        if fixed(i) && !(solid && on_surface[i]) {
+        if fixed(i) && !on_surface[i] {
             if let Some(r) = Rect::from_xywh(px - 3.0, py - 3.0, 6.0, 6.0) {
                 pm.fill_rect(r, &ink, Transform::identity(), None);
             }
@@ -421,5 +446,4 @@ pub fn draw_frame(
             }
         }
     }
-    pm
 }

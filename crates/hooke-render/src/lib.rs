@@ -25,10 +25,9 @@ pub mod plot;
 pub mod scenery;
 
 pub use camera::{Camera, View};
-pub use draw::{ColorBy, Look, Style, draw_frame, spring_strain, strain_color};
+pub use draw::{ColorBy, Look, Shot, Style, draw_frame, spring_strain, strain_color};
 
-use hooke::Model;
-use hooke::Vec3;
+use hooke::{Model, Simulation, Springs, Vec3};
 
 /// One recorded frame.
 #[derive(Debug, Clone)]
@@ -41,34 +40,61 @@ pub struct Frame {
     pub model: usize,
 }
 
+/// A model as it was drawn: after tears, with the springs' values then in effect.
+#[derive(Debug, Clone)]
+pub struct Drawn {
+    /// The model (surfaces, scenery, fixed nodes; torn springs gone).
+    pub model: Model,
+    /// The springs in effect (controllers' and muscles' rest lengths).
+    pub springs: Springs,
+}
+
 /// Frames of a run, and the models (spring sets) they were taken with.
 #[derive(Debug, Clone, Default)]
 pub struct Recording {
     /// The frames, in time order.
     pub frames: Vec<Frame>,
-    /// Distinct models seen (a new one after each tear or controller switch).
-    pub models: Vec<Model>,
+    /// Distinct models seen (a new one after each tear, controller switch or muscle move).
+    pub models: Vec<Drawn>,
 }
 
 impl Recording {
-    /// Adds a frame at time `t` of `model` at positions `x`.
-    pub fn push(&mut self, t: f64, model: &Model, x: &[Vec3]) {
+    /// Adds a frame of the simulation as it is now.
+    pub fn push(&mut self, sim: &Simulation) {
+        let (model, springs) = (sim.model(), sim.live_springs());
         let same = self.models.last().is_some_and(|m| {
-            m.springs.len() == model.springs.len()
-                && m.springs.rest == model.springs.rest
-                && m.surfaces
+            m.springs.len() == springs.len()
+                && m.springs.rest == springs.rest
+                && m.model
+                    .surfaces
                     .iter()
                     .map(|s| s.faces.len())
                     .eq(model.surfaces.iter().map(|s| s.faces.len()))
         });
         if !same {
-            self.models.push(model.clone());
+            self.models.push(Drawn {
+                model: model.clone(),
+                springs: springs.clone(),
+            });
         }
+        let (t, x) = (sim.state().t, &sim.state().x);
         self.frames.push(Frame {
             t,
             x: x.to_vec(),
             model: self.models.len() - 1,
         });
+    }
+
+    /// Frame `i` as [`draw_frame`] takes it.
+    pub fn shot(&self, i: usize) -> Shot<'_> {
+        let f = &self.frames[i];
+        let drawn = &self.models[f.model];
+        Shot {
+            model: &drawn.model,
+            springs: &drawn.springs,
+            x: &f.x,
+            t: f.t,
+        }
     }
 
     /// The box holding every node of every frame \[m].
@@ -86,9 +112,8 @@ impl Recording {
     ) -> Vec<tiny_skia::Pixmap> {
         let (lo, hi) = self.bounds();
         let cam = Camera::framing(view, lo, hi, width, height);
-        self.frames
-            .iter()
-            .map(|f| draw_frame(&self.models[f.model], &f.x, f.t, &cam, look, (lo, hi)))
+        (0..self.frames.len())
+            .map(|i| draw_frame(&self.shot(i), &cam, look, (lo, hi)))
             .collect()
     }
 }

@@ -58,9 +58,9 @@ fn check(name: &str, pm: &Pixmap) {
     );
 }
 
-fn draw(model: &hooke::Model, x: &[hooke::Vec3], look: &Look) -> Pixmap {
+fn draw(sim: &Simulation, look: &Look) -> Pixmap {
     let mut rec = Recording::default();
-    rec.push(0.0, model, x);
+    rec.push(sim);
     rec.render(View::DEFAULT_3D, look, 240, 180).remove(0)
 }
 
@@ -69,11 +69,7 @@ fn wire_cloth_matches_its_reference() {
     let p = [("width", "10"), ("height", "10")].map(|(k, v)| (k.to_string(), v.to_string()));
     let mut sim = Simulation::new(builders::build("cloth", &p).unwrap());
     sim.run(1500).unwrap();
-    let pm = draw(
-        sim.model(),
-        &sim.state().x,
-        &Look::new(Style::Wire, ColorBy::Strain),
-    );
+    let pm = draw(&sim, &Look::new(Style::Wire, ColorBy::Strain));
     check("wire-cloth", &pm);
 }
 
@@ -82,8 +78,7 @@ fn solid_jelly_matches_its_reference() {
     let p = [("subdivisions", "3")].map(|(k, v)| (k.to_string(), v.to_string()));
     let scene = builders::build("jelly-mesh", &p).unwrap();
     let pm = draw(
-        &scene.model,
-        &scene.state.x,
+        &Simulation::new(scene),
         &Look::new(Style::Solid, ColorBy::Strain),
     );
     check("solid-jelly", &pm);
@@ -122,6 +117,6 @@ fn textured_flag_matches_its_reference() {
     let scenes = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes");
     let look = Look::new(Style::Textured, ColorBy::None).with_textures(&scene.model, &scenes);
     assert!(look.textures[0].is_some(), "scenes/flag.png is readable");
-    let pm = draw(&scene.model, &scene.state.x, &look);
+    let pm = draw(&Simulation::new(scene), &look);
     check("textured-flag", &pm);
 }

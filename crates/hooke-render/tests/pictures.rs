@@ -21,9 +21,9 @@ fn two_springs() -> hooke::Scene {
 
 #[test]
 fn stretched_springs_are_warm_and_compressed_ones_cool() {
-    let scene = two_springs();
+    let sim = hooke::Simulation::new(two_springs());
     let mut rec = Recording::default();
-    rec.push(0.0, &scene.model, &scene.state.x);
+    rec.push(&sim);
     let pm = &rec.render(
         View::Plane,
         &Look::new(Style::Wire, ColorBy::Strain),
@@ -77,10 +77,10 @@ fn torn_springs_disappear_from_the_frames_after_the_tear() {
     let scene = hooke::builders::build("tear", &[]).unwrap();
     let mut sim = hooke::Simulation::new(scene);
     let mut rec = Recording::default();
-    rec.push(0.0, sim.live_model(), &sim.state().x);
+    rec.push(&sim);
     for _ in 0..30 {
         sim.run(500).unwrap();
-        rec.push(sim.state().t, sim.live_model(), &sim.state().x);
+        rec.push(&sim);
     }
     let (first, last) = (&rec.frames[0], rec.frames.last().unwrap());
     let (before, after) = (&rec.models[first.model], &rec.models[last.model]);

@@ -159,7 +159,7 @@ pub fn paint(
                 continue;
             };
             let color = if show.strain {
-                let [r, g, b] = strain_color(spring_strain(model, x, s));
+                let [r, g, b] = strain_color(spring_strain(&model.springs, x, s));
                 Color32::from_rgb(r, g, b)
             } else {
                 INK
@@ -226,7 +226,7 @@ pub fn node_strain(model: &Model, x: &[Vec3]) -> Vec<f64> {
         if sp.rest[s] <= 0.0 {
             continue;
         }
-        let strain = spring_strain(model, x, s);
+        let strain = spring_strain(&model.springs, x, s);
         for i in [sp.a[s] as usize, sp.b[s] as usize] {
             sum[i].0 += strain;
             sum[i].1 += 1;

@@ -25,7 +25,7 @@
 
 use crate::adjacency::Adjacency;
 use crate::layout::SpringLayout;
-use crate::model::{DampingMode, Environment, FieldKind, Model, SpringKind};
+use crate::model::{DampingMode, Environment, FieldKind, Model, SpringKind, Springs};
 use crate::par;
 use crate::real::{Real, Vec3};
 
@@ -61,14 +61,16 @@ pub enum Form {
 }
 
 impl SpringCoeffs {
-    /// Compiles the model's springs for step size `h` \[s], in the user's spring order.
-    pub fn compile(model: &Model, h: Real, form: Form) -> Self {
-        Self::compile_in(model, h, form, None)
-    }
-
-    /// Compiles the springs in `order` (kernel position → user index), or the user's order.
-    pub fn compile_in(model: &Model, h: Real, form: Form, order: Option<&[u32]>) -> Self {
-        let sp = &model.springs;
+    /// Compiles `springs` (the model's, or the values in effect) for step size `h` \[s], in
+    /// `order` (kernel position → user index), or the user's order.
+    pub fn compile_in(
+        model: &Model,
+        springs: &Springs,
+        h: Real,
+        form: Form,
+        order: Option<&[u32]>,
+    ) -> Self {
+        let sp = springs;
         let m = sp.len();
         let mut out = SpringCoeffs {
             h,
@@ -407,28 +409,6 @@ pub fn add_drag(env: &Environment, v: &[Vec3], f: &mut [Vec3]) {
     }
 }
 
-/// Total force on every node into `f` \[N], in one pass over the nodes (after one spring
-/// pass). `sf` is scratch, one entry per spring.
-#[allow(clippy::too_many_arguments)]
-pub fn total_forces(
-    model: &Model,
-    layout: &SpringLayout,
-    co: &SpringCoeffs,
-    fconst: &[Vec3],
-    x: &[Vec3],
-    v: &[Vec3],
-    sf: &mut [Vec3],
-    f: &mut [Vec3],
-) {
-    spring_pass(layout, co, x, v, sf);
-    let nf = NodeForces::new(model, layout, sf, fconst);
-    par::chunks_mut(f, par::NODE_CHUNK, |start, part| {
-        for (j, fi) in part.iter_mut().enumerate() {
-            *fi = nf.at(start + j, v[start + j]);
-        }
-    });
-}
-
 /// Node pass helper shared by the adjacency users: the springs on node `i`.
 pub fn node_springs(adj: &Adjacency, i: usize) -> impl Iterator<Item = u32> + '_ {
     adj.as_a(i).iter().chain(adj.as_b(i)).copied()
@@ -439,7 +419,7 @@ mod tests {
     use super::*;
     use crate::builders;
 
-    /// The fused node pass (`total_forces`) and the family functions applied one after
+    /// The fused node pass (`NodeForces::at`) and the family functions applied one after
     /// another give the same forces: same additions, same order. (`0 + x` can turn −0 into
     /// +0, so values are compared with `==`, which treats ±0 alike.)
     #[test]
@@ -455,14 +435,16 @@ mod tests {
         }
         scene.state.x[10].y += 0.05; // something stretched
         let model = &scene.model;
-        let layout = SpringLayout::new(model);
-        let co = SpringCoeffs::compile_in(model, 1e-3, Form::Forces, Some(&layout.order));
+        let layout = SpringLayout::new(model.nodes.len(), &model.springs);
+        let order = Some(&layout.order[..]);
+        let co = SpringCoeffs::compile_in(model, &model.springs, 1e-3, Form::Forces, order);
         let fconst = constant_forces(model);
         let (x, v) = (&scene.state.x, &scene.state.v);
         let n = x.len();
         let mut sf = vec![Vec3::ZERO; layout.len()];
-        let mut fused = vec![Vec3::ZERO; n];
-        total_forces(model, &layout, &co, &fconst, x, v, &mut sf, &mut fused);
+        spring_pass(&layout, &co, x, v, &mut sf);
+        let nf = NodeForces::new(model, &layout, &sf, &fconst);
+        let fused: Vec<Vec3> = (0..n).map(|i| nf.at(i, v[i])).collect();
         let mut family = vec![Vec3::ZERO; n];
         add_spring_forces(model, &layout, &co, x, v, &mut sf, &mut family);
         add_constant_forces(&fconst, &mut family);

@@ -68,8 +68,10 @@ pub fn spring_pass_matches_scalar() -> Result<usize, String> {
         b.nodes[2].x = p;
         b.add_spring(Spring::hooke(1, 2, 100.0, 1.0).with_rest(0.3));
         let scene = b.build().map_err(|e| e.to_string())?;
-        let layout = SpringLayout::new(&scene.model);
-        let co = SpringCoeffs::compile_in(&scene.model, 0.001, Form::Forces, Some(&layout.order));
+        let (model, springs) = (&scene.model, &scene.model.springs);
+        let layout = SpringLayout::new(model.nodes.len(), springs);
+        let order = Some(&layout.order[..]);
+        let co = SpringCoeffs::compile_in(model, springs, 0.001, Form::Forces, order);
         let (x, v) = (&scene.state.x, &scene.state.v);
         let m = layout.len();
         let mut fast = vec![Vec3::ZERO; m];

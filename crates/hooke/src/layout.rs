@@ -9,7 +9,7 @@
 //! Every position is written by exactly one task and every node sums its ranges in a fixed
 //! order, so results are bit-identical for any thread count.
 
-use crate::model::Model;
+use crate::model::Springs;
 use crate::real::Real;
 
 /// Spring topology and rest lengths in kernel order.
@@ -34,10 +34,11 @@ pub struct SpringLayout {
 }
 
 impl SpringLayout {
-    /// Sorts the model's springs by end a (stably, so ties keep the user's order).
-    pub fn new(model: &Model) -> Self {
-        let sp = &model.springs;
-        let (n, m) = (model.nodes.len(), sp.len());
+    /// Sorts the springs of a model of `n` nodes by end a (stably, so ties keep the user's
+    /// order); the rest lengths are `springs`' (the model's, or those in effect).
+    pub fn new(n: usize, springs: &Springs) -> Self {
+        let sp = springs;
+        let m = sp.len();
         let mut a_start = vec![0u32; n + 1];
         for &a in &sp.a {
             a_start[a as usize + 1] += 1;
@@ -115,7 +116,7 @@ mod tests {
             b.add_spring(Spring::hooke(a, e, 1.0, 0.0));
         }
         let scene = b.build().unwrap();
-        let l = SpringLayout::new(&scene.model);
+        let l = SpringLayout::new(4, &scene.model.springs);
         assert_eq!(l.order, vec![1, 3, 2, 0, 4]);
         assert_eq!(l.a, vec![0, 0, 1, 2, 2]);
         assert_eq!(l.b, vec![1, 3, 3, 0, 1]);

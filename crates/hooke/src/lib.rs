@@ -32,7 +32,6 @@ pub mod edit;
 pub mod error;
 pub mod fold;
 pub mod forces;
-pub(crate) mod integrate;
 #[doc(hidden)]
 pub mod kernel_check;
 pub mod layout;
@@ -45,15 +44,16 @@ pub mod settings;
 pub mod shapes;
 pub mod sim;
 mod simd;
-pub mod solvers;
+mod solvers;
 pub mod springify;
 pub mod stability;
 pub mod state;
-pub mod tear;
+mod step;
 
 pub use error::{Diverged, FieldError};
 pub use model::{
-    Anchor, DampingMode, Environment, FieldKind, ForceField, Model, ModelParts, Path, SpringKind,
+    Anchor, DampingMode, Environment, FieldKind, ForceField, Model, ModelParts, Nodes, Path,
+    SpringKind, Springs,
 };
 pub use real::{PRECISION, Real, Vec3, vec3};
 pub use scene::{Node, Scene, SceneBuilder, Spring};

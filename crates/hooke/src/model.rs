@@ -5,7 +5,7 @@
 //! anchors and the CSR node→spring adjacency. What changes lives in [`crate::State`]; what a
 //! user or a script feeds in lives in [`crate::Control`].
 
-use crate::actuation::Actuators;
+use crate::actuation::{Actuators, ControllerState};
 use crate::adjacency::Adjacency;
 use crate::contact::{Contacts, Roughness};
 use crate::error::{FieldError, at};
@@ -468,6 +468,35 @@ impl Model {
         self.validate()?;
         self.adjacency = Adjacency::build(self.nodes.len(), &self.springs.a, &self.springs.b);
         Ok(())
+    }
+
+    /// Removes every spring `s` with `keep[s] == false` (tearing): faces along a removed
+    /// spring go with it (so pictures and exports show the tear), and surfaces left without
+    /// faces; a pressurised surface that opens loses its gas with its faces. Controllers and
+    /// muscles of removed springs go (with their entries in `controllers`, the state's
+    /// controller memories); length sensors keep watching the former ends. Returns each old
+    /// index's new index (`None` for removed springs).
+    pub(crate) fn remove_springs(
+        &mut self,
+        keep: &[bool],
+        controllers: &mut Vec<ControllerState>,
+    ) -> Vec<Option<u32>> {
+        if !self.surfaces.is_empty() {
+            let sp = &self.springs;
+            let cut: Vec<(u32, u32)> = (0..sp.len())
+                .filter(|&s| !keep[s])
+                .map(|s| (sp.a[s].min(sp.b[s]), sp.a[s].max(sp.b[s])))
+                .collect();
+            for surface in &mut self.surfaces {
+                crate::mesh::remove_faces_along(surface, &cut);
+            }
+            self.surfaces.retain(|s| !s.faces.is_empty());
+        }
+        let map = self.springs.retain(keep);
+        self.actuators.remap_springs(&map, controllers);
+        self.rebuild_adjacency()
+            .expect("removing springs keeps a valid model");
+        map
     }
 
     /// Number of springs attached to each node.

@@ -32,3 +32,10 @@ pub const fn vec3(x: Real, y: Real, z: Real) -> Vec3 {
 pub fn f64_of(x: Real) -> f64 {
     x as f64
 }
+
+/// ±0 for a finite vector, NaN otherwise: one vector multiply instead of three tests, and
+/// summable over many nodes (any NaN survives the sum).
+#[inline(always)]
+pub(crate) fn nonfinite_probe(p: Vec3) -> Vec3 {
+    p * 0.0
+}

@@ -1,95 +1,50 @@
 //! [`Simulation`]: a scene plus the machinery to step it.
 //!
-//! One step reads the sensors once, then takes `substeps` integration steps of
-//! h = dt/substeps, each a fixed list of stages, then tears what is overstretched:
+//! A step runs the stage lists of [`crate::step`]: the sensors once, then `substeps`
+//! integration steps of h = dt/substeps, each the same list of stages, then the tear
+//! check:
 //!
 //! ```text
-//! Sensors → [Control → Springs → Nodes → Contacts → Anchors → Check] × substeps → Tear
+//! sensors → [muscles → control → pressure → integrate → contacts → anchors → check] × substeps → tear
 //! ```
 //!
-//! * **Sensors** (only with sensors, controllers or muscles): sensor outputs from the state
-//!   the step starts from; controllers count and switch their springs' alternate values
-//!   ([`crate::actuation`]); muscles set their rest lengths (every substep).
-//! * **Control**: every kinematic node (scripted anchor, or a node held through
-//!   [`Control::targets`]) gets the velocity that carries it to this substep's target.
-//! * **Springs**: every spring's force computed once ([`crate::forces::spring_pass`]).
-//! * **Nodes**: per node, gather the spring forces, add constant forces and drag, integrate
-//!   (for RK4 the spring and node passes run four times).
-//! * **Contacts** (only with surfaces or node collisions): node radii separated, then nodes
-//!   put back on the ground, terrain and colliders with Coulomb friction
-//!   ([`crate::contact`]).
-//! * **Anchors**: kinematic nodes put exactly on their targets (seed 002's anchor check);
-//!   pinned nodes stopped.
-//! * **Check**: any non-finite position or velocity stops the run with a [`Diverged`]
-//!   diagnosis (folded into the node pass for symplectic Euler).
-//! * **Tear**: springs past their break strain removed ([`crate::tear`]).
-//!
-//! With sensors, controllers or muscles the step runs on a *live* copy of the model whose
-//! springs carry the alternate values and muscle rest lengths in effect; [`Simulation::model`]
-//! stays the model as described (what a checkpoint saves).
+//! The springs' values in effect (controllers' alternate values, muscles' rest lengths)
+//! live in the workspace; [`Simulation::model`] stays the model as described, which is what
+//! a checkpoint saves. The one change a step makes to the model is explicit: springs that
+//! tear are removed from it (see [`Simulation::step`]).
 
-use crate::contact::grid::{CollisionPass, CollisionWs};
-use crate::contact::respond::{self, SurfacePass};
-use crate::contact::surface::Posed;
-use crate::counters::{Counters, Stage};
+use crate::counters::Counters;
 use crate::diagnostics::{self, Energy};
 use crate::error::{Diverged, FieldError};
 use crate::forces::{Form, SpringCoeffs};
-use crate::integrate::{self, Workspace};
-use crate::mesh;
-use crate::model::Model;
-use crate::real::{Real, Vec3};
+use crate::model::{Model, Springs};
+use crate::real::Real;
 use crate::scene::Scene;
-use crate::settings::{Integrator, Settings};
-use crate::solvers::{fms, implicit, impulse, xpbd};
+use crate::settings::{Integrator, Settings, StableForm};
 use crate::stability;
 use crate::state::{Control, State};
-use crate::tear;
+use crate::step::{self, StepCtx, Workspace};
 
 /// A scene being simulated.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Simulation {
     scene: Scene,
-    /// The model as stepped, when actuators change its springs; `None` = `scene.model`.
-    live: Option<Model>,
-    /// Each muscle's rest length before modulation (after its controller's values) \[m].
-    muscle_rest: Vec<Real>,
-    /// Sensor outputs at the start of the last step.
-    sensors: Vec<Real>,
-    /// Positions at the start of the current integration step (contacts only).
-    x_old: Vec<Vec3>,
-    /// The node collision stage's scratch.
-    collisions: CollisionWs,
-    /// 1 + break strain per spring in kernel order, when any spring can tear.
-    tear_limits: Option<Vec<Real>>,
-    /// Inputs for the next step (held nodes).
+    /// Inputs for the next step (held nodes, actuation values).
     pub control: Control,
     ws: Workspace,
+    /// The model or the settings changed since the workspace was compiled.
     dirty: bool,
-    counters: Counters,
-    /// Kinematic nodes of the current substep: (node, start position, target).
-    kinematic: Vec<(u32, Vec3, Vec3)>,
-    /// Pinned nodes without an anchor path (stopped after every substep).
-    pinned: Vec<u32>,
 }
 
 impl Simulation {
-    /// Prepares a scene for stepping.
+    /// Prepares a scene for stepping: compiles the springs for its step size and chooses
+    /// its integrator.
     pub fn new(scene: Scene) -> Self {
         let mut sim = Self {
             scene,
-            live: None,
-            muscle_rest: Vec::new(),
-            sensors: Vec::new(),
-            x_old: Vec::new(),
-            collisions: CollisionWs::default(),
-            tear_limits: None,
             control: Control::default(),
             ws: Workspace::default(),
             dirty: true,
-            counters: Counters::default(),
-            kinematic: Vec::new(),
-            pinned: Vec::new(),
         };
         sim.prepare();
         sim
@@ -110,15 +65,15 @@ impl Simulation {
         &self.scene.model
     }
 
-    /// The model as stepped: with the controllers' alternate values and the muscles' rest
-    /// lengths currently in effect (the same as [`Self::model`] without actuators).
-    pub fn live_model(&self) -> &Model {
-        self.live.as_ref().unwrap_or(&self.scene.model)
+    /// The springs as stepped: with the controllers' alternate values and the muscles' rest
+    /// lengths currently in effect (the model's springs when the scene has no actuators).
+    pub fn live_springs(&self) -> &Springs {
+        self.ws.springs.values(&self.scene.model)
     }
 
     /// Sensor outputs (0 or 1) read at the start of the last step, in sensor order.
     pub fn sensor_outputs(&self) -> &[Real] {
-        &self.sensors
+        &self.ws.sensors
     }
 
     /// The state.
@@ -178,17 +133,10 @@ impl Simulation {
     /// factorisations) — the direct solver of the implicit integrators, or fast
     /// mass-spring's matrix.
     pub fn factorizations(&self) -> (u64, u64) {
-        match self.scene.settings.integrator {
-            Integrator::FastMassSpring => (
-                self.ws.fms.lap.symbolic_analyses,
-                self.ws.fms.lap.factorizations,
-            ),
-            _ => self
-                .ws
-                .implicit
-                .as_ref()
-                .map_or((0, 0), |i| i.factorizations()),
-        }
+        self.ws
+            .solver
+            .as_ref()
+            .map_or((0, 0), |s| s.factorizations())
     }
 
     /// Small substeps XPBD takes per integration step (its `iterations`, or the automatic
@@ -199,32 +147,36 @@ impl Simulation {
                 .scene
                 .settings
                 .iterations
-                .unwrap_or(self.ws.xpbd_substeps),
+                .unwrap_or_else(|| self.ws.solver.as_ref().map_or(0, |s| s.small_substeps())),
             _ => 0,
         }
     }
 
     /// Timing and work counters since creation.
     pub fn counters(&self) -> &Counters {
-        &self.counters
+        &self.ws.counters
     }
 
     /// Energies, momentum and strain of the current state.
     pub fn energy(&self) -> Energy {
-        let model = self.live_model();
-        // In the impulse form the force coefficients leave stable springs out; their
-        // potential still counts.
+        let (model, settings) = (&self.scene.model, &self.scene.settings);
+        let springs = &self.ws.springs;
+        // Where the compiled force coefficients leave stable springs out (the impulse form
+        // and the impulse solver apply them as impulses), their potential still counts.
+        let without_stable = settings.stable_form == StableForm::Impulse
+            || settings.integrator == Integrator::Impulse;
         let full;
-        let co = if self.ws.impulses.is_some() {
-            let order = Some(&self.ws.layout.order[..]);
-            full = SpringCoeffs::compile_in(model, self.scene.settings.h(), Form::Forces, order);
+        let co = if without_stable {
+            let order = Some(&springs.layout.order[..]);
+            let live = springs.values(model);
+            full = SpringCoeffs::compile_in(model, live, settings.h(), Form::Forces, order);
             &full
         } else {
-            &self.ws.forces
+            &springs.forces
         };
         diagnostics::energy(
             model,
-            &self.ws.layout,
+            &springs.layout,
             co,
             &self.ws.fbase,
             &self.scene.state,
@@ -234,172 +186,72 @@ impl Simulation {
     /// The spring coefficients in use (stable springs compiled for the current step size),
     /// in the user's spring order.
     pub fn coefficients(&self) -> SpringCoeffs {
-        SpringCoeffs::compile(self.live_model(), self.scene.settings.h(), Form::Forces)
+        let (model, h) = (&self.scene.model, self.scene.settings.h());
+        SpringCoeffs::compile_in(model, self.live_springs(), h, Form::Forces, None)
     }
 
+    /// Compiles the workspace after an edit, a tear or a change of step size.
     fn prepare(&mut self) {
-        if !self.dirty && self.ws.h == Some(self.scene.settings.h()) {
+        let h = self.scene.settings.h();
+        if !self.dirty && self.ws.h == Some(h) {
             return;
         }
         let had = self.ws.h;
-        self.rebuild_live();
-        let model = self.live.as_ref().unwrap_or(&self.scene.model);
-        self.ws.compile(model, &self.scene.settings);
+        let st = &mut self.scene.state;
+        let controllers = self.scene.model.actuators.controllers.len();
+        if st.controllers.len() != controllers {
+            st.controllers.clear();
+            st.controllers.resize(controllers, Default::default());
+        }
+        let Scene {
+            model,
+            settings,
+            state,
+            ..
+        } = &mut self.scene;
+        self.ws.compile(model, settings, state);
         // A loaded checkpoint keeps Verlet's acceleration; a later change invalidates it.
         if had.is_some() && had != self.ws.h {
-            self.scene.state.verlet_accel = None;
+            state.verlet_accel = None;
         }
-        let m = &self.scene.model;
-        let anchored: Vec<bool> = {
-            let mut a = vec![false; m.nodes.len()];
-            for an in &m.anchors {
-                a[an.node as usize] = true;
-            }
-            a
-        };
-        self.pinned = (0..m.nodes.len())
-            .filter(|&i| m.nodes.pinned[i] && !anchored[i])
-            .map(|i| i as u32)
-            .collect();
-        self.collisions.invalidate();
-        self.tear_limits = tear::limits(m, &self.ws.layout);
         self.dirty = false;
     }
 
-    /// Derives the live model from the described one and the controllers' states.
-    fn rebuild_live(&mut self) {
-        let base = &self.scene.model;
-        let act = &base.actuators;
-        let states = &mut self.scene.state.controllers;
-        if states.len() != act.controllers.len() {
-            states.clear();
-            states.resize(act.controllers.len(), Default::default());
-        }
-        if act.controllers.is_empty() && act.muscles.is_empty() {
-            self.live = None;
-            self.muscle_rest.clear();
-            return;
-        }
-        let mut live = base.clone();
-        for (c, st) in act.controllers.iter().zip(states.iter()) {
-            if st.active {
-                c.apply(&mut live.springs);
-            }
-        }
-        self.muscle_rest = act
-            .muscles
-            .iter()
-            .map(|m| live.springs.rest[m.spring as usize])
-            .collect();
-        self.live = Some(live);
-    }
-
-    /// Reads the sensors and updates the controllers; recompiles when one switched.
-    fn sense(&mut self) {
-        let act = &self.scene.model.actuators;
-        if act.sensors.is_empty() && act.controllers.is_empty() {
-            return;
-        }
-        let st = &mut self.scene.state;
-        let counters = &mut self.counters;
-        let switched = counters.time(Stage::Sensors, || {
-            let out = act.sense(&st.x, st.t, &st.touching);
-            let mut switched = 0;
-            for (c, cs) in act.controllers.iter().zip(st.controllers.iter_mut()) {
-                switched += cs.update(c.sum(&out), c.delay) as u64;
-            }
-            self.sensors = out;
-            switched
-        });
-        if switched > 0 {
-            self.counters.controller_switches += switched;
-            self.dirty = true;
-            self.prepare();
-        }
-    }
-
-    /// Sets the muscles' rest lengths for an integration step starting at `t` \[s].
-    fn flex(&mut self, t: f64) {
-        let Some(live) = &mut self.live else { return };
-        let muscles = &self.scene.model.actuators.muscles;
-        if muscles.is_empty() {
-            return;
-        }
-        let u = &self.control.actuation;
-        let layout = &mut self.ws.layout;
-        self.counters.time(Stage::Sensors, || {
-            for (m, &rest) in muscles.iter().zip(&self.muscle_rest) {
-                let s = m.spring as usize;
-                let r = rest * m.factor(t, u);
-                live.springs.rest[s] = r;
-                layout.rest[layout.pos_of[s] as usize] = r;
-            }
-        });
-    }
-
-    /// Removes the springs past their break strain; returns how many.
-    fn tear(&mut self) -> usize {
-        let Some(limits) = &self.tear_limits else {
-            return 0;
-        };
-        let (layout, x) = (&self.ws.layout, &self.scene.state.x);
-        let broken = self
-            .counters
-            .time(Stage::Tear, || tear::overstrained(layout, limits, x));
-        if broken.is_empty() {
-            return 0;
-        }
-        let mut keep = vec![true; layout.len()];
-        for &s in &broken {
-            keep[s as usize] = false;
-        }
-        let base = &mut self.scene.model;
-        let st = &mut self.scene.state;
-        // Faces along a torn spring go with it, so pictures and exports show the tear.
-        if !base.surfaces.is_empty() {
-            let cut: Vec<(u32, u32)> = broken
-                .iter()
-                .map(|&s| {
-                    let (a, b) = (base.springs.a[s as usize], base.springs.b[s as usize]);
-                    (a.min(b), a.max(b))
-                })
-                .collect();
-            for surface in &mut base.surfaces {
-                crate::mesh::remove_faces_along(surface, &cut);
-            }
-            base.surfaces.retain(|s| !s.faces.is_empty());
-        }
-        let map = base.springs.retain(&keep);
-        base.actuators.remap_springs(&map, &mut st.controllers);
-        if let Some(imp) = &mut st.impulses {
-            let mut it = keep.iter();
-            imp.retain(|_| *it.next().expect("one impulse per spring"));
-        }
-        base.rebuild_adjacency()
-            .expect("removing springs keeps a valid model");
-        self.dirty = true;
-        self.counters.springs_torn += broken.len() as u64;
-        broken.len()
-    }
-
-    /// Advances one step (`substeps` integration steps).
+    /// Advances one step: the sensors, `substeps` integration steps, the tear check.
+    ///
+    /// Springs stretched past their break strain tear at the end of the step: they are
+    /// removed from the model (faces along them, their controllers and muscles with them;
+    /// see [`Counters::springs_torn`]), so [`Self::model`] afterwards is the torn model, and
+    /// a checkpoint saved from it resumes the torn cloth.
     pub fn step(&mut self) -> Result<(), Diverged> {
         self.prepare();
-        self.sense();
-        let substeps = self.scene.settings.substeps;
-        let held: Vec<(u32, Vec3, Vec3)> = self
-            .control
-            .targets
-            .iter()
-            .filter(|(n, _)| (*n as usize) < self.scene.state.len())
-            .map(|&(n, target)| (n, self.scene.state.x[n as usize], target))
-            .collect();
-        for sub in 0..substeps {
-            let frac = (sub + 1) as Real / substeps as Real;
-            self.flex(self.scene.state.t);
-            self.substep(&held, frac)?;
+        let Self {
+            scene, control, ws, ..
+        } = self;
+        let mut ctx = StepCtx {
+            model: &scene.model,
+            settings: &scene.settings,
+            control,
+            h: ws.h.expect("prepared"),
+            t0: scene.state.t,
+            substep: 0,
+        };
+        let st = &mut scene.state;
+        let mut flow = step::run(&step::BEGIN, &ctx, st, ws);
+        for substep in 0..scene.settings.substeps {
+            if flow.is_err() {
+                break;
+            }
+            (ctx.t0, ctx.substep) = (st.t, substep);
+            flow = step::run(&step::SUBSTEP, &ctx, st, ws);
         }
-        self.tear();
+        if flow.is_ok() {
+            flow = step::run(&step::END, &ctx, st, ws);
+        }
+        if flow.is_err() {
+            return Err(self.diagnose());
+        }
+        self.remove_torn();
         self.scene.state.step += 1;
         Ok(())
     }
@@ -412,162 +264,32 @@ impl Simulation {
         Ok(())
     }
 
-    fn substep(&mut self, held: &[(u32, Vec3, Vec3)], frac: Real) -> Result<(), Diverged> {
-        let h = self.ws.h.expect("prepared");
-        let Self {
-            scene,
-            live,
-            ws,
-            counters,
-            kinematic,
-            pinned,
-            x_old,
-            collisions,
-            ..
-        } = self;
-        let model = live.as_ref().unwrap_or(&scene.model);
-        let st = &mut scene.state;
-        let contacts = &model.contacts;
-        if contacts.any() {
-            x_old.clear();
-            x_old.extend_from_slice(&st.x);
+    /// Removes the springs the tear stage found (an explicit edit of the model that keeps
+    /// faces, actuators and the impulse solver's memory consistent).
+    fn remove_torn(&mut self) {
+        if self.ws.torn.is_empty() {
+            return;
         }
-        let t1 = st.t + h as f64;
-        let integrator = scene.settings.integrator;
-
-        counters.time(Stage::Control, || {
-            kinematic.clear();
-            for an in &model.anchors {
-                let p = an.path.position(t1);
-                let target = Vec3::new(p[0] as Real, p[1] as Real, p[2] as Real);
-                kinematic.push((an.node, st.x[an.node as usize], target));
-            }
-            for &(node, start, target) in held {
-                kinematic.push((node, st.x[node as usize], start + (target - start) * frac));
-            }
-            for &(node, from, target) in kinematic.iter() {
-                st.v[node as usize] = (target - from) / h;
-            }
-        });
-
-        if model.surfaces.iter().any(|s| s.pressure.is_some()) {
-            counters.time(Stage::Pressure, || {
-                ws.fconst.copy_from_slice(&ws.fbase);
-                for s in &model.surfaces {
-                    if let Some(law) = &s.pressure {
-                        let p = law.at(mesh::volume(&st.x, &s.faces)) as Real;
-                        mesh::add_pressure_forces(&st.x, &s.faces, p, &mut ws.fconst);
-                    }
-                }
-            });
+        let torn = std::mem::take(&mut self.ws.torn);
+        let mut keep = vec![true; self.scene.model.springs.len()];
+        for &s in &torn {
+            keep[s as usize] = false;
         }
-
-        let fixed = |kinematic: &[(u32, Vec3, Vec3)]| {
-            let mut f: Vec<bool> = model.nodes.inv_mass.iter().map(|&w| w == 0.0).collect();
-            for &(node, _, _) in kinematic {
-                f[node as usize] = true;
-            }
-            f
-        };
-        let settings = &scene.settings;
-        let finite = match integrator {
-            Integrator::SymplecticEuler => {
-                counters.spring_updates += model.springs.len() as u64;
-                integrate::symplectic_euler(model, ws, st, h, counters)
-            }
-            Integrator::ExplicitEuler => {
-                integrate::explicit_euler(model, ws, st, h, counters);
-                true
-            }
-            Integrator::Verlet => {
-                integrate::verlet(model, ws, st, h, counters);
-                true
-            }
-            Integrator::Rk4 => {
-                integrate::rk4(model, ws, st, h, counters);
-                true
-            }
-            Integrator::BackwardEuler | Integrator::ImplicitMidpoint | Integrator::Trapezoidal => {
-                let method = implicit::Method::of(integrator).expect("implicit family");
-                let fixed = fixed(kinematic);
-                implicit::step(method, model, ws, st, h, settings, &fixed, counters);
-                true
-            }
-            Integrator::FastMassSpring => {
-                let fixed = fixed(kinematic);
-                let (fconst, ret, it) = (&ws.fconst, ws.retention, settings.iterations());
-                fms::step(model, &mut ws.fms, fconst, ret, st, h, it, &fixed, counters);
-                true
-            }
-            Integrator::Xpbd => {
-                let fixed = fixed(kinematic);
-                let it = settings.iterations.unwrap_or(ws.xpbd_substeps);
-                xpbd::step(model, &ws.fconst, ws.retention, st, h, it, &fixed, counters);
-                true
-            }
-            Integrator::Impulse => {
-                let fixed = fixed(kinematic);
-                let r = impulse::step(model, ws, st, h, settings, &fixed, counters);
-                counters.sweeps += r.sweeps as u64;
-                true
-            }
-        };
-
-        if contacts.any() && finite {
-            let (pairs, touched) = counters.time(Stage::Contacts, || {
-                let col = &contacts.collisions;
-                let pass = CollisionPass {
-                    model,
-                    mode: col.mode,
-                    friction: col.friction,
-                    iterations: col.iterations,
-                };
-                let pairs = collisions.run(&pass, &mut st.x, &mut st.v);
-                if contacts.has_surfaces() {
-                    let posed = Posed::new(contacts, st.t, t1);
-                    let g = model.env.gravity.length();
-                    let pass = SurfacePass {
-                        posed: &posed,
-                        radius: &model.nodes.radius,
-                        inv_mass: &model.nodes.inv_mass,
-                        roughness: &model.nodes.roughness,
-                        x_old,
-                        h,
-                        threshold: contacts.restitution_threshold.max(2.0 * g * h),
-                    };
-                    st.touching = respond::surfaces(&pass, &mut st.x, &mut st.v);
-                }
-                (pairs, st.touching.len() as u64)
-            });
-            counters.pair_contacts += pairs;
-            counters.surface_contacts += touched;
+        let st = &mut self.scene.state;
+        self.scene.model.remove_springs(&keep, &mut st.controllers);
+        if let Some(imp) = &mut st.impulses {
+            let mut it = keep.iter();
+            imp.retain(|_| *it.next().expect("one impulse per spring"));
         }
-
-        counters.time(Stage::Anchors, || {
-            for &(node, from, target) in kinematic.iter() {
-                st.x[node as usize] = target;
-                st.v[node as usize] = (target - from) / h;
-            }
-            for &node in pinned.iter() {
-                st.v[node as usize] = Vec3::ZERO;
-            }
-        });
-
-        let finite = finite
-            && (integrator == Integrator::SymplecticEuler
-                || counters.time(Stage::Check, || integrate::all_finite(&st.x, &st.v)));
-        counters.integration_steps += 1;
-        if !finite {
-            return Err(self.diagnose());
-        }
-        self.scene.state.t = t1;
-        Ok(())
+        self.ws.counters.springs_torn += torn.len() as u64;
+        self.dirty = true;
     }
 
     /// Builds the divergence report for the current (non-finite) state.
     fn diagnose(&self) -> Diverged {
         let st = &self.scene.state;
-        let model = self.live_model();
+        let model = &self.scene.model;
+        let springs = self.live_springs();
         let settings = &self.scene.settings;
         // A free node first: pinned ones only turn NaN through inf·0 from a free neighbour.
         let bad = |i: &usize| !(st.x[*i].is_finite() && st.v[*i].is_finite());
@@ -576,12 +298,13 @@ impl Simulation {
             .find(bad)
             .or_else(|| (0..st.len()).find(bad))
             .map(|i| i as u32);
-        let spring =
-            node.and_then(|n| stability::stiffest_spring(model, &self.ws.forces, n as usize));
-        let limit = stability::largest_stable_h(model, settings.integrator);
+        let co = self.coefficients();
+        let spring = node.and_then(|n| stability::stiffest_spring(model, &co, n as usize));
+        let limit = stability::largest_stable_h_with(model, springs, settings.integrator);
         let alternative_h = match limit.h() {
             None if settings.integrator != Integrator::SymplecticEuler => {
-                stability::largest_stable_h(model, Integrator::SymplecticEuler).h()
+                let symplectic = Integrator::SymplecticEuler;
+                stability::largest_stable_h_with(model, springs, symplectic).h()
             }
             _ => None,
         };

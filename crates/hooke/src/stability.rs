@@ -17,7 +17,7 @@
 //! (never stable without damping). The largest stable h is found by bisection in log h.
 
 use crate::forces::{Form, SpringCoeffs};
-use crate::model::{Model, SpringKind};
+use crate::model::{Model, SpringKind, Springs};
 use crate::real::Real;
 use crate::settings::{Integrator, Settings};
 
@@ -141,11 +141,12 @@ impl NodeTerms {
     }
 }
 
-/// Each node's terms; `None` for pinned and anchored nodes.
-pub fn node_terms(model: &Model) -> Vec<Option<NodeTerms>> {
+/// Each node's terms with the springs' values `springs` (the model's, or those in
+/// effect); `None` for pinned and anchored nodes.
+pub(crate) fn node_terms(model: &Model, springs: &Springs) -> Vec<Option<NodeTerms>> {
     let nodes = &model.nodes;
     let adj = model.adjacency();
-    let sp = &model.springs;
+    let sp = springs;
     (0..nodes.len())
         .map(|i| {
             let wi = nodes.inv_mass[i] as f64;
@@ -182,9 +183,9 @@ pub fn node_terms(model: &Model) -> Vec<Option<NodeTerms>> {
 struct Classes(Vec<(NodeTerms, usize)>);
 
 impl Classes {
-    fn new(model: &Model) -> Self {
+    fn new(model: &Model, springs: &Springs) -> Self {
         let key = |t: &NodeTerms| [t.w2, t.w2_h2, t.g, t.g_h].map(f64::to_bits);
-        let mut all: Vec<(NodeTerms, usize)> = node_terms(model)
+        let mut all: Vec<(NodeTerms, usize)> = node_terms(model, springs)
             .into_iter()
             .enumerate()
             .filter_map(|(i, t)| t.map(|t| (t, i)))
@@ -254,11 +255,17 @@ fn retention_m1(model: &Model, h: f64) -> f64 {
 /// and makes them "stable" again), so this scans upwards by factors of two to the first
 /// failure and bisects between it and the last stable size.
 pub fn largest_stable_h(model: &Model, integ: Integrator) -> Limit {
-    Classes::new(model).limit(model, integ)
+    largest_stable_h_with(model, &model.springs, integ)
 }
 
-/// The stiffest spring on `node`: the largest k·(1/m_a + 1/m_b) with coefficients `co`.
-pub fn stiffest_spring(model: &Model, co: &SpringCoeffs, node: usize) -> Option<u32> {
+/// [`largest_stable_h`] with the springs' values in effect.
+pub(crate) fn largest_stable_h_with(model: &Model, springs: &Springs, integ: Integrator) -> Limit {
+    Classes::new(model, springs).limit(model, integ)
+}
+
+/// The stiffest spring on `node`: the largest k·(1/m_a + 1/m_b) with coefficients `co`
+/// (compiled in the user's spring order).
+pub(crate) fn stiffest_spring(model: &Model, co: &SpringCoeffs, node: usize) -> Option<u32> {
     let adj = model.adjacency();
     let nodes = &model.nodes;
     let sp = &model.springs;
@@ -319,6 +326,8 @@ pub struct Report {
     pub nissen: Vec<NissenLimit>,
     /// Nodes without any spring.
     pub isolated: Vec<u32>,
+    /// XPBD's automatic small substeps per integration step at this h.
+    pub xpbd_substeps: u32,
 }
 
 /// Nissen's safe coefficient limit for spring `s`: 1/(n+1), n the most springs on either end.
@@ -331,8 +340,8 @@ pub fn nissen_limit(model: &Model, s: usize) -> (usize, f64) {
 
 /// Builds the full stability report.
 pub fn report(model: &Model, settings: &Settings) -> Report {
-    let classes = Classes::new(model);
-    let co = SpringCoeffs::compile(model, settings.h(), Form::Forces);
+    let classes = Classes::new(model, &model.springs);
+    let co = SpringCoeffs::compile_in(model, &model.springs, settings.h(), Form::Forces, None);
     let integrators = Integrator::ALL
         .iter()
         .map(|&integ| {
@@ -375,6 +384,7 @@ pub fn report(model: &Model, settings: &Settings) -> Report {
         integrators,
         nissen,
         isolated,
+        xpbd_substeps: crate::solvers::xpbd::auto_substeps(model, &model.springs, settings.h()),
     }
 }
 

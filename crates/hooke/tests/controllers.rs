@@ -102,7 +102,7 @@ fn active_steps(sim: &mut Simulation, n: u64) -> Vec<u64> {
     for _ in 0..n {
         let step = sim.state().step;
         sim.step().unwrap();
-        let live = &sim.live_model().springs;
+        let live = sim.live_springs();
         let active = sim.state().controllers[0].active;
         // The live spring carries exactly the values the state says are in effect.
         if active {
@@ -182,7 +182,7 @@ fn a_muscle_rest_length_follows_its_sine() {
         let t = sim.state().t;
         sim.step().unwrap();
         let expected = 0.5 * (1.0 + 0.2 * (std::f64::consts::TAU * 2.0 * t + 0.3).sin());
-        let rest = sim.live_model().springs.rest[0] as f64;
+        let rest = sim.live_springs().rest[0] as f64;
         assert!(
             (rest - expected).abs() < 1e-6,
             "t = {t}: rest {rest}, expected {expected}"

@@ -19,7 +19,7 @@
 //!
 //! A slack rope contributes nothing; a zero-length spring only its isotropic damping.
 
-use crate::model::Model;
+use crate::model::{Model, Springs};
 use crate::par;
 use crate::real::Vec3;
 
@@ -147,25 +147,32 @@ pub struct Weights {
     pub alpha_k: f64,
 }
 
-/// Assembles A at (x, v) and returns K·v_k (K at x) in `kv`. `fixed` nodes get an identity
-/// row and column (their Δv is zero). Coefficients `k`, `c_axial`, `c_iso`, `rope` are per
-/// spring in the user's order.
-#[allow(clippy::too_many_arguments)]
-pub fn assemble(
-    model: &Model,
-    pat: &BlockPattern,
-    coeff: &SpringTerms,
-    x: &[V3],
-    v_k: &[V3],
-    w: Weights,
-    fixed: &[bool],
-    a: &mut BlockMatrix,
-    kv: &mut [V3],
-) {
+/// What the assembly of A reads besides the state: the model (masses, drag), the springs in
+/// effect (ends, rest lengths), the pattern, the springs' coefficients, the weights and the
+/// nodes whose Δv is zero.
+pub struct System<'a> {
+    /// The model (masses, air drag).
+    pub model: &'a Model,
+    /// The springs in effect (ends and rest lengths).
+    pub springs: &'a Springs,
+    /// Where the blocks are.
+    pub pattern: &'a BlockPattern,
+    /// Per-spring coefficients, user order.
+    pub terms: &'a SpringTerms,
+    /// α_D and α_K.
+    pub weights: Weights,
+    /// Nodes whose Δv is zero (identity rows and columns).
+    pub fixed: &'a [bool],
+}
+
+/// Assembles A at (x, v) and returns K·v_k (K at x) in `kv`. Fixed nodes get an identity
+/// row and column.
+pub fn assemble(sys: &System, x: &[V3], v_k: &[V3], a: &mut BlockMatrix, kv: &mut [V3]) {
+    let (pat, coeff, w) = (sys.pattern, sys.terms, sys.weights);
     a.val.clear();
     a.val.resize(pat.blocks(), ZERO_B);
     kv.iter_mut().for_each(|k| *k = [0.0; 3]);
-    let sp = &model.springs;
+    let sp = sys.springs;
     for s in 0..sp.len() {
         let (ia, ib) = (sp.a[s] as usize, sp.b[s] as usize);
         let d = sub(x[ia], x[ib]);
@@ -192,18 +199,24 @@ pub fn assemble(
             }
         }
     }
+    add_mass_and_fix(sys, a);
+}
+
+/// Adds M + α_D·drag to the diagonal, then makes fixed rows and columns identity.
+fn add_mass_and_fix(sys: &System, a: &mut BlockMatrix) {
+    let (pat, model) = (sys.pattern, sys.model);
     let drag = model.env.air_drag as f64;
     for i in 0..pat.n {
         let dg = &mut a.val[pat.diag[i]];
         let m = model.nodes.mass[i] as f64;
         for (r, row) in dg.iter_mut().enumerate() {
-            row[r] += m + w.alpha_d * drag;
+            row[r] += m + sys.weights.alpha_d * drag;
         }
     }
     for i in 0..pat.n {
         for k in pat.row_start[i]..pat.row_start[i + 1] {
             let j = pat.col[k] as usize;
-            if fixed[i] || fixed[j] {
+            if sys.fixed[i] || sys.fixed[j] {
                 a.val[k] = if i == j { identity() } else { ZERO_B };
             }
         }
@@ -283,16 +296,14 @@ pub fn block_jacobi(pat: &BlockPattern, a: &BlockMatrix) -> impl Fn(&[V3], &mut 
 
 /// Solves A·x = b by preconditioned conjugate gradient (`precond` computes z = P⁻¹·r for
 /// a symmetric positive definite P), starting from the `x` passed in (a warm start), until
-/// |r| ≤ tol·|b| or `max_iter` iterations. A must be symmetric positive definite.
-#[allow(clippy::too_many_arguments)]
+/// |r| ≤ tol·|b| or `max_iter` iterations, `(tol, max_iter)` = `limits`. A must be
+/// symmetric positive definite.
 pub fn pcg(
-    pat: &BlockPattern,
-    a: &BlockMatrix,
+    (pat, a): (&BlockPattern, &BlockMatrix),
     precond: &dyn Fn(&[V3], &mut [V3]),
     b: &[V3],
     x: &mut [V3],
-    tol: f64,
-    max_iter: u32,
+    (tol, max_iter): (f64, u32),
 ) -> CgReport {
     let n = b.len();
     let bnorm = dot(b, b).sqrt();

@@ -50,11 +50,6 @@ impl Spd {
         self.pattern.row_idx().len()
     }
 
-    /// Entries of the factor L (after the first factorisation).
-    pub fn factor_nnz(&self) -> usize {
-        self.l_values.len()
-    }
-
     /// Factors the matrix with these values (in pattern order). Errors when the matrix is
     /// not positive definite.
     pub fn factor(&mut self, values: &[f64]) -> Result<(), String> {

@@ -17,19 +17,23 @@
 //! refactors. Pinned, anchored and held nodes are eliminated (moved to the right-hand side).
 //! The iterations start from y; v₁ = (x₁ − x₀)/h.
 
-use super::blocks::V3;
+use super::blocks::{self, V3};
 use super::laplacian::{Laplacian, QWeights};
-use crate::counters::{Counters, Stage};
+use super::{Solver, StepReport};
+use crate::counters::{Counters, Part};
 use crate::forces::{Form, SpringCoeffs};
-use crate::model::{Model, SpringKind};
+use crate::model::{Model, SpringKind, Springs};
+use crate::par;
 use crate::real::{Real, Vec3};
+use crate::settings::Integrator;
 use crate::state::State;
+use crate::step::{StepCtx, Workspace};
 
-/// What fast mass-spring keeps between steps: its factored matrix.
-#[derive(Debug, Clone, Default)]
-pub struct FmsWs {
-    /// The matrix M + h²·L_k + h·L_c + h·β·I over the free nodes, factored.
-    pub lap: Laplacian,
+/// Fast mass-spring, with its factored matrix M + h²·L_k + h·L_c + h·β·I over the free
+/// nodes, kept across steps and edits and refactored only when it changes.
+#[derive(Debug, Default)]
+pub(crate) struct FastMassSpring {
+    lap: Laplacian,
 }
 
 /// The weights of one spring in the matrix: h²·k and h·c.
@@ -39,167 +43,200 @@ fn spring_weights(co: &SpringCoeffs, s: usize, h: f64) -> (f64, f64) {
     (h * h * k, h * c)
 }
 
-/// One fast mass-spring step with `iterations` local/global iterations. `fixed` nodes move
-/// with their (kinematic) velocity.
-#[allow(clippy::too_many_arguments)]
-pub fn step(
-    model: &Model,
-    fws: &mut FmsWs,
-    fconst: &[Vec3],
-    retention: Real,
-    st: &mut State,
-    h: Real,
-    iterations: u32,
-    fixed: &[bool],
-    c: &mut Counters,
-) {
-    let h64 = h as f64;
-    let co = SpringCoeffs::compile(model, h, Form::Forces);
-    let sp = &model.springs;
-    let n = st.len();
-    let mass: Vec<f64> = model.nodes.mass.iter().map(|&m| m as f64).collect();
-    let beta = model.env.air_drag as f64;
-    let wind: V3 = model.env.wind.to_array().map(|w| w as f64);
-    let x0: Vec<V3> = super::blocks::to_v3(&st.x);
-    let v0: Vec<V3> = super::blocks::to_v3(&st.v);
-    let w = QWeights {
-        wk: h64 * h64,
-        wc: h64,
-        diag: h64 * beta,
-    };
-    c.time(Stage::Nodes, || fws.lap.prepare(model, &co, w, fixed));
-    let lap = &fws.lap;
-
-    // Inertial target y and the constant part of the right-hand side.
-    let y: Vec<V3> = (0..n)
-        .map(|i| {
-            let mut p = [0.0; 3];
-            let f = fconst[i].to_array();
-            for k in 0..3 {
-                let acc = if mass[i] > 0.0 {
-                    f[k] as f64 / mass[i]
-                } else {
-                    0.0
-                };
-                p[k] = x0[i][k] + h64 * v0[i][k] + h64 * h64 * acc;
-            }
-            p
-        })
-        .collect();
-    let nf = lap.free_count();
-    let mut base = vec![[0.0; 3]; nf];
-    for (j, &i) in lap.free.iter().enumerate() {
-        let i = i as usize;
-        for k in 0..3 {
-            base[j][k] = mass[i] * y[i][k] + h64 * beta * (x0[i][k] + h64 * wind[k]);
-        }
+impl Solver for FastMassSpring {
+    fn integrator(&self) -> Integrator {
+        Integrator::FastMassSpring
     }
-    for s in 0..sp.len() {
-        let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
-        let (_, wc) = spring_weights(&co, s, h64);
-        let (wk, _) = spring_weights(&co, s, h64);
-        for (me, other) in [(a, b), (b, a)] {
-            let j = lap.index[me];
-            if j == u32::MAX {
-                continue;
-            }
-            for k in 0..3 {
-                // h·L_c·x₀, and the coupling to a fixed neighbour moved to the right.
-                let mut r = wc * (x0[me][k] - x0[other][k]);
-                if fixed[other] {
-                    r += (wk + wc) * (x0[other][k] + h64 * v0[other][k]);
+
+    fn factorizations(&self) -> (u64, u64) {
+        (self.lap.symbolic_analyses, self.lap.factorizations)
+    }
+
+    /// One step with `settings.iterations()` local/global iterations. Fixed nodes move with
+    /// their (kinematic) velocity.
+    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+        let (model, h) = (ctx.model, ctx.h as f64);
+        let springs = ws.springs.values(model);
+        let co = SpringCoeffs::compile_in(model, springs, ctx.h, Form::Forces, None);
+        let fixed = ws.fixed(model);
+        let w = QWeights {
+            wk: h * h,
+            wc: h,
+            diag: h * model.env.air_drag as f64,
+        };
+        let lap = &mut self.lap;
+        ws.counters
+            .time(Part::Nodes, || lap.prepare(model, &co, w, &fixed));
+        let sys = Global {
+            model,
+            springs,
+            co: &co,
+            lap: &self.lap,
+            fixed: &fixed,
+            h,
+        };
+        let (x0, v0) = (blocks::to_v3(&st.x), blocks::to_v3(&st.v));
+        let y = sys.inertial_target(&x0, &v0, &ws.fconst);
+        let base = sys.constant_rhs(&x0, &v0, &y);
+        let mut x = sys.start(&x0, &v0, &y);
+        for _ in 0..ctx.settings.iterations() {
+            sys.iterate(&base, &mut x, &mut ws.counters);
+        }
+        let ret = ws.retention as f64;
+        for i in 0..st.len() {
+            let v1: V3 = std::array::from_fn(|k| (x[i][k] - x0[i][k]) / h * ret);
+            st.x[i] = Vec3::new(x[i][0] as Real, x[i][1] as Real, x[i][2] as Real);
+            st.v[i] = Vec3::new(v1[0] as Real, v1[1] as Real, v1[2] as Real);
+        }
+        StepReport::default()
+    }
+}
+
+/// The global system of one step: the factored matrix and what its right-hand side reads.
+struct Global<'a> {
+    model: &'a Model,
+    springs: &'a Springs,
+    co: &'a SpringCoeffs,
+    lap: &'a Laplacian,
+    fixed: &'a [bool],
+    h: f64,
+}
+
+impl Global<'_> {
+    /// y = x₀ + h·v₀ + h²·M⁻¹·f_const.
+    fn inertial_target(&self, x0: &[V3], v0: &[V3], fconst: &[Vec3]) -> Vec<V3> {
+        let (h, mass) = (self.h, &self.model.nodes.mass);
+        (0..x0.len())
+            .map(|i| {
+                let m = mass[i] as f64;
+                let f = fconst[i].to_array();
+                std::array::from_fn(|k| {
+                    let acc = if m > 0.0 { f[k] as f64 / m } else { 0.0 };
+                    x0[i][k] + h * v0[i][k] + h * h * acc
+                })
+            })
+            .collect()
+    }
+
+    /// The constant part of the right-hand side per free node: M·y + h·β·(x₀ + h·w) +
+    /// h·L_c·x₀, with the coupling to fixed neighbours moved to the right.
+    fn constant_rhs(&self, x0: &[V3], v0: &[V3], y: &[V3]) -> Vec<V3> {
+        let (h, model, lap) = (self.h, self.model, self.lap);
+        let beta = model.env.air_drag as f64;
+        let wind: V3 = model.env.wind.to_array().map(|w| w as f64);
+        let mut base: Vec<V3> = lap
+            .free
+            .iter()
+            .map(|&i| {
+                let (i, m) = (i as usize, model.nodes.mass[i as usize] as f64);
+                std::array::from_fn(|k| m * y[i][k] + h * beta * (x0[i][k] + h * wind[k]))
+            })
+            .collect();
+        let sp = self.springs;
+        for s in 0..sp.len() {
+            let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+            let (wk, wc) = spring_weights(self.co, s, h);
+            for (me, other) in [(a, b), (b, a)] {
+                let j = lap.index[me];
+                if j == u32::MAX {
+                    continue;
                 }
-                base[j as usize][k] += r;
-            }
-        }
-    }
-
-    // Iterate from y; fixed nodes move with their kinematic velocity.
-    let mut x: Vec<V3> = (0..n)
-        .map(|i| {
-            if fixed[i] {
-                let mut p = x0[i];
                 for k in 0..3 {
-                    p[k] += h64 * v0[i][k];
+                    // h·L_c·x₀, and the coupling to a fixed neighbour moved to the right.
+                    let mut r = wc * (x0[me][k] - x0[other][k]);
+                    if self.fixed[other] {
+                        r += (wk + wc) * (x0[other][k] + h * v0[other][k]);
+                    }
+                    base[j as usize][k] += r;
                 }
-                p
-            } else {
-                y[i]
             }
-        })
-        .collect();
-    let mut rhs = vec![0.0; 3 * nf];
-    let mut gathered = vec![[0.0; 3]; nf];
-    // Per spring: h²·k·dₛ, the spring's pull on end a (−that on end b).
-    let mut pull = vec![[0.0; 3]; sp.len()];
-    let adj = model.adjacency();
-    for _ in 0..iterations {
-        c.time(Stage::Springs, || {
-            // Local step, every spring independently.
-            let xs: &[V3] = &x;
-            crate::par::chunks_mut(&mut pull, crate::par::SPRING_CHUNK, |start, part| {
-                for (j, out) in part.iter_mut().enumerate() {
-                    let s = start + j;
-                    let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
-                    let p = [
-                        xs[a][0] - xs[b][0],
-                        xs[a][1] - xs[b][1],
-                        xs[a][2] - xs[b][2],
-                    ];
-                    let len = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
-                    let rest = sp.rest[s] as f64;
-                    let d = if sp.kind[s] == SpringKind::Rope && len < rest {
-                        p
-                    } else if len > 0.0 {
-                        [rest * p[0] / len, rest * p[1] / len, rest * p[2] / len]
-                    } else {
-                        [0.0; 3]
-                    };
-                    let (wk, _) = spring_weights(&co, s, h64);
-                    *out = [wk * d[0], wk * d[1], wk * d[2]];
+        }
+        base
+    }
+
+    /// The first iterate: y for free nodes; fixed nodes move with their kinematic velocity.
+    fn start(&self, x0: &[V3], v0: &[V3], y: &[V3]) -> Vec<V3> {
+        (0..x0.len())
+            .map(|i| {
+                if self.fixed[i] {
+                    std::array::from_fn(|k| x0[i][k] + self.h * v0[i][k])
+                } else {
+                    y[i]
                 }
-            });
-            // Right-hand side: each free node gathers its springs, in adjacency order, in
-            // one pass; then the three coordinates go to their columns.
-            let pull: &[V3] = &pull;
-            let base: &[V3] = &base;
-            crate::par::chunks_mut(&mut gathered, crate::par::NODE_CHUNK, |start, part| {
-                for (j, g) in part.iter_mut().enumerate() {
-                    let node = lap.free[start + j] as usize;
-                    let mut acc = base[start + j];
-                    for &s in adj.as_a(node) {
-                        let p = pull[s as usize];
-                        acc = [acc[0] + p[0], acc[1] + p[1], acc[2] + p[2]];
-                    }
-                    for &s in adj.as_b(node) {
-                        let p = pull[s as usize];
-                        acc = [acc[0] - p[0], acc[1] - p[1], acc[2] - p[2]];
-                    }
-                    *g = acc;
-                }
-            });
+            })
+            .collect()
+    }
+
+    /// One local/global iteration: every spring's projection dₛ, then the global solve.
+    fn iterate(&self, base: &[V3], x: &mut [V3], counters: &mut Counters) {
+        let lap = self.lap;
+        let nf = lap.free_count();
+        let mut rhs = vec![0.0; 3 * nf];
+        counters.time(Part::Springs, || {
+            let pull = self.local(x);
+            let gathered = self.gather(base, &pull);
             for (j, g) in gathered.iter().enumerate() {
                 for k in 0..3 {
                     rhs[k * nf + j] = g[k];
                 }
             }
         });
-        c.spring_updates += sp.len() as u64;
-        c.time(Stage::Nodes, || lap.solve(&mut rhs));
-        c.linear_solves += 1;
+        counters.spring_updates += self.springs.len() as u64;
+        counters.time(Part::Nodes, || lap.solve(&mut rhs));
+        counters.linear_solves += 1;
         for (j, &i) in lap.free.iter().enumerate() {
             for k in 0..3 {
                 x[i as usize][k] = rhs[k * nf + j];
             }
         }
     }
-    let ret = retention as f64;
-    for i in 0..n {
-        let mut v1 = [0.0; 3];
-        for k in 0..3 {
-            v1[k] = (x[i][k] - x0[i][k]) / h64 * ret;
-        }
-        st.x[i] = Vec3::new(x[i][0] as Real, x[i][1] as Real, x[i][2] as Real);
-        st.v[i] = Vec3::new(v1[0] as Real, v1[1] as Real, v1[2] as Real);
+
+    /// The local step, every spring independently: dₛ = Lₛ·(x_a − x_b)/|x_a − x_b| (a slack
+    /// rope takes dₛ = x_a − x_b); returns h²·k·dₛ, the spring's pull on end a.
+    fn local(&self, x: &[V3]) -> Vec<V3> {
+        let (sp, co, h) = (self.springs, self.co, self.h);
+        let mut pull = vec![[0.0; 3]; sp.len()];
+        par::chunks_mut(&mut pull, par::SPRING_CHUNK, |start, part| {
+            for (j, out) in part.iter_mut().enumerate() {
+                let s = start + j;
+                let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+                let p = [x[a][0] - x[b][0], x[a][1] - x[b][1], x[a][2] - x[b][2]];
+                let len = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+                let rest = sp.rest[s] as f64;
+                let d = if sp.kind[s] == SpringKind::Rope && len < rest {
+                    p
+                } else if len > 0.0 {
+                    [rest * p[0] / len, rest * p[1] / len, rest * p[2] / len]
+                } else {
+                    [0.0; 3]
+                };
+                let (wk, _) = spring_weights(co, s, h);
+                *out = [wk * d[0], wk * d[1], wk * d[2]];
+            }
+        });
+        pull
+    }
+
+    /// Right-hand side per free node: `base` plus its springs' pulls, gathered in adjacency
+    /// order in one pass.
+    fn gather(&self, base: &[V3], pull: &[V3]) -> Vec<V3> {
+        let (lap, adj) = (self.lap, self.model.adjacency());
+        let mut gathered = vec![[0.0; 3]; lap.free_count()];
+        par::chunks_mut(&mut gathered, par::NODE_CHUNK, |start, part| {
+            for (j, g) in part.iter_mut().enumerate() {
+                let node = lap.free[start + j] as usize;
+                let mut acc = base[start + j];
+                for &s in adj.as_a(node) {
+                    let p = pull[s as usize];
+                    acc = [acc[0] + p[0], acc[1] + p[1], acc[2] + p[2]];
+                }
+                for &s in adj.as_b(node) {
+                    let p = pull[s as usize];
+                    acc = [acc[0] - p[0], acc[1] - p[1], acc[2] - p[2]];
+                }
+                *g = acc;
+            }
+        });
+        gathered
     }
 }

@@ -24,17 +24,18 @@
 use super::blocks::{self, BlockMatrix, BlockPattern, SpringTerms, V3, Weights};
 use super::direct::Expanded;
 use super::laplacian::{Laplacian, QWeights};
-use crate::counters::{Counters, Stage};
-use crate::forces::{self, Form, SpringCoeffs};
-use crate::integrate::Workspace;
-use crate::model::Model;
+use super::{Solver, StepReport, eval};
+use crate::counters::Part;
+use crate::forces::{Form, SpringCoeffs};
+use crate::model::{Model, Springs};
 use crate::real::{Real, Vec3};
 use crate::settings::{Integrator, LinearSolver, Preconditioner, Settings};
 use crate::state::State;
+use crate::step::{StepCtx, Workspace};
 
 /// The coefficients of one implicit method (see the module table).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Method {
+struct Method {
     a_x: f64,
     b_x: f64,
     b_v: f64,
@@ -45,7 +46,7 @@ pub struct Method {
 
 impl Method {
     /// The coefficients of `integ`, if it is one of the implicit family.
-    pub fn of(integ: Integrator) -> Option<Self> {
+    fn of(integ: Integrator) -> Option<Self> {
         let m = |a_x, b_x, b_v, w0, w1, c_x| Method {
             a_x,
             b_x,
@@ -66,7 +67,7 @@ impl Method {
 /// What the implicit integrators keep between steps: the block pattern and the direct
 /// solver's symbolic analysis (rebuilt when the topology changes).
 #[derive(Debug, Clone)]
-pub struct ImplicitWs {
+struct ImplicitWs {
     pattern: BlockPattern,
     coeffs: SpringCoeffs,
     terms: SpringTerms,
@@ -79,9 +80,9 @@ pub struct ImplicitWs {
 }
 
 impl ImplicitWs {
-    /// Prepares for `model` with coefficients compiled for step `h`.
-    pub fn new(model: &Model, h: Real) -> Self {
-        let co = SpringCoeffs::compile(model, h, Form::Forces);
+    /// Prepares for `model` with the springs in effect compiled for step `h`.
+    fn new(model: &Model, springs: &Springs, h: Real) -> Self {
+        let co = SpringCoeffs::compile_in(model, springs, h, Form::Forces, None);
         Self {
             pattern: BlockPattern::new(model),
             terms: SpringTerms::new(&co),
@@ -94,7 +95,7 @@ impl ImplicitWs {
     }
 
     /// Symbolic analyses and numeric factorisations done by the direct solver.
-    pub fn factorizations(&self) -> (u64, u64) {
+    fn factorizations(&self) -> (u64, u64) {
         self.direct
             .as_ref()
             .map_or((0, 0), |d| (d.spd.symbolic_analyses, d.spd.factorizations))
@@ -156,16 +157,8 @@ impl ImplicitWs {
                 &laplacian
             }
         };
-        let r = blocks::pcg(
-            &self.pattern,
-            &self.matrix,
-            precond,
-            b,
-            x,
-            settings.cg_tolerance,
-            settings.cg_max_iterations,
-        );
-        r.iterations
+        let limits = (settings.cg_tolerance, settings.cg_max_iterations);
+        blocks::pcg((&self.pattern, &self.matrix), precond, b, x, limits).iterations
     }
 }
 
@@ -175,158 +168,203 @@ fn to_real(v: &[V3]) -> Vec<Vec3> {
         .collect()
 }
 
-/// Total forces at (x, v) in f64.
-fn forces_at(
-    model: &Model,
-    ws: &mut Workspace,
-    x: &[Vec3],
-    v: &[Vec3],
-    c: &mut Counters,
-) -> Vec<V3> {
-    let mut f = vec![Vec3::ZERO; x.len()];
-    c.time(Stage::Springs, || {
-        forces::total_forces(
-            model, &ws.layout, &ws.forces, &ws.fconst, x, v, &mut ws.sf, &mut f,
-        )
-    });
-    c.spring_updates += model.springs.len() as u64;
-    blocks::to_v3(&f)
+/// Backward Euler, implicit midpoint or the trapezoidal rule, with what it keeps between
+/// steps.
+#[derive(Debug)]
+pub(crate) struct Implicit {
+    integrator: Integrator,
+    method: Method,
+    ws: Option<ImplicitWs>,
 }
 
-/// One step of the implicit `method` from the state `st` (velocities of kinematic nodes
-/// already set by the control stage). `fixed` marks nodes whose Δv is zero.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn step(
+impl Implicit {
+    /// The solver for one of the implicit family.
+    pub fn new(integrator: Integrator) -> Self {
+        Self {
+            integrator,
+            method: Method::of(integrator).expect("an implicit integrator"),
+            ws: None,
+        }
+    }
+}
+
+impl Solver for Implicit {
+    fn integrator(&self) -> Integrator {
+        self.integrator
+    }
+
+    fn compile(&mut self, _: &Model, _: &Springs, _: Real) {
+        // Pattern, coefficients and factorisation are made again on the next step.
+        self.ws = None;
+    }
+
+    fn factorizations(&self) -> (u64, u64) {
+        self.ws.as_ref().map_or((0, 0), ImplicitWs::factorizations)
+    }
+
+    /// One step of the method from `st` (velocities of kinematic nodes already set by the
+    /// control stage); fixed nodes keep Δv = 0.
+    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+        let (model, h) = (ctx.model, ctx.h);
+        let iws = self
+            .ws
+            .get_or_insert_with(|| ImplicitWs::new(model, ws.springs.values(model), h));
+        let mut step = Newton::start(self.method, ctx, st, ws);
+        step.first(iws, ws);
+        for _ in 1..ctx.settings.newton_iterations {
+            step.iterate(iws, ws);
+        }
+        step.finish(st, ws.retention);
+        StepReport::default()
+    }
+}
+
+/// One implicit step in progress: the start state, the forces there, and the iterate Δv.
+struct Newton<'a> {
     method: Method,
-    model: &Model,
-    ws: &mut Workspace,
-    st: &mut State,
-    h: Real,
-    settings: &Settings,
-    fixed: &[bool],
-    c: &mut Counters,
-) {
-    let h64 = h as f64;
-    let mut iws = ws
-        .implicit
-        .take()
-        .unwrap_or_else(|| ImplicitWs::new(model, h));
-    let n = st.len();
-    let (x0, v0) = (blocks::to_v3(&st.x), blocks::to_v3(&st.v));
-    let f0 = forces_at(model, ws, &st.x, &st.v, c);
-    let mass: Vec<f64> = model.nodes.mass.iter().map(|&m| m as f64).collect();
-    let weights = Weights {
-        alpha_d: h64 * method.w1 * method.b_v,
-        alpha_k: h64 * h64 * method.w1 * method.b_x,
-    };
-    let mut kv = vec![[0.0; 3]; n];
-    let mut rhs = vec![[0.0; 3]; n];
-    // Warm start: last step's Δv (as stored in the state, so a resumed run starts the same).
-    let mut dv = match &st.last_dv {
-        Some(last) if last.len() == n => {
-            let mut g = blocks::to_v3(last);
-            for (gi, &f) in g.iter_mut().zip(fixed) {
-                if f {
-                    *gi = [0.0; 3];
+    ctx: &'a StepCtx<'a>,
+    fixed: Vec<bool>,
+    x0: Vec<V3>,
+    v0: Vec<V3>,
+    f0: Vec<V3>,
+    dv: Vec<V3>,
+    weights: Weights,
+}
+
+impl<'a> Newton<'a> {
+    /// Forces at the start; the warm start is last step's Δv (as stored in the state, so a
+    /// resumed run starts the same).
+    fn start(method: Method, ctx: &'a StepCtx<'a>, st: &State, ws: &mut Workspace) -> Self {
+        let (model, h) = (ctx.model, ctx.h as f64);
+        let n = st.len();
+        let fixed = ws.fixed(model);
+        let f0 = forces_v3(model, ws, &st.x, &st.v);
+        let dv = match &st.last_dv {
+            Some(last) if last.len() == n => {
+                let mut g = blocks::to_v3(last);
+                for (gi, &f) in g.iter_mut().zip(&fixed) {
+                    if f {
+                        *gi = [0.0; 3];
+                    }
                 }
+                g
             }
-            g
-        }
-        _ => vec![[0.0; 3]; n],
-    };
-    let mut delta = vec![[0.0; 3]; n];
-    // Newton corrections start from zero.
-    let zero = delta.clone();
-    c.time(Stage::Nodes, || {
-        blocks::assemble(
-            model,
-            &iws.pattern,
-            &iws.terms,
-            &x0,
-            &v0,
-            weights,
+            _ => vec![[0.0; 3]; n],
+        };
+        Self {
+            method,
+            ctx,
             fixed,
-            &mut iws.matrix,
-            &mut kv,
-        );
-    });
-    for i in 0..n {
-        if !fixed[i] {
-            for k in 0..3 {
-                rhs[i][k] = h64
-                    * ((method.w0 + method.w1) * f0[i][k]
-                        + method.w1 * method.a_x * h64 * kv[i][k]);
-            }
+            x0: blocks::to_v3(&st.x),
+            v0: blocks::to_v3(&st.v),
+            f0,
+            dv,
+            weights: Weights {
+                alpha_d: h * method.w1 * method.b_v,
+                alpha_k: h * h * method.w1 * method.b_x,
+            },
         }
     }
-    let it = c.time(Stage::Nodes, || {
-        iws.solve(settings, (model, weights, fixed), &rhs, &mut dv)
-    });
-    c.linear_solves += 1;
-    c.cg_iterations += it as u64;
-    for _ in 1..settings.newton_iterations {
-        let xe: Vec<V3> = (0..n)
-            .map(|i| {
-                let mut p = x0[i];
-                for k in 0..3 {
-                    p[k] += method.a_x * h64 * v0[i][k] + method.b_x * h64 * dv[i][k];
-                }
-                p
-            })
-            .collect();
-        let ve: Vec<V3> = (0..n)
-            .map(|i| {
-                let mut p = v0[i];
-                for k in 0..3 {
-                    p[k] += method.b_v * dv[i][k];
-                }
-                p
-            })
-            .collect();
-        let fe = forces_at(model, ws, &to_real(&xe), &to_real(&ve), c);
-        for i in 0..n {
-            rhs[i] = [0.0; 3];
-            if !fixed[i] {
-                for k in 0..3 {
-                    rhs[i][k] =
-                        h64 * (method.w0 * f0[i][k] + method.w1 * fe[i][k]) - mass[i] * dv[i][k];
-                }
-            }
-        }
-        let it = c.time(Stage::Nodes, || {
-            blocks::assemble(
+
+    /// Assembles A at (x, v) into `iws.matrix`; returns K·v.
+    fn assemble(&self, iws: &mut ImplicitWs, ws: &mut Workspace, x: &[V3], v: &[V3]) -> Vec<V3> {
+        let model = self.ctx.model;
+        let mut kv = vec![[0.0; 3]; x.len()];
+        let springs = &ws.springs;
+        ws.counters.time(Part::Nodes, || {
+            let sys = blocks::System {
                 model,
-                &iws.pattern,
-                &iws.terms,
-                &xe,
-                &ve,
-                weights,
-                fixed,
-                &mut iws.matrix,
-                &mut kv,
-            );
-            delta.copy_from_slice(&zero);
-            iws.solve(settings, (model, weights, fixed), &rhs, &mut delta)
+                springs: springs.values(model),
+                pattern: &iws.pattern,
+                terms: &iws.terms,
+                weights: self.weights,
+                fixed: &self.fixed,
+            };
+            blocks::assemble(&sys, x, v, &mut iws.matrix, &mut kv);
         });
-        c.linear_solves += 1;
-        c.cg_iterations += it as u64;
+        kv
+    }
+
+    /// Solves A·out = rhs, counting the solve and its iterations.
+    fn solve(&self, iws: &mut ImplicitWs, ws: &mut Workspace, rhs: &[V3], out: &mut [V3]) {
+        let ctx = (self.ctx.model, self.weights, &self.fixed[..]);
+        let settings = self.ctx.settings;
+        let it = ws
+            .counters
+            .time(Part::Nodes, || iws.solve(settings, ctx, rhs, out));
+        ws.counters.linear_solves += 1;
+        ws.counters.cg_iterations += it as u64;
+    }
+
+    /// The linearised step: (M − h·w₁·(b_v·D + h·b_x·K))·Δv = h·((w₀ + w₁)·f₀ + w₁·a_x·h·K·v₀).
+    fn first(&mut self, iws: &mut ImplicitWs, ws: &mut Workspace) {
+        let (m, h) = (self.method, self.ctx.h as f64);
+        let kv = self.assemble(iws, ws, &self.x0, &self.v0);
+        let mut rhs = vec![[0.0; 3]; self.x0.len()];
+        for (i, r) in rhs.iter_mut().enumerate() {
+            if !self.fixed[i] {
+                for k in 0..3 {
+                    r[k] = h * ((m.w0 + m.w1) * self.f0[i][k] + m.w1 * m.a_x * h * kv[i][k]);
+                }
+            }
+        }
+        let mut dv = std::mem::take(&mut self.dv);
+        self.solve(iws, ws, &rhs, &mut dv);
+        self.dv = dv;
+    }
+
+    /// A Newton step on g(Δv) = M·Δv − h·(w₀·f₀ + w₁·f(x_e, v_e)) with the Jacobian at the
+    /// current iterate.
+    fn iterate(&mut self, iws: &mut ImplicitWs, ws: &mut Workspace) {
+        let (m, h, model) = (self.method, self.ctx.h as f64, self.ctx.model);
+        let n = self.x0.len();
+        let (mut xe, mut ve) = (self.x0.clone(), self.v0.clone());
         for i in 0..n {
             for k in 0..3 {
-                dv[i][k] += delta[i][k];
+                xe[i][k] += m.a_x * h * self.v0[i][k] + m.b_x * h * self.dv[i][k];
+                ve[i][k] += m.b_v * self.dv[i][k];
+            }
+        }
+        let fe = forces_v3(model, ws, &to_real(&xe), &to_real(&ve));
+        let mut rhs = vec![[0.0; 3]; n];
+        for i in 0..n {
+            if !self.fixed[i] {
+                let mass = model.nodes.mass[i] as f64;
+                for k in 0..3 {
+                    rhs[i][k] = h * (m.w0 * self.f0[i][k] + m.w1 * fe[i][k]) - mass * self.dv[i][k];
+                }
+            }
+        }
+        self.assemble(iws, ws, &xe, &ve);
+        // Newton corrections start from zero.
+        let mut delta = vec![[0.0; 3]; n];
+        self.solve(iws, ws, &rhs, &mut delta);
+        for i in 0..n {
+            for k in 0..3 {
+                self.dv[i][k] += delta[i][k];
             }
         }
     }
-    st.last_dv = (settings.linear_solver == LinearSolver::Cg).then(|| to_real(&dv));
-    let ret = ws.retention as f64;
-    for i in 0..n {
-        let mut x1 = [0.0; 3];
-        let mut v1 = [0.0; 3];
-        for k in 0..3 {
-            x1[k] = x0[i][k] + h64 * (v0[i][k] + method.c_x * dv[i][k]);
-            v1[k] = (v0[i][k] + dv[i][k]) * ret;
+
+    /// v₁ = (v₀ + Δv)·r, x₁ = x₀ + h·(v₀ + c_x·Δv); CG's warm start kept in the state.
+    fn finish(self, st: &mut State, retention: Real) {
+        let (m, h) = (self.method, self.ctx.h as f64);
+        let cg = self.ctx.settings.linear_solver == LinearSolver::Cg;
+        st.last_dv = cg.then(|| to_real(&self.dv));
+        let ret = retention as f64;
+        for i in 0..self.x0.len() {
+            let (x0, v0, dv) = (self.x0[i], self.v0[i], self.dv[i]);
+            let x1: V3 = std::array::from_fn(|k| x0[k] + h * (v0[k] + m.c_x * dv[k]));
+            let v1: V3 = std::array::from_fn(|k| (v0[k] + dv[k]) * ret);
+            st.x[i] = Vec3::new(x1[0] as Real, x1[1] as Real, x1[2] as Real);
+            st.v[i] = Vec3::new(v1[0] as Real, v1[1] as Real, v1[2] as Real);
         }
-        st.x[i] = Vec3::new(x1[0] as Real, x1[1] as Real, x1[2] as Real);
-        st.v[i] = Vec3::new(v1[0] as Real, v1[1] as Real, v1[2] as Real);
     }
-    ws.implicit = Some(iws);
+}
+
+/// Total forces at (x, v) in f64.
+fn forces_v3(model: &Model, ws: &mut Workspace, x: &[Vec3], v: &[Vec3]) -> Vec<V3> {
+    let mut f = vec![Vec3::ZERO; x.len()];
+    eval::forces_at(model, ws, x, v, &mut f);
+    blocks::to_v3(&f)
 }

@@ -16,119 +16,158 @@
 //! stop early when no spring is further than `impulse_tolerance` from its target. Finally
 //! x += h·v.
 
-use crate::counters::{Counters, Stage};
+use super::{Solver, StepReport};
+use crate::counters::Part;
 use crate::forces::{self, NodeForces};
-use crate::integrate::Workspace;
-use crate::model::{Model, SpringKind};
+use crate::model::{SpringKind, Springs};
 use crate::real::{Real, Vec3};
-use crate::settings::Settings;
+use crate::settings::{Integrator, Settings};
 use crate::state::State;
+use crate::step::{StepCtx, Workspace};
 
-/// What one impulse step did.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Sweeps {
-    /// Sweeps run.
-    pub sweeps: u32,
-    /// Largest |v_target − v_rel| after the last sweep \[m/s].
-    pub residual: f64,
+#[derive(Debug)]
+pub(super) struct Impulse;
+
+impl Solver for Impulse {
+    fn integrator(&self) -> Integrator {
+        Integrator::Impulse
+    }
+
+    /// One step; the workspace's force coefficients leave the `stable` springs out (they are
+    /// the impulses).
+    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+        let (model, h) = (ctx.model, ctx.h);
+        let fixed = ws.fixed(model);
+        let w: Vec<Real> = (0..st.len())
+            .map(|i| {
+                if fixed[i] {
+                    0.0
+                } else {
+                    model.nodes.inv_mass[i]
+                }
+            })
+            .collect();
+        other_forces(ctx, st, ws, &w);
+        let springs = ws.springs.values(model);
+        let mut sw = Sweep::new(springs, st, &w, h, ctx.settings.warm_start);
+        sw.warm_start(&mut st.v);
+        let sweeps = sw.sweeps(&mut st.v, ctx.settings);
+        ws.counters.sweeps += sweeps as u64;
+        ws.counters.spring_updates += (sw.stable.len() * sweeps as usize) as u64;
+        for i in 0..st.len() {
+            st.x[i] += st.v[i] * h;
+            st.v[i] *= ws.retention;
+        }
+        st.impulses = Some(sw.j_acc);
+        StepReport::default()
+    }
 }
 
-/// One step; `ws.forces` leaves the `stable` springs out (they are the impulses).
-pub(crate) fn step(
-    model: &Model,
-    ws: &mut Workspace,
-    st: &mut State,
-    h: Real,
-    settings: &Settings,
-    fixed: &[bool],
-    c: &mut Counters,
-) -> Sweeps {
-    let sp = &model.springs;
-    let n = st.len();
-    let w: Vec<Real> = (0..n)
-        .map(|i| {
-            if fixed[i] {
-                0.0
-            } else {
-                model.nodes.inv_mass[i]
-            }
-        })
-        .collect();
-    // v* = v + h·M⁻¹·f(other forces).
-    c.time(Stage::Springs, || {
-        forces::spring_pass(&ws.layout, &ws.forces, &st.x, &st.v, &mut ws.sf)
+/// v* = v + h·M⁻¹·f(every force but the stable springs).
+fn other_forces(ctx: &StepCtx, st: &mut State, ws: &mut Workspace, w: &[Real]) {
+    let (model, h) = (ctx.model, ctx.h);
+    let springs = &ws.springs;
+    ws.counters.time(Part::Springs, || {
+        forces::spring_pass(&springs.layout, &springs.forces, &st.x, &st.v, &mut ws.sf)
     });
-    c.time(Stage::Nodes, || {
-        let nf = NodeForces::new(model, &ws.layout, &ws.sf, &ws.fconst);
-        for i in 0..n {
+    let nf = NodeForces::new(model, &springs.layout, &ws.sf, &ws.fconst);
+    ws.counters.time(Part::Nodes, || {
+        for i in 0..st.len() {
             let f = nf.at(i, st.v[i]);
             st.v[i] += f * (h * w[i]);
         }
     });
-    let stable: Vec<usize> = (0..sp.len())
-        .filter(|&s| sp.kind[s] == SpringKind::Stable)
-        .collect();
-    let mut j_acc = match (&st.impulses, settings.warm_start) {
-        (Some(prev), true) if prev.len() == sp.len() => prev.clone(),
-        _ => vec![0.0; sp.len()],
-    };
-    // Directions, reduced masses and targets from the start of the sweep.
-    let mut dir = vec![Vec3::ZERO; sp.len()];
-    let mut m_red = vec![0.0 as Real; sp.len()];
-    let mut target = vec![0.0 as Real; sp.len()];
-    for &s in &stable {
-        let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
-        let d = st.x[a] - st.x[b];
-        let len = d.length();
-        let wsum = w[a] + w[b];
-        if len <= 0.0 || wsum <= 0.0 {
-            j_acc[s] = 0.0;
-            continue;
+}
+
+/// The sequential impulses of one step: per stable spring its direction, reduced mass and
+/// target relative velocity from the start of the sweep, and its accumulated impulse.
+struct Sweep<'a> {
+    springs: &'a Springs,
+    w: &'a [Real],
+    stable: Vec<usize>,
+    dir: Vec<Vec3>,
+    m_red: Vec<Real>,
+    target: Vec<Real>,
+    j_acc: Vec<Real>,
+}
+
+impl<'a> Sweep<'a> {
+    /// Targets v_target = (1 − cd)·v_rel⁰ − cs·x/h; the accumulated impulses start from last
+    /// step's (warm start) or zero.
+    fn new(springs: &'a Springs, st: &State, w: &'a [Real], h: Real, warm: bool) -> Self {
+        let sp = springs;
+        let stable: Vec<usize> = (0..sp.len())
+            .filter(|&s| sp.kind[s] == SpringKind::Stable)
+            .collect();
+        let j_acc = match (&st.impulses, warm) {
+            (Some(prev), true) if prev.len() == sp.len() => prev.clone(),
+            _ => vec![0.0; sp.len()],
+        };
+        let mut sw = Self {
+            springs,
+            w,
+            dir: vec![Vec3::ZERO; sp.len()],
+            m_red: vec![0.0; sp.len()],
+            target: vec![0.0; sp.len()],
+            j_acc,
+            stable,
+        };
+        for &s in &sw.stable {
+            let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+            let d = st.x[a] - st.x[b];
+            let len = d.length();
+            let wsum = w[a] + w[b];
+            if len <= 0.0 || wsum <= 0.0 {
+                sw.j_acc[s] = 0.0;
+                continue;
+            }
+            let u = d / len;
+            sw.dir[s] = u;
+            sw.m_red[s] = 1.0 / wsum;
+            let v_rel = u.dot(st.v[a] - st.v[b]);
+            sw.target[s] = (1.0 - sp.cd[s]) * v_rel - sp.cs[s] * (len - sp.rest[s]) / h;
         }
-        let u = d / len;
-        dir[s] = u;
-        m_red[s] = 1.0 / wsum;
-        let v_rel = u.dot(st.v[a] - st.v[b]);
-        target[s] = (1.0 - sp.cd[s]) * v_rel - sp.cs[s] * (len - sp.rest[s]) / h;
+        sw
     }
-    // Warm start: apply last step's impulses along the new directions.
-    for &s in &stable {
-        let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
-        let jv = dir[s] * j_acc[s];
-        st.v[a] += jv * w[a];
-        st.v[b] -= jv * w[b];
+
+    /// Applies last step's impulses along the new directions.
+    fn warm_start(&self, v: &mut [Vec3]) {
+        let sp = self.springs;
+        for &s in &self.stable {
+            let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+            let jv = self.dir[s] * self.j_acc[s];
+            v[a] += jv * self.w[a];
+            v[b] -= jv * self.w[b];
+        }
     }
-    let mut out = Sweeps::default();
-    {
+
+    /// Gauss–Seidel sweeps ΔJ = m_red·(v_target − v_rel) until every spring is within
+    /// `impulse_tolerance` of its target or the iterations run out; returns the sweeps run.
+    fn sweeps(&mut self, v: &mut [Vec3], settings: &Settings) -> u32 {
+        let (sp, w) = (self.springs, self.w);
+        let mut sweeps = 0;
         for _ in 0..settings.iterations() {
             let mut worst = 0.0f64;
-            for &s in &stable {
-                if m_red[s] == 0.0 {
+            for &s in &self.stable {
+                if self.m_red[s] == 0.0 {
                     continue;
                 }
                 let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
-                let u = dir[s];
-                let err = target[s] - u.dot(st.v[a] - st.v[b]);
+                let u = self.dir[s];
+                let err = self.target[s] - u.dot(v[a] - v[b]);
                 worst = worst.max((err as f64).abs());
-                let dj = m_red[s] * err;
-                j_acc[s] += dj;
+                let dj = self.m_red[s] * err;
+                self.j_acc[s] += dj;
                 let jv = u * dj;
-                st.v[a] += jv * w[a];
-                st.v[b] -= jv * w[b];
+                v[a] += jv * w[a];
+                v[b] -= jv * w[b];
             }
-            out.sweeps += 1;
+            sweeps += 1;
             // The error measured during this sweep bounds the one left after it.
-            out.residual = worst;
             if worst <= settings.impulse_tolerance {
                 break;
             }
         }
+        sweeps
     }
-    c.spring_updates += (stable.len() * out.sweeps as usize) as u64;
-    for i in 0..n {
-        st.x[i] += st.v[i] * h;
-        st.v[i] *= ws.retention;
-    }
-    st.impulses = Some(j_acc);
-    out
 }

@@ -47,11 +47,6 @@ pub struct Laplacian {
 }
 
 impl Laplacian {
-    /// Entries of the Cholesky factor (0 before the first factorisation).
-    pub fn factor_nnz(&self) -> usize {
-        self.spd.as_ref().map_or(0, |s| s.factor_nnz())
-    }
-
     /// Number of free nodes.
     pub fn free_count(&self) -> usize {
         self.free.len()

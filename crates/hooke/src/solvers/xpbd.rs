@@ -18,11 +18,52 @@
 //! in spring order, so results are deterministic.
 
 use super::blocks::{self, V3};
-use crate::counters::{Counters, Stage};
+use super::{Solver, StepReport};
+use crate::counters::Part;
 use crate::forces::{Form, SpringCoeffs};
-use crate::model::{Model, SpringKind};
+use crate::model::{Model, SpringKind, Springs};
 use crate::real::{Real, Vec3};
+use crate::settings::Integrator;
 use crate::state::State;
+use crate::step::{StepCtx, Workspace};
+
+/// XPBD, with its automatic number of small substeps for the springs in effect.
+#[derive(Debug, Default)]
+pub(crate) struct Xpbd {
+    auto: u32,
+}
+
+impl Solver for Xpbd {
+    fn integrator(&self) -> Integrator {
+        Integrator::Xpbd
+    }
+
+    fn compile(&mut self, model: &Model, springs: &Springs, h: Real) {
+        self.auto = auto_substeps(model, springs, h);
+    }
+
+    fn small_substeps(&self) -> u32 {
+        self.auto
+    }
+
+    /// One step of `settings.iterations` (or the automatic count of) small substeps.
+    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+        let substeps = ctx.settings.iterations.unwrap_or(self.auto);
+        let fixed = ws.fixed(ctx.model);
+        let hs = ctx.h as f64 / substeps as f64;
+        let springs = ws.springs.values(ctx.model);
+        let co = SpringCoeffs::compile_in(ctx.model, springs, hs as Real, Form::Forces, None);
+        let mut sub = Substeps::new((ctx.model, springs, &co), &fixed, hs, st);
+        for _ in 0..substeps {
+            ws.counters.time(Part::Nodes, || sub.predict(&ws.fconst));
+            ws.counters.time(Part::Springs, || sub.project());
+            ws.counters.spring_updates += springs.len() as u64;
+            sub.velocities();
+        }
+        sub.finish(st, ws.retention);
+        StepReport::default()
+    }
+}
 
 /// The default number of small substeps for an integration step `h`:
 ///
@@ -38,8 +79,8 @@ use crate::state::State;
 /// on; it is capped by h·ω because when a step is short against the stiffest period
 /// nothing travels far. Far too few substeps (h_s·ω ≳ 25) can even gain energy
 /// (reproduced with an independent reference implementation).
-pub fn auto_substeps(model: &Model, h: Real) -> u32 {
-    let w2 = crate::stability::node_terms(model)
+pub(crate) fn auto_substeps(model: &Model, springs: &Springs, h: Real) -> u32 {
+    let w2 = crate::stability::node_terms(model, springs)
         .into_iter()
         .flatten()
         .map(|t| t.w2)
@@ -94,100 +135,125 @@ fn sub(a: V3, b: V3) -> V3 {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
-/// One XPBD step of length `h` in `substeps` small substeps. `fixed` nodes move with their
-/// kinematic velocity and are not corrected.
-///
-/// The step runs in f64 whatever [`Real`] is: velocities are rebuilt as
-/// (x − x_prev)/h_s, which magnifies position rounding by 1/h_s, and in f32 that noise
-/// feeds energy into a fine cloth (seen as runaway stretching on a 64×64 cloth).
-#[allow(clippy::too_many_arguments)]
-pub fn step(
-    model: &Model,
-    fconst: &[Vec3],
-    retention: Real,
-    st: &mut State,
-    h: Real,
-    substeps: u32,
-    fixed: &[bool],
-    c: &mut Counters,
-) {
-    let hs = h as f64 / substeps as f64;
-    let co = SpringCoeffs::compile(model, hs as Real, Form::Forces);
-    let sp = &model.springs;
-    let nodes = &model.nodes;
-    let n = st.len();
-    let w: Vec<f64> = (0..n)
-        .map(|i| {
-            if fixed[i] {
-                0.0
-            } else {
-                nodes.inv_mass[i] as f64
-            }
-        })
-        .collect();
-    let drag = model.env.air_drag as f64;
-    let wind: V3 = model.env.wind.to_array().map(|c| c as f64);
-    let fc = blocks::to_v3(fconst);
-    let (mut x, mut v) = (blocks::to_v3(&st.x), blocks::to_v3(&st.v));
-    let mut x_prev = x.clone();
-    for _ in 0..substeps {
-        c.time(Stage::Nodes, || {
-            for i in 0..n {
-                if w[i] > 0.0 {
-                    for k in 0..3 {
-                        let f = fc[i][k] - (v[i][k] - wind[k]) * drag;
-                        v[i][k] += f * hs * w[i];
-                    }
+/// The small substeps of one XPBD step, in f64 whatever [`Real`] is: velocities are
+/// rebuilt as (x − x_prev)/h_s, which magnifies position rounding by 1/h_s, and in f32 that
+/// noise feeds energy into a fine cloth (seen as runaway stretching on a 64×64 cloth).
+struct Substeps<'a> {
+    model: &'a Model,
+    springs: &'a Springs,
+    co: &'a SpringCoeffs,
+    /// Inverse masses, 0 for fixed nodes (which move with their kinematic velocity).
+    w: Vec<f64>,
+    hs: f64,
+    x: Vec<V3>,
+    v: Vec<V3>,
+    x_prev: Vec<V3>,
+}
+
+impl<'a> Substeps<'a> {
+    /// Substeps of `hs` \[s] from `st` for `(model, springs in effect, coefficients at hs)`.
+    fn new(
+        (model, springs, co): (&'a Model, &'a Springs, &'a SpringCoeffs),
+        fixed: &[bool],
+        hs: f64,
+        st: &State,
+    ) -> Self {
+        let w = (0..st.len())
+            .map(|i| {
+                if fixed[i] {
+                    0.0
+                } else {
+                    model.nodes.inv_mass[i] as f64
                 }
-                x_prev[i] = x[i];
+            })
+            .collect();
+        let (x, v) = (blocks::to_v3(&st.x), blocks::to_v3(&st.v));
+        Self {
+            model,
+            springs,
+            co,
+            w,
+            hs,
+            x_prev: x.clone(),
+            x,
+            v,
+        }
+    }
+
+    /// v += h_s·M⁻¹·f_ext (gravity, fields, drag); x_prev = x; x += h_s·v.
+    fn predict(&mut self, fconst: &[Vec3]) {
+        let env = &self.model.env;
+        let drag = env.air_drag as f64;
+        let wind: V3 = env.wind.to_array().map(|c| c as f64);
+        let hs = self.hs;
+        for i in 0..self.x.len() {
+            if self.w[i] > 0.0 {
+                let fc = fconst[i].to_array();
                 for k in 0..3 {
-                    x[i][k] += v[i][k] * hs;
+                    let f = fc[k] as f64 - (self.v[i][k] - wind[k]) * drag;
+                    self.v[i][k] += f * hs * self.w[i];
                 }
             }
-        });
-        c.time(Stage::Springs, || {
-            for s in 0..sp.len() {
-                let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
-                let wsum = w[a] + w[b];
-                let k = co.k[s] as f64;
-                if wsum == 0.0 || k <= 0.0 {
-                    continue;
-                }
-                let d = sub(x[a], x[b]);
-                let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
-                if len <= 0.0 {
-                    continue;
-                }
-                let cval = len - sp.rest[s] as f64;
-                if sp.kind[s] == SpringKind::Rope && cval < 0.0 {
-                    continue;
-                }
-                let u = [d[0] / len, d[1] / len, d[2] / len];
-                let alpha = 1.0 / (k * hs * hs);
-                let gamma = alpha * (co.c_axial[s] + co.c_iso[s]) as f64 * hs;
-                let rel = sub(sub(x[a], x_prev[a]), sub(x[b], x_prev[b]));
-                let moved = u[0] * rel[0] + u[1] * rel[1] + u[2] * rel[2];
-                let dl = (-cval - gamma * moved) / ((1.0 + gamma) * wsum + alpha);
-                for kk in 0..3 {
-                    x[a][kk] += u[kk] * w[a] * dl;
-                    x[b][kk] -= u[kk] * w[b] * dl;
-                }
-            }
-        });
-        c.spring_updates += sp.len() as u64;
-        for i in 0..n {
+            self.x_prev[i] = self.x[i];
             for k in 0..3 {
-                v[i][k] = (x[i][k] - x_prev[i][k]) / hs;
+                self.x[i][k] += self.v[i][k] * hs;
             }
         }
     }
-    let ret = retention as f64;
-    for i in 0..n {
-        st.x[i] = Vec3::new(x[i][0] as Real, x[i][1] as Real, x[i][2] as Real);
-        st.v[i] = Vec3::new(
-            (v[i][0] * ret) as Real,
-            (v[i][1] * ret) as Real,
-            (v[i][2] * ret) as Real,
-        );
+
+    /// One Gauss–Seidel pass over the distance constraints, in spring order.
+    fn project(&mut self) {
+        let (sp, co, hs) = (self.springs, self.co, self.hs);
+        let (x, x_prev, w) = (&mut self.x, &self.x_prev, &self.w);
+        for s in 0..sp.len() {
+            let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+            let wsum = w[a] + w[b];
+            let k = co.k[s] as f64;
+            if wsum == 0.0 || k <= 0.0 {
+                continue;
+            }
+            let d = sub(x[a], x[b]);
+            let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+            if len <= 0.0 {
+                continue;
+            }
+            let cval = len - sp.rest[s] as f64;
+            if sp.kind[s] == SpringKind::Rope && cval < 0.0 {
+                continue;
+            }
+            let u = [d[0] / len, d[1] / len, d[2] / len];
+            let alpha = 1.0 / (k * hs * hs);
+            let gamma = alpha * (co.c_axial[s] + co.c_iso[s]) as f64 * hs;
+            let rel = sub(sub(x[a], x_prev[a]), sub(x[b], x_prev[b]));
+            let moved = u[0] * rel[0] + u[1] * rel[1] + u[2] * rel[2];
+            let dl = (-cval - gamma * moved) / ((1.0 + gamma) * wsum + alpha);
+            for kk in 0..3 {
+                x[a][kk] += u[kk] * w[a] * dl;
+                x[b][kk] -= u[kk] * w[b] * dl;
+            }
+        }
+    }
+
+    /// v = (x − x_prev)/h_s.
+    fn velocities(&mut self) {
+        for i in 0..self.x.len() {
+            for k in 0..3 {
+                self.v[i][k] = (self.x[i][k] - self.x_prev[i][k]) / self.hs;
+            }
+        }
+    }
+
+    /// Writes the step's end into the state, with the energy loss on the velocities.
+    fn finish(self, st: &mut State, retention: Real) {
+        let ret = retention as f64;
+        for i in 0..st.len() {
+            let (x, v) = (self.x[i], self.v[i]);
+            st.x[i] = Vec3::new(x[0] as Real, x[1] as Real, x[2] as Real);
+            st.v[i] = Vec3::new(
+                (v[0] * ret) as Real,
+                (v[1] * ret) as Real,
+                (v[2] * ret) as Real,
+            );
+        }
     }
 }

@@ -1,4 +1,5 @@
-//! Tearing: springs stretched past their break strain are removed.
+//! Stage **tear** (once per step): springs stretched past their break strain are found;
+//! the simulation then removes them from the model (see [`crate::Simulation::step`]).
 //!
 //! After every step each spring's strain (ℓ − L)/L is compared with its `break_strain`
 //! (a spring of rest length 0 counts as infinitely strained once its ends part). The
@@ -7,15 +8,29 @@
 //! Removing springs renumbers the later ones; controllers and muscles follow their springs
 //! (and go with them), length sensors keep measuring the two former ends.
 
+use super::{Flow, StepCtx, Workspace};
 use crate::layout::SpringLayout;
-use crate::model::Model;
+use crate::model::Springs;
 use crate::par;
 use crate::real::{Real, Vec3};
+use crate::state::State;
+
+/// Only scenes where some spring can tear.
+pub(super) fn active(_: &StepCtx, ws: &Workspace) -> bool {
+    ws.springs.tear_limits.is_some()
+}
+
+pub(super) fn run(_: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
+    let springs = &ws.springs;
+    let limits = springs.tear_limits.as_ref().expect("active");
+    ws.torn = overstrained(&springs.layout, limits, &st.x);
+    Ok(())
+}
 
 /// Per spring in kernel order, 1 + break strain: the spring tears once ℓ > L·(1 + ε)
 /// (infinite = never). `None` when no spring can tear.
-pub fn limits(model: &Model, layout: &SpringLayout) -> Option<Vec<Real>> {
-    let bs = &model.springs.break_strain;
+pub(super) fn limits(springs: &Springs, layout: &SpringLayout) -> Option<Vec<Real>> {
+    let bs = &springs.break_strain;
     bs.iter()
         .any(|b| b.is_finite())
         .then(|| layout.order.iter().map(|&s| 1.0 + bs[s as usize]).collect())
@@ -23,7 +38,7 @@ pub fn limits(model: &Model, layout: &SpringLayout) -> Option<Vec<Real>> {
 
 /// Springs strained past their break strain at positions `x` (user indices, ascending),
 /// with `limits` from [`limits`] for `layout`. Compares squared lengths: no square root.
-pub fn overstrained(layout: &SpringLayout, limits: &[Real], x: &[Vec3]) -> Vec<u32> {
+fn overstrained(layout: &SpringLayout, limits: &[Real], x: &[Vec3]) -> Vec<u32> {
     let n = layout.len();
     let (a, b, rest) = (&layout.a[..n], &layout.b[..n], &layout.rest[..n]);
     let limits = &limits[..n];
@@ -73,8 +88,9 @@ mod tests {
                 .with_rest(0.0),
         );
         let scene = b.build().unwrap();
-        let layout = SpringLayout::new(&scene.model);
-        let lim = limits(&scene.model, &layout).unwrap();
+        let springs = &scene.model.springs;
+        let layout = SpringLayout::new(scene.model.nodes.len(), springs);
+        let lim = limits(springs, &layout).unwrap();
         let x: Vec<Vec3> = (0..4).map(|i| vec3(1.2 * i as Real, 0.0, 0.0)).collect();
         assert_eq!(overstrained(&layout, &lim, &x), vec![0, 3]);
     }

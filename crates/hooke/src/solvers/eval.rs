@@ -1,0 +1,27 @@
+//! The total force at (x, v), shared by the explicit integrators that evaluate it more than
+//! once per step (explicit Euler, Verlet, RK4).
+
+use crate::counters::Part;
+use crate::forces::{self, NodeForces};
+use crate::model::Model;
+use crate::par;
+use crate::real::Vec3;
+use crate::step::Workspace;
+
+/// Total forces at (x, v) into `f` \[N]: one spring pass, then one node pass (springs,
+/// constant forces, drag), timed as those two parts.
+pub(super) fn forces_at(model: &Model, ws: &mut Workspace, x: &[Vec3], v: &[Vec3], f: &mut [Vec3]) {
+    let springs = &ws.springs;
+    ws.counters.time(Part::Springs, || {
+        forces::spring_pass(&springs.layout, &springs.forces, x, v, &mut ws.sf)
+    });
+    let nf = NodeForces::new(model, &springs.layout, &ws.sf, &ws.fconst);
+    ws.counters.time(Part::Nodes, || {
+        par::chunks_mut(f, par::NODE_CHUNK, |start, part| {
+            for (j, fi) in part.iter_mut().enumerate() {
+                *fi = nf.at(start + j, v[start + j]);
+            }
+        });
+    });
+    ws.counters.spring_updates += model.springs.len() as u64;
+}

@@ -1,0 +1,36 @@
+//! Stage **check**: a non-finite position or velocity stops the run (the simulation then
+//! builds the [`Diverged`](crate::Diverged) diagnosis); otherwise the clock moves to the
+//! end of the integration step. Symplectic Euler checks inside its node pass, and this
+//! stage only reads its answer.
+
+use super::{Flow, NonFinite, StepCtx, Workspace};
+use crate::par;
+use crate::real::{Vec3, nonfinite_probe};
+use crate::state::State;
+
+pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
+    let finite = match ws.finite {
+        Some(f) => f,
+        None => all_finite(&st.x, &st.v),
+    };
+    ws.counters.integration_steps += 1;
+    if !finite {
+        return Err(NonFinite);
+    }
+    st.t = ctx.t1();
+    Ok(())
+}
+
+/// Whether every position and velocity is finite.
+fn all_finite(x: &[Vec3], v: &[Vec3]) -> bool {
+    par::map_chunks(x.len(), par::NODE_CHUNK, |r| {
+        r.into_iter().all(|i| finite(x[i]) && finite(v[i]))
+    })
+    .into_iter()
+    .all(|ok| ok)
+}
+
+#[inline(always)]
+fn finite(p: Vec3) -> bool {
+    nonfinite_probe(p) == Vec3::ZERO
+}

@@ -1,0 +1,44 @@
+//! Stage **contacts**: node radii pushed apart (self-collision and collisions between
+//! bodies, [`crate::contact::grid`]), then nodes put back on the ground, the terrain and
+//! the colliders (posed for this integration step) with Coulomb friction from seed 004's
+//! directional roughness ([`crate::contact::respond`]).
+
+use super::{Flow, StepCtx, Workspace};
+use crate::contact::grid::CollisionPass;
+use crate::contact::respond::{self, SurfacePass};
+use crate::contact::surface::Posed;
+use crate::state::State;
+
+/// Only scenes with something to touch, and only while the state is finite.
+pub(super) fn active(ctx: &StepCtx, ws: &Workspace) -> bool {
+    ctx.model.contacts.any() && ws.finite != Some(false)
+}
+
+pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
+    let (model, h) = (ctx.model, ctx.h);
+    let contacts = &model.contacts;
+    let col = &contacts.collisions;
+    let pass = CollisionPass {
+        model,
+        mode: col.mode,
+        friction: col.friction,
+        iterations: col.iterations,
+    };
+    ws.counters.pair_contacts += ws.collisions.run(&pass, &mut st.x, &mut st.v);
+    if contacts.has_surfaces() {
+        let posed = Posed::new(contacts, ctx.t0, ctx.t1());
+        let g = model.env.gravity.length();
+        let pass = SurfacePass {
+            posed: &posed,
+            radius: &model.nodes.radius,
+            inv_mass: &model.nodes.inv_mass,
+            roughness: &model.nodes.roughness,
+            x_old: &ws.x_old,
+            h,
+            threshold: contacts.restitution_threshold.max(2.0 * g * h),
+        };
+        st.touching = respond::surfaces(&pass, &mut st.x, &mut st.v);
+    }
+    ws.counters.surface_contacts += st.touching.len() as u64;
+    Ok(())
+}

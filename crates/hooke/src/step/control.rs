@@ -1,0 +1,37 @@
+//! Stage **control**: every kinematic node — a scripted anchor, or a node the user holds
+//! through [`Control::targets`](crate::Control::targets) — gets the velocity that carries
+//! it to this integration step's target: v = (target − x)/h. Held nodes move in a straight
+//! line from where they were when the step began to their target, reached at its end.
+
+use super::{Flow, StepCtx, Workspace};
+use crate::real::{Real, Vec3};
+use crate::state::State;
+
+pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
+    if ctx.substep == 0 {
+        ws.held.clear();
+        ws.held.extend(
+            ctx.control
+                .targets
+                .iter()
+                .filter(|(n, _)| (*n as usize) < st.len())
+                .map(|&(n, target)| (n, st.x[n as usize], target)),
+        );
+    }
+    let t1 = ctx.t1();
+    ws.kinematic.clear();
+    for an in &ctx.model.anchors {
+        let p = an.path.position(t1);
+        let target = Vec3::new(p[0] as Real, p[1] as Real, p[2] as Real);
+        ws.kinematic.push((an.node, st.x[an.node as usize], target));
+    }
+    let frac = ctx.progress();
+    for &(node, start, target) in &ws.held {
+        let to = start + (target - start) * frac;
+        ws.kinematic.push((node, st.x[node as usize], to));
+    }
+    for &(node, from, target) in &ws.kinematic {
+        st.v[node as usize] = (target - from) / ctx.h;
+    }
+    Ok(())
+}

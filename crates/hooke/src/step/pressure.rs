@@ -1,0 +1,26 @@
+//! Stage **pressure**: for each closed surface with a gas, the enclosed volume (divergence
+//! theorem, f64) gives the pressure p, and p/6·(x₁ − x₀)×(x₂ − x₀) goes to each face
+//! corner. The result is added to the constant forces and held over the integration step,
+//! which every integrator reads (pressure is explicit with all of them). See
+//! [`crate::mesh`].
+
+use super::{Flow, StepCtx, Workspace};
+use crate::mesh;
+use crate::real::Real;
+use crate::state::State;
+
+/// Only scenes with a gas in some surface.
+pub(super) fn active(ctx: &StepCtx, _: &Workspace) -> bool {
+    ctx.model.surfaces.iter().any(|s| s.pressure.is_some())
+}
+
+pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
+    ws.fconst.copy_from_slice(&ws.fbase);
+    for s in &ctx.model.surfaces {
+        if let Some(law) = &s.pressure {
+            let p = law.at(mesh::volume(&st.x, &s.faces)) as Real;
+            mesh::add_pressure_forces(&st.x, &s.faces, p, &mut ws.fconst);
+        }
+    }
+    Ok(())
+}

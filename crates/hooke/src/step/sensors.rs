@@ -1,0 +1,35 @@
+//! Stage **sensors** (once per step): every sensor reads the state the step starts from
+//! (seed 004's binary length sensors, contacts, bearings, timers), and every controller
+//! counts the steps its weighted sum has called for a switch; a controller that switches
+//! puts its spring's alternate (or described) values in effect for this step.
+//! See [`crate::actuation`] for the rules.
+
+use super::{Flow, StepCtx, Workspace};
+use crate::state::State;
+
+/// Only scenes with sensors or controllers.
+pub(super) fn active(ctx: &StepCtx, _: &Workspace) -> bool {
+    let act = &ctx.model.actuators;
+    !(act.sensors.is_empty() && act.controllers.is_empty())
+}
+
+pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
+    let act = &ctx.model.actuators;
+    let out = act.sense(&st.x, st.t, &st.touching);
+    let mut switched = 0;
+    for (i, (c, cs)) in act.controllers.iter().zip(&mut st.controllers).enumerate() {
+        if cs.update(c.sum(&out), c.delay) {
+            ws.springs.switch(ctx.model, i, cs.active);
+            switched += 1;
+        }
+    }
+    ws.sensors = out;
+    if switched > 0 {
+        ws.counters.controller_switches += switched;
+        ws.springs.compile_coefficients(ctx.model, ctx.settings);
+        let springs = ws.springs.values(ctx.model);
+        let solver = ws.solver.as_mut().expect("compiled");
+        solver.compile(ctx.model, springs, ctx.h);
+    }
+    Ok(())
+}

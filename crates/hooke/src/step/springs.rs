@@ -1,0 +1,119 @@
+//! [`SpringSet`]: the springs as stepped. The model keeps the springs as described; here
+//! are the values in effect (controllers' alternate values, muscles' rest lengths), the
+//! kernel order ([`SpringLayout`]) and the coefficients compiled for the step size.
+
+use super::tear;
+use crate::actuation::{ControllerState, Muscle};
+use crate::forces::{Form, SpringCoeffs};
+use crate::layout::SpringLayout;
+use crate::model::{Model, Springs};
+use crate::real::Real;
+use crate::settings::{Integrator, Settings, StableForm};
+
+/// The springs in effect and what the kernels need of them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SpringSet {
+    /// The springs' values in effect when actuators change them; `None` = as described.
+    live: Option<Springs>,
+    /// Each muscle's rest length before modulation (after its controller's values) \[m].
+    pub muscle_rest: Vec<Real>,
+    /// The springs in kernel order, with the rest lengths in effect.
+    pub layout: SpringLayout,
+    /// Force coefficients, kernel order.
+    pub forces: SpringCoeffs,
+    /// Impulse coefficients of `stable` springs (impulse form only), kernel order.
+    pub impulses: Option<SpringCoeffs>,
+    /// 1 + break strain per spring in kernel order, when any spring can tear.
+    pub tear_limits: Option<Vec<Real>>,
+}
+
+impl SpringSet {
+    /// The springs' values in effect.
+    pub fn values<'a>(&'a self, model: &'a Model) -> &'a Springs {
+        self.live.as_ref().unwrap_or(&model.springs)
+    }
+
+    /// Builds everything for `model` with the controllers in `states` and `settings`.
+    pub fn compile(&mut self, model: &Model, states: &[ControllerState], settings: &Settings) {
+        let act = &model.actuators;
+        self.live = (!act.controllers.is_empty() || !act.muscles.is_empty()).then(|| {
+            let mut live = model.springs.clone();
+            for (c, st) in act.controllers.iter().zip(states) {
+                if st.active {
+                    c.apply(&mut live);
+                }
+            }
+            live
+        });
+        let springs = self.live.as_ref().unwrap_or(&model.springs);
+        self.muscle_rest = act
+            .muscles
+            .iter()
+            .map(|m| springs.rest[m.spring as usize])
+            .collect();
+        self.layout = SpringLayout::new(model.nodes.len(), springs);
+        self.tear_limits = tear::limits(springs, &self.layout);
+        self.compile_coefficients(model, settings);
+    }
+
+    /// Controller `c` switched on (`active`) or off: its spring takes the alternate or the
+    /// described values. Nothing else changes (the topology and the kernel order stay);
+    /// call [`Self::compile_coefficients`] once after the switches of a step.
+    pub fn switch(&mut self, model: &Model, c: usize, active: bool) {
+        let ctl = &model.actuators.controllers[c];
+        let s = ctl.spring as usize;
+        let live = self
+            .live
+            .as_mut()
+            .expect("actuated models have live springs");
+        let base = &model.springs;
+        live.rest[s] = base.rest[s];
+        live.k[s] = base.k[s];
+        live.c[s] = base.c[s];
+        live.cs[s] = base.cs[s];
+        live.cd[s] = base.cd[s];
+        if active {
+            ctl.apply(live);
+        }
+        for (m, rest) in model.actuators.muscles.iter().zip(&mut self.muscle_rest) {
+            if m.spring as usize == s {
+                *rest = live.rest[s];
+            }
+        }
+        self.layout.rest[self.layout.pos_of[s] as usize] = live.rest[s];
+    }
+
+    /// Sets each muscle's rest length in effect for time `t` \[s] and actuation values
+    /// `u`: L = L₀·(1 + a·s(t)), L₀ its rest length before modulation.
+    pub fn flex(&mut self, muscles: &[Muscle], t: f64, u: &[Real]) {
+        let live = self
+            .live
+            .as_mut()
+            .expect("actuated models have live springs");
+        let layout = &mut self.layout;
+        for (m, &rest) in muscles.iter().zip(&self.muscle_rest) {
+            let s = m.spring as usize;
+            let r = rest * m.factor(t, u);
+            live.rest[s] = r;
+            layout.rest[layout.pos_of[s] as usize] = r;
+        }
+    }
+
+    /// Compiles the force (and impulse) coefficients of the springs in effect for the step
+    /// size of `settings`, in kernel order.
+    pub fn compile_coefficients(&mut self, model: &Model, settings: &Settings) {
+        let h = settings.h();
+        let impulse_form = settings.stable_form == StableForm::Impulse;
+        // The impulse solver and the impulse form apply stable springs as impulses.
+        let form = if impulse_form || settings.integrator == Integrator::Impulse {
+            Form::ForcesWithoutStable
+        } else {
+            Form::Forces
+        };
+        let springs = self.live.as_ref().unwrap_or(&model.springs);
+        let order = Some(&self.layout.order[..]);
+        self.forces = SpringCoeffs::compile_in(model, springs, h, form, order);
+        self.impulses = impulse_form
+            .then(|| SpringCoeffs::compile_in(model, springs, h, Form::StableImpulses, order));
+    }
+}

@@ -1,0 +1,118 @@
+//! [`Workspace`]: everything the stages derive from the model and reuse from step to step.
+
+use super::SpringSet;
+use crate::contact::grid::CollisionWs;
+use crate::counters::Counters;
+use crate::forces;
+use crate::model::Model;
+use crate::real::{Real, Vec3};
+use crate::settings::Settings;
+use crate::solvers::{self, Solver};
+use crate::state::State;
+
+/// Buffers and compiled data, rebuilt by [`Workspace::compile`] when the model, the settings
+/// or the step size change, and otherwise reused.
+#[derive(Debug, Default)]
+pub(crate) struct Workspace {
+    /// The step size everything was compiled for; `None` before the first compile.
+    pub h: Option<Real>,
+    /// The springs as stepped: values in effect, kernel order, coefficients.
+    pub springs: SpringSet,
+    /// The integrator, chosen when the simulation is built (or its settings change).
+    /// Taken out while it steps (see the integrate stage).
+    pub solver: Option<Box<dyn Solver>>,
+    /// Constant force per node: m·g plus fields \[N].
+    pub fbase: Vec<Vec3>,
+    /// Force per node held over an integration step: `fbase` plus gas pressure \[N].
+    pub fconst: Vec<Vec3>,
+    /// Per-spring forces, kernel order \[N].
+    pub sf: Vec<Vec3>,
+    /// Per-spring impulses, kernel order [N·s] (impulse form only).
+    pub sj: Vec<Vec3>,
+    /// Per-node scratch arrays of the multi-evaluation integrators.
+    pub scratch: Vec<Vec<Vec3>>,
+    /// Velocity factor applied after each integration step: r^h·f.
+    pub retention: Real,
+    /// Pinned nodes without an anchor path (stopped after every integration step).
+    pub pinned: Vec<u32>,
+    /// Nodes held through `Control::targets` this step: (node, start, target).
+    pub held: Vec<(u32, Vec3, Vec3)>,
+    /// Kinematic nodes of this integration step: (node, position at its start, target).
+    pub kinematic: Vec<(u32, Vec3, Vec3)>,
+    /// Positions at the start of this integration step (contacts only).
+    pub x_old: Vec<Vec3>,
+    /// The node collision stage's scratch.
+    pub collisions: CollisionWs,
+    /// Sensor outputs (0 or 1) read at the start of the last step.
+    pub sensors: Vec<Real>,
+    /// Whether the integrator already checked the state: `Some(finite)` (symplectic Euler
+    /// fuses the check into its node pass), `None` for the check stage to do.
+    pub finite: Option<bool>,
+    /// Springs past their break strain at the end of the step (user indices, ascending).
+    pub torn: Vec<u32>,
+    /// Timing and work counters.
+    pub counters: Counters,
+}
+
+impl Workspace {
+    /// Compiles for `model` and `settings` with the state's controllers.
+    pub fn compile(&mut self, model: &Model, settings: &Settings, st: &State) {
+        let h = settings.h();
+        self.springs.compile(model, &st.controllers, settings);
+        let same_solver = self
+            .solver
+            .as_ref()
+            .is_some_and(|s| s.integrator() == settings.integrator);
+        if !same_solver {
+            self.solver = Some(solvers::make(settings.integrator));
+        }
+        let springs = self.springs.values(model);
+        let solver = self.solver.as_mut().expect("made above");
+        solver.compile(model, springs, h);
+        self.fbase = forces::constant_forces(model);
+        self.fconst = self.fbase.clone();
+        let m = model.springs.len();
+        self.sf.resize(m, Vec3::ZERO);
+        let impulses = self.springs.impulses.is_some();
+        self.sj.resize(if impulses { m } else { 0 }, Vec3::ZERO);
+        let env = &model.env;
+        self.retention = ((env.velocity_retention as f64).powf(h as f64)
+            * env.velocity_retention_per_step as f64) as Real;
+        let mut anchored = vec![false; model.nodes.len()];
+        for an in &model.anchors {
+            anchored[an.node as usize] = true;
+        }
+        self.pinned = (0..model.nodes.len())
+            .filter(|&i| model.nodes.pinned[i] && !anchored[i])
+            .map(|i| i as u32)
+            .collect();
+        self.collisions.invalidate();
+        self.h = Some(h);
+    }
+
+    /// `count` per-node scratch arrays of `n` entries (give them back with
+    /// [`Self::put_scratch`]).
+    pub fn take_scratch(&mut self, count: usize, n: usize) -> Vec<Vec<Vec3>> {
+        let mut s = std::mem::take(&mut self.scratch);
+        s.resize_with(count, Vec::new);
+        for buf in &mut s {
+            buf.resize(n, Vec3::ZERO);
+        }
+        s
+    }
+
+    /// Returns scratch arrays for the next use.
+    pub fn put_scratch(&mut self, s: Vec<Vec<Vec3>>) {
+        self.scratch = s;
+    }
+
+    /// Nodes that do not move by forces this integration step: pinned and anchored nodes
+    /// (inverse mass 0) and held nodes.
+    pub fn fixed(&self, model: &Model) -> Vec<bool> {
+        let mut f: Vec<bool> = model.nodes.inv_mass.iter().map(|&w| w == 0.0).collect();
+        for &(node, _, _) in &self.kinematic {
+            f[node as usize] = true;
+        }
+        f
+    }
+}
