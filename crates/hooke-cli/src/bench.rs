@@ -173,10 +173,10 @@ fn bench_in_pool(a: BenchArgs) -> Result<()> {
         overrides.push(("integrator".to_string(), integrator.name().to_string()));
         let name = case.builtin;
         let scene = builders::build(name, &overrides).map_err(|e| bad(e.to_string()))?;
-        let (nodes, springs) = (scene.model.nodes.len(), scene.model.springs.len());
+        let (nodes, springs) = (scene.model().nodes().len(), scene.model().springs().len());
         let mut sim = Simulation::new(scene);
         if case.settle > 0.0 {
-            let n = (case.settle / hooke::real::f64_of(sim.settings().dt)).round() as u64;
+            let n = (case.settle / hooke::f64_of(sim.settings().dt)).round() as u64;
             sim.run(n)?;
         }
         // Warm up caches and the thread pool, and size a batch to ~1/20 of the budget.
@@ -205,7 +205,7 @@ fn bench_in_pool(a: BenchArgs) -> Result<()> {
         let best = rates[rates.len() - 1];
         let c = sim.counters();
         let mut stages = c.clone();
-        for (p, b) in stages.part_ns.iter_mut().zip(before.part_ns) {
+        for (p, b) in stages.phase_ns.iter_mut().zip(before.phase_ns) {
             *p -= b;
         }
         for (s, b) in stages.stage_ns.iter_mut().zip(before.stage_ns) {
@@ -237,7 +237,7 @@ fn bench_render(seconds: f64) -> Result<()> {
     let params = [("width", "64"), ("height", "64")].map(|(k, v)| (k.to_string(), v.to_string()));
     let scene = hooke::builders::build("cloth", &params).map_err(|e| bad(e.to_string()))?;
     let mut sim = hooke::Simulation::new(scene);
-    let steps = (1.0 / hooke::real::f64_of(sim.settings().dt)).round() as u64;
+    let steps = (1.0 / hooke::f64_of(sim.settings().dt)).round() as u64;
     let mut rec = Recording::default();
     for _ in 0..8 {
         sim.run(steps / 8)?;
@@ -246,9 +246,9 @@ fn bench_render(seconds: f64) -> Result<()> {
     let (lo, hi) = rec.bounds();
     println!(
         "hooke bench --render: 64×64 cloth ({} nodes, {} springs, {} faces), 640×480, strain colours, 1 thread",
-        sim.model().nodes.len(),
-        sim.model().springs.len(),
-        sim.model().surfaces[0].faces.len()
+        sim.model().nodes().len(),
+        sim.model().springs().len(),
+        sim.model().surfaces()[0].faces.len()
     );
     for (name, style) in [("wire", Style::Wire), ("solid", Style::Solid)] {
         let cam = Camera::framing(View::DEFAULT_3D, lo, hi, 640, 480);

@@ -24,18 +24,22 @@ pub fn curtain(n: usize, k: f64) -> Result<Scene> {
     .map(|(a, b)| (a.to_string(), b.to_string()))
     .collect();
     let mut scene = builders::build("cloth", &p).map_err(|e| bad(e.to_string()))?;
-    for i in 0..n as u32 {
-        let x = scene.state.x[i as usize];
-        scene.model.anchors.push(Anchor {
-            node: i,
-            path: Path::Sine {
-                origin: [x.x as f64, x.y as f64, x.z as f64 + 0.05],
-                amplitude: [0.0, 0.0, 0.05],
-                frequency: 0.5,
-                phase: -std::f64::consts::FRAC_PI_2,
-            },
-        });
-    }
+    scene
+        .edit(|b| {
+            for i in 0..n as u32 {
+                let [x, y, z] = b.nodes[i as usize].x.to_array().map(hooke::f64_of);
+                b.anchors.push(Anchor {
+                    node: i,
+                    path: Path::Sine {
+                        origin: [x, y, z + 0.05],
+                        amplitude: [0.0, 0.0, 0.05],
+                        frequency: 0.5,
+                        phase: -std::f64::consts::FRAC_PI_2,
+                    },
+                });
+            }
+        })
+        .map_err(|e| bad(e.to_string()))?;
     Ok(scene)
 }
 
@@ -55,9 +59,11 @@ fn time(
     dt: f64,
     seconds: f64,
 ) -> Result<Timing> {
-    scene.settings.integrator = integ;
-    scene.settings.linear_solver = solver;
-    scene.settings.dt = dt as Real;
+    scene.edit(|b| {
+        b.settings.integrator = integ;
+        b.settings.linear_solver = solver;
+        b.settings.dt = dt as Real;
+    })?;
     let mut sim = Simulation::new(scene);
     sim.run(3)?;
     let (start, mut steps, mut stretch) = (Instant::now(), 0u64, 0.0f64);
@@ -150,7 +156,7 @@ pub fn bench_solvers(seconds: f64) -> Result<()> {
         ("impulse", Integrator::Impulse, LinearSolver::Direct),
     ];
     for (label, integ, solver) in runs {
-        let limit = stability::largest_stable_h(&base.model, integ);
+        let limit = stability::largest_stable_h(base.model(), integ);
         let dt = match limit {
             Limit::Max(h) => 0.5 * h,
             _ => large,
@@ -197,7 +203,7 @@ pub fn bench_solvers(seconds: f64) -> Result<()> {
             .map(|(a, b)| (a.to_string(), b.to_string()))
             .collect();
         let mut s = builders::build("oscillator", &p).map_err(|e| bad(e.to_string()))?;
-        s.settings.integrator = integ;
+        s.edit(|b| b.settings.integrator = integ)?;
         let mut sim = Simulation::new(s);
         let e0 = sim.energy().total();
         let steps = (100.0 * std::f64::consts::TAU / 10.0 / 0.01f64).round() as u64;

@@ -29,7 +29,7 @@ fn fmt_limit(l: Limit, substeps: u32) -> String {
 /// tearing, for the scenes that have them.
 fn physics_lines(m: &hooke::Model) -> Vec<String> {
     use hooke::contact::CollisionMode;
-    let c = &m.contacts;
+    let c = &m.contacts();
     let mut lines = Vec::new();
     if let Some(g) = &c.ground {
         lines.push(format!(
@@ -59,7 +59,7 @@ fn physics_lines(m: &hooke::Model) -> Vec<String> {
         lines.push(format!("colliders: {}", shapes.join(", ")));
     }
     if c.collisions.mode != CollisionMode::Off {
-        let with = m.nodes.radius.iter().filter(|&&r| r > 0.0).count();
+        let with = m.nodes().radius().iter().filter(|&&r| r > 0.0).count();
         lines.push(format!(
             "node collisions: {} ({with} nodes with a radius), friction {}, {} iterations",
             c.collisions.mode.name(),
@@ -70,7 +70,7 @@ fn physics_lines(m: &hooke::Model) -> Vec<String> {
             lines.push("  WARNING: no node has a radius, so no pair can collide".to_string());
         }
     }
-    let a = &m.actuators;
+    let a = &m.actuators();
     if !a.is_empty() {
         lines.push(format!(
             "actuators: {} sensor(s), {} controller(s), {} muscle(s)",
@@ -80,8 +80,8 @@ fn physics_lines(m: &hooke::Model) -> Vec<String> {
         ));
     }
     let breakable = m
-        .springs
-        .break_strain
+        .springs()
+        .break_strain()
         .iter()
         .filter(|b| b.is_finite())
         .count();
@@ -94,16 +94,16 @@ fn physics_lines(m: &hooke::Model) -> Vec<String> {
 /// Runs `hooke check`.
 pub fn check(a: CheckArgs) -> Result<()> {
     let (scene, _) = a.spec.load()?;
-    let m = &scene.model;
-    let s = &scene.settings;
-    let count = |k: SpringKind| m.springs.kind.iter().filter(|&&x| x == k).count();
-    let pinned = m.nodes.pinned.iter().filter(|&&p| p).count();
-    println!("{}: valid hooke/1 scene", scene.name);
+    let m = &scene.model();
+    let s = &scene.settings();
+    let count = |k: SpringKind| m.springs().kind().iter().filter(|&&x| x == k).count();
+    let pinned = m.nodes().pinned().iter().filter(|&&p| p).count();
+    println!("{}: valid hooke/1 scene", scene.name());
     println!(
         "  {} nodes ({pinned} pinned, {} anchored), {} springs ({} spring, {} rope, {} stable)",
-        m.nodes.len(),
-        m.anchors.len(),
-        m.springs.len(),
+        m.nodes().len(),
+        m.anchors().len(),
+        m.springs().len(),
         count(SpringKind::Spring),
         count(SpringKind::Rope),
         count(SpringKind::Stable)
@@ -119,7 +119,7 @@ pub fn check(a: CheckArgs) -> Result<()> {
         println!("  {line}");
     }
     // Solids (closed surfaces) should keep their shape; cloth and strings fold by design.
-    if m.surfaces
+    if m.surfaces()
         .iter()
         .any(|s| hooke::mesh::closed(&s.faces).is_ok())
     {
@@ -225,15 +225,9 @@ pub fn check(a: CheckArgs) -> Result<()> {
             );
         }
     }
-    let act = &m.actuators.controllers;
-    if !act.is_empty() {
-        // The alternate values can be stiffer than the normal ones: check them too.
-        let mut alt = m.clone();
-        for c in act {
-            c.apply(&mut alt.springs);
-        }
-        let limit = stability::largest_stable_h(&alt, s.integrator);
-        let ok = limit.allows(hooke::real::f64_of(s.h()));
+    // The alternate values can be stiffer than the normal ones: check them too.
+    if let Some(limit) = stability::largest_stable_h_switched(m, s.integrator) {
+        let ok = limit.allows(hooke::f64_of(s.h()));
         println!(
             "with every controller's alternate values: {} {}",
             fmt_limit(limit, s.substeps),

@@ -147,27 +147,27 @@ pub fn convert(a: ConvertArgs) -> Result<()> {
             a.mesh.display()
         );
     }
-    let (builder, r) =
+    let (mut builder, r) =
         springify(&src, &opts).map_err(|e| bad(format!("{}: {e}", a.mesh.display())))?;
-    let mut scene = builder
+    // A step the explicit default integrator is stable at (as the built-ins choose theirs).
+    builder.settings.dt = 0.0;
+    let scene = builder
         .build()
         .map_err(|e| bad(format!("{}: {e}", a.mesh.display())))?;
-    // A step the explicit default integrator is stable at (as the built-ins choose theirs).
-    scene.settings.dt = hooke::builders::auto_dt(&scene);
     let json = hooke_io::scene_to_json(&scene);
     hooke_io::write_atomic(&a.output, json.as_bytes())?;
-    let surface = &scene.model.surfaces[0];
+    let surface = &scene.model().surfaces()[0];
     println!(
         "{}: {} nodes ({} vertices welded{}), {} springs: {} edges, {} bend, {} shear, {} volume ({} lattice nodes)",
         a.mesh.display(),
-        scene.model.nodes.len(),
+        scene.model().nodes().len(),
         r.welded,
         if r.flipped {
             ", faces flipped outward"
         } else {
             ""
         },
-        scene.model.springs.len(),
+        scene.model().springs().len(),
         r.edge_springs,
         r.bend_springs,
         r.shear_springs,
@@ -190,7 +190,7 @@ pub fn convert(a: ConvertArgs) -> Result<()> {
         if r.closed {
             format!(
                 "closed, volume {:.6e} m³",
-                hooke::mesh::volume(&scene.state.x, &surface.faces)
+                hooke::mesh::volume(scene.state().x(), &surface.faces)
             )
         } else {
             "open".to_string()
@@ -198,7 +198,7 @@ pub fn convert(a: ConvertArgs) -> Result<()> {
     );
     println!(
         "  step      dt = {} s (half the symplectic Euler limit, rounded down to 1-2-5)",
-        scene.settings.dt
+        scene.settings().dt
     );
     println!("  wrote     {}", a.output.display());
     Ok(())

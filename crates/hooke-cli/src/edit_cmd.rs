@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
+use hooke::Spring;
 use hooke::edit::{Editor, NodeId, SpringId};
-use hooke::scene::Spring;
 
 use crate::bad;
 use crate::load::SceneSpec;
@@ -74,7 +74,7 @@ pub fn edit(a: EditArgs) -> Result<()> {
         )));
     }
     let (scene, _) = a.spec.load()?;
-    let (n, m) = (scene.model.nodes.len(), scene.model.springs.len());
+    let (n, m) = (scene.model().nodes().len(), scene.model().springs().len());
     let mut e = Editor::from_scene(&scene);
     let node = |i: u64, flag: &str| -> Result<NodeId> {
         if (i as usize) < n {
@@ -124,8 +124,8 @@ pub fn edit(a: EditArgs) -> Result<()> {
     println!(
         "{}: {} nodes, {} springs (was {n} nodes, {m} springs)",
         a.output.display(),
-        edited.model.nodes.len(),
-        edited.model.springs.len()
+        edited.model().nodes().len(),
+        edited.model().springs().len()
     );
     Ok(())
 }

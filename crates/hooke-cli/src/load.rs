@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use hooke::{Integrator, LinearSolver, Real, Scene, builders};
+use hooke::{Integrator, LinearSolver, Real, Scene, Settings, builders};
 
 use crate::bad;
 
@@ -36,62 +36,56 @@ pub struct SceneSpec {
 }
 
 impl SceneSpec {
-    /// Loads the scene and applies --dt, --integrator and --substeps.
+    /// Loads the scene and applies the overrides (--dt, --integrator, --substeps,
+    /// --linear-solver, --iterations, --newton).
     pub fn load(&self) -> Result<(Scene, Source)> {
         let (mut scene, source) = load(&self.scene, &self.params)?;
+        let mut settings = scene.settings().clone();
+        self.override_settings(&mut settings)?;
+        if settings != *scene.settings() {
+            scene
+                .edit(|b| b.settings = settings)
+                .map_err(|e| bad(format!("after overrides: {e}")))?;
+        }
+        Ok((scene, source))
+    }
+
+    /// Applies the overrides given on the command line to `s`.
+    fn override_settings(&self, s: &mut Settings) -> Result<()> {
         if let Some(name) = &self.linear_solver {
-            scene.settings.linear_solver = LinearSolver::from_name(name).ok_or_else(|| {
+            s.linear_solver = LinearSolver::from_name(name).ok_or_else(|| {
                 bad(format!(
                     "--linear-solver: {name:?} is not a linear solver; use direct or cg"
                 ))
             })?;
         }
         if self.iterations.is_some() {
-            scene.settings.iterations = self.iterations;
+            s.iterations = self.iterations;
         }
         if let Some(n) = self.newton {
-            scene.settings.newton_iterations = n;
+            s.newton_iterations = n;
         }
-        apply_overrides(
-            &mut scene,
-            self.dt,
-            self.integrator.as_deref(),
-            self.substeps,
-        )?;
-        Ok((scene, source))
-    }
-}
-
-/// Applies --dt, --integrator and --substeps to the scene's settings.
-fn apply_overrides(
-    scene: &mut Scene,
-    dt: Option<f64>,
-    integrator: Option<&str>,
-    substeps: Option<u32>,
-) -> Result<()> {
-    if let Some(dt) = dt {
-        if !(dt.is_finite() && dt > 0.0) {
-            return Err(bad(format!(
-                "--dt: {dt} is not a valid step; give a finite dt > 0 s"
-            )));
+        if let Some(dt) = self.dt {
+            if !(dt.is_finite() && dt > 0.0) {
+                return Err(bad(format!(
+                    "--dt: {dt} is not a valid step; give a finite dt > 0 s"
+                )));
+            }
+            s.dt = dt as Real;
         }
-        scene.settings.dt = dt as Real;
+        if let Some(name) = self.integrator.as_deref() {
+            s.integrator = Integrator::from_name(name).ok_or_else(|| {
+                bad(format!(
+                    "--integrator: {name:?} is not an integrator; use one of {}",
+                    Integrator::names()
+                ))
+            })?;
+        }
+        if let Some(n) = self.substeps {
+            s.substeps = n;
+        }
+        Ok(())
     }
-    if let Some(name) = integrator {
-        scene.settings.integrator = Integrator::from_name(name).ok_or_else(|| {
-            bad(format!(
-                "--integrator: {name:?} is not an integrator; use one of {}",
-                Integrator::names()
-            ))
-        })?;
-    }
-    if let Some(n) = substeps {
-        scene.settings.substeps = n;
-    }
-    scene
-        .settings
-        .validate()
-        .map_err(|e| bad(format!("after overrides: {e}")))
 }
 
 /// Where a scene came from.

@@ -100,8 +100,8 @@ pub fn render(a: RenderArgs) -> Result<()> {
     let scene_dir = source.dir();
     let steps = step_count(&scene, a.steps, a.duration)?;
     let every = a.every.unwrap_or((steps / 60).max(1));
-    let name = scene.name.clone();
-    let dt = hooke::real::f64_of(scene.settings.dt);
+    let name = scene.name().to_string();
+    let dt = hooke::f64_of(scene.settings().dt);
     let mut sim = Simulation::new(scene);
     let mut rec = Recording::default();
     rec.push(&sim);

@@ -94,7 +94,7 @@ pub fn step_count(scene: &Scene, steps: Option<u64>, duration: Option<f64>) -> R
     if let Some(n) = steps {
         return Ok(n);
     }
-    let d = duration.unwrap_or(scene.settings.duration);
+    let d = duration.unwrap_or(scene.duration());
     if !(d.is_finite() && d >= 0.0) {
         return Err(bad(format!(
             "--duration: {d} is not a valid duration; give a finite value >= 0 s"
@@ -102,7 +102,7 @@ pub fn step_count(scene: &Scene, steps: Option<u64>, duration: Option<f64>) -> R
     }
     // dt is rarely exact in binary (0.0002 in f32 is 0.000199999995), so a ratio within
     // a millionth of a whole number is that number; otherwise round up.
-    let r = d / hooke::real::f64_of(scene.settings.dt);
+    let r = d / hooke::f64_of(scene.settings().dt);
     let n = r.round();
     Ok(if (r - n).abs() <= 1e-6 * n.max(1.0) {
         n
@@ -148,14 +148,14 @@ pub fn physics_summary(sim: &Simulation) -> Vec<(String, String)> {
     let m = sim.model();
     let steps = c.integration_steps.max(1) as f64;
     let mut lines = Vec::new();
-    let contacts = &m.contacts;
+    let contacts = &m.contacts();
     if contacts.any() {
         let mut parts = Vec::new();
         if contacts.has_surfaces() {
             parts.push(format!(
                 "{:.1} node-surface contacts per step ({} at the end)",
                 c.surface_contacts as f64 / steps,
-                sim.state().touching.len()
+                sim.state().touching().len()
             ));
         }
         if contacts.collisions.mode != hooke::contact::CollisionMode::Off {
@@ -166,9 +166,14 @@ pub fn physics_summary(sim: &Simulation) -> Vec<(String, String)> {
         }
         lines.push(("contacts".to_string(), parts.join(", ")));
     }
-    let act = &m.actuators;
+    let act = &m.actuators();
     if !act.sensors.is_empty() || !act.controllers.is_empty() {
-        let active = sim.state().controllers.iter().filter(|c| c.active).count();
+        let active = sim
+            .state()
+            .controllers()
+            .iter()
+            .filter(|c| c.active)
+            .count();
         lines.push((
             "controllers".to_string(),
             format!(
@@ -185,7 +190,7 @@ pub fn physics_summary(sim: &Simulation) -> Vec<(String, String)> {
             format!("{} spring(s) with driven rest lengths", act.muscles.len()),
         ));
     }
-    for (i, surf) in m.surfaces.iter().enumerate() {
+    for (i, surf) in m.surfaces().iter().enumerate() {
         let name = if surf.name.is_empty() {
             format!("surface {i}")
         } else {
@@ -193,18 +198,18 @@ pub fn physics_summary(sim: &Simulation) -> Vec<(String, String)> {
         };
         let mut text = format!("{name}: {} faces", surf.faces.len());
         if let Some(law) = &surf.pressure {
-            let v = hooke::mesh::volume(&sim.state().x, &surf.faces);
+            let v = hooke::mesh::volume(sim.state().x(), &surf.faces);
             text += &format!(", volume {v:.6e} m³ at {:.4e} Pa at the end", law.at(v));
         }
         lines.push(("surfaces".to_string(), text));
     }
-    if c.springs_torn > 0 || m.springs.break_strain.iter().any(|b| b.is_finite()) {
+    if c.springs_torn > 0 || m.springs().break_strain().iter().any(|b| b.is_finite()) {
         lines.push((
             "tearing".to_string(),
             format!(
                 "{} spring(s) torn, {} left",
                 c.springs_torn,
-                m.springs.len()
+                m.springs().len()
             ),
         ));
     }
@@ -220,7 +225,7 @@ struct SensorLog {
 
 impl SensorLog {
     fn create(path: &Path, sim: &Simulation) -> Result<Self> {
-        let act = &sim.model().actuators;
+        let act = &sim.model().actuators();
         if act.sensors.is_empty() && act.controllers.is_empty() {
             return Err(bad(format!(
                 "--log-sensors {}: the scene has no sensors or controllers to log",
@@ -256,7 +261,7 @@ impl SensorLog {
         for v in sim.sensor_outputs() {
             row.push_str(if *v > 0.0 { ",1" } else { ",0" });
         }
-        for c in &sim.state().controllers {
+        for c in sim.state().controllers() {
             row.push_str(if c.active { ",1" } else { ",0" });
         }
         self.line(&row)
@@ -294,12 +299,12 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     let mut out = a
         .out
         .clone()
-        .unwrap_or_else(|| Path::new("runs").join(&scene.name));
+        .unwrap_or_else(|| Path::new("runs").join(scene.name()));
     if let Source::File(input) = &source
         && a.out.is_none()
         && same_file(input, &out.join("final.json"))
     {
-        out = Path::new("runs").join(format!("{}-step{}", scene.name, scene.state.step));
+        out = Path::new("runs").join(format!("{}-step{}", scene.name(), scene.state().step()));
     }
     std::fs::create_dir_all(&out)
         .with_context(|| format!("{}: cannot create the output folder", out.display()))?;
@@ -313,10 +318,10 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         )));
     }
 
-    let name = scene.name.clone();
-    let nodes = scene.model.nodes.len();
-    let springs = scene.model.springs.len();
-    let settings = scene.settings.clone();
+    let name = scene.name().to_string();
+    let nodes = scene.model().nodes().len();
+    let springs = scene.model().springs().len();
+    let settings = scene.settings().clone();
     let mut sim = Simulation::new(scene);
     let mut energy = EnergyCsv::create(&out.join("energy.csv"))?;
     let mut traj = match a.every {
@@ -328,17 +333,15 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         None => None,
     };
     let sample = a.every.unwrap_or((steps / 1000).max(1));
-    let export_every = a.every.unwrap_or_else(|| {
-        ((1.0 / 30.0) / hooke::real::f64_of(settings.dt))
-            .round()
-            .max(1.0) as u64
-    });
+    let export_every = a
+        .every
+        .unwrap_or_else(|| ((1.0 / 30.0) / hooke::f64_of(settings.dt)).round().max(1.0) as u64);
     let mut exporter = match a.export {
         None => None,
         Some(kind) => {
             let m = sim.model();
-            let mesh =
-                hooke_io::export::ExportMesh::new(&m.surfaces, m.nodes.len()).ok_or_else(|| {
+            let mesh = hooke_io::export::ExportMesh::new(m.surfaces(), m.nodes().len())
+                .ok_or_else(|| {
                     bad(format!(
                         "--export: {name} has no surfaces (faces) to export; scenes from \
                          `hooke convert` and the built-ins cloth, balloon and jelly-mesh have them"
@@ -364,12 +367,12 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     if let Some(r) = &mut recording {
         r.push(&sim);
     }
-    energy.push(sim.state().t, &sim.energy())?;
+    energy.push(sim.state().t(), &sim.energy())?;
     if let Some(t) = &mut traj {
-        t.push(&sim.state().x)?;
+        t.push(sim.state().x())?;
     }
     if let Some(e) = &mut exporter {
-        e.push(sim.state().t, &sim.state().x)?;
+        e.push(sim.state().t(), sim.state().x())?;
     }
 
     let bar = if a.quiet {
@@ -387,7 +390,7 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     let mut stepping = Duration::ZERO;
     let mut result = Ok(());
     for i in 1..=steps {
-        let (step, t) = (sim.state().step, sim.state().t);
+        let (step, t) = (sim.state().step(), sim.state().t());
         let t0 = Instant::now();
         let r = sim.step();
         stepping += t0.elapsed();
@@ -399,12 +402,12 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
             log.push(step, t, &sim)?;
         }
         if i % sample == 0 || i == steps {
-            energy.push(sim.state().t, &sim.energy())?;
+            energy.push(sim.state().t(), &sim.energy())?;
         }
         if let (Some(t), Some(k)) = (&mut traj, a.every)
             && i % k == 0
         {
-            t.push(&sim.state().x)?;
+            t.push(sim.state().x())?;
         }
         if let Some(r) = &mut recording
             && i % gif_every == 0
@@ -414,7 +417,7 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         if let Some(e) = &mut exporter
             && i % export_every == 0
         {
-            e.push(sim.state().t, &sim.state().x)?;
+            e.push(sim.state().t(), sim.state().x())?;
         }
         if i % 64 == 0 {
             bar.set_position(i);
@@ -460,7 +463,7 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         hooke::PRECISION,
         rayon::current_num_threads()
     );
-    println!("  steps       {steps} ({:.4} s simulated)", sim.state().t);
+    println!("  steps       {steps} ({:.4} s simulated)", sim.state().t());
     println!(
         "  wall time   {:.3} s ({:.3} s stepping, {:.2} µs/step)",
         wall.as_secs_f64(),
@@ -476,7 +479,7 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     for (name, text) in physics_summary(&sim) {
         println!("  {name:<11} {text}");
     }
-    let gas = if sim.model().surfaces.iter().any(|s| s.pressure.is_some()) {
+    let gas = if sim.model().surfaces().iter().any(|s| s.pressure.is_some()) {
         format!(", gas {:.4e}", e.potential_gas)
     } else {
         String::new()
@@ -503,22 +506,23 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         let path = path
             .clone()
             .unwrap_or_else(|| out.join(format!("{name}.gif")));
-        let style = if sim.model().surfaces.is_empty() {
+        let style = if sim.model().surfaces().is_empty() {
             Style::Wire
         } else {
             Style::Solid
         };
         let scene_dir = source.dir();
-        let style =
-            if style == Style::Solid && sim.model().surfaces.iter().any(|s| s.texture.is_some()) {
-                Style::Textured
-            } else {
-                style
-            };
+        let style = if style == Style::Solid
+            && sim.model().surfaces().iter().any(|s| s.texture.is_some())
+        {
+            Style::Textured
+        } else {
+            style
+        };
         let look =
             hooke_render::Look::new(style, ColorBy::Strain).with_textures(sim.model(), &scene_dir);
         let frames = r.render(View::DEFAULT_3D, &look, 640, 480);
-        let dt = hooke::real::f64_of(settings.dt);
+        let dt = hooke::f64_of(settings.dt);
         let delay = ((gif_every as f64 * dt * 100.0).round() as u16).max(2);
         hooke_render::gif_out::write_gif(&path, &frames, delay)?;
         println!("  picture     {} ({} frames)", path.display(), frames.len());

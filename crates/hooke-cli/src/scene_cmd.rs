@@ -119,8 +119,8 @@ pub fn scene(mut a: SceneArgs) -> Result<()> {
             eprintln!(
                 "wrote {} ({} nodes, {} springs)",
                 path.display(),
-                scene.model.nodes.len(),
-                scene.model.springs.len()
+                scene.model().nodes().len(),
+                scene.model().springs().len()
             );
         }
         None => {

@@ -67,7 +67,7 @@ fn the_shipped_meshes_convert_and_run() {
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let scene = hooke_io::read_scene(&d.join("out/flag.json")).unwrap();
-    let s = &scene.model.surfaces[0];
+    let s = &scene.model().surfaces()[0];
     assert_eq!(s.faces.len(), 300);
     assert_eq!(s.uvs.len(), 176);
     assert_eq!(s.face_uvs.len(), 300);
@@ -229,7 +229,7 @@ fn convert_run_export_keeps_faces_and_uvs() {
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let scene = hooke_io::read_scene(&d.join("flag.json")).unwrap();
-    let surface = &scene.model.surfaces[0];
+    let surface = &scene.model().surfaces()[0];
     for kind in ["obj", "gltf"] {
         let o = hooke(
             &[
@@ -414,19 +414,19 @@ fn edit_adds_and_removes_by_the_input_numbering() {
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let e = hooke_io::read_scene(&d.join("e.json")).unwrap();
-    let m = &e.model;
-    assert_eq!(m.nodes.len(), 5);
+    let m = &e.model();
+    assert_eq!(m.nodes().len(), 5);
     // 5 springs − 2 at node 2 − spring 4 + the rope = 3.
-    assert_eq!(m.springs.len(), 3);
+    assert_eq!(m.springs().len(), 3);
     // Old node 5 is now 4: pinned, and the rope joins 0 to it.
-    assert!(m.nodes.pinned[4]);
+    assert!(m.nodes().pinned()[4]);
     let rope = m
-        .springs
-        .kind
+        .springs()
+        .kind()
         .iter()
         .position(|k| *k == hooke::SpringKind::Rope)
         .unwrap();
-    assert_eq!((m.springs.a[rope], m.springs.b[rope]), (0, 4));
+    assert_eq!((m.springs().a()[rope], m.springs().b()[rope]), (0, 4));
     for (args, expect) in [
         (vec!["--remove-node", "6"], "not a node"),
         (vec!["--remove-spring", "5"], "not a spring"),

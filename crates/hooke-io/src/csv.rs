@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use hooke::diagnostics::Energy;
+use hooke::Energy;
 
 use crate::IoError;
 
@@ -36,7 +36,7 @@ impl EnergyCsv {
     /// Creates the file and writes the header row.
     pub fn create(path: &Path) -> Result<Self, IoError> {
         let mut w = Self {
-            out: crate::create(path)?,
+            out: crate::error::create(path)?,
             path: path.to_path_buf(),
         };
         let head = COLUMNS.join(",");

@@ -101,7 +101,7 @@ impl ObjSequence {
                     .map_err(|e| IoError::write(&dir.join(&name), e))?;
             }
             let path = dir.join("hooke.mtl");
-            let mut w = crate::create(&path)?;
+            let mut w = crate::error::create(&path)?;
             crate::obj::write_mtl(&mut w, "texture", &name)
                 .and_then(|_| w.flush())
                 .map_err(|e| IoError::write(&path, e))?;
@@ -120,7 +120,7 @@ impl ObjSequence {
     pub fn push(&mut self, x: &[Vec3]) -> Result<(), IoError> {
         let (p, n) = self.mesh.frame(x, &mut self.scratch);
         let path = self.dir.join(format!("frame_{:05}.obj", self.frames));
-        let mut w = crate::create(&path)?;
+        let mut w = crate::error::create(&path)?;
         let mtl = self.mtl.then_some(("hooke.mtl", "texture"));
         crate::obj::write_obj(&mut w, &p, &n, &self.mesh.surfaces, mtl)
             .and_then(|_| w.flush())

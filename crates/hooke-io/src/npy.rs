@@ -38,7 +38,7 @@ impl NpyWriter {
     /// Creates `path` for frames of `nodes` positions.
     pub fn create(path: &Path, nodes: usize) -> Result<Self, IoError> {
         let mut w = Self {
-            out: crate::create(path)?,
+            out: crate::error::create(path)?,
             path: path.to_path_buf(),
             nodes,
             frames: 0,

@@ -34,7 +34,11 @@ const OBJ_TOL: Real = 1e-6;
 fn a_flat_cloth_has_normals_along_y() {
     let scene = cloth("corners");
     let mut n = Vec::new();
-    vertex_normals(&scene.state.x, &scene.model.surfaces[0].faces, &mut n);
+    vertex_normals(
+        scene.state().x(),
+        &scene.model().surfaces()[0].faces,
+        &mut n,
+    );
     for (i, v) in n.iter().enumerate() {
         assert!(
             (v.y.abs() - 1.0).abs() < 1e-5 && v.x.abs() < 1e-5 && v.z.abs() < 1e-5,
@@ -48,14 +52,14 @@ fn exported_obj_frames_read_back_with_the_same_vertices_faces_and_uvs() {
     let d = scratch("obj");
     let mut sim = Simulation::new(cloth("corners"));
     let m = sim.model();
-    let mesh = ExportMesh::new(&m.surfaces, m.nodes.len()).unwrap();
-    let surface = m.surfaces[0].clone();
+    let mesh = ExportMesh::new(m.surfaces(), m.nodes().len()).unwrap();
+    let surface = m.surfaces()[0].clone();
     let mut seq = ObjSequence::create(&d, mesh.clone(), Path::new(".")).unwrap();
-    seq.push(&sim.state().x).unwrap();
+    seq.push(sim.state().x()).unwrap();
     sim.run(500).unwrap();
-    seq.push(&sim.state().x).unwrap();
+    seq.push(sim.state().x()).unwrap();
     let back = load_mesh(&d.join("frame_00001.obj"), ImportOptions::default()).unwrap();
-    let x = &sim.state().x;
+    let x = &sim.state().x();
     assert_eq!(back.positions.len(), mesh.nodes.len());
     for (k, (&node, p)) in mesh.nodes.iter().zip(&back.positions).enumerate() {
         let want = x[node as usize];
@@ -83,15 +87,15 @@ fn the_glb_parses_and_its_accessors_match_the_simulation() {
     let path = d.join("a.glb");
     let mut sim = Simulation::new(cloth("corners"));
     let m = sim.model();
-    let mesh = ExportMesh::new(&m.surfaces, m.nodes.len()).unwrap();
+    let mesh = ExportMesh::new(m.surfaces(), m.nodes().len()).unwrap();
     let order = mesh.nodes.clone();
     let mut glb = GlbAnimation::new(&path, mesh, Path::new("."));
-    let mut frames: Vec<Vec<Vec3>> = vec![sim.state().x.clone()];
-    glb.push(sim.state().t, &sim.state().x).unwrap();
+    let mut frames: Vec<Vec<Vec3>> = vec![sim.state().x().to_vec()];
+    glb.push(sim.state().t(), sim.state().x()).unwrap();
     for _ in 0..4 {
         sim.run(250).unwrap();
-        glb.push(sim.state().t, &sim.state().x).unwrap();
-        frames.push(sim.state().x.clone());
+        glb.push(sim.state().t(), sim.state().x()).unwrap();
+        frames.push(sim.state().x().to_vec());
     }
     glb.finish().unwrap();
 
@@ -102,7 +106,7 @@ fn the_glb_parses_and_its_accessors_match_the_simulation() {
     let prim = doc.meshes().next().unwrap().primitives().next().unwrap();
     let reader = prim.reader(|_| Some(blob));
     // The cloth has no UV seams: one glTF vertex per node, 2 triangles per cell.
-    let n = sim.model().nodes.len();
+    let n = sim.model().nodes().len();
     let pos = prim.get(&gltf::Semantic::Positions).unwrap();
     assert_eq!(pos.count(), n);
     assert_eq!(prim.indices().unwrap().count(), 3 * 2 * 11 * 8);
@@ -150,7 +154,7 @@ fn the_glb_parses_and_its_accessors_match_the_simulation() {
     assert_eq!(back.positions.len(), n);
     assert_eq!(back.faces.len(), 2 * 11 * 8);
     assert_eq!(back.face_uvs.len(), back.faces.len());
-    let surface = &sim.model().surfaces[0];
+    let surface = &sim.model().surfaces()[0];
     for (k, &node) in order.iter().enumerate() {
         let uv = surface.uvs[node as usize];
         assert!((back.uvs[k][1] - uv[1]).abs() < 1e-6, "vertex {k}");

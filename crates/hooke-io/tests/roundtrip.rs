@@ -18,7 +18,7 @@ fn builtin(name: &str, params: &[(&str, &str)]) -> Scene {
 fn assert_roundtrip(scene: &Scene) -> Scene {
     let text = scene_to_json(scene);
     let back = parse_scene(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    assert_eq!(back.state.bit_hash(), scene.state.bit_hash());
+    assert_eq!(back.state().bit_hash(), scene.state().bit_hash());
     assert_eq!(&back, scene);
     // Writing again gives the same text.
     assert_eq!(scene_to_json(&back), text);
@@ -39,9 +39,10 @@ fn a_running_state_roundtrips_with_awkward_floats() {
     sim.run(137).unwrap();
     let mut scene = sim.into_scene();
     // Values with long shortest representations, subnormals and negative zero.
-    scene.state.v[0].x = hooke::Real::MIN_POSITIVE / 3.0;
-    scene.state.v[1].y = -0.0;
-    scene.state.x[2].z = 1.0 / 3.0;
+    let st = scene.state_mut();
+    st.v_mut()[0].x = hooke::Real::MIN_POSITIVE / 3.0;
+    st.v_mut()[1].y = -0.0;
+    st.x_mut()[2].z = 1.0 / 3.0;
     assert_roundtrip(&scene);
 }
 
@@ -52,17 +53,21 @@ fn a_running_state_roundtrips_with_awkward_floats() {
 fn resume_from_final_state_is_bit_exact() {
     for integ in Integrator::ALL {
         let mut scene = builtin("cloth", &[("width", "10"), ("height", "8")]);
-        scene.settings.integrator = integ;
-        scene.settings.dt = 1e-4;
-        scene.model.anchors.push(Anchor {
-            node: 5,
-            path: Path::Circular {
-                origin: [0.1, 1.0, 0.0],
-                center: [0.0, 1.0, 0.0],
-                axis: [0.0, 1.0, 0.0],
-                angular_velocity: 2.0,
-            },
-        });
+        scene
+            .edit(|b| {
+                b.settings.integrator = integ;
+                b.settings.dt = 1e-4;
+                b.anchors.push(Anchor {
+                    node: 5,
+                    path: Path::Circular {
+                        origin: [0.1, 1.0, 0.0],
+                        center: [0.0, 1.0, 0.0],
+                        axis: [0.0, 1.0, 0.0],
+                        angular_velocity: 2.0,
+                    },
+                });
+            })
+            .unwrap();
         let scene = parse_scene(&scene_to_json(&scene)).unwrap();
         let mut straight = Simulation::new(scene.clone());
         straight.run(60).unwrap();
@@ -77,7 +82,7 @@ fn resume_from_final_state_is_bit_exact() {
             "{}: resumed run differs",
             integ.name()
         );
-        assert_eq!(second.state().step, 60);
+        assert_eq!(second.state().step(), 60);
     }
 }
 
@@ -87,8 +92,12 @@ fn resume_from_final_state_is_bit_exact() {
 fn resume_keeps_solver_memory() {
     use hooke::{LinearSolver, Node, SceneBuilder, Spring, vec3};
     let mut cloth = builtin("cloth", &[("width", "9"), ("height", "7"), ("dt", "0.02")]);
-    cloth.settings.integrator = Integrator::BackwardEuler;
-    cloth.settings.linear_solver = LinearSolver::Cg;
+    cloth
+        .edit(|b| {
+            b.settings.integrator = Integrator::BackwardEuler;
+            b.settings.linear_solver = LinearSolver::Cg;
+        })
+        .unwrap();
     let mut b = SceneBuilder::new("chain");
     b.settings.integrator = Integrator::Impulse;
     b.settings.dt = 0.01;
@@ -124,8 +133,8 @@ fn resume_with_stable_springs_in_impulse_form() {
         b.add_spring(Spring::stable(i - 1, i, 0.3, 0.25));
     }
     let scene = parse_scene(&scene_to_json(&b.build().unwrap())).unwrap();
-    assert_eq!(scene.model.springs.kind[0], hooke::SpringKind::Stable);
-    assert_eq!(scene.settings.stable_form, StableForm::Impulse);
+    assert_eq!(scene.model().springs().kind()[0], hooke::SpringKind::Stable);
+    assert_eq!(scene.settings().stable_form, StableForm::Impulse);
     let mut a = Simulation::new(scene.clone());
     a.run(40).unwrap();
     let mut b = Simulation::new(scene);
@@ -145,7 +154,7 @@ fn anchor_origin_defaults_to_node_position_at_scene_time() {
       "anchors": [ { "node": 0, "path": { "type": "linear", "velocity": [0, 1, 0] } } ],
       "state": { "t": 2.0, "step": 2000 } }"#;
     let scene = parse_scene(text).unwrap();
-    match &scene.model.anchors[0].path {
+    match &scene.model().anchors()[0].path {
         Path::Linear { origin, .. } => assert_eq!(*origin, [1.0, -2.0, 0.0]),
         other => panic!("{other:?}"),
     }

@@ -43,7 +43,7 @@ impl Look {
     /// unreadable ones are left out: those surfaces are drawn solid).
     pub fn with_textures(mut self, model: &Model, dir: &std::path::Path) -> Self {
         self.textures = model
-            .surfaces
+            .surfaces()
             .iter()
             .map(|s| {
                 let t = s.texture.as_ref()?;
@@ -79,9 +79,9 @@ fn mix(a: [u8; 3], b: [u8; 3], t: f64) -> [u8; 3] {
 /// with the rest lengths of `springs` (the model's, or those in effect).
 pub fn spring_strain(springs: &Springs, x: &[Vec3], s: usize) -> f64 {
     let sp = springs;
-    let rest = sp.rest[s] as f64;
+    let rest = sp.rest()[s] as f64;
     if rest > 0.0 {
-        let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+        let (a, b) = (sp.a()[s] as usize, sp.b()[s] as usize);
         ((x[a] - x[b]).length() as f64 - rest) / rest
     } else {
         0.0
@@ -210,7 +210,7 @@ fn face_items(model: &Model, x: &[Vec3], cam: &Camera, look: &Look) -> Vec<(f64,
         l.map(|c| c / n)
     };
     let mut tris: Vec<(f64, Item)> = Vec::new();
-    for (si, s) in model.surfaces.iter().enumerate() {
+    for (si, s) in model.surfaces().iter().enumerate() {
         let texture = match (look.style, look.textures.get(si)) {
             (Style::Textured, Some(Some(img))) if !s.face_uvs.is_empty() => Some(img),
             _ => None,
@@ -329,7 +329,7 @@ pub fn draw_frame(shot: &Shot, cam: &Camera, look: &Look, (lo, hi): (P3, P3)) ->
     ));
     ground(&mut pm, model, cam, lo, hi);
     colliders(&mut pm, model, cam, shot.t);
-    let solid = look.style != Style::Wire && !model.surfaces.is_empty();
+    let solid = look.style != Style::Wire && !model.surfaces().is_empty();
     let width = if shot.springs.len() > 20_000 {
         0.7
     } else {
@@ -361,7 +361,7 @@ pub fn draw_frame(shot: &Shot, cam: &Camera, look: &Look, (lo, hi): (P3, P3)) ->
 /// surface, or inside a closed one: a body's inner nodes go with its face edges).
 fn surface_nodes(model: &Model, x: &[Vec3]) -> (Vec<bool>, Vec<bool>) {
     let mut on_surface = vec![false; x.len()];
-    for s in &model.surfaces {
+    for s in model.surfaces() {
         for f in &s.faces {
             for &v in f {
                 on_surface[v as usize] = true;
@@ -369,7 +369,7 @@ fn surface_nodes(model: &Model, x: &[Vec3]) -> (Vec<bool>, Vec<bool>) {
         }
     }
     let closed: Vec<&[[u32; 3]]> = model
-        .surfaces
+        .surfaces()
         .iter()
         .filter(|s| hooke::mesh::closed(&s.faces).is_ok())
         .map(|s| s.faces.as_slice())
@@ -392,7 +392,7 @@ fn spring_lines(
     let (sp, x) = (shot.springs, shot.x);
     let mut items = Vec::with_capacity(sp.len());
     for s in 0..sp.len() {
-        let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+        let (a, b) = (sp.a()[s] as usize, sp.b()[s] as usize);
         if hidden.is_some_and(|h| h[a] && h[b]) {
             continue;
         }
@@ -414,7 +414,7 @@ fn spring_lines(
 fn node_marks(pm: &mut Pixmap, shot: &Shot, cam: &Camera, style: Style, on_surface: &[bool]) {
     let (model, x) = (shot.model, shot.x);
     let fixed = |i: usize| {
-        model.nodes.inv_mass[i] == 0.0 || model.anchors.iter().any(|a| a.node as usize == i)
+        model.nodes().inv_mass()[i] == 0.0 || model.anchors().iter().any(|a| a.node as usize == i)
     };
     let cross = Stroke {
         width: 1.0,

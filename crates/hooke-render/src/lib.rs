@@ -64,12 +64,12 @@ impl Recording {
         let (model, springs) = (sim.model(), sim.live_springs());
         let same = self.models.last().is_some_and(|m| {
             m.springs.len() == springs.len()
-                && m.springs.rest == springs.rest
+                && m.springs.rest() == springs.rest()
                 && m.model
-                    .surfaces
+                    .surfaces()
                     .iter()
                     .map(|s| s.faces.len())
-                    .eq(model.surfaces.iter().map(|s| s.faces.len()))
+                    .eq(model.surfaces().iter().map(|s| s.faces.len()))
         });
         if !same {
             self.models.push(Drawn {
@@ -77,7 +77,7 @@ impl Recording {
                 springs: springs.clone(),
             });
         }
-        let (t, x) = (sim.state().t, &sim.state().x);
+        let (t, x) = (sim.state().t(), &sim.state().x());
         self.frames.push(Frame {
             t,
             x: x.to_vec(),

@@ -27,7 +27,7 @@ fn circle(c: P3, r: f64, u: P3, v: P3) -> Vec<P3> {
 /// up or down.
 pub fn ground_lines(model: &Model, lo: P3, hi: P3) -> Vec<Vec<P3>> {
     let mut out = Vec::new();
-    let Some(g) = &model.contacts.ground else {
+    let Some(g) = &model.contacts().ground else {
         return out;
     };
     let n = p3(g.normal);
@@ -71,7 +71,7 @@ pub fn ground_lines(model: &Model, lo: P3, hi: P3) -> Vec<Vec<P3>> {
 pub fn collider_lines(model: &Model, t: f64) -> Vec<Vec<P3>> {
     let mut out = Vec::new();
     let (ex, ey, ez) = ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]);
-    for c in &model.contacts.colliders {
+    for c in &model.contacts().colliders {
         let shift = c.path.as_ref().map_or([0.0; 3], |p| {
             let (a, b) = (p.position(t), p.position(0.0));
             [a[0] - b[0], a[1] - b[1], a[2] - b[2]]

@@ -115,7 +115,7 @@ fn textured_flag_matches_its_reference() {
     });
     let scene = b.build().unwrap();
     let scenes = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes");
-    let look = Look::new(Style::Textured, ColorBy::None).with_textures(&scene.model, &scenes);
+    let look = Look::new(Style::Textured, ColorBy::None).with_textures(scene.model(), &scenes);
     assert!(look.textures[0].is_some(), "scenes/flag.png is readable");
     let pm = draw(&Simulation::new(scene), &look);
     check("textured-flag", &pm);

@@ -87,5 +87,5 @@ fn torn_springs_disappear_from_the_frames_after_the_tear() {
     assert!(rec.models.len() > 1, "nothing tore");
     assert!(after.springs.len() < before.springs.len());
     // Each frame is drawn with the springs in effect when it was taken.
-    assert_eq!(after.springs.len(), sim.model().springs.len());
+    assert_eq!(after.springs.len(), sim.model().springs().len());
 }

@@ -83,7 +83,9 @@ pub fn default_scene() -> Scene {
     )
     .map(|mut scene| {
         // 82% of symplectic Euler's estimated limit (4.9e-4 s): 2500 steps per second.
-        scene.settings.dt = 4e-4;
+        scene
+            .edit(|b| b.settings.dt = 4e-4)
+            .expect("a smaller step is valid");
         scene
     })
     .expect("the default cloth builds")
@@ -99,13 +101,12 @@ pub fn mesh_scene(src: &hooke::springify::MeshSource) -> Result<Scene, String> {
         bend: Some(200.0),
         ..SpringifyOptions::default()
     };
-    let (b, _) = springify(src, &opts).map_err(|e| e.to_string())?;
-    let mut scene = b.build().map_err(|e| e.to_string())?;
-    scene.settings.dt = builders::auto_dt(&scene);
-    if scene.model.env.gravity == Vec3::ZERO {
-        scene.model.env.gravity = hooke::vec3(0.0, -9.81, 0.0);
+    let (mut b, _) = springify(src, &opts).map_err(|e| e.to_string())?;
+    b.settings.dt = 0.0; // the stable step, chosen by build
+    if b.env.gravity == Vec3::ZERO {
+        b.env.gravity = hooke::vec3(0.0, -9.81, 0.0);
     }
-    Ok(scene)
+    b.build().map_err(|e| e.to_string())
 }
 
 impl StudioApp {
@@ -193,7 +194,7 @@ impl StudioApp {
         let dir = self.texture_dir();
         let problems = self
             .textures
-            .refresh(ui.ctx(), &self.doc.scene().model, dir.as_deref());
+            .refresh(ui.ctx(), self.doc.scene().model(), dir.as_deref());
         if let Some(p) = problems.into_iter().next() {
             self.doc.message = Some(p);
         }
@@ -583,10 +584,10 @@ impl StudioApp {
             let s = self.doc.scene();
             ui.label(format!(
                 "t = {:.3} s · {} nodes · {} springs · {}",
-                s.state.t,
-                s.model.nodes.len(),
-                s.model.springs.len(),
-                s.settings.integrator.name()
+                s.state().t(),
+                s.model().nodes().len(),
+                s.model().springs().len(),
+                s.settings().integrator.name()
             ));
             ui.separator();
             let rt = self.doc.realtime;
@@ -622,7 +623,7 @@ impl eframe::App for StudioApp {
 
 /// Whether every node lies in the xy plane (a 2D scene, viewed flat).
 fn is_flat(scene: &Scene) -> bool {
-    !scene.state.x.is_empty() && scene.state.x.iter().all(|p| p.z == 0.0)
+    !scene.state().x().is_empty() && scene.state().x().iter().all(|p| p.z == 0.0)
 }
 
 /// A size hint for native windows.

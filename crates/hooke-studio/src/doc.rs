@@ -169,7 +169,7 @@ impl Doc {
         doc
     }
 
-    /// The simulation (current positions in `sim().state().x`).
+    /// The simulation (current positions in `sim().state().x()`).
     pub fn sim(&self) -> &Simulation {
         &self.sim
     }
@@ -475,8 +475,8 @@ impl Doc {
                 self.remember(prev, None);
             }
             let st = self.sim.state_mut();
-            st.x[i] = target;
-            st.v[i] = Vec3::ZERO;
+            st.x_mut()[i] = target;
+            st.v_mut()[i] = Vec3::ZERO;
             self.revision += 1;
         }
         match self.held.iter_mut().find(|(h, _)| *h == id) {
@@ -516,7 +516,7 @@ impl Doc {
     }
 
     fn sample_if_due(&mut self) {
-        let t = self.sim.state().t;
+        let t = self.sim.state().t();
         if self
             .history
             .back()
@@ -547,7 +547,7 @@ impl Doc {
     fn sample(&mut self) {
         let e = self.sim.energy();
         self.history.push_back(EnergySample {
-            t: self.sim.state().t,
+            t: self.sim.state().t(),
             kinetic: e.kinetic,
             potential: e.total() - e.kinetic,
         });
@@ -565,7 +565,7 @@ impl Doc {
         }
         let dt = self.sim.settings().dt as f64;
         self.accumulator = (self.accumulator + wall_dt.max(0.0) * self.speed).min(MAX_CATCH_UP);
-        let t0 = self.sim.state().t;
+        let t0 = self.sim.state().t();
         let mut n = 0;
         while self.accumulator >= dt && self.playing {
             if !self.step_raw() {
@@ -580,7 +580,7 @@ impl Doc {
                 break;
             }
         }
-        let simulated = self.sim.state().t - t0;
+        let simulated = self.sim.state().t() - t0;
         self.rt_window.0 += simulated.max(0.0);
         self.rt_window.1 += wall_dt.max(0.0);
         if self.rt_window.1 >= 0.5 {
@@ -606,12 +606,12 @@ impl Doc {
 /// Stability warnings for `scene`, from [`stability::report`] (what `hooke check` prints).
 pub fn warnings(scene: &Scene) -> Vec<String> {
     let mut out = Vec::new();
-    let model = &scene.model;
-    if model.nodes.is_empty() {
+    let model = &scene.model();
+    if model.nodes().is_empty() {
         return out;
     }
-    let report = stability::report(model, &scene.settings);
-    let integ: Integrator = scene.settings.integrator;
+    let report = stability::report(model, scene.settings());
+    let integ: Integrator = scene.settings().integrator;
     if let Some(l) = report.integrators.iter().find(|l| l.integrator == integ) {
         let h = report.h;
         let bad = match l.limit {
@@ -669,8 +669,12 @@ mod tests {
 
     fn oscillator(dt: Real) -> Doc {
         let mut scene = hooke::builders::build("oscillator", &[]).unwrap();
-        scene.settings.dt = dt;
-        scene.settings.substeps = 1;
+        scene
+            .edit(|b| {
+                b.settings.dt = dt;
+                b.settings.substeps = 1;
+            })
+            .unwrap();
         Doc::new(scene, "oscillator.json")
     }
 
@@ -706,7 +710,7 @@ mod tests {
         let far = f64::INFINITY;
         // 50 steps' worth of wall-clock time at speed 1: 50 steps.
         assert_eq!(doc.advance(50.0 * dt, &|| 0.0, far), 50);
-        assert!((doc.sim().state().t as f64 - 50.0 * dt).abs() < 1e-6);
+        assert!((doc.sim().state().t() as f64 - 50.0 * dt).abs() < 1e-6);
         // A stall is capped at MAX_CATCH_UP of simulated time: ⌊0.2·1024⌋ steps.
         assert_eq!(doc.advance(10.0, &|| 0.0, far), 204);
         // Past the deadline: one step, and the backlog is dropped.

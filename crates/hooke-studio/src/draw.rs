@@ -42,8 +42,8 @@ impl Show {
     /// The default view of `scene`: everything, but the springs and free nodes of a big
     /// scene with faces.
     pub fn for_scene(scene: &hooke::Scene) -> Self {
-        let m = &scene.model;
-        let detail = m.surfaces.is_empty() || m.springs.len() <= Self::MANY_SPRINGS;
+        let m = &scene.model();
+        let detail = m.surfaces().is_empty() || m.springs().len() <= Self::MANY_SPRINGS;
         Self {
             springs: detail,
             nodes: detail,
@@ -146,7 +146,7 @@ pub fn paint(
         let tint = (show.strain && !show.springs).then(|| node_strain(model, x));
         faces(painter, cam, model, x, &screen, textures, tint.as_deref());
     }
-    let sp = &model.springs;
+    let sp = &model.springs();
     if show.springs {
         let many = sp.len() > 5000;
         let w = if many { 1.0 } else { 1.6 };
@@ -154,18 +154,18 @@ pub fn paint(
         mesh.reserve_triangles(2 * sp.len());
         mesh.reserve_vertices(4 * sp.len());
         for s in 0..sp.len() {
-            let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+            let (a, b) = (sp.a()[s] as usize, sp.b()[s] as usize);
             let (Some((pa, _)), Some((pb, _))) = (screen[a], screen[b]) else {
                 continue;
             };
             let color = if show.strain {
-                let [r, g, b] = strain_color(spring_strain(&model.springs, x, s));
+                let [r, g, b] = strain_color(spring_strain(model.springs(), x, s));
                 Color32::from_rgb(r, g, b)
             } else {
                 INK
             };
             // Ropes are drawn lighter, stable springs a little thicker.
-            let (color, w) = match sp.kind[s] {
+            let (color, w) = match sp.kind()[s] {
                 SpringKind::Rope => (color.gamma_multiply(0.55), w),
                 SpringKind::Stable => (color, w * 1.4),
                 SpringKind::Spring => (color, w),
@@ -176,14 +176,15 @@ pub fn paint(
     }
     if let Some(s) = marks.spring
         && s < sp.len()
-        && let (Some((pa, _)), Some((pb, _))) = (screen[sp.a[s] as usize], screen[sp.b[s] as usize])
+        && let (Some((pa, _)), Some((pb, _))) =
+            (screen[sp.a()[s] as usize], screen[sp.b()[s] as usize])
     {
         painter.line_segment([pa, pb], Stroke::new(4.0, SELECT));
     }
     // Nodes: small dots for free nodes, squares for pinned and anchored ones.
     let anchored: Vec<bool> = {
-        let mut a = model.nodes.pinned.clone();
-        for an in &model.anchors {
+        let mut a = model.nodes().pinned().to_vec();
+        for an in model.anchors() {
             a[an.node as usize] = true;
         }
         a
@@ -220,14 +221,14 @@ pub fn paint(
 
 /// Each node's mean spring strain (ℓ − L)/L over the springs at it (0 without springs).
 pub fn node_strain(model: &Model, x: &[Vec3]) -> Vec<f64> {
-    let sp = &model.springs;
+    let sp = &model.springs();
     let mut sum = vec![(0.0, 0u32); x.len()];
     for s in 0..sp.len() {
-        if sp.rest[s] <= 0.0 {
+        if sp.rest()[s] <= 0.0 {
             continue;
         }
-        let strain = spring_strain(&model.springs, x, s);
-        for i in [sp.a[s] as usize, sp.b[s] as usize] {
+        let strain = spring_strain(model.springs(), x, s);
+        for i in [sp.a()[s] as usize, sp.b()[s] as usize] {
             sum[i].0 += strain;
             sum[i].1 += 1;
         }
@@ -249,7 +250,7 @@ fn faces(
     tint: Option<&[f64]>,
 ) {
     let view = cam.towards_viewer();
-    for (si, surf) in model.surfaces.iter().enumerate() {
+    for (si, surf) in model.surfaces().iter().enumerate() {
         let tex = textures.get(si).copied().flatten();
         let uvs = tex.filter(|_| surf.face_uvs.len() == surf.faces.len() && !surf.uvs.is_empty());
         let mut order: Vec<(f64, usize)> = Vec::with_capacity(surf.faces.len());
@@ -329,10 +330,10 @@ pub fn pick_spring(
     p: Pos2,
     radius: f32,
 ) -> Option<usize> {
-    let sp = &model.springs;
+    let sp = &model.springs();
     let mut best: Option<(f32, usize)> = None;
     for s in 0..sp.len() {
-        let (Some((a, _)), Some((b, _))) = (screen[sp.a[s] as usize], screen[sp.b[s] as usize])
+        let (Some((a, _)), Some((b, _))) = (screen[sp.a()[s] as usize], screen[sp.b()[s] as usize])
         else {
             continue;
         };

@@ -66,16 +66,17 @@ impl Textures {
             self.dir = dir.map(Path::to_path_buf);
         }
         // Called every frame: nothing to do (and nothing allocated) while the names hold.
-        let same = model.surfaces.len() == self.names.len()
+        let same = model.surfaces().len() == self.names.len()
             && model
-                .surfaces
+                .surfaces()
                 .iter()
                 .zip(&self.names)
                 .all(|(s, n)| s.texture == *n);
         if same && self.ids.len() == self.names.len() {
             return Vec::new();
         }
-        let names: Vec<Option<String>> = model.surfaces.iter().map(|s| s.texture.clone()).collect();
+        let names: Vec<Option<String>> =
+            model.surfaces().iter().map(|s| s.texture.clone()).collect();
         let mut problems = Vec::new();
         for name in names.iter().flatten() {
             if self.images.contains_key(name) {

@@ -71,12 +71,12 @@ pub fn deliver_file(kind: &str, name: &str, bytes: &[u8]) {
 pub fn test_info() -> String {
     with_app(|app| {
         let s = app.doc.scene();
-        let env = &s.model.env;
+        let env = &s.model().env();
         let v = |v: hooke::Vec3| [v.x, v.y, v.z];
         serde_json::json!({
-            "t": s.state.t,
-            "nodes": s.model.nodes.len(),
-            "springs": s.model.springs.len(),
+            "t": s.state().t(),
+            "nodes": s.model().nodes().len(),
+            "springs": s.model().springs().len(),
             "playing": app.doc.playing,
             "realtime": app.doc.realtime,
             "fps": app.fps,
@@ -84,12 +84,12 @@ pub fn test_info() -> String {
             "draw_ms": app.frame_ms.1,
             "gravity": v(env.gravity),
             "wind": v(env.wind),
-            "dt": s.settings.dt,
+            "dt": s.settings().dt,
             "revision": app.doc.revision,
             "source": app.doc.source,
             "message": app.doc.message.clone().unwrap_or_default(),
             "info": app.doc.info.clone().unwrap_or_default(),
-            "surfaces": s.model.surfaces.len(),
+            "surfaces": s.model().surfaces().len(),
             "textured": app.textures.ids().iter().flatten().count(),
         })
         .to_string()

@@ -82,9 +82,9 @@ fn dragging_moves_the_node_to_the_pointer() {
     let mut h = harness(three_nodes());
     let from = screen(&h, 2);
     let to = from + egui::vec2(80.0, 50.0);
-    let before = h.state().doc.scene().state.x[2];
+    let before = h.state().doc.scene().state().x()[2];
     drag(&mut h, from, to);
-    let after = h.state().doc.scene().state.x[2];
+    let after = h.state().doc.scene().state().x()[2];
     // Paused, a dragged node goes where the pointer went: 80 px right, 50 px down.
     let scale = h.state().cam.scale as Real;
     assert!(
@@ -97,21 +97,21 @@ fn dragging_moves_the_node_to_the_pointer() {
     );
     assert_eq!(after.z, before.z);
     // The other nodes stayed.
-    assert_eq!(h.state().doc.scene().state.x[0], vec3(0.0, 0.0, 0.0));
+    assert_eq!(h.state().doc.scene().state().x()[0], vec3(0.0, 0.0, 0.0));
     // And it is undoable.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
-    assert_eq!(h.state().doc.scene().state.x[2], before);
+    assert_eq!(h.state().doc.scene().state().x()[2], before);
     // Two drags, then two Ctrl+Z in one (slow) frame: both are undone.
     drag(&mut h, from, to);
     let from1 = screen(&h, 1);
     drag(&mut h, from1, from1 + egui::vec2(0.0, 60.0));
     presses_in_one_frame(&mut h, Modifiers::COMMAND, Key::Z, 2);
-    assert_eq!(h.state().doc.scene().state.x[2], before);
-    assert_eq!(h.state().doc.scene().state.x[1], vec3(1.0, 0.0, 0.0));
+    assert_eq!(h.state().doc.scene().state().x()[2], before);
+    assert_eq!(h.state().doc.scene().state().x()[1], vec3(1.0, 0.0, 0.0));
     // And Ctrl+Shift+Z twice in one frame redoes both.
     presses_in_one_frame(&mut h, Modifiers::COMMAND | Modifiers::SHIFT, Key::Z, 2);
-    assert_eq!(h.state().doc.scene().state.x[2], after);
+    assert_eq!(h.state().doc.scene().state().x()[2], after);
     assert!(!h.state().doc.can_redo());
 }
 
@@ -130,7 +130,7 @@ fn dragging_while_running_pulls_through_the_spring() {
         h.step();
     }
     // Node 1 is held at the pointer; node 0, joined by the spring, is pulled towards it.
-    let x = &h.state().doc.scene().state.x;
+    let x = &h.state().doc.scene().state().x();
     assert!(x[0].x > 0.0, "node 0 pulled along +x: {:?}", x[0]);
     h.drop_at(to);
     h.step();
@@ -144,21 +144,24 @@ fn click_click_adds_a_spring_and_a_click_on_empty_space_adds_a_node() {
     let (p0, p2) = (screen(&h, 0), screen(&h, 2));
     click(&mut h, p0);
     click(&mut h, p2);
-    let m = &h.state().doc.scene().model;
-    assert_eq!(m.springs.len(), 2);
-    assert_eq!((m.springs.a[1], m.springs.b[1]), (0, 2));
+    let m = &h.state().doc.scene().model();
+    assert_eq!(m.springs().len(), 2);
+    assert_eq!((m.springs().a()[1], m.springs().b()[1]), (0, 2));
     // Rest length: the distance between the two nodes.
-    assert!((m.springs.rest[1] - (0.25 as Real + 0.64).sqrt()).abs() < 1e-5);
+    assert!((m.springs().rest()[1] - (0.25 as Real + 0.64).sqrt()).abs() < 1e-5);
     // Empty space: a new node there, joined to the last node (building a chain).
     let empty = pos2(p0.x + 60.0, p0.y - 30.0);
     click(&mut h, empty);
     let s = h.state().doc.scene();
-    assert_eq!(s.model.nodes.len(), 4, "{:?}", h.state().doc.message);
-    assert_eq!(s.model.springs.len(), 3);
-    assert_eq!((s.model.springs.a[2], s.model.springs.b[2]), (2, 3));
+    assert_eq!(s.model().nodes().len(), 4, "{:?}", h.state().doc.message);
+    assert_eq!(s.model().springs().len(), 3);
+    assert_eq!(
+        (s.model().springs().a()[2], s.model().springs().b()[2]),
+        (2, 3)
+    );
     let scale = h.state().cam.scale as Real;
-    assert!((s.state.x[3].x - 60.0 / scale).abs() < 1e-3);
-    assert!((s.state.x[3].y - 30.0 / scale).abs() < 1e-3);
+    assert!((s.state().x()[3].x - 60.0 / scale).abs() < 1e-3);
+    assert!((s.state().x()[3].y - 30.0 / scale).abs() < 1e-3);
 }
 
 #[test]
@@ -173,14 +176,14 @@ fn delete_undo_redo() {
     ));
     h.key_press(Key::Delete);
     h.run_steps(2);
-    assert_eq!(h.state().doc.scene().model.springs.len(), 0);
+    assert_eq!(h.state().doc.scene().model().springs().len(), 0);
     // Undo with the button, redo with the keys.
     h.get_by_label("Undo").click();
     h.run_steps(2);
-    assert_eq!(h.state().doc.scene().model.springs.len(), 1);
+    assert_eq!(h.state().doc.scene().model().springs().len(), 1);
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
     h.run_steps(2);
-    assert_eq!(h.state().doc.scene().model.springs.len(), 0);
+    assert_eq!(h.state().doc.scene().model().springs().len(), 0);
     // A node takes its springs with it; undo brings both back.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
@@ -188,12 +191,12 @@ fn delete_undo_redo() {
     click(&mut h, p);
     h.key_press(Key::Delete);
     h.run_steps(2);
-    let m = &h.state().doc.scene().model;
-    assert_eq!((m.nodes.len(), m.springs.len()), (2, 0));
+    let m = &h.state().doc.scene().model();
+    assert_eq!((m.nodes().len(), m.springs().len()), (2, 0));
     h.get_by_label("Undo").click();
     h.run_steps(2);
-    let m = &h.state().doc.scene().model;
-    assert_eq!((m.nodes.len(), m.springs.len()), (3, 1));
+    let m = &h.state().doc.scene().model();
+    assert_eq!((m.nodes().len(), m.springs().len()), (3, 1));
 }
 
 #[test]
@@ -203,10 +206,10 @@ fn pin_and_kind_toggle() {
     click(&mut h, p);
     h.key_press(Key::P);
     h.run_steps(2);
-    assert!(h.state().doc.scene().model.nodes.pinned[2]);
+    assert!(h.state().doc.scene().model().nodes().pinned()[2]);
     h.key_press(Key::P);
     h.run_steps(2);
-    assert!(!h.state().doc.scene().model.nodes.pinned[2]);
+    assert!(!h.state().doc.scene().model().nodes().pinned()[2]);
     let mid = screen(&h, 0).lerp(screen(&h, 1), 0.5);
     click(&mut h, mid);
     use hooke::SpringKind::*;
@@ -214,7 +217,7 @@ fn pin_and_kind_toggle() {
         h.key_press(Key::K);
         h.run_steps(2);
         assert_eq!(
-            h.state().doc.scene().model.springs.kind[0],
+            h.state().doc.scene().model().springs().kind()[0],
             want,
             "{:?}",
             h.state().doc.message
@@ -228,16 +231,16 @@ fn a_slider_changes_the_model() {
     let r = h.state().rects["gravity"];
     // The slider's rail starts at its left edge: a click there is its minimum, −20 m/s².
     click(&mut h, pos2(r.left() + 1.0, r.center().y));
-    let g = h.state().doc.scene().model.env.gravity;
+    let g = h.state().doc.scene().model().env().gravity;
     assert_eq!(g.y, -20.0, "{g:?}");
     // One undo step restores the scene's gravity.
     h.get_by_label("Undo").click();
     h.run_steps(2);
-    assert!((h.state().doc.scene().model.env.gravity.y + 9.81).abs() < 1e-6);
+    assert!((h.state().doc.scene().model().env().gravity.y + 9.81).abs() < 1e-6);
     // The clock runs with the new value: a free fall after Play.
     let r = h.state().rects["wind-x"];
     click(&mut h, pos2(r.left() + 1.0, r.center().y));
-    assert_eq!(h.state().doc.scene().model.env.wind.x, -20.0);
+    assert_eq!(h.state().doc.scene().model().env().wind.x, -20.0);
 }
 
 #[test]
@@ -258,7 +261,7 @@ fn save_then_open_gives_the_same_scene() {
     h.run_steps(2);
     let text = std::fs::read_to_string(&path).expect("the studio wrote the file");
     let saved = hooke_io::parse_scene(&text).unwrap();
-    assert_eq!(saved.model.springs.len(), 2);
+    assert_eq!(saved.model().springs().len(), 2);
     let before = hooke_io::scene_to_json(&h.state_mut().doc.snapshot());
     assert_eq!(hooke_io::scene_to_json(&saved), before);
     // Open it in a fresh studio through the Open button: the same scene.
@@ -310,7 +313,7 @@ fn nissen_limit_and_stability_warnings_are_shown() {
     let r = h.state().rects["cs"];
     let rail = h.ctx.global_style().spacing.slider_width;
     click(&mut h, pos2(r.left() + rail - 1.0, r.center().y));
-    let cs = h.state().doc.scene().model.springs.cs[0];
+    let cs = h.state().doc.scene().model().springs().cs()[0];
     assert_eq!(cs, 1.0);
     let warning =
         "1 stable spring(s) above Nissen's limit 1/(n+1); spring 0: max(cs, cd) = 1 > 1/3";
@@ -342,10 +345,10 @@ fn import_obj_then_texture_it() {
     h.state_mut().path = obj.to_string_lossy().into_owned();
     h.get_by_label("Import OBJ").click();
     h.run_steps(3);
-    let model = &h.state().doc.scene().model;
-    assert_eq!(model.nodes.len(), 4, "{:?}", h.state().doc.message);
-    assert!(model.springs.len() >= 5, "edges and the diagonal");
-    assert_eq!(model.surfaces.len(), 1);
+    let model = &h.state().doc.scene().model();
+    assert_eq!(model.nodes().len(), 4, "{:?}", h.state().doc.message);
+    assert!(model.springs().len() >= 5, "edges and the diagonal");
+    assert_eq!(model.surfaces().len(), 1);
     assert_eq!(h.state().textures.ids(), &[None]);
     // Texture: the PNG in the file field goes on the surface (one undoable edit).
     let png = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/studio.png");
@@ -362,11 +365,11 @@ fn import_obj_then_texture_it() {
         info.ends_with("studio.png on 1 surface(s) (1 changed)"),
         "{info}"
     );
-    let named = h.state().doc.scene().model.surfaces[0].texture.clone();
+    let named = h.state().doc.scene().model().surfaces()[0].texture.clone();
     assert!(named.is_some_and(|t| t.ends_with("studio.png")));
     h.get_by_label("Undo").click();
     h.run_steps(3);
-    assert_eq!(h.state().doc.scene().model.surfaces[0].texture, None);
+    assert_eq!(h.state().doc.scene().model().surfaces()[0].texture, None);
     assert_eq!(h.state().textures.ids(), &[None]);
     // A file that is not a PNG: a clear message, nothing changes.
     h.state_mut().path = obj.to_string_lossy().into_owned();
@@ -377,5 +380,5 @@ fn import_obj_then_texture_it() {
         msg.contains("square.obj") && msg.contains("not a PNG"),
         "{msg}"
     );
-    assert_eq!(h.state().doc.scene().model.surfaces[0].texture, None);
+    assert_eq!(h.state().doc.scene().model().surfaces()[0].texture, None);
 }

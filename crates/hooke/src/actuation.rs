@@ -24,9 +24,10 @@
 //! **Muscles** scale a spring's rest length by 1 + a·s(t) with s = sin(2π·f·t + φ), or by
 //! 1 + a·u with u an actuation value from [`crate::Control::actuation`].
 
-use crate::error::{FieldError, at};
+use crate::error::FieldError;
 use crate::model::Springs;
 use crate::real::{Real, Vec3};
+use crate::validate::{at, finite, finite3, fraction, index, nonneg};
 
 /// What a sensor measures.
 #[derive(Debug, Clone, PartialEq)]
@@ -252,200 +253,125 @@ impl Actuators {
     }
 
     /// Checks every value against a model of `n` nodes and `m` springs.
-    pub fn validate(&self, n: usize, m: usize) -> Result<(), FieldError> {
-        let index = |path: String, i: u32, count: usize, what: &str| {
-            if (i as usize) < count {
-                Ok(())
-            } else {
-                Err(FieldError::new(
-                    path,
-                    format!("{i} is not a {what} (the scene has {count} {what}s)"),
-                ))
-            }
-        };
-        let node = |path: String, i: u32| index(path, i, n, "node");
-        let spring = |path: String, s: u32| index(path, s, m, "spring");
-        let finite = |path: String, v: f64| {
-            if v.is_finite() {
-                Ok(())
-            } else {
-                Err(FieldError::new(path, format!("{v} is not finite")))
-            }
-        };
+    pub(crate) fn validate(&self, n: usize, m: usize) -> Result<(), FieldError> {
         for (i, s) in self.sensors.iter().enumerate() {
-            let p = |f: &str| at("sensors", i, f);
-            if s.id.is_empty() {
-                return Err(FieldError::new(p("id"), "is empty; give the sensor a name"));
-            }
-            if let Some(j) = self.sensors[..i].iter().position(|o| o.id == s.id) {
-                return Err(FieldError::new(
-                    p("id"),
-                    format!(
-                        "{:?} is also the id of sensors[{j}]; ids must be unique",
-                        s.id
-                    ),
-                ));
-            }
-            match &s.kind {
-                SensorKind::Length {
-                    spring: sp,
-                    ends,
-                    min,
-                    max,
-                } => {
-                    if let Some(sp) = sp {
-                        spring(p("spring"), *sp)?;
-                    }
-                    node(p("nodes"), ends[0])?;
-                    node(p("nodes"), ends[1])?;
-                    finite(p("min"), *min as f64)?;
-                    finite(p("max"), *max as f64)?;
-                    if min > max {
-                        return Err(FieldError::new(
-                            p("max"),
-                            format!("{max} is below min {min}"),
-                        ));
-                    }
-                }
-                SensorKind::Contact { node: nd } => node(p("node"), *nd)?,
-                SensorKind::Target {
-                    back,
-                    front,
-                    target,
-                    up,
-                    min,
-                    max,
-                } => {
-                    node(p("back"), *back)?;
-                    node(p("front"), *front)?;
-                    if back == front {
-                        return Err(FieldError::new(
-                            p("front"),
-                            format!("{front} is also the back node; a front needs two nodes"),
-                        ));
-                    }
-                    crate::contact::finite3(&p("target"), *target)?;
-                    crate::contact::finite3(&p("up"), *up)?;
-                    if up.length_squared() == 0.0 {
-                        return Err(FieldError::new(p("up"), "[0, 0, 0] has no direction"));
-                    }
-                    let pi = std::f64::consts::PI;
-                    for (f, v) in [("min", *min), ("max", *max)] {
-                        let v = v as f64;
-                        if !(v.is_finite() && (-pi - 1e-6..=pi + 1e-6).contains(&v)) {
-                            return Err(FieldError::new(
-                                p(f),
-                                format!("{v} is not an angle in [-π, π] rad"),
-                            ));
-                        }
-                    }
-                    if min > max {
-                        return Err(FieldError::new(
-                            p("max"),
-                            format!("{max} is below min {min}"),
-                        ));
-                    }
-                }
-                SensorKind::Timer { period, on, phase } => {
-                    if !(period.is_finite() && *period > 0.0) {
-                        return Err(FieldError::new(
-                            p("period"),
-                            format!("{period} is not valid; give a finite period > 0 s"),
-                        ));
-                    }
-                    if !(on.is_finite() && *on >= 0.0) {
-                        return Err(FieldError::new(
-                            p("on"),
-                            format!("{on} is not valid; give a finite time >= 0 s"),
-                        ));
-                    }
-                    finite(p("phase"), *phase)?;
-                }
-            }
+            self.validate_sensor(i, s, n, m)?;
         }
         let mut controlled = vec![None; m];
         for (i, c) in self.controllers.iter().enumerate() {
-            let p = |f: &str| at("controllers", i, f);
-            spring(p("spring"), c.spring)?;
+            self.validate_controller(i, c, m)?;
             if let Some(j) = controlled[c.spring as usize].replace(i) {
                 return Err(FieldError::new(
-                    p("spring"),
+                    at("controllers", i, "spring"),
                     format!(
                         "spring {} already has controllers[{j}]; give each spring one controller",
                         c.spring
                     ),
                 ));
             }
-            for &(s, w) in &c.weights {
-                let name = self
-                    .sensors
-                    .get(s as usize)
-                    .map(|x| x.id.clone())
-                    .ok_or_else(|| {
-                        FieldError::new(
-                            p("weights"),
-                            format!(
-                                "sensor {s} does not exist (the scene has {} sensors)",
-                                self.sensors.len()
-                            ),
-                        )
-                    })?;
-                if !w.is_finite() {
-                    return Err(FieldError::new(
-                        format!("controllers[{i}].weights.{name}"),
-                        format!("{w} is not finite"),
-                    ));
-                }
-            }
-            for (f, v, unit) in [
-                ("rest", c.rest, "m"),
-                ("k", c.k, "N/m"),
-                ("c", c.c, "N·s/m"),
-            ] {
-                if let Some(v) = v
-                    && !(v.is_finite() && v >= 0.0)
-                {
-                    return Err(FieldError::new(
-                        p(f),
-                        format!("{v} is not valid; give a finite value >= 0 {unit}"),
-                    ));
-                }
-            }
-            for (f, v) in [("cs", c.cs), ("cd", c.cd)] {
-                if let Some(v) = v
-                    && !(v.is_finite() && (0.0..=1.0).contains(&v))
-                {
-                    return Err(FieldError::new(p(f), format!("{v} is outside [0, 1]")));
-                }
-            }
         }
         let mut moved = vec![None; m];
         for (i, mu) in self.muscles.iter().enumerate() {
-            let p = |f: &str| at("muscles", i, f);
-            spring(p("spring"), mu.spring)?;
+            mu.validate(i, m)?;
             if let Some(j) = moved[mu.spring as usize].replace(i) {
                 return Err(FieldError::new(
-                    p("spring"),
+                    at("muscles", i, "spring"),
                     format!("spring {} already has muscles[{j}]", mu.spring),
                 ));
             }
-            if !(mu.amplitude.is_finite() && (-1.0..=1.0).contains(&mu.amplitude)) {
-                return Err(FieldError::new(
-                    p("amplitude"),
-                    format!(
-                        "{} is outside [-1, 1] (a fraction of the rest length)",
-                        mu.amplitude
-                    ),
-                ));
+        }
+        Ok(())
+    }
+
+    /// Sensor `i`: a unique id, nodes and springs that exist, bounds in order.
+    fn validate_sensor(&self, i: usize, s: &Sensor, n: usize, m: usize) -> Result<(), FieldError> {
+        let p = |f: &str| at("sensors", i, f);
+        if s.id.is_empty() {
+            return Err(FieldError::new(p("id"), "is empty; give the sensor a name"));
+        }
+        if let Some(j) = self.sensors[..i].iter().position(|o| o.id == s.id) {
+            return Err(FieldError::new(
+                p("id"),
+                format!(
+                    "{:?} is also the id of sensors[{j}]; ids must be unique",
+                    s.id
+                ),
+            ));
+        }
+        match &s.kind {
+            SensorKind::Length {
+                spring,
+                ends,
+                min,
+                max,
+            } => {
+                if let Some(sp) = spring {
+                    index(&p("spring"), *sp, m, "spring")?;
+                }
+                index(&p("nodes"), ends[0], n, "node")?;
+                index(&p("nodes"), ends[1], n, "node")?;
+                finite(&p("min"), *min as f64)?;
+                finite(&p("max"), *max as f64)?;
+                ordered(&p("max"), *min, *max)
             }
-            if let Drive::Sine { frequency, phase } = mu.drive {
-                if !(frequency.is_finite() && frequency >= 0.0) {
+            SensorKind::Contact { node } => index(&p("node"), *node, n, "node"),
+            SensorKind::Target { .. } => validate_target(&s.kind, &p, n),
+            SensorKind::Timer { period, on, phase } => {
+                if !(period.is_finite() && *period > 0.0) {
                     return Err(FieldError::new(
-                        p("frequency"),
-                        format!("{frequency} is not valid; give a finite frequency >= 0 Hz"),
+                        p("period"),
+                        format!("{period} is not valid; give a finite period > 0 s"),
                     ));
                 }
-                finite(p("phase"), phase)?;
+                if !(on.is_finite() && *on >= 0.0) {
+                    return Err(FieldError::new(
+                        p("on"),
+                        format!("{on} is not valid; give a finite time >= 0 s"),
+                    ));
+                }
+                finite(&p("phase"), *phase)
+            }
+        }
+    }
+
+    /// Controller `i`: its spring exists, its weights name sensors and are finite, its
+    /// alternate values are in range.
+    fn validate_controller(&self, i: usize, c: &Controller, m: usize) -> Result<(), FieldError> {
+        let p = |f: &str| at("controllers", i, f);
+        index(&p("spring"), c.spring, m, "spring")?;
+        for &(s, w) in &c.weights {
+            let name = self
+                .sensors
+                .get(s as usize)
+                .map(|x| x.id.clone())
+                .ok_or_else(|| {
+                    FieldError::new(
+                        p("weights"),
+                        format!(
+                            "sensor {s} does not exist (the scene has {} sensors)",
+                            self.sensors.len()
+                        ),
+                    )
+                })?;
+            if !w.is_finite() {
+                return Err(FieldError::new(
+                    format!("controllers[{i}].weights.{name}"),
+                    format!("{w} is not finite"),
+                ));
+            }
+        }
+        for (f, v, unit) in [
+            ("rest", c.rest, "m"),
+            ("k", c.k, "N/m"),
+            ("c", c.c, "N·s/m"),
+        ] {
+            if let Some(v) = v {
+                nonneg(&p(f), v, unit)?;
+            }
+        }
+        for (f, v) in [("cs", c.cs), ("cd", c.cd)] {
+            if let Some(v) = v {
+                fraction(&p(f), v)?;
             }
         }
         Ok(())
@@ -515,6 +441,84 @@ impl Actuators {
             None => false,
         });
     }
+}
+
+impl Muscle {
+    /// Muscle `i`: its spring exists, amplitude in [−1, 1], a finite drive.
+    fn validate(&self, i: usize, m: usize) -> Result<(), FieldError> {
+        let p = |f: &str| at("muscles", i, f);
+        index(&p("spring"), self.spring, m, "spring")?;
+        if !(self.amplitude.is_finite() && (-1.0..=1.0).contains(&self.amplitude)) {
+            return Err(FieldError::new(
+                p("amplitude"),
+                format!(
+                    "{} is outside [-1, 1] (a fraction of the rest length)",
+                    self.amplitude
+                ),
+            ));
+        }
+        if let Drive::Sine { frequency, phase } = self.drive {
+            if !(frequency.is_finite() && frequency >= 0.0) {
+                return Err(FieldError::new(
+                    p("frequency"),
+                    format!("{frequency} is not valid; give a finite frequency >= 0 Hz"),
+                ));
+            }
+            finite(&p("phase"), phase)?;
+        }
+        Ok(())
+    }
+}
+
+/// A target sensor: two different nodes, a finite target and up axis, bearings in [−π, π].
+fn validate_target(
+    kind: &SensorKind,
+    p: &dyn Fn(&str) -> String,
+    n: usize,
+) -> Result<(), FieldError> {
+    let SensorKind::Target {
+        back,
+        front,
+        target,
+        up,
+        min,
+        max,
+    } = kind
+    else {
+        return Ok(());
+    };
+    index(&p("back"), *back, n, "node")?;
+    index(&p("front"), *front, n, "node")?;
+    if back == front {
+        return Err(FieldError::new(
+            p("front"),
+            format!("{front} is also the back node; a front needs two nodes"),
+        ));
+    }
+    finite3(&p("target"), *target)?;
+    finite3(&p("up"), *up)?;
+    if up.length_squared() == 0.0 {
+        return Err(FieldError::new(p("up"), "[0, 0, 0] has no direction"));
+    }
+    let pi = std::f64::consts::PI;
+    for (f, v) in [("min", *min), ("max", *max)] {
+        let v = v as f64;
+        if !(v.is_finite() && (-pi - 1e-6..=pi + 1e-6).contains(&v)) {
+            return Err(FieldError::new(
+                p(f),
+                format!("{v} is not an angle in [-π, π] rad"),
+            ));
+        }
+    }
+    ordered(&p("max"), *min, *max)
+}
+
+/// `max` is not below `min`.
+fn ordered(path: &str, min: Real, max: Real) -> Result<(), FieldError> {
+    if min > max {
+        return Err(FieldError::new(path, format!("{max} is below min {min}")));
+    }
+    Ok(())
 }
 
 /// The bearing of `target` seen from a body whose front points from `back` to `front`:

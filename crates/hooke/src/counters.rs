@@ -66,10 +66,10 @@ impl Stage {
     }
 }
 
-/// The two parts of the `integrate` stage that the explicit integrators (and the solvers,
+/// The two phases of the `integrate` stage that the explicit integrators (and the solvers,
 /// where they have them) time apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Part {
+pub enum Phase {
     /// Spring pass: every spring's force computed once (or a solver's per-spring work).
     Springs,
     /// Node pass: gather spring forces, add constant forces and drag, integrate (or a
@@ -77,12 +77,12 @@ pub enum Part {
     Nodes,
 }
 
-impl Part {
+impl Phase {
     /// Lower-case name.
     pub fn name(self) -> &'static str {
         match self {
-            Part::Springs => "springs",
-            Part::Nodes => "nodes",
+            Phase::Springs => "springs",
+            Phase::Nodes => "nodes",
         }
     }
 }
@@ -96,8 +96,8 @@ pub struct Counters {
     pub spring_updates: u64,
     /// Nanoseconds per stage, indexed like [`Stage::ALL`].
     pub stage_ns: [u64; Stage::ALL.len()],
-    /// Nanoseconds per part of the integrate stage, indexed like [`Part`]'s variants.
-    pub part_ns: [u64; 2],
+    /// Nanoseconds per phase of the integrate stage, indexed like [`Phase`]'s variants.
+    pub phase_ns: [u64; 2],
     /// Linear systems solved (implicit integrators, fast mass-spring).
     pub linear_solves: u64,
     /// Conjugate gradient iterations, summed over solves.
@@ -144,12 +144,12 @@ impl Counters {
         self.stage_ns[stage as usize] += clock.elapsed_ns();
     }
 
-    /// Runs `f`, adding its wall time to `part` of the integrate stage.
+    /// Runs `f`, adding its wall time to `phase` of the integrate stage.
     #[inline]
-    pub(crate) fn time<R>(&mut self, part: Part, f: impl FnOnce() -> R) -> R {
+    pub(crate) fn time<R>(&mut self, phase: Phase, f: impl FnOnce() -> R) -> R {
         let clock = Clock::start();
         let r = f();
-        self.part_ns[part as usize] += clock.elapsed_ns();
+        self.phase_ns[phase as usize] += clock.elapsed_ns();
         r
     }
 
@@ -175,9 +175,9 @@ impl fmt::Display for Counters {
                 write!(f, ", ")?;
             }
             write!(f, "{} {:.1}%", stage.name(), pct(ns))?;
-            if *stage == Stage::Integrate && self.part_ns.iter().any(|&p| p > 0) {
-                let [s, n] = self.part_ns;
-                let (ps, pn) = (Part::Springs.name(), Part::Nodes.name());
+            if *stage == Stage::Integrate && self.phase_ns.iter().any(|&p| p > 0) {
+                let [s, n] = self.phase_ns;
+                let (ps, pn) = (Phase::Springs.name(), Phase::Nodes.name());
                 write!(f, " ({ps} {:.1}%, {pn} {:.1}%)", pct(s), pct(n))?;
             }
         }

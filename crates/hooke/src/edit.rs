@@ -9,8 +9,8 @@
 
 use crate::actuation::SensorKind;
 use crate::error::FieldError;
-use crate::model::Anchor;
-use crate::model::Path;
+use crate::path::Anchor;
+use crate::path::Path;
 use crate::scene::{Node, Scene, SceneBuilder, Spring};
 
 /// A node's id: stable while other nodes are added and removed.

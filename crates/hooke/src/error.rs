@@ -23,11 +23,6 @@ impl FieldError {
     }
 }
 
-/// Writes an indexed path such as `springs[3].k`.
-pub(crate) fn at(list: &str, index: usize, field: &str) -> String {
-    format!("{list}[{index}].{field}")
-}
-
 /// Why a simulation stopped: a state became non-finite.
 ///
 /// Carries what a user needs to fix the scene: when it happened, where, and a step size

@@ -5,7 +5,6 @@
 //! how far pairwise distances end up from those of an un-nudged copy settled the same way. A braced model comes back; a
 //! foldable one stays dented.
 
-use crate::builders::auto_dt;
 use crate::real::{Real, Vec3};
 use crate::scene::Scene;
 use crate::settings::Integrator;
@@ -72,7 +71,7 @@ pub fn fold_test(scene: &Scene) -> Option<FoldReport> {
     s.model.actuators = Default::default();
     s.settings.integrator = Integrator::SymplecticEuler;
     s.settings.substeps = 1;
-    s.settings.dt = auto_dt(&s);
+    s.settings.dt = crate::stability::stable_dt(&s.model, 1);
     s.state = crate::state::State::new(x0.clone(), vec![Vec3::ZERO; n]);
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut rnd = || {

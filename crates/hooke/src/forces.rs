@@ -23,8 +23,8 @@
 //! (seed 002). The kernels use no fused multiply-add, so a SIMD kernel can reproduce the
 //! scalar one bit for bit.
 
-use crate::adjacency::Adjacency;
 use crate::layout::SpringLayout;
+use crate::model::Adjacency;
 use crate::model::{DampingMode, Environment, FieldKind, Model, SpringKind, Springs};
 use crate::par;
 use crate::real::{Real, Vec3};
@@ -113,50 +113,65 @@ impl SpringCoeffs {
     }
 }
 
-/// The force on end a of one spring \[N] (or impulse [N·s] with impulse coefficients).
-///
-/// `d = x_a − x_b`, `dv = v_a − v_b`. See the module docs for the formula.
-#[inline(always)]
-pub fn spring_force(
-    d: Vec3,
-    dv: Vec3,
-    rest: Real,
-    k: Real,
-    c_axial: Real,
-    c_iso: Real,
-    compress: Real,
-) -> Vec3 {
-    spring_force_as::<true, true>(d, dv, rest, k, c_axial, c_iso, compress)
+/// One spring's coefficients as the kernel reads them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Coef {
+    /// Rest length L \[m].
+    pub rest: Real,
+    /// Stiffness k [N/m].
+    pub k: Real,
+    /// Axial damping c_ax [N·s/m].
+    pub c_axial: Real,
+    /// Isotropic damping c_iso [N·s/m].
+    pub c_iso: Real,
+    /// 1 for springs that push when compressed, 0 for ropes.
+    pub compress: Real,
 }
 
-/// [`spring_force`] for a model with (`ISO`) or without isotropic damping and with
-/// (`ROPE`) or without ropes. Without ropes `on` is always 1 and the multiplications by it
-/// are exact, so they are skipped; without isotropic damping the `− 0·Δv` term is skipped
-/// (which can only change the sign of a zero result). The SIMD kernel follows the same
-/// variants, so the two stay bit-identical.
+impl SpringCoeffs {
+    /// The coefficients of kernel position `p`, with rest length `rest`.
+    #[inline(always)]
+    pub(crate) fn at(&self, p: usize, rest: Real) -> Coef {
+        Coef {
+            rest,
+            k: self.k[p],
+            c_axial: self.c_axial[p],
+            c_iso: self.c_iso[p],
+            compress: self.compress[p],
+        }
+    }
+}
+
+/// The force on end a of one spring \[N] (or impulse [N·s] with impulse coefficients),
+/// `d = x_a − x_b`, `dv = v_a − v_b` (see the module docs for the formula), for a model
+/// with (`ISO`) or without isotropic damping and with (`ROPE`) or without ropes. Without
+/// ropes `on` is always 1 and the multiplications by it are exact, so they are skipped;
+/// without isotropic damping the `− 0·Δv` term is skipped (which can only change the sign
+/// of a zero result). The SIMD kernels follow the same variants, so they stay
+/// bit-identical to this one.
 #[inline(always)]
-pub fn spring_force_as<const ISO: bool, const ROPE: bool>(
+pub(crate) fn spring_force_as<const ISO: bool, const ROPE: bool>(
     d: Vec3,
     dv: Vec3,
-    rest: Real,
-    k: Real,
-    c_axial: Real,
-    c_iso: Real,
-    compress: Real,
+    c: Coef,
 ) -> Vec3 {
     let (dx, dy, dz) = (d.x, d.y, d.z);
     let len = (dx * dx + dy * dy + dz * dz).sqrt();
     let inv = if len > 0.0 { 1.0 / len } else { 0.0 };
-    let stretch = len - rest;
+    let stretch = len - c.rest;
     let rel = (dx * dv.x + dy * dv.y + dz * dv.z) * inv;
-    let on = if ROPE && stretch < 0.0 { compress } else { 1.0 };
-    let s = if ROPE {
-        (k * stretch + c_axial * rel) * on * inv
+    let on = if ROPE && stretch < 0.0 {
+        c.compress
     } else {
-        (k * stretch + c_axial * rel) * inv
+        1.0
+    };
+    let s = if ROPE {
+        (c.k * stretch + c.c_axial * rel) * on * inv
+    } else {
+        (c.k * stretch + c.c_axial * rel) * inv
     };
     if ISO {
-        let ci = if ROPE { c_iso * on } else { c_iso };
+        let ci = if ROPE { c.c_iso * on } else { c.c_iso };
         Vec3::new(
             -(s * dx) - ci * dv.x,
             -(s * dy) - ci * dv.y,
@@ -226,15 +241,8 @@ fn spring_chunks<const ISO: bool, const ROPE: bool>(
         };
         for (j, f) in part.iter_mut().enumerate().skip(done) {
             let (ia, ib) = (a[j] as usize, b[j] as usize);
-            *f = spring_force_as::<ISO, ROPE>(
-                x[ia] - x[ib],
-                v[ia] - v[ib],
-                rest[j],
-                k[j],
-                ca[j],
-                ci[j],
-                cp[j],
-            );
+            let c = co.at(start + j, rest[j]);
+            *f = spring_force_as::<ISO, ROPE>(x[ia] - x[ib], v[ia] - v[ib], c);
         }
     });
 }
@@ -257,15 +265,7 @@ pub fn spring_pass_scalar(
     };
     for (p, f) in out.iter_mut().enumerate() {
         let (ia, ib) = (layout.a[p] as usize, layout.b[p] as usize);
-        *f = kernel(
-            x[ia] - x[ib],
-            v[ia] - v[ib],
-            layout.rest[p],
-            co.k[p],
-            co.c_axial[p],
-            co.c_iso[p],
-            co.compress[p],
-        );
+        *f = kernel(x[ia] - x[ib], v[ia] - v[ib], co.at(p, layout.rest[p]));
     }
 }
 
@@ -376,39 +376,6 @@ impl<'a> NodeForces<'a> {
     }
 }
 
-/// Adds the spring forces into `f` (one entry per node). `sf` is scratch, one per spring.
-pub fn add_spring_forces(
-    model: &Model,
-    layout: &SpringLayout,
-    co: &SpringCoeffs,
-    x: &[Vec3],
-    v: &[Vec3],
-    sf: &mut [Vec3],
-    f: &mut [Vec3],
-) {
-    spring_pass(layout, co, x, v, sf);
-    let nf = NodeForces::new(model, layout, sf, &[]);
-    par::chunks_mut(f, par::NODE_CHUNK, |start, part| {
-        for (j, fi) in part.iter_mut().enumerate() {
-            *fi += nf.springs_at(start + j);
-        }
-    });
-}
-
-/// Adds the constant forces (gravity and fields) into `f`.
-pub fn add_constant_forces(fconst: &[Vec3], f: &mut [Vec3]) {
-    for (fi, c) in f.iter_mut().zip(fconst) {
-        *fi += *c;
-    }
-}
-
-/// Adds air drag into `f`.
-pub fn add_drag(env: &Environment, v: &[Vec3], f: &mut [Vec3]) {
-    for (fi, vi) in f.iter_mut().zip(v) {
-        *fi += drag_force(env.air_drag, env.wind, *vi);
-    }
-}
-
 /// Node pass helper shared by the adjacency users: the springs on node `i`.
 pub fn node_springs(adj: &Adjacency, i: usize) -> impl Iterator<Item = u32> + '_ {
     adj.as_a(i).iter().chain(adj.as_b(i)).copied()
@@ -418,6 +385,39 @@ pub fn node_springs(adj: &Adjacency, i: usize) -> impl Iterator<Item = u32> + '_
 mod tests {
     use super::*;
     use crate::builders;
+
+    /// Adds the spring forces into `f` (one entry per node). `sf` is scratch, one per spring.
+    fn add_spring_forces(
+        model: &Model,
+        layout: &SpringLayout,
+        co: &SpringCoeffs,
+        x: &[Vec3],
+        v: &[Vec3],
+        sf: &mut [Vec3],
+        f: &mut [Vec3],
+    ) {
+        spring_pass(layout, co, x, v, sf);
+        let nf = NodeForces::new(model, layout, sf, &[]);
+        par::chunks_mut(f, par::NODE_CHUNK, |start, part| {
+            for (j, fi) in part.iter_mut().enumerate() {
+                *fi += nf.springs_at(start + j);
+            }
+        });
+    }
+
+    /// Adds the constant forces (gravity and fields) into `f`.
+    fn add_constant_forces(fconst: &[Vec3], f: &mut [Vec3]) {
+        for (fi, c) in f.iter_mut().zip(fconst) {
+            *fi += *c;
+        }
+    }
+
+    /// Adds air drag into `f`.
+    fn add_drag(env: &Environment, v: &[Vec3], f: &mut [Vec3]) {
+        for (fi, vi) in f.iter_mut().zip(v) {
+            *fi += drag_force(env.air_drag, env.wind, *vi);
+        }
+    }
 
     /// The fused node pass (`NodeForces::at`) and the family functions applied one after
     /// another give the same forces: same additions, same order. (`0 + x` can turn −0 into

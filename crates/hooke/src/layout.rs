@@ -84,18 +84,9 @@ impl SpringLayout {
     }
 
     /// Number of springs.
+    #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {
         self.a.len()
-    }
-
-    /// Whether there are no springs.
-    pub fn is_empty(&self) -> bool {
-        self.a.is_empty()
-    }
-
-    /// Number of nodes.
-    pub fn nodes(&self) -> usize {
-        self.a_start.len().saturating_sub(1)
     }
 }
 

@@ -10,7 +10,7 @@
 //! let scene = builders::build("oscillator", &[]).unwrap();
 //! let mut sim = Simulation::new(scene);
 //! sim.run(100).unwrap();
-//! assert!((sim.state().t - 0.1).abs() < 1e-6);
+//! assert!((sim.state().t() - 0.1).abs() < 1e-6);
 //! ```
 //!
 //! Precision is `f32` unless the `f64` feature is on; see [`real`].
@@ -22,40 +22,44 @@
 )]
 
 pub mod actuation;
-pub mod adjacency;
 pub mod builders;
-pub mod compose;
+mod compose;
 pub mod contact;
-pub mod counters;
-pub mod diagnostics;
+mod counters;
+mod diagnostics;
 pub mod edit;
-pub mod error;
+mod error;
 pub mod fold;
-pub mod forces;
+mod forces;
 #[doc(hidden)]
 pub mod kernel_check;
-pub mod layout;
+mod layout;
 pub mod mesh;
-pub mod model;
+mod model;
 mod par;
-pub mod real;
-pub mod scene;
-pub mod settings;
+mod path;
+mod real;
+mod scene;
+mod settings;
 pub mod shapes;
-pub mod sim;
+mod sim;
 mod simd;
 mod solvers;
 pub mod springify;
 pub mod stability;
-pub mod state;
+mod state;
 mod step;
+mod validate;
 
+pub use compose::Part;
+pub use counters::{Counters, Phase, Stage};
+pub use diagnostics::Energy;
 pub use error::{Diverged, FieldError};
 pub use model::{
-    Anchor, DampingMode, Environment, FieldKind, ForceField, Model, ModelParts, Nodes, Path,
-    SpringKind, Springs,
+    DampingMode, Environment, FieldKind, ForceField, Model, Nodes, SpringKind, Springs,
 };
-pub use real::{PRECISION, Real, Vec3, vec3};
+pub use path::{Anchor, Path};
+pub use real::{PRECISION, Real, Vec3, f64_of, vec3};
 pub use scene::{Node, Scene, SceneBuilder, Spring};
 pub use settings::{Integrator, LinearSolver, Preconditioner, Settings, StableForm};
 pub use sim::Simulation;

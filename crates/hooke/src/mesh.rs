@@ -20,8 +20,9 @@
 //! Pressure is applied explicitly: computed from the positions at the start of each
 //! integration step and held over it, with every integrator.
 
-use crate::error::{FieldError, at};
+use crate::error::FieldError;
 use crate::real::{Real, Vec3};
+use crate::validate::at;
 
 /// How the gas inside a closed surface pushes on it.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -92,7 +92,7 @@ impl Integrator {
     /// The default number of solver iterations (`settings.iterations` when absent):
     /// local/global iterations for fast mass-spring, impulse sweeps for the impulse solver;
     /// `None` for XPBD, whose small substeps are chosen from the scene's stiffness (see
-    /// [`crate::solvers::xpbd::auto_substeps`]), and for integrators that do not iterate.
+    /// `stability::xpbd_substeps`), and for integrators that do not iterate.
     pub fn default_iterations(self) -> Option<u32> {
         match self {
             Integrator::FastMassSpring => Some(10),
@@ -186,7 +186,9 @@ impl StableForm {
 /// Stepping parameters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
-    /// Step size \[s] (one step = `substeps` integration steps of dt/substeps).
+    /// Step size \[s] (one step = `substeps` integration steps of dt/substeps). 0 (the
+    /// default) in a [`SceneBuilder`](crate::SceneBuilder) means automatic: the stable step
+    /// of [`stability::stable_dt`](crate::stability::stable_dt), chosen when the scene is built.
     pub dt: Real,
     /// Integration steps per step (≥ 1).
     pub substeps: u32,
@@ -196,8 +198,6 @@ pub struct Settings {
     pub stable_form: StableForm,
     /// Damping mode for springs that do not name one.
     pub damping: DampingMode,
-    /// Default run length for `hooke run` without `--steps`/`--duration` \[s].
-    pub duration: f64,
     /// Linear solver of the implicit integrators.
     pub linear_solver: LinearSolver,
     /// Newton iterations per step of the implicit integrators (1 = the linearised step).
@@ -221,12 +221,11 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Self {
-            dt: 0.001,
+            dt: 0.0,
             substeps: 1,
             integrator: Integrator::SymplecticEuler,
             stable_form: StableForm::Force,
             damping: DampingMode::Axial,
-            duration: 5.0,
             linear_solver: LinearSolver::Direct,
             newton_iterations: 1,
             iterations: None,
@@ -255,16 +254,16 @@ impl Settings {
 
     /// Checks the settings; errors name the field.
     pub fn validate(&self) -> Result<(), FieldError> {
+        self.validate_solver()?;
+        self.validate_step()
+    }
+
+    /// Checks the step size: dt > 0 and dt/substeps does not underflow.
+    pub(crate) fn validate_step(&self) -> Result<(), FieldError> {
         if !(self.dt.is_finite() && self.dt > 0.0) {
             return Err(FieldError::new(
                 "settings.dt",
                 format!("{} is not a valid step; give a finite dt > 0 s", self.dt),
-            ));
-        }
-        if self.substeps == 0 || self.substeps > 1_000_000 {
-            return Err(FieldError::new(
-                "settings.substeps",
-                format!("{} is outside 1..=1000000", self.substeps),
             ));
         }
         if self.h() <= 0.0 {
@@ -276,13 +275,15 @@ impl Settings {
                 ),
             ));
         }
-        if !(self.duration.is_finite() && self.duration >= 0.0) {
+        Ok(())
+    }
+
+    /// Checks everything but the step size.
+    pub(crate) fn validate_solver(&self) -> Result<(), FieldError> {
+        if self.substeps == 0 || self.substeps > 1_000_000 {
             return Err(FieldError::new(
-                "settings.duration",
-                format!(
-                    "{} is not a valid duration; give a finite value >= 0 s",
-                    self.duration
-                ),
+                "settings.substeps",
+                format!("{} is outside 1..=1000000", self.substeps),
             ));
         }
         if self.newton_iterations == 0 || self.newton_iterations > 100 {

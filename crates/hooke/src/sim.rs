@@ -19,8 +19,9 @@ use crate::error::{Diverged, FieldError};
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, Springs};
 use crate::real::Real;
-use crate::scene::Scene;
+use crate::scene::{Scene, SceneBuilder};
 use crate::settings::{Integrator, Settings, StableForm};
+use crate::solvers;
 use crate::stability;
 use crate::state::{Control, State};
 use crate::step::{self, StepCtx, Workspace};
@@ -92,39 +93,23 @@ impl Simulation {
         &mut self.scene.state
     }
 
-    /// Changes the model (stiffness, damping, rest lengths, springs, environment…). The edit
-    /// is made on a copy that must validate; if it does not, the model is left as it was and
-    /// the error names the bad field. The node count cannot change here.
-    pub fn edit_model<R>(&mut self, f: impl FnOnce(&mut Model) -> R) -> Result<R, FieldError> {
-        let mut model = self.scene.model.clone();
-        let r = f(&mut model);
-        if model.nodes.len() != self.scene.state.len() {
-            return Err(FieldError::new(
-                "nodes",
-                format!(
-                    "an edit changed the node count from {} to {}; nodes are added and removed with the editing operations",
-                    self.scene.state.len(),
-                    model.nodes.len()
-                ),
-            ));
-        }
-        model.rebuild_adjacency()?;
-        self.scene.model = model;
-        self.dirty = true;
-        self.scene.state.verlet_accel = None;
-        Ok(r)
-    }
-
-    /// Changes the settings (step size, integrator, …); like [`Self::edit_model`], an edit
-    /// that does not validate changes nothing.
-    pub fn edit_settings<R>(
-        &mut self,
-        f: impl FnOnce(&mut Settings) -> R,
-    ) -> Result<R, FieldError> {
-        let mut settings = self.scene.settings.clone();
-        let r = f(&mut settings);
-        settings.validate()?;
-        self.scene.settings = settings;
+    /// Edits the scene at its current state ([`Scene::edit`]): nodes, springs, settings,
+    /// environment, contacts, actuators, positions — anything; an edit that does not
+    /// validate changes nothing, and the error names the field. Caches that check
+    /// themselves, such as fast mass-spring's factorisation, survive an edit that leaves
+    /// their matrix as it was.
+    ///
+    /// ```
+    /// use hooke::{Simulation, builders};
+    ///
+    /// let mut sim = Simulation::new(builders::build("oscillator", &[]).unwrap());
+    /// sim.edit(|b| b.springs[0].k *= 4.0).unwrap();
+    /// assert_eq!(sim.model().springs().k()[0], 400.0);
+    /// let e = sim.edit(|b| b.settings.substeps = 0).unwrap_err();
+    /// assert_eq!(e.path, "settings.substeps");
+    /// ```
+    pub fn edit<R>(&mut self, f: impl FnOnce(&mut SceneBuilder) -> R) -> Result<R, FieldError> {
+        let r = self.scene.edit(f)?;
         self.dirty = true;
         Ok(r)
     }
@@ -185,7 +170,7 @@ impl Simulation {
 
     /// The spring coefficients in use (stable springs compiled for the current step size),
     /// in the user's spring order.
-    pub fn coefficients(&self) -> SpringCoeffs {
+    pub(crate) fn coefficients(&self) -> SpringCoeffs {
         let (model, h) = (&self.scene.model, self.scene.settings.h());
         SpringCoeffs::compile_in(model, self.live_springs(), h, Form::Forces, None)
     }
@@ -209,7 +194,11 @@ impl Simulation {
             state,
             ..
         } = &mut self.scene;
-        self.ws.compile(model, settings, state);
+        let ws = &mut self.ws;
+        if ws.solver.as_ref().map(|s| s.integrator()) != Some(settings.integrator) {
+            ws.solver = Some(solvers::make(settings.integrator));
+        }
+        ws.compile(model, settings, state);
         // A loaded checkpoint keeps Verlet's acceleration; a later change invalidates it.
         if had.is_some() && had != self.ws.h {
             state.verlet_accel = None;

@@ -3,37 +3,39 @@
 use crate::actuation::ControllerState;
 use crate::real::{Real, Vec3};
 
-/// Everything that changes from step to step: enough to resume bit-for-bit.
+/// Everything that changes from step to step: enough to resume bit-for-bit. Positions and
+/// velocities can be read and changed in place (their number is the model's); the solvers'
+/// memory is kept for checkpoints ([`crate::Scene::to_builder`]).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct State {
     /// Simulated time \[s] (always f64, so long runs keep their resolution).
-    pub t: f64,
+    pub(crate) t: f64,
     /// Steps taken (one step = `substeps` integration steps).
-    pub step: u64,
+    pub(crate) step: u64,
     /// Node positions \[m].
-    pub x: Vec<Vec3>,
+    pub(crate) x: Vec<Vec3>,
     /// Node velocities [m/s].
-    pub v: Vec<Vec3>,
+    pub(crate) v: Vec<Vec3>,
     /// Velocity Verlet's acceleration at the end of the previous integration step
     /// [m/s²], reused by the next one; `None` until first computed or after a change that
     /// invalidates it.
-    pub verlet_accel: Option<Vec<Vec3>>,
+    pub(crate) verlet_accel: Option<Vec<Vec3>>,
     /// The impulse solver's accumulated impulse per spring (user order) from the last
     /// step \[N·s], the warm start of the next one; `None` until first computed.
-    pub impulses: Option<Vec<Real>>,
+    pub(crate) impulses: Option<Vec<Real>>,
     /// The implicit integrators' last velocity change per node \[m/s], the conjugate
     /// gradient's starting guess for the next step; `None` until first computed.
-    pub last_dv: Option<Vec<Vec3>>,
+    pub(crate) last_dv: Option<Vec<Vec3>>,
     /// Nodes that touched a surface (ground, terrain, collider) in the last step,
     /// ascending; read by contact sensors.
-    pub touching: Vec<u32>,
+    pub(crate) touching: Vec<u32>,
     /// Each controller's memory, in the model's controller order (empty = all inactive).
-    pub controllers: Vec<ControllerState>,
+    pub(crate) controllers: Vec<ControllerState>,
 }
 
 impl State {
     /// A state at t = 0 with these positions and velocities.
-    pub fn new(x: Vec<Vec3>, v: Vec<Vec3>) -> Self {
+    pub(crate) fn new(x: Vec<Vec3>, v: Vec<Vec3>) -> Self {
         Self {
             t: 0.0,
             step: 0,
@@ -45,6 +47,46 @@ impl State {
             touching: Vec::new(),
             controllers: Vec::new(),
         }
+    }
+
+    /// Simulated time \[s].
+    pub fn t(&self) -> f64 {
+        self.t
+    }
+
+    /// Steps taken (one step = `substeps` integration steps).
+    pub fn step(&self) -> u64 {
+        self.step
+    }
+
+    /// Node positions \[m].
+    pub fn x(&self) -> &[Vec3] {
+        &self.x
+    }
+
+    /// Node velocities [m/s].
+    pub fn v(&self) -> &[Vec3] {
+        &self.v
+    }
+
+    /// Node positions to change in place \[m].
+    pub fn x_mut(&mut self) -> &mut [Vec3] {
+        &mut self.x
+    }
+
+    /// Node velocities to change in place [m/s].
+    pub fn v_mut(&mut self) -> &mut [Vec3] {
+        &mut self.v
+    }
+
+    /// Nodes that touched a surface (ground, terrain, collider) in the last step, ascending.
+    pub fn touching(&self) -> &[u32] {
+        &self.touching
+    }
+
+    /// Each controller's memory, in the model's controller order.
+    pub fn controllers(&self) -> &[ControllerState] {
+        &self.controllers
     }
 
     /// Number of nodes.

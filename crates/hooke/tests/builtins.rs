@@ -10,23 +10,23 @@ fn every_builtin_runs_finite_with_pinned_nodes_fixed() {
         let scene = b.build(&[]).unwrap();
         // Pinned nodes without an anchor path stay put (anchored ones follow their path).
         let anchored: Vec<usize> = scene
-            .model
-            .anchors
+            .model()
+            .anchors()
             .iter()
             .map(|a| a.node as usize)
             .collect();
-        let pinned: Vec<usize> = (0..scene.model.nodes.len())
-            .filter(|&i| scene.model.nodes.pinned[i] && !anchored.contains(&i))
+        let pinned: Vec<usize> = (0..scene.model().nodes().len())
+            .filter(|&i| scene.model().nodes().pinned()[i] && !anchored.contains(&i))
             .collect();
-        let start = scene.state.x.clone();
+        let start = scene.state().x().to_vec();
         let mut sim = Simulation::new(scene);
         sim.run(2000).unwrap_or_else(|d| panic!("{}: {d}", b.name));
-        for p in sim.state().x.iter().chain(&sim.state().v) {
+        for p in sim.state().x().iter().chain(sim.state().v()) {
             assert!(p.is_finite(), "{}", b.name);
         }
         for &i in &pinned {
             assert_eq!(
-                sim.state().x[i],
+                sim.state().x()[i],
                 start[i],
                 "{}: pinned node {i} moved",
                 b.name
@@ -57,7 +57,7 @@ fn string_anchor_options_pin_the_right_nodes() {
         ("middle", vec![39]),
     ] {
         let s = builders::build("string", &[("anchor".into(), anchor.into())]).unwrap();
-        let pinned: Vec<usize> = (0..80).filter(|&i| s.model.nodes.pinned[i]).collect();
+        let pinned: Vec<usize> = (0..80).filter(|&i| s.model().nodes().pinned()[i]).collect();
         assert_eq!(pinned, expect, "{anchor}");
     }
 }
@@ -73,8 +73,10 @@ fn cloth_has_structural_shear_and_bend_springs() {
     let structural = (w - 1) * h + w * (h - 1);
     let shear = 2 * (w - 1) * (h - 1);
     let bend = (w - 2) * h + w * (h - 2);
-    assert_eq!(s.model.springs.len(), structural + shear + bend);
-    let top: Vec<usize> = (0..w * h).filter(|&i| s.model.nodes.pinned[i]).collect();
+    assert_eq!(s.model().springs().len(), structural + shear + bend);
+    let top: Vec<usize> = (0..w * h)
+        .filter(|&i| s.model().nodes().pinned()[i])
+        .collect();
     assert_eq!(top, vec![0, w - 1], "corners of the top edge");
 }
 
@@ -90,5 +92,5 @@ fn jelly_is_braced_with_face_and_body_diagonals() {
     )
     .unwrap();
     // One cube: 12 edges + 12 face diagonals + 4 body diagonals = all 28 pairs of 8 nodes.
-    assert_eq!(s.model.springs.len(), 28);
+    assert_eq!(s.model().springs().len(), 28);
 }

@@ -47,7 +47,7 @@ fn hanging_string_matches_catenary() {
     sim.run(60_000).unwrap();
     let e = sim.energy();
     assert!(e.kinetic < 1e-6, "not at rest: kinetic {} J", e.kinetic);
-    let x = &sim.state().x;
+    let x = &sim.state().x();
     let stretched: f64 = (0..n - 1).map(|i| (x[i + 1] - x[i]).length() as f64).sum();
     let a = catenary_a(span, stretched);
     let y0 = a * (span / (2.0 * a)).cosh();

@@ -28,7 +28,7 @@ fn free_jelly_keeps_momentum() {
         ],
     );
     let mut rng = common::Lcg(7);
-    for v in scene.state.v.iter_mut() {
+    for v in scene.state_mut().v_mut().iter_mut() {
         *v = vec3(
             (1.0 + rng.next()) as Real,
             (0.5 * rng.next()) as Real,
@@ -67,7 +67,7 @@ fn speed_after_one_second(b: SceneBuilder) -> f64 {
     let dt = b.settings.dt as f64;
     let mut sim = Simulation::new(b.build().unwrap());
     sim.run((1.0 / dt).round() as u64).unwrap();
-    sim.state().v[0].length() as f64
+    sim.state().v()[0].length() as f64
 }
 
 /// `velocity_retention` r per second gives v(1 s) = r·v0 at dt and at dt/4 alike. The

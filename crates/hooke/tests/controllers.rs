@@ -100,20 +100,26 @@ fn scripted(delay: u32, weights: Vec<(u32, Real)>, extra: Option<Sensor>) -> Sim
 fn active_steps(sim: &mut Simulation, n: u64) -> Vec<u64> {
     let mut on = Vec::new();
     for _ in 0..n {
-        let step = sim.state().step;
+        let step = sim.state().step();
         sim.step().unwrap();
         let live = sim.live_springs();
-        let active = sim.state().controllers[0].active;
+        let active = sim.state().controllers()[0].active;
         // The live spring carries exactly the values the state says are in effect.
         if active {
-            assert_eq!((live.rest[0], live.k[0], live.c[0]), (0.5, 300.0, 2.0));
+            assert_eq!(
+                (live.rest()[0], live.k()[0], live.c()[0]),
+                (0.5, 300.0, 2.0)
+            );
             on.push(step);
         } else {
-            assert_eq!((live.rest[0], live.k[0], live.c[0]), (1.0, 100.0, 1.0));
+            assert_eq!(
+                (live.rest()[0], live.k()[0], live.c()[0]),
+                (1.0, 100.0, 1.0)
+            );
         }
     }
     // The model as described never changes.
-    assert_eq!(sim.model().springs.k[0], 100.0);
+    assert_eq!(sim.model().springs().k()[0], 100.0);
     on
 }
 
@@ -156,7 +162,7 @@ fn controller_state_survives_a_checkpoint() {
     let mut a = scripted(3, vec![(0, 1.5)], None);
     a.run(7).unwrap(); // mid-count: the sensor has been on for steps 5 and 6
     let mut b = Simulation::new(a.scene().to_builder().build().unwrap());
-    assert_eq!(b.state().controllers, a.state().controllers);
+    assert_eq!(b.state().controllers(), a.state().controllers());
     a.run(20).unwrap();
     b.run(20).unwrap();
     assert_eq!(a.state().bit_hash(), b.state().bit_hash());
@@ -179,14 +185,14 @@ fn a_muscle_rest_length_follows_its_sine() {
     });
     let mut sim = Simulation::new(b.build().unwrap());
     for _ in 0..500 {
-        let t = sim.state().t;
+        let t = sim.state().t();
         sim.step().unwrap();
         let expected = 0.5 * (1.0 + 0.2 * (std::f64::consts::TAU * 2.0 * t + 0.3).sin());
-        let rest = sim.live_springs().rest[0] as f64;
+        let rest = sim.live_springs().rest()[0] as f64;
         assert!(
             (rest - expected).abs() < 1e-6,
             "t = {t}: rest {rest}, expected {expected}"
         );
     }
-    assert_eq!(sim.model().springs.rest[0], 0.5);
+    assert_eq!(sim.model().springs().rest()[0], 0.5);
 }

@@ -41,7 +41,7 @@ enum Feature {
 }
 
 impl Feature {
-    fn count(self, c: &hooke::counters::Counters) -> u64 {
+    fn count(self, c: &hooke::Counters) -> u64 {
         match self {
             Feature::SurfaceContacts => c.surface_contacts,
             Feature::PairContacts => c.pair_contacts,
@@ -77,9 +77,9 @@ fn trajectory_hash(sim: &Simulation) -> u64 {
         }
     };
     let st = sim.state();
-    eat(st.t.to_bits());
-    eat(st.step);
-    for p in st.x.iter().chain(&st.v) {
+    eat(st.t().to_bits());
+    eat(st.step());
+    for p in st.x().iter().chain(st.v()) {
         for c in p.to_array() {
             eat(f64::from(c).to_bits());
         }
@@ -245,8 +245,8 @@ fn feature_cases() -> Vec<Case> {
 /// and collisions between bodies.
 fn gadgets_builder() -> hooke::SceneBuilder {
     use hooke::contact::{Collider, CollisionMode, Contacts, Material, Shape, Terrain};
-    use hooke::model::{FieldKind, ForceField};
     use hooke::{Anchor, DampingMode, Node, Path, SceneBuilder, Spring, vec3};
+    use hooke::{FieldKind, ForceField};
     let mut b = SceneBuilder::new("gadgets");
     let mut lcg = common::Lcg(7);
     // Three little bodies of 10 nodes each, chains of mixed springs.

@@ -18,7 +18,7 @@ fn energies(integ: Integrator, steps: u64, every: u64) -> (Vec<f64>, bool) {
             ("dt", "0.0002"),
         ],
     );
-    scene.settings.integrator = integ;
+    scene.edit(|b| b.settings.integrator = integ).unwrap();
     let mut sim = Simulation::new(scene);
     let mut e = vec![sim.energy().total()];
     for _ in 0..steps / every {

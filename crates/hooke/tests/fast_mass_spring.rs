@@ -25,9 +25,11 @@ fn cloth(dt: &str) -> Scene {
 /// The state after 30 steps of converged backward Euler, mid-swing.
 fn mid_swing(dt: &str) -> Scene {
     let mut s = cloth(dt);
-    s.settings.integrator = Integrator::BackwardEuler;
-    s.settings.linear_solver = LinearSolver::Direct;
-    s.settings.newton_iterations = 3;
+    s.edit(|b| b.settings.integrator = Integrator::BackwardEuler)
+        .unwrap();
+    s.edit(|b| b.settings.linear_solver = LinearSolver::Direct)
+        .unwrap();
+    s.edit(|b| b.settings.newton_iterations = 3).unwrap();
     let mut sim = Simulation::new(s);
     sim.run(30).unwrap();
     sim.into_scene()
@@ -35,11 +37,11 @@ fn mid_swing(dt: &str) -> Scene {
 
 fn one_step(start: &Scene, integ: Integrator, tweak: impl Fn(&mut hooke::Settings)) -> Vec<Vec3> {
     let mut s = start.clone();
-    s.settings.integrator = integ;
-    tweak(&mut s.settings);
+    s.edit(|b| b.settings.integrator = integ).unwrap();
+    s.edit(|b| tweak(&mut b.settings)).unwrap();
     let mut sim = Simulation::new(s);
     sim.step().unwrap();
-    sim.state().x.clone()
+    sim.state().x().to_vec()
 }
 
 fn norm(a: &[Vec3], b: &[Vec3]) -> f64 {
@@ -57,7 +59,7 @@ fn relative_error(start: &Scene, iterations: &[u32]) -> Vec<f64> {
         s.linear_solver = LinearSolver::Direct;
         s.newton_iterations = 40;
     });
-    let displacement = norm(&be, &start.state.x);
+    let displacement = norm(&be, start.state().x());
     assert!(
         displacement > 1e-3,
         "the step moves the cloth: {displacement}"
@@ -99,7 +101,8 @@ fn converges_to_backward_euler() {
 #[test]
 fn factorises_only_when_the_matrix_changes() {
     let mut s = cloth("0.0333333333");
-    s.settings.integrator = Integrator::FastMassSpring;
+    s.edit(|b| b.settings.integrator = Integrator::FastMassSpring)
+        .unwrap();
     let mut sim = Simulation::new(s);
     sim.run(5).unwrap();
     assert_eq!(
@@ -108,8 +111,12 @@ fn factorises_only_when_the_matrix_changes() {
         "one analysis, one factorisation for 5 steps"
     );
 
-    sim.edit_model(|m| m.springs.rest.iter_mut().for_each(|r| *r *= 0.9))
-        .unwrap();
+    sim.edit(|b| {
+        for s in &mut b.springs {
+            s.rest = s.rest.map(|r| r * 0.9);
+        }
+    })
+    .unwrap();
     sim.run(5).unwrap();
     assert_eq!(
         sim.factorizations(),
@@ -117,7 +124,7 @@ fn factorises_only_when_the_matrix_changes() {
         "a rest-length change must not refactor"
     );
 
-    sim.edit_model(|m| m.springs.k[3] *= 2.0).unwrap();
+    sim.edit(|b| b.springs[3].k *= 2.0).unwrap();
     sim.run(5).unwrap();
     assert_eq!(
         sim.factorizations(),
@@ -125,12 +132,7 @@ fn factorises_only_when_the_matrix_changes() {
         "a stiffness change refactors (numeric only)"
     );
 
-    sim.edit_model(|m| {
-        let mut keep = vec![true; m.springs.len()];
-        keep[0] = false;
-        m.springs.retain(&keep);
-    })
-    .unwrap();
+    sim.edit(|b| b.springs.remove(0)).unwrap();
     sim.run(5).unwrap();
     assert_eq!(
         sim.factorizations(),
@@ -144,8 +146,10 @@ fn factorises_only_when_the_matrix_changes() {
 #[test]
 fn backward_euler_reuses_its_symbolic_analysis() {
     let mut s = cloth("0.0333333333");
-    s.settings.integrator = Integrator::BackwardEuler;
-    s.settings.linear_solver = LinearSolver::Direct;
+    s.edit(|b| b.settings.integrator = Integrator::BackwardEuler)
+        .unwrap();
+    s.edit(|b| b.settings.linear_solver = LinearSolver::Direct)
+        .unwrap();
     let mut sim = Simulation::new(s);
     sim.run(7).unwrap();
     assert_eq!(sim.factorizations(), (1, 7));

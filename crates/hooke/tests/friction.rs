@@ -25,13 +25,13 @@ fn ground(normal: Vec3, kinetic: Real, stat: Real) -> Ground {
 
 /// Steps until every node has stopped (or `max_t` passes); returns the time.
 fn run_until_still(sim: &mut Simulation, max_t: f64) -> f64 {
-    while sim.state().t < max_t {
+    while sim.state().t() < max_t {
         sim.step().unwrap();
-        if sim.state().v.iter().all(|v| v.length() == 0.0) {
+        if sim.state().v().iter().all(|v| v.length() == 0.0) {
             break;
         }
     }
-    sim.state().t
+    sim.state().t()
 }
 
 fn slider(integrator: Integrator, v0: Real, mu_k: Real) -> Simulation {
@@ -59,7 +59,7 @@ fn a_sliding_node_stops_after_v0_squared_over_2_mu_g() {
     ] {
         let mut sim = slider(integrator, v0, mu);
         let t = run_until_still(&mut sim, 5.0);
-        let x = sim.state().x[0];
+        let x = sim.state().x()[0];
         let d = x.x;
         assert!(
             ((d - expected) / expected).abs() < 0.02,
@@ -115,18 +115,18 @@ fn block_on_incline(
 }
 
 fn centre(sim: &Simulation) -> Vec3 {
-    let x = &sim.state().x;
+    let x = &sim.state().x();
     x.iter().copied().sum::<Vec3>() / x.len() as Real
 }
 
 /// Runs 0.5 s to settle, then 2 s more; returns the largest displacement of a bottom
 /// node from the start, and of any node after settling \[m].
 fn hold(sim: &mut Simulation) -> (Real, Real) {
-    let start = sim.state().x.clone();
+    let start = sim.state().x().to_vec();
     sim.run(1000).unwrap();
-    let settled = sim.state().x.clone();
+    let settled = sim.state().x().to_vec();
     sim.run(4000).unwrap();
-    let x = &sim.state().x;
+    let x = &sim.state().x();
     let slip = (0..9)
         .map(|i| (x[i] - start[i]).length())
         .fold(0.0, Real::max);
@@ -141,7 +141,7 @@ fn slide(sim: &mut Simulation, theta: Real) -> Real {
     let down = vec3(theta.cos(), -theta.sin(), 0.0);
     let c0 = centre(sim);
     sim.run(2000).unwrap();
-    let t = sim.state().t as Real;
+    let t = sim.state().t() as Real;
     2.0 * (centre(sim) - c0).dot(down) / (t * t)
 }
 
@@ -213,10 +213,10 @@ fn a_single_node_on_a_slope_below_the_friction_angle_does_not_move_at_all() {
     g.offset = n.dot(vec3(0.3, 0.2, 0.1));
     b.contacts.ground = Some(g);
     let mut sim = Simulation::new(b.build().unwrap());
-    let start = sim.state().x[0];
+    let start = sim.state().x()[0];
     sim.run(20_000).unwrap();
-    assert_eq!(sim.state().v[0], Vec3::ZERO);
-    assert!((sim.state().x[0] - start).length() < 1e-6);
+    assert_eq!(sim.state().v()[0], Vec3::ZERO);
+    assert!((sim.state().x()[0] - start).length() < 1e-6);
 }
 
 /// Two nodes 0.1 m apart along x joined by a stiff spring, the back one (0) with node 1
@@ -240,12 +240,12 @@ fn pushed_pair(forward: Real, backward: Real, push: Real, t_push: f64) -> Real {
         nodes: None,
     });
     let mut sim = Simulation::new(b.build().unwrap());
-    while sim.state().t < t_push - 1e-9 {
+    while sim.state().t() < t_push - 1e-9 {
         sim.step().unwrap();
     }
-    sim.edit_model(|m| m.env.fields.clear()).unwrap();
+    sim.edit(|b| b.env.fields.clear()).unwrap();
     run_until_still(&mut sim, 10.0);
-    sim.state().x[0].x
+    sim.state().x()[0].x
 }
 
 /// The distance covered under a push of acceleration a for time T against friction μ,

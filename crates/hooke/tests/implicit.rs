@@ -10,7 +10,7 @@ use hooke::{Integrator, LinearSolver, Simulation};
 /// A linear oscillator (zero rest length: f = −k·x exactly), ω = 10 rad/s.
 fn oscillator(integ: Integrator, dt: &str) -> Simulation {
     let mut s = common::builtin("oscillator", &[("rest", "0"), ("gravity", "0"), ("dt", dt)]);
-    s.settings.integrator = integ;
+    s.edit(|b| b.settings.integrator = integ).unwrap();
     Simulation::new(s)
 }
 
@@ -69,13 +69,14 @@ fn cg_and_direct_agree_on_a_step() {
                 ("k", "1000"),
             ],
         );
-        s.settings.integrator = Integrator::BackwardEuler;
-        s.settings.linear_solver = solver;
-        s.settings.cg_tolerance = 1e-8;
-        let v0 = s.state.v.clone();
+        s.edit(|b| b.settings.integrator = Integrator::BackwardEuler)
+            .unwrap();
+        s.edit(|b| b.settings.linear_solver = solver).unwrap();
+        s.edit(|b| b.settings.cg_tolerance = 1e-8).unwrap();
+        let v0 = s.state().v().to_vec();
         let mut sim = Simulation::new(s);
         sim.step().unwrap();
-        (v0, sim.state().v.clone())
+        (v0, sim.state().v().to_vec())
     };
     let (v0, direct) = step(LinearSolver::Direct);
     let (_, cg) = step(LinearSolver::Cg);
@@ -96,11 +97,12 @@ fn newton_iterations_converge() {
             "cloth",
             &[("width", "12"), ("height", "12"), ("dt", "0.05")],
         );
-        s.settings.integrator = Integrator::BackwardEuler;
-        s.settings.newton_iterations = n;
+        s.edit(|b| b.settings.integrator = Integrator::BackwardEuler)
+            .unwrap();
+        s.edit(|b| b.settings.newton_iterations = n).unwrap();
         let mut sim = Simulation::new(s);
         sim.run(3).unwrap();
-        sim.state().x.clone()
+        sim.state().x().to_vec()
     };
     let (x1, x8, x12) = (run(1), run(8), run(12));
     let dist = |a: &[hooke::Vec3], b: &[hooke::Vec3]| {

@@ -56,7 +56,7 @@ fn one_spring_reaches_rest_length_in_one_step() {
     b.add_spring(Spring::stable(0, 1, 1.0, 1.0).with_rest(1.0));
     let mut sim = Simulation::new(b.build().unwrap());
     sim.step().unwrap();
-    assert!((sim.state().x[1].length() as f64 - 1.0).abs() < 1e-5);
+    assert!((sim.state().x()[1].length() as f64 - 1.0).abs() < 1e-5);
     sim.step().unwrap();
-    assert!((sim.state().v[1].length() as f64) < 1e-3);
+    assert!((sim.state().v()[1].length() as f64) < 1e-3);
 }

@@ -19,21 +19,21 @@ fn build(name: &str, params: &[(&str, &str)]) -> Scene {
 /// The virtual-work volume of a balloon scene: rest volume V₀·s³ with
 /// 3·nRT = k·s·(s − 1)·ΣLᵢ² over the skin's springs.
 fn predicted_volume(scene: &Scene) -> f64 {
-    let m = &scene.model;
-    let skin = &m.surfaces[0];
+    let m = &scene.model();
+    let skin = &m.surfaces()[0];
     let Some(Pressure::IdealGas { nrt }) = skin.pressure else {
         panic!("the balloon has an ideal gas")
     };
     let on_skin = |n: u32| skin.faces.iter().any(|f| f.contains(&n));
     let mut kl2 = 0.0;
-    for s in 0..m.springs.len() {
-        if on_skin(m.springs.a[s]) && on_skin(m.springs.b[s]) {
-            kl2 += m.springs.k[s] as f64 * (m.springs.rest[s] as f64).powi(2);
+    for s in 0..m.springs().len() {
+        if on_skin(m.springs().a()[s]) && on_skin(m.springs().b()[s]) {
+            kl2 += m.springs().k()[s] as f64 * (m.springs().rest()[s] as f64).powi(2);
         }
     }
     let c = 3.0 * nrt as f64 / kl2;
     let s = (1.0 + (1.0 + 4.0 * c).sqrt()) / 2.0;
-    volume(&scene.state.x, &skin.faces) * s.powi(3)
+    volume(scene.state().x(), &skin.faces) * s.powi(3)
 }
 
 fn settle_balloon(nrt: &str) -> (f64, f64, Simulation) {
@@ -42,7 +42,7 @@ fn settle_balloon(nrt: &str) -> (f64, f64, Simulation) {
     let mut sim = Simulation::new(scene);
     let steps = (5.0 / sim.settings().dt as f64).round() as u64;
     sim.run(steps).unwrap();
-    let v = volume(&sim.state().x, &sim.model().surfaces[0].faces);
+    let v = volume(sim.state().x(), &sim.model().surfaces()[0].faces);
     (v, expected, sim)
 }
 
@@ -69,16 +69,16 @@ fn the_balloon_stays_tied_and_finite_for_60_s() {
     let mut sim = Simulation::new(scene);
     let m = sim.model();
     // The tie is the last spring: string top to the skin's lowest node.
-    let tie = m.springs.len() - 1;
+    let tie = m.springs().len() - 1;
     let (a, b, rest) = (
-        m.springs.a[tie] as usize,
-        m.springs.b[tie] as usize,
-        m.springs.rest[tie],
+        m.springs().a()[tie] as usize,
+        m.springs().b()[tie] as usize,
+        m.springs().rest()[tie],
     );
     let steps = (1.0 / sim.settings().dt as f64).round() as u64;
     for second in 0..60 {
         sim.run(steps).unwrap();
-        let x = &sim.state().x;
+        let x = &sim.state().x();
         assert!(x.iter().all(|p| p.is_finite()), "non-finite at {second} s");
         let d = (x[a] - x[b]).length();
         assert!(
@@ -93,12 +93,12 @@ fn the_balloon_stays_tied_and_finite_for_60_s() {
 #[test]
 fn the_converted_jelly_lands_and_keeps_its_shape() {
     let scene = build("jelly-mesh", &[]);
-    let faces = scene.model.surfaces[0].faces.clone();
-    let v0 = volume(&scene.state.x, &faces);
+    let faces = scene.model().surfaces()[0].faces.clone();
+    let v0 = volume(scene.state().x(), &faces);
     let mut sim = Simulation::new(scene);
     let steps = (3.0 / sim.settings().dt as f64).round() as u64;
     sim.run(steps).unwrap();
-    let x = &sim.state().x;
+    let x = &sim.state().x();
     let v = volume(x, &faces);
     assert!((v / v0 - 1.0).abs() < 0.05, "volume {v} of {v0}");
     let bottom = x.iter().map(|p| p.y).fold(Real::INFINITY, Real::min);
@@ -116,11 +116,11 @@ fn run(name: &str, params: &[(&str, &str)], seconds: f64) -> Simulation {
 /// The largest length of the springs past `first` as a multiple of their rest length.
 fn worst_stretch(sim: &Simulation, first: usize) -> Real {
     let m = sim.model();
-    let x = &sim.state().x;
-    (first..m.springs.len())
+    let x = &sim.state().x();
+    (first..m.springs().len())
         .map(|s| {
-            let d = x[m.springs.a[s] as usize] - x[m.springs.b[s] as usize];
-            d.length() / m.springs.rest[s]
+            let d = x[m.springs().a()[s] as usize] - x[m.springs().b()[s] as usize];
+            d.length() / m.springs().rest()[s]
         })
         .fold(0.0, Real::max)
 }
@@ -129,22 +129,22 @@ fn worst_stretch(sim: &Simulation, first: usize) -> Real {
 fn the_flag_pole_bends_in_the_wind_and_the_flag_stays_attached() {
     // The pole is the first 26 levels × 3 nodes; its top level is nodes 75..78. The joins
     // tying the flag to it are the last 33 springs.
-    let top_x = |sim: &Simulation| (75..78).map(|i| sim.state().x[i].x).sum::<Real>() / 3.0;
+    let top_x = |sim: &Simulation| (75..78).map(|i| sim.state().x()[i].x).sum::<Real>() / 3.0;
     let calm = run("flag", &[("wind", "0")], 3.0);
     let windy = run("flag", &[], 3.0);
     let bend = top_x(&windy) - top_x(&calm);
     // Measured: the top moves 0.46 m downwind.
     assert!(bend > 0.05, "the pole top moved {bend} m in the wind");
-    let joins = windy.model().springs.len() - 33;
+    let joins = windy.model().springs().len() - 33;
     let stretch = worst_stretch(&windy, joins);
     assert!(stretch < 1.2, "a flag tie is stretched {stretch}×");
-    assert!(windy.state().x.iter().all(|p| p.is_finite()));
+    assert!(windy.state().x().iter().all(|p| p.is_finite()));
 }
 
 #[test]
 fn the_finish_line_banner_hangs_between_its_poles() {
     let sim = run("finish-line", &[], 3.0);
-    let x = &sim.state().x;
+    let x = &sim.state().x();
     assert!(x.iter().all(|p| p.is_finite()));
     // Every node stays between the poles (x = ±2 m) and off the ground.
     for (i, p) in x.iter().enumerate() {
@@ -154,7 +154,7 @@ fn the_finish_line_banner_hangs_between_its_poles() {
     let mean_z = x[..144].iter().map(|p| p.z).sum::<Real>() / 144.0;
     assert!(mean_z > 0.01, "the banner did not move downwind: {mean_z}");
     // The rope strings hold (the springs after the banner's own).
-    let banner_springs = sim.model().springs.len() - 4 * 6;
+    let banner_springs = sim.model().springs().len() - 4 * 6;
     let stretch = worst_stretch(&sim, banner_springs);
     assert!(stretch < 1.1, "a string is stretched {stretch}×");
 }

@@ -32,7 +32,7 @@ fn rigid_in_one_step_for_any_mass_and_dt() {
                 b.settings.stable_form = form;
                 let mut sim = Simulation::new(b.build().unwrap());
                 sim.step().unwrap();
-                let len = sim.state().x[1].length() as f64;
+                let len = sim.state().x()[1].length() as f64;
                 assert!(
                     (len - 1.0).abs() < tol_x,
                     "m={mass} dt={dt} {form:?}: length {len}"
@@ -40,12 +40,12 @@ fn rigid_in_one_step_for_any_mass_and_dt() {
                 let vscale = (0.3 / dt as f64).max(2.0);
                 for step in 2..=5 {
                     sim.step().unwrap();
-                    let v = sim.state().v[1].length() as f64;
+                    let v = sim.state().v()[1].length() as f64;
                     assert!(
                         v < tol_v * vscale,
                         "m={mass} dt={dt} {form:?} step {step}: v = {v}"
                     );
-                    let len = sim.state().x[1].length() as f64;
+                    let len = sim.state().x()[1].length() as f64;
                     assert!((len - 1.0).abs() < tol_x, "step {step}: length {len}");
                 }
             }
@@ -71,7 +71,7 @@ fn force_and_impulse_forms_agree() {
         }
         let mut sim = Simulation::new(b.build().unwrap());
         sim.run(500).unwrap();
-        sim.state().x.clone()
+        sim.state().x().to_vec()
     };
     let (f, j) = (chain(StableForm::Force), chain(StableForm::Impulse));
     let tol = if cfg!(feature = "f64") { 1e-10 } else { 1e-4 };
@@ -96,10 +96,10 @@ fn two_free_masses_meet_rest_length_and_keep_their_centre() {
     b.add_node(Node::new(vec3(2.0, 0.0, 0.0), 3.0));
     b.add_spring(Spring::stable(0, 1, 1.0, 1.0).with_rest(1.0));
     let mut sim = Simulation::new(b.build().unwrap());
-    let com = |s: &Simulation| (s.state().x[0].x + 3.0 * s.state().x[1].x) as f64 / 4.0;
+    let com = |s: &Simulation| (s.state().x()[0].x + 3.0 * s.state().x()[1].x) as f64 / 4.0;
     let c0 = com(&sim);
     sim.step().unwrap();
-    let len = (sim.state().x[1] - sim.state().x[0]).length() as f64;
+    let len = (sim.state().x()[1] - sim.state().x()[0]).length() as f64;
     assert!((len - 1.0).abs() < 1e-5, "length {len}");
     assert!((com(&sim) - c0).abs() < 1e-5, "centre of mass moved");
 }

@@ -24,10 +24,10 @@ fn period_matches_closed_form() {
         let mut sim = Simulation::new(scene);
         let expected = std::f64::consts::TAU * (m / k).sqrt();
         let mut crossings = Vec::new();
-        let mut prev = (sim.state().t, sim.state().x[1].y as f64 - y_eq);
+        let mut prev = (sim.state().t(), sim.state().x()[1].y as f64 - y_eq);
         while crossings.len() < 6 {
             sim.step().expect("stays finite");
-            let cur = (sim.state().t, sim.state().x[1].y as f64 - y_eq);
+            let cur = (sim.state().t(), sim.state().x()[1].y as f64 - y_eq);
             if prev.1 < 0.0 && cur.1 >= 0.0 {
                 // Linear interpolation of the upward zero crossing.
                 crossings.push(prev.0 + (cur.0 - prev.0) * (-prev.1) / (cur.1 - prev.1));
@@ -56,15 +56,15 @@ fn error_at_one_second(integ: Integrator, h: f64) -> f64 {
         ("amplitude", "0.1"),
         ("dt", &hs),
     ]);
-    scene.settings.integrator = integ;
+    scene.edit(|b| b.settings.integrator = integ).unwrap();
     let omega: f64 = 10.0; // √(k/m) = √(100/1)
     let mut sim = Simulation::new(scene);
     let steps = (1.0 / h).round() as u64;
     sim.run(steps).expect("stable");
-    let t = sim.state().t;
+    let t = sim.state().t();
     let (x, v) = (-0.1 * (omega * t).cos(), 0.1 * omega * (omega * t).sin());
-    let dx = sim.state().x[1].y as f64 - x;
-    let dv = sim.state().v[1].y as f64 - v;
+    let dx = sim.state().x()[1].y as f64 - x;
+    let dv = sim.state().v()[1].y as f64 - v;
     (dx * dx + (dv / omega) * (dv / omega)).sqrt()
 }
 

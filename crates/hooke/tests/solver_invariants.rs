@@ -26,10 +26,10 @@ fn hash_after(integ: Integrator, solver: LinearSolver, threads: usize) -> u64 {
             "cloth",
             &[("width", "40"), ("height", "40"), ("dt", "0.005")],
         );
-        s.settings.integrator = integ;
-        s.settings.linear_solver = solver;
+        s.edit(|b| b.settings.integrator = integ).unwrap();
+        s.edit(|b| b.settings.linear_solver = solver).unwrap();
         if integ == Integrator::Impulse {
-            s.settings.dt = 1e-4;
+            s.edit(|b| b.settings.dt = 1e-4).unwrap();
         }
         let mut sim = Simulation::new(s);
         sim.run(20)
@@ -72,15 +72,17 @@ fn free_jelly_keeps_momentum() {
                 ("nz", "3"),
             ],
         );
-        s.settings.integrator = integ;
-        s.settings.linear_solver = LinearSolver::Direct;
-        s.settings.dt = if integ == Integrator::Impulse {
+        s.edit(|b| b.settings.integrator = integ).unwrap();
+        s.edit(|b| b.settings.linear_solver = LinearSolver::Direct)
+            .unwrap();
+        let dt = if integ == Integrator::Impulse {
             1e-4
         } else {
             0.01
         };
+        s.edit(|b| b.settings.dt = dt).unwrap();
         let mut rng = common::Lcg(11);
-        for v in s.state.v.iter_mut() {
+        for v in s.state_mut().v_mut().iter_mut() {
             *v = vec3(
                 (1.0 + rng.next()) as Real,
                 (0.5 * rng.next()) as Real,
@@ -118,7 +120,7 @@ fn damped_builtins_lose_energy_under_implicit_solvers() {
     ] {
         for name in ["cloth", "jelly", "string"] {
             let mut s = common::builtin(name, &[("dt", "0.01")]);
-            s.settings.integrator = integ;
+            s.edit(|b| b.settings.integrator = integ).unwrap();
             let mut sim = Simulation::new(s);
             let e0 = sim.energy().total();
             sim.run(300)

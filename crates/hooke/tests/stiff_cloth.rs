@@ -22,9 +22,9 @@ fn curtain() -> Scene {
         ],
     );
     for i in 0..64u32 {
-        let x = scene.state.x[i as usize];
+        let x = scene.state().x()[i as usize];
         let origin = [x.x as f64, x.y as f64, x.z as f64 + 0.05];
-        scene.model.anchors.push(Anchor {
+        let anchor = Anchor {
             node: i,
             path: Path::Sine {
                 origin,
@@ -32,7 +32,8 @@ fn curtain() -> Scene {
                 frequency: 0.5,
                 phase: -std::f64::consts::FRAC_PI_2,
             },
-        });
+        };
+        scene.edit(|b| b.anchors.push(anchor)).unwrap();
     }
     scene
 }
@@ -40,7 +41,11 @@ fn curtain() -> Scene {
 #[test]
 fn the_curtain_is_stiff_beyond_symplectic_euler() {
     let s = curtain();
-    let (k, m, dt) = (1000.0, s.model.nodes.mass[100] as f64, s.settings.dt as f64);
+    let (k, m, dt) = (
+        1000.0,
+        s.model().nodes().mass()[100] as f64,
+        s.settings().dt as f64,
+    );
     assert!(k * dt * dt / m >= 100.0, "k·dt²/m = {}", k * dt * dt / m);
     let mut sim = Simulation::new(s);
     let err = sim.run(600).expect_err("symplectic Euler must diverge");
@@ -51,9 +56,9 @@ fn the_curtain_is_stiff_beyond_symplectic_euler() {
 /// Runs 600 steps (20 s) and returns (largest stretch, largest total energy, initial energy).
 fn run(integ: Integrator, solver: Option<LinearSolver>) -> (f64, f64, f64) {
     let mut scene = curtain();
-    scene.settings.integrator = integ;
+    scene.edit(|b| b.settings.integrator = integ).unwrap();
     if let Some(s) = solver {
-        scene.settings.linear_solver = s;
+        scene.edit(|b| b.settings.linear_solver = s).unwrap();
     }
     let mut sim = Simulation::new(scene);
     let e0 = sim.energy().total();

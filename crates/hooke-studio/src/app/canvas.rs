@@ -16,7 +16,7 @@ impl StudioApp {
         self.canvas = rect;
         self.rects.insert("canvas", rect);
         if !self.framed && rect.width() > 10.0 {
-            let (lo, hi) = hooke_render::bounds(&self.doc.scene().state.x);
+            let (lo, hi) = hooke_render::bounds(self.doc.scene().state().x());
             self.cam.frame(lo, hi, rect);
             self.framed = true;
         }
@@ -29,7 +29,7 @@ impl StudioApp {
             }
         }
         let cam = self.cam.pose(rect);
-        self.screen = draw::project_all(&cam, &self.doc.scene().state.x);
+        self.screen = draw::project_all(&cam, self.doc.scene().state().x());
         let touching = self.touch(ui, &cam);
         let pointer = resp.interact_pointer_pos().or(resp.hover_pos());
         self.hover = pointer.and_then(|p| draw::pick_node(&self.screen, p, 10.0));
@@ -70,9 +70,9 @@ impl StudioApp {
             &painter,
             rect,
             &cam,
-            &scene.model,
-            &scene.state.x,
-            scene.state.t,
+            scene.model(),
+            scene.state().x(),
+            scene.state().t(),
             self.show,
             &marks,
             self.textures.ids(),
@@ -108,7 +108,7 @@ impl StudioApp {
                     if let Some(i) = draw::pick_node(&self.screen, pos, 24.0)
                         && let Some(nid) = self.doc.node_id(i)
                     {
-                        let x = self.doc.scene().state.x[i];
+                        let x = self.doc.scene().state().x()[i];
                         let grab = [x.x as f64, x.y as f64, x.z as f64];
                         self.touches.push((key, nid, grab));
                         self.doc.hold(nid, x);
@@ -139,7 +139,7 @@ impl StudioApp {
             let shift = ui.input(|i| i.modifiers.shift);
             self.drag = match draw::pick_node(&self.screen, p, 10.0) {
                 Some(i) if !secondary => self.doc.node_id(i).map(|id| {
-                    let x = self.doc.scene().state.x[i];
+                    let x = self.doc.scene().state().x()[i];
                     Drag::Node(id, [x.x as f64, x.y as f64, x.z as f64])
                 }),
                 _ if secondary || shift || self.cam.mode == Mode::Plane => Some(Drag::Pan),
@@ -186,14 +186,14 @@ impl StudioApp {
                 self.doc.selection = self.doc.node_id(i).map(Selection::Node);
             }
             (None, tool) => {
-                let spring = draw::pick_spring(&self.screen, &self.doc.scene().model, p, 5.0);
+                let spring = draw::pick_spring(&self.screen, self.doc.scene().model(), p, 5.0);
                 if tool == Tool::Build && spring.is_none() {
                     let through = self
                         .doc
                         .pending
                         .and_then(|id| self.doc.node_index(id))
                         .map_or(cam.center(), |i| {
-                            let x = self.doc.scene().state.x[i];
+                            let x = self.doc.scene().state().x()[i];
                             [x.x as f64, x.y as f64, x.z as f64]
                         });
                     let x = to_vec3(cam.unproject(p, through));

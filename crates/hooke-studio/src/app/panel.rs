@@ -166,7 +166,7 @@ impl StudioApp {
                 };
                 let n = self.doc.editor().builder().nodes[i].clone();
                 ui.label(format!("node {i}"));
-                let x = self.doc.scene().state.x[i];
+                let x = self.doc.scene().state().x()[i];
                 ui.label(format!("x = ({:.3}, {:.3}, {:.3}) m", x.x, x.y, x.z));
                 let mut m = n.mass as f64;
                 let r = ui.add(
@@ -220,7 +220,7 @@ impl StudioApp {
                         .update("rest", |b| b.springs[s].rest = Some(rest as Real));
                 }
                 if sp.kind == SpringKind::Stable {
-                    let (n, limit) = stability::nissen_limit(&self.doc.scene().model, s);
+                    let (n, limit) = stability::nissen_limit(self.doc.scene().model(), s);
                     for (name, v) in [("cs", sp.cs), ("cd", sp.cd)] {
                         let mut x = v as f64;
                         let r = ui.add(egui::Slider::new(&mut x, 0.0..=1.0).text(name));

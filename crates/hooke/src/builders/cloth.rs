@@ -1,6 +1,6 @@
 //! A rectangular cloth: a grid of nodes with structural, shear and bend springs.
 
-use super::{ParamSpec, Params};
+use super::params::{ParamSpec, Params};
 use crate::error::FieldError;
 use crate::mesh::Surface;
 use crate::real::{Real, vec3};
@@ -112,7 +112,7 @@ pub fn cloth(p: &ClothParams) -> Result<SceneBuilder, FieldError> {
             format!("{w}×{h}: a cloth needs at least 2×2 nodes"),
         ));
     }
-    super::grid_size("cloth.width", &[w, h])?;
+    super::params::grid_size("cloth.width", &[w, h])?;
     let mut b = SceneBuilder::new("cloth");
     b.description = format!("{w}×{h} cloth with structural, shear and bend springs");
     let n = w * h;
@@ -248,7 +248,7 @@ pub(super) fn from_params(p: &Params) -> Result<SceneBuilder, FieldError> {
         k_bend: p.real("k_bend"),
         c: p.real("c"),
         air_drag: p.real("air_drag"),
-        pin: super::pick(&ClothPin::ALL, &ClothPin::NAMES, p.choice("pin")),
-        plane: super::pick(&ClothPlane::ALL, &ClothPlane::NAMES, p.choice("plane")),
+        pin: super::params::pick(&ClothPin::ALL, &ClothPin::NAMES, p.choice("pin")),
+        plane: super::params::pick(&ClothPlane::ALL, &ClothPlane::NAMES, p.choice("plane")),
     })
 }

@@ -8,7 +8,7 @@
 //! it shrinks the back foot is pulled after: a ratchet. Mirroring the roughness turns the
 //! ratchet, and the creature goes the other way.
 
-use super::{ParamSpec, Params};
+use super::params::{ParamSpec, Params};
 use crate::actuation::{Controller, Drive, Muscle, Sensor, SensorKind};
 use crate::contact::{Ground, Roughness};
 use crate::error::FieldError;
@@ -71,8 +71,7 @@ fn ladder(p: Body, name: &str) -> Ladder {
     }
     b.contacts.ground = Some(Ground::default());
     b.env.air_drag = 0.0;
-    b.settings.dt = 5e-4;
-    b.settings.duration = 20.0;
+    b.duration = 20.0;
     Ladder { b, stretchy }
 }
 

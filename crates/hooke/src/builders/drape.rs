@@ -4,7 +4,7 @@
 use super::{ClothParams, ClothPin, ClothPlane, ParamSpec, Params, cloth};
 use crate::contact::{Collider, CollisionMode, Collisions, Ground, Material, Shape};
 use crate::error::FieldError;
-use crate::model::{Anchor, Path};
+use crate::path::{Anchor, Path};
 use crate::real::{Real, vec3};
 use crate::scene::SceneBuilder;
 
@@ -87,7 +87,7 @@ pub fn cloth_on_sphere(p: &ClothOnSphereParams) -> Result<SceneBuilder, FieldErr
         friction: 0.2,
         iterations: 4,
     };
-    b.settings.duration = 4.0;
+    b.duration = 4.0;
     Ok(b)
 }
 
@@ -204,7 +204,7 @@ pub fn tear(p: &TearParams) -> Result<SceneBuilder, FieldError> {
             },
         });
     }
-    b.settings.duration = 3.0;
+    b.duration = 3.0;
     Ok(b)
 }
 

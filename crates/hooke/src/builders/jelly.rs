@@ -1,7 +1,7 @@
 //! A jelly: a box lattice braced with face and body diagonals so it keeps its shape
 //! (seed 002, fig. 8; edges alone would let it fold, figs. 5–7).
 
-use super::{ParamSpec, Params};
+use super::params::{ParamSpec, Params};
 use crate::error::FieldError;
 use crate::real::{Real, vec3};
 use crate::scene::{Node, SceneBuilder, Spring};
@@ -88,7 +88,7 @@ pub fn jelly(p: &JellyParams) -> Result<SceneBuilder, FieldError> {
             format!("{nx}×{ny}×{nz}: a jelly needs at least 2 nodes on every axis"),
         ));
     }
-    super::grid_size("jelly.nx", &[nx, ny, nz])?;
+    super::params::grid_size("jelly.nx", &[nx, ny, nz])?;
     let mut b = SceneBuilder::new("jelly");
     b.description = format!("{nx}×{ny}×{nz} jelly with face and body diagonals");
     let d = p.size / (nx - 1) as Real;
@@ -190,6 +190,6 @@ pub(super) fn from_params(p: &Params) -> Result<SceneBuilder, FieldError> {
         k_face: p.real("k_face"),
         k_body: p.real("k_body"),
         c: p.real("c"),
-        pin: super::pick(&JellyPin::ALL, &JellyPin::NAMES, p.choice("pin")),
+        pin: super::params::pick(&JellyPin::ALL, &JellyPin::NAMES, p.choice("pin")),
     })
 }

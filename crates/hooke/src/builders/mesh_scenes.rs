@@ -1,7 +1,7 @@
 //! Scenes built from triangle meshes (seed 002): a balloon (a pressurised icosphere on a
 //! string) and a jelly converted from a subdivided cube and braced.
 
-use super::{ParamSpec, Params};
+use super::params::{ParamSpec, Params};
 use crate::contact::Ground;
 use crate::error::FieldError;
 use crate::mesh::Pressure;
@@ -108,7 +108,7 @@ pub fn balloon(p: &BalloonParams) -> Result<SceneBuilder, FieldError> {
     b.add_spring(Spring::rope(tie_end, lowest, 50.0, 0.01));
     b.env.air_drag = 0.002;
     b.env.velocity_retention = 0.2;
-    b.settings.duration = 5.0;
+    b.duration = 5.0;
     Ok(b)
 }
 
@@ -221,7 +221,7 @@ pub fn jelly_mesh(p: &JellyMeshParams) -> Result<SceneBuilder, FieldError> {
     );
     b.contacts.ground = Some(Ground::default());
     b.env.velocity_retention = 0.5;
-    b.settings.duration = 3.0;
+    b.duration = 3.0;
     Ok(b)
 }
 
@@ -361,7 +361,7 @@ pub fn flag(p: &FlagParams) -> Result<SceneBuilder, FieldError> {
     }
     b.env.wind = vec3(p.wind, 0.0, 0.0);
     b.env.air_drag = 0.01;
-    b.settings.duration = 5.0;
+    b.duration = 5.0;
     Ok(b)
 }
 
@@ -476,7 +476,7 @@ pub fn finish_line(p: &FinishLineParams) -> Result<SceneBuilder, FieldError> {
     }
     b.env.wind = vec3(0.0, 0.0, p.wind);
     b.env.air_drag = 0.01;
-    b.settings.duration = 5.0;
+    b.duration = 5.0;
     Ok(b)
 }
 

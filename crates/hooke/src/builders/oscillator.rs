@@ -1,6 +1,6 @@
 //! One mass on a spring to an anchor: the closed-form reference, period 2π√(m/k).
 
-use super::{ParamSpec, Params};
+use super::params::{ParamSpec, Params};
 use crate::error::FieldError;
 use crate::real::{Real, vec3};
 use crate::scene::{Node, SceneBuilder, Spring};

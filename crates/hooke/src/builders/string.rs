@@ -1,7 +1,7 @@
 //! Seed 000's string: a line of nodes joined by Hooke springs, anchored at one end, both
 //! ends or the middle.
 
-use super::{ParamSpec, Params};
+use super::params::{ParamSpec, Params};
 use crate::error::FieldError;
 use crate::real::{Real, vec3};
 use crate::scene::{Node, SceneBuilder, Spring};
@@ -70,7 +70,7 @@ pub fn string(p: &StringParams) -> Result<SceneBuilder, FieldError> {
             format!("{} is below 2", p.nodes),
         ));
     }
-    super::grid_size("string.nodes", &[p.nodes])?;
+    super::params::grid_size("string.nodes", &[p.nodes])?;
     let mut b = SceneBuilder::new("string");
     b.description = "seed 000's string of nodes and Hooke springs".into();
     b.env.velocity_retention = p.velocity_retention;
@@ -132,6 +132,6 @@ pub(super) fn from_params(p: &Params) -> Result<SceneBuilder, FieldError> {
         k: p.real("k"),
         c: p.real("c"),
         velocity_retention: p.real("velocity_retention"),
-        anchor: super::pick(&StringAnchor::ALL, &StringAnchor::NAMES, p.choice("anchor")),
+        anchor: super::params::pick(&StringAnchor::ALL, &StringAnchor::NAMES, p.choice("anchor")),
     })
 }

@@ -29,9 +29,10 @@ pub mod grid;
 pub mod respond;
 pub mod surface;
 
-use crate::error::{FieldError, at};
-use crate::model::Path;
+use crate::error::FieldError;
+use crate::path::Path;
 use crate::real::{Real, Vec3};
+use crate::validate::{at, finite, finite3, fraction, nonneg, positive};
 
 /// Friction and bounce of a surface.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -296,7 +297,7 @@ impl Contacts {
                     "[0, 0, 0] has no direction; give the ground's outward normal, e.g. [0, 1, 0]",
                 ));
             }
-            finite("ground.offset", g.offset)?;
+            finite("ground.offset", g.offset as f64)?;
             g.material.validate("ground")?;
         }
         if let Some(t) = &self.terrain {
@@ -406,60 +407,6 @@ impl Terrain {
             }
         }
         fraction("terrain.restitution", self.restitution)
-    }
-}
-
-pub(crate) fn finite(path: &str, v: Real) -> Result<(), FieldError> {
-    if v.is_finite() {
-        Ok(())
-    } else {
-        Err(FieldError::new(path, format!("{v} is not finite")))
-    }
-}
-
-pub(crate) fn finite3(path: &str, v: Vec3) -> Result<(), FieldError> {
-    if v.is_finite() {
-        Ok(())
-    } else {
-        Err(FieldError::new(
-            path,
-            format!("{:?} is not finite", v.to_array()),
-        ))
-    }
-}
-
-pub(crate) fn nonneg(path: &str, v: Real, unit: &str) -> Result<(), FieldError> {
-    if v.is_finite() && v >= 0.0 {
-        Ok(())
-    } else {
-        let unit = if unit.is_empty() {
-            String::new()
-        } else {
-            format!(" {unit}")
-        };
-        Err(FieldError::new(
-            path,
-            format!("{v} is not valid; give a finite value >= 0{unit}"),
-        ))
-    }
-}
-
-pub(crate) fn positive(path: &str, v: Real, unit: &str) -> Result<(), FieldError> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(FieldError::new(
-            path,
-            format!("{v} is not valid; give a finite value > 0 {unit}"),
-        ))
-    }
-}
-
-pub(crate) fn fraction(path: &str, v: Real) -> Result<(), FieldError> {
-    if v.is_finite() && (0.0..=1.0).contains(&v) {
-        Ok(())
-    } else {
-        Err(FieldError::new(path, format!("{v} is outside [0, 1]")))
     }
 }
 

@@ -15,7 +15,7 @@ use std::arch::x86_64::*;
 
 use glam::Vec3A;
 
-use super::SpringSlices;
+use super::slices::SpringSlices;
 
 /// Whether the CPU runs the AVX2 kernel (cached by std after the first call).
 #[inline]

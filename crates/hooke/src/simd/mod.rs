@@ -17,18 +17,11 @@ mod avx2;
 ))]
 mod wasm;
 
-use crate::real::{Real, Vec3};
+mod slices;
 
-/// Per-spring inputs of one chunk, all of the same length.
-pub(crate) struct SpringSlices<'a> {
-    pub a: &'a [u32],
-    pub b: &'a [u32],
-    pub rest: &'a [Real],
-    pub k: &'a [Real],
-    pub c_axial: &'a [Real],
-    pub c_iso: &'a [Real],
-    pub compress: &'a [Real],
-}
+pub(crate) use slices::SpringSlices;
+
+use crate::real::Vec3;
 
 /// Computes the forces of a leading run of springs into `out` with the platform's SIMD
 /// kernel; returns how many were done (0 where none runs).

@@ -14,7 +14,7 @@ use core::arch::wasm32::*;
 
 use glam::Vec3A;
 
-use super::SpringSlices;
+use super::slices::SpringSlices;
 
 /// Transposes four rows (x y z pad) into x, y, z columns.
 #[inline(always)]

@@ -1,13 +1,13 @@
 //! Forward (explicit) Euler: a = a(x, v); x += h·v; v += h·a. First order; gains energy on
 //! oscillators.
 
-use super::{Solver, StepReport, eval};
-use crate::counters::Part;
+use super::eval;
+use crate::counters::Phase;
 use crate::par;
 use crate::real::Vec3;
 use crate::settings::Integrator;
 use crate::state::State;
-use crate::step::{StepCtx, Workspace};
+use crate::step::{Solver, StepCtx, StepReport, Workspace};
 
 #[derive(Debug)]
 pub(super) struct ExplicitEuler;
@@ -23,7 +23,7 @@ impl Solver for ExplicitEuler {
         let f = &mut s[0];
         eval::forces_at(model, ws, &st.x, &st.v, f);
         let (inv_mass, ret) = (&model.nodes.inv_mass, ws.retention);
-        ws.counters.time(Part::Nodes, || {
+        ws.counters.time(Phase::Nodes, || {
             let f: &[Vec3] = f;
             par::chunks_mut2(&mut st.x, &mut st.v, par::NODE_CHUNK, |start, xs, vs| {
                 for (j, (xi, vi)) in xs.iter_mut().zip(vs.iter_mut()).enumerate() {

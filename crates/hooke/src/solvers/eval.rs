@@ -1,7 +1,7 @@
 //! The total force at (x, v), shared by the explicit integrators that evaluate it more than
 //! once per step (explicit Euler, Verlet, RK4).
 
-use crate::counters::Part;
+use crate::counters::Phase;
 use crate::forces::{self, NodeForces};
 use crate::model::Model;
 use crate::par;
@@ -12,11 +12,11 @@ use crate::step::Workspace;
 /// constant forces, drag), timed as those two parts.
 pub(super) fn forces_at(model: &Model, ws: &mut Workspace, x: &[Vec3], v: &[Vec3], f: &mut [Vec3]) {
     let springs = &ws.springs;
-    ws.counters.time(Part::Springs, || {
+    ws.counters.time(Phase::Springs, || {
         forces::spring_pass(&springs.layout, &springs.forces, x, v, &mut ws.sf)
     });
     let nf = NodeForces::new(model, &springs.layout, &ws.sf, &ws.fconst);
-    ws.counters.time(Part::Nodes, || {
+    ws.counters.time(Phase::Nodes, || {
         par::chunks_mut(f, par::NODE_CHUNK, |start, part| {
             for (j, fi) in part.iter_mut().enumerate() {
                 *fi = nf.at(start + j, v[start + j]);

@@ -19,15 +19,14 @@
 
 use super::blocks::{self, V3};
 use super::laplacian::{Laplacian, QWeights};
-use super::{Solver, StepReport};
-use crate::counters::{Counters, Part};
+use crate::counters::{Counters, Phase};
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, SpringKind, Springs};
 use crate::par;
 use crate::real::{Real, Vec3};
 use crate::settings::Integrator;
 use crate::state::State;
-use crate::step::{StepCtx, Workspace};
+use crate::step::{Solver, StepCtx, StepReport, Workspace};
 
 /// Fast mass-spring, with its factored matrix M + h²·L_k + h·L_c + h·β·I over the free
 /// nodes, kept across steps and edits and refactored only when it changes.
@@ -66,7 +65,7 @@ impl Solver for FastMassSpring {
         };
         let lap = &mut self.lap;
         ws.counters
-            .time(Part::Nodes, || lap.prepare(model, &co, w, &fixed));
+            .time(Phase::Nodes, || lap.prepare(model, &co, w, &fixed));
         let sys = Global {
             model,
             springs,
@@ -172,7 +171,7 @@ impl Global<'_> {
         let lap = self.lap;
         let nf = lap.free_count();
         let mut rhs = vec![0.0; 3 * nf];
-        counters.time(Part::Springs, || {
+        counters.time(Phase::Springs, || {
             let pull = self.local(x);
             let gathered = self.gather(base, &pull);
             for (j, g) in gathered.iter().enumerate() {
@@ -182,7 +181,7 @@ impl Global<'_> {
             }
         });
         counters.spring_updates += self.springs.len() as u64;
-        counters.time(Part::Nodes, || lap.solve(&mut rhs));
+        counters.time(Phase::Nodes, || lap.solve(&mut rhs));
         counters.linear_solves += 1;
         for (j, &i) in lap.free.iter().enumerate() {
             for k in 0..3 {

@@ -23,15 +23,15 @@
 
 use super::blocks::{self, BlockMatrix, BlockPattern, SpringTerms, V3, Weights};
 use super::direct::Expanded;
+use super::eval;
 use super::laplacian::{Laplacian, QWeights};
-use super::{Solver, StepReport, eval};
-use crate::counters::Part;
+use crate::counters::Phase;
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, Springs};
 use crate::real::{Real, Vec3};
 use crate::settings::{Integrator, LinearSolver, Preconditioner, Settings};
 use crate::state::State;
-use crate::step::{StepCtx, Workspace};
+use crate::step::{Solver, StepCtx, StepReport, Workspace};
 
 /// The coefficients of one implicit method (see the module table).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -271,7 +271,7 @@ impl<'a> Newton<'a> {
         let model = self.ctx.model;
         let mut kv = vec![[0.0; 3]; x.len()];
         let springs = &ws.springs;
-        ws.counters.time(Part::Nodes, || {
+        ws.counters.time(Phase::Nodes, || {
             let sys = blocks::System {
                 model,
                 springs: springs.values(model),
@@ -291,7 +291,7 @@ impl<'a> Newton<'a> {
         let settings = self.ctx.settings;
         let it = ws
             .counters
-            .time(Part::Nodes, || iws.solve(settings, ctx, rhs, out));
+            .time(Phase::Nodes, || iws.solve(settings, ctx, rhs, out));
         ws.counters.linear_solves += 1;
         ws.counters.cg_iterations += it as u64;
     }

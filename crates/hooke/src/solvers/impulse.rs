@@ -16,14 +16,13 @@
 //! stop early when no spring is further than `impulse_tolerance` from its target. Finally
 //! x += h·v.
 
-use super::{Solver, StepReport};
-use crate::counters::Part;
+use crate::counters::Phase;
 use crate::forces::{self, NodeForces};
 use crate::model::{SpringKind, Springs};
 use crate::real::{Real, Vec3};
 use crate::settings::{Integrator, Settings};
 use crate::state::State;
-use crate::step::{StepCtx, Workspace};
+use crate::step::{Solver, StepCtx, StepReport, Workspace};
 
 #[derive(Debug)]
 pub(super) struct Impulse;
@@ -67,11 +66,11 @@ impl Solver for Impulse {
 fn other_forces(ctx: &StepCtx, st: &mut State, ws: &mut Workspace, w: &[Real]) {
     let (model, h) = (ctx.model, ctx.h);
     let springs = &ws.springs;
-    ws.counters.time(Part::Springs, || {
+    ws.counters.time(Phase::Springs, || {
         forces::spring_pass(&springs.layout, &springs.forces, &st.x, &st.v, &mut ws.sf)
     });
     let nf = NodeForces::new(model, &springs.layout, &ws.sf, &ws.fconst);
-    ws.counters.time(Part::Nodes, || {
+    ws.counters.time(Phase::Nodes, || {
         for i in 0..st.len() {
             let f = nf.at(i, st.v[i]);
             st.v[i] += f * (h * w[i]);

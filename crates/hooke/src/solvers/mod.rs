@@ -27,44 +27,8 @@ mod symplectic;
 mod verlet;
 pub(crate) mod xpbd;
 
-use crate::model::{Model, Springs};
-use crate::real::Real;
 use crate::settings::Integrator;
-use crate::state::State;
-use crate::step::{StepCtx, Workspace};
-
-/// What one integration step reports besides the new state.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub(crate) struct StepReport {
-    /// `Some(finite)` when the solver already checked every position and velocity (the
-    /// check stage then does not look again); `None` otherwise.
-    pub finite: Option<bool>,
-}
-
-/// One integrator: chosen once when the simulation is built, asked to step every
-/// integration step, told when the springs' values or the step size change.
-pub(crate) trait Solver: std::fmt::Debug + Send + Sync {
-    /// Which integrator this is.
-    fn integrator(&self) -> Integrator;
-
-    /// Advances `st` by one integration step of `ctx.h`. Reads the springs in effect and
-    /// the constant forces from `ws`, and adds its work to `ws.counters`.
-    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport;
-
-    /// The springs' values (`springs`, in effect) or the step size `h` changed: recompute
-    /// what depends on them. Caches that check themselves (a factorisation) may stay.
-    fn compile(&mut self, _model: &Model, _springs: &Springs, _h: Real) {}
-
-    /// Factorisations made so far: (symbolic analyses, numeric factorisations).
-    fn factorizations(&self) -> (u64, u64) {
-        (0, 0)
-    }
-
-    /// Small substeps per integration step (XPBD), or 0.
-    fn small_substeps(&self) -> u32 {
-        0
-    }
-}
+use crate::step::Solver;
 
 /// The solver for `integrator`.
 pub(crate) fn make(integrator: Integrator) -> Box<dyn Solver> {

@@ -1,13 +1,13 @@
 //! Classic fourth-order Runge–Kutta on (x, v): four force evaluations per step, weighted
 //! 1, 2, 2, 1.
 
-use super::{Solver, StepReport, eval};
-use crate::counters::Part;
+use super::eval;
+use crate::counters::Phase;
 use crate::par;
 use crate::real::{Real, Vec3};
 use crate::settings::Integrator;
 use crate::state::State;
-use crate::step::{StepCtx, Workspace};
+use crate::step::{Solver, StepCtx, StepReport, Workspace};
 
 #[derive(Debug)]
 pub(super) struct Rk4;
@@ -32,7 +32,7 @@ impl Solver for Rk4 {
         let next_offset: [Real; 3] = [h * 0.5, h * 0.5, h];
         for (stage, &wgt) in WEIGHTS.iter().enumerate() {
             eval::forces_at(model, ws, &st.x, &st.v, f);
-            ws.counters.time(Part::Nodes, || {
+            ws.counters.time(Phase::Nodes, || {
                 let (f, x0, v0): (&[Vec3], &[Vec3], &[Vec3]) = (f, x0, v0);
                 // Accumulate this stage's slopes: kx = v, kv = a.
                 let v: &[Vec3] = &st.v;

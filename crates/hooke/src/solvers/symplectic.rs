@@ -4,14 +4,13 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{Solver, StepReport};
-use crate::counters::Part;
+use crate::counters::Phase;
 use crate::forces::{self, NodeForces};
 use crate::par;
 use crate::real::{Vec3, nonfinite_probe};
 use crate::settings::Integrator;
 use crate::state::State;
-use crate::step::{StepCtx, Workspace};
+use crate::step::{Solver, StepCtx, StepReport, Workspace};
 
 #[derive(Debug)]
 pub(super) struct SymplecticEuler;
@@ -25,7 +24,7 @@ impl Solver for SymplecticEuler {
         let (model, h) = (ctx.model, ctx.h);
         let (x, v) = (&mut st.x, &mut st.v);
         let springs = &ws.springs;
-        ws.counters.time(Part::Springs, || {
+        ws.counters.time(Phase::Springs, || {
             forces::spring_pass(&springs.layout, &springs.forces, x, v, &mut ws.sf);
             if let Some(imp) = &springs.impulses {
                 forces::spring_pass(&springs.layout, imp, x, v, &mut ws.sj);
@@ -38,7 +37,7 @@ impl Solver for SymplecticEuler {
         let inv_mass = &model.nodes.inv_mass;
         let ret = ws.retention;
         let ok = AtomicBool::new(true);
-        ws.counters.time(Part::Nodes, || {
+        ws.counters.time(Phase::Nodes, || {
             par::chunks_mut2(x, v, par::NODE_CHUNK, |start, xs, vs| {
                 let mut acc = Vec3::ZERO;
                 for (j, (xi, vi)) in xs.iter_mut().zip(vs.iter_mut()).enumerate() {

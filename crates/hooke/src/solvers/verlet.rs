@@ -1,13 +1,13 @@
 //! Velocity Verlet (kick–drift–kick), second order. The end-of-step acceleration is kept in
 //! the state and reused as the next step's start acceleration.
 
-use super::{Solver, StepReport, eval};
-use crate::counters::Part;
+use super::eval;
+use crate::counters::Phase;
 use crate::par;
 use crate::real::Vec3;
 use crate::settings::Integrator;
 use crate::state::State;
-use crate::step::{StepCtx, Workspace};
+use crate::step::{Solver, StepCtx, StepReport, Workspace};
 
 #[derive(Debug)]
 pub(super) struct Verlet;
@@ -31,7 +31,7 @@ impl Solver for Verlet {
             }
         };
         let half = h * 0.5;
-        ws.counters.time(Part::Nodes, || {
+        ws.counters.time(Phase::Nodes, || {
             let acc: &[Vec3] = &acc;
             par::chunks_mut2(&mut st.x, &mut st.v, par::NODE_CHUNK, |start, xs, vs| {
                 for (j, (xi, vi)) in xs.iter_mut().zip(vs.iter_mut()).enumerate() {
@@ -42,7 +42,7 @@ impl Solver for Verlet {
         });
         eval::forces_at(model, ws, &st.x, &st.v, f);
         let ret = ws.retention;
-        ws.counters.time(Part::Nodes, || {
+        ws.counters.time(Phase::Nodes, || {
             let f: &[Vec3] = f;
             par::chunks_mut2(&mut acc, &mut st.v, par::NODE_CHUNK, |start, acs, vs| {
                 for (j, (ai, vi)) in acs.iter_mut().zip(vs.iter_mut()).enumerate() {

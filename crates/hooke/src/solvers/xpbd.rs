@@ -18,14 +18,13 @@
 //! in spring order, so results are deterministic.
 
 use super::blocks::{self, V3};
-use super::{Solver, StepReport};
-use crate::counters::Part;
+use crate::counters::Phase;
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, SpringKind, Springs};
 use crate::real::{Real, Vec3};
 use crate::settings::Integrator;
 use crate::state::State;
-use crate::step::{StepCtx, Workspace};
+use crate::step::{Solver, StepCtx, StepReport, Workspace};
 
 /// XPBD, with its automatic number of small substeps for the springs in effect.
 #[derive(Debug, Default)]
@@ -39,7 +38,7 @@ impl Solver for Xpbd {
     }
 
     fn compile(&mut self, model: &Model, springs: &Springs, h: Real) {
-        self.auto = auto_substeps(model, springs, h);
+        self.auto = crate::stability::xpbd_substeps(model, springs, h);
     }
 
     fn small_substeps(&self) -> u32 {
@@ -55,79 +54,14 @@ impl Solver for Xpbd {
         let co = SpringCoeffs::compile_in(ctx.model, springs, hs as Real, Form::Forces, None);
         let mut sub = Substeps::new((ctx.model, springs, &co), &fixed, hs, st);
         for _ in 0..substeps {
-            ws.counters.time(Part::Nodes, || sub.predict(&ws.fconst));
-            ws.counters.time(Part::Springs, || sub.project());
+            ws.counters.time(Phase::Nodes, || sub.predict(&ws.fconst));
+            ws.counters.time(Phase::Springs, || sub.project());
             ws.counters.spring_updates += springs.len() as u64;
             sub.velocities();
         }
         sub.finish(st, ws.retention);
         StepReport::default()
     }
-}
-
-/// The default number of small substeps for an integration step `h`:
-///
-/// n = max(⌈h·ω/5⌉, min(⌈D/8⌉, ⌈h·ω⌉)), clamped to 1..=1000,
-///
-/// with ω the highest node frequency of the stability estimate (ordinary springs; Nissen
-/// springs scale with the substep and need no more) and D the mesh's diameter in springs.
-/// The first term keeps h_s·ω ≤ 5: on a 64×64 curtain shaken at dt = 1/30 s the largest
-/// stretch is then 6.3% (k = 200 N/m) and 2.7% (k = 1000), against 13.6% and 6.5% at
-/// h_s·ω ≤ 10. The second covers long, light chains: one Gauss–Seidel pass per substep
-/// carries a correction only a few springs against the sweep order, and seed 000's
-/// 80-node string at dt = 0.01 s swings up to 344 J with 2 substeps but behaves from 8
-/// on; it is capped by h·ω because when a step is short against the stiffest period
-/// nothing travels far. Far too few substeps (h_s·ω ≳ 25) can even gain energy
-/// (reproduced with an independent reference implementation).
-pub(crate) fn auto_substeps(model: &Model, springs: &Springs, h: Real) -> u32 {
-    let w2 = crate::stability::node_terms(model, springs)
-        .into_iter()
-        .flatten()
-        .map(|t| t.w2)
-        .fold(0.0f64, f64::max);
-    let hw = h as f64 * w2.sqrt();
-    let spread = (diameter(model) as f64 / 8.0).ceil().min(hw.ceil());
-    ((hw / 5.0).ceil().max(spread) as u32).clamp(1, 1000)
-}
-
-/// The mesh's diameter in springs, estimated by two breadth-first sweeps (from node 0 to
-/// the farthest node, then from there): exact for chains and grids, a lower bound in
-/// general. Unconnected parts count separately; the largest is returned.
-fn diameter(model: &Model) -> usize {
-    let n = model.nodes.len();
-    let adj = model.adjacency();
-    let sp = &model.springs;
-    let bfs = |start: usize, dist: &mut Vec<usize>| -> (usize, usize) {
-        let mut queue = std::collections::VecDeque::from([start]);
-        dist[start] = 0;
-        let mut far = (start, 0);
-        while let Some(i) = queue.pop_front() {
-            for s in crate::forces::node_springs(adj, i) {
-                let s = s as usize;
-                let j = sp.other_end(s, i);
-                if dist[j] == usize::MAX {
-                    dist[j] = dist[i] + 1;
-                    if dist[j] > far.1 {
-                        far = (j, dist[j]);
-                    }
-                    queue.push_back(j);
-                }
-            }
-        }
-        far
-    };
-    let mut seen = vec![usize::MAX; n];
-    let mut best = 0;
-    for start in 0..n {
-        if seen[start] != usize::MAX {
-            continue;
-        }
-        let (far, _) = bfs(start, &mut seen);
-        let mut second = vec![usize::MAX; n];
-        let (_, d) = bfs(far, &mut second);
-        best = best.max(d);
-    }
-    best
 }
 
 #[inline(always)]

@@ -17,6 +17,7 @@ mod check;
 mod contacts;
 mod control;
 mod ctx;
+mod flow;
 mod integrate;
 mod muscles;
 mod pressure;
@@ -26,18 +27,12 @@ mod tear;
 mod workspace;
 
 pub(crate) use ctx::StepCtx;
+pub(crate) use flow::{Flow, NonFinite};
 pub(crate) use springs::SpringSet;
-pub(crate) use workspace::Workspace;
+pub(crate) use workspace::{Solver, StepReport, Workspace};
 
 use crate::counters::{Clock, Stage};
 use crate::state::State;
-
-/// A stage found a non-finite position or velocity: the step stops there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct NonFinite;
-
-/// What a stage returns: go on, or stop with a non-finite state.
-pub(crate) type Flow = Result<(), NonFinite>;
 
 /// One entry of a stage list.
 pub(crate) struct StageFn {

@@ -2,7 +2,6 @@
 //! are the values in effect (controllers' alternate values, muscles' rest lengths), the
 //! kernel order ([`SpringLayout`]) and the coefficients compiled for the step size.
 
-use super::tear;
 use crate::actuation::{ControllerState, Muscle};
 use crate::forces::{Form, SpringCoeffs};
 use crate::layout::SpringLayout;
@@ -52,7 +51,7 @@ impl SpringSet {
             .map(|m| springs.rest[m.spring as usize])
             .collect();
         self.layout = SpringLayout::new(model.nodes.len(), springs);
-        self.tear_limits = tear::limits(springs, &self.layout);
+        self.tear_limits = tear_limits(springs, &self.layout);
         self.compile_coefficients(model, settings);
     }
 
@@ -116,4 +115,13 @@ impl SpringSet {
         self.impulses = impulse_form
             .then(|| SpringCoeffs::compile_in(model, springs, h, Form::StableImpulses, order));
     }
+}
+
+/// Per spring in kernel order, 1 + break strain: the spring tears once ℓ > L·(1 + ε)
+/// (infinite = never). `None` when no spring can tear.
+pub(super) fn tear_limits(springs: &Springs, layout: &SpringLayout) -> Option<Vec<Real>> {
+    let bs = &springs.break_strain;
+    bs.iter()
+        .any(|b| b.is_finite())
+        .then(|| layout.order.iter().map(|&s| 1.0 + bs[s as usize]).collect())
 }

@@ -10,7 +10,6 @@
 
 use super::{Flow, StepCtx, Workspace};
 use crate::layout::SpringLayout;
-use crate::model::Springs;
 use crate::par;
 use crate::real::{Real, Vec3};
 use crate::state::State;
@@ -25,15 +24,6 @@ pub(super) fn run(_: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
     let limits = springs.tear_limits.as_ref().expect("active");
     ws.torn = overstrained(&springs.layout, limits, &st.x);
     Ok(())
-}
-
-/// Per spring in kernel order, 1 + break strain: the spring tears once ℓ > L·(1 + ε)
-/// (infinite = never). `None` when no spring can tear.
-pub(super) fn limits(springs: &Springs, layout: &SpringLayout) -> Option<Vec<Real>> {
-    let bs = &springs.break_strain;
-    bs.iter()
-        .any(|b| b.is_finite())
-        .then(|| layout.order.iter().map(|&s| 1.0 + bs[s as usize]).collect())
 }
 
 /// Springs strained past their break strain at positions `x` (user indices, ascending),
@@ -90,7 +80,7 @@ mod tests {
         let scene = b.build().unwrap();
         let springs = &scene.model.springs;
         let layout = SpringLayout::new(scene.model.nodes.len(), springs);
-        let lim = limits(springs, &layout).unwrap();
+        let lim = super::super::springs::tear_limits(springs, &layout).unwrap();
         let x: Vec<Vec3> = (0..4).map(|i| vec3(1.2 * i as Real, 0.0, 0.0)).collect();
         assert_eq!(overstrained(&layout, &lim, &x), vec![0, 3]);
     }

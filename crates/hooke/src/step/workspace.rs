@@ -1,13 +1,14 @@
-//! [`Workspace`]: everything the stages derive from the model and reuse from step to step.
+//! [`Workspace`]: everything the stages derive from the model and reuse from step to step,
+//! and [`Solver`], the one interface of the ten integrators (in `crate::solvers`), which
+//! the workspace holds and which works in it.
 
-use super::SpringSet;
+use super::{SpringSet, StepCtx};
 use crate::contact::grid::CollisionWs;
 use crate::counters::Counters;
 use crate::forces;
-use crate::model::Model;
+use crate::model::{Model, Springs};
 use crate::real::{Real, Vec3};
-use crate::settings::Settings;
-use crate::solvers::{self, Solver};
+use crate::settings::{Integrator, Settings};
 use crate::state::State;
 
 /// Buffers and compiled data, rebuilt by [`Workspace::compile`] when the model, the settings
@@ -18,8 +19,8 @@ pub(crate) struct Workspace {
     pub h: Option<Real>,
     /// The springs as stepped: values in effect, kernel order, coefficients.
     pub springs: SpringSet,
-    /// The integrator, chosen when the simulation is built (or its settings change).
-    /// Taken out while it steps (see the integrate stage).
+    /// The integrator, chosen when the simulation is built (or its settings change), by
+    /// the simulation. Taken out while it steps (see the integrate stage).
     pub solver: Option<Box<dyn Solver>>,
     /// Constant force per node: m·g plus fields \[N].
     pub fbase: Vec<Vec3>,
@@ -59,15 +60,11 @@ impl Workspace {
     pub fn compile(&mut self, model: &Model, settings: &Settings, st: &State) {
         let h = settings.h();
         self.springs.compile(model, &st.controllers, settings);
-        let same_solver = self
-            .solver
-            .as_ref()
-            .is_some_and(|s| s.integrator() == settings.integrator);
-        if !same_solver {
-            self.solver = Some(solvers::make(settings.integrator));
-        }
         let springs = self.springs.values(model);
-        let solver = self.solver.as_mut().expect("made above");
+        let solver = self
+            .solver
+            .as_mut()
+            .expect("a solver is chosen before compiling");
         solver.compile(model, springs, h);
         self.fbase = forces::constant_forces(model);
         self.fconst = self.fbase.clone();
@@ -114,5 +111,38 @@ impl Workspace {
             f[node as usize] = true;
         }
         f
+    }
+}
+
+/// What one integration step reports besides the new state.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct StepReport {
+    /// `Some(finite)` when the solver already checked every position and velocity (the
+    /// check stage then does not look again); `None` otherwise.
+    pub finite: Option<bool>,
+}
+
+/// One integrator: chosen once when the simulation is built, asked to step every
+/// integration step, told when the springs' values or the step size change.
+pub(crate) trait Solver: std::fmt::Debug + Send + Sync {
+    /// Which integrator this is.
+    fn integrator(&self) -> Integrator;
+
+    /// Advances `st` by one integration step of `ctx.h`. Reads the springs in effect and
+    /// the constant forces from `ws`, and adds its work to `ws.counters`.
+    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport;
+
+    /// The springs' values (`springs`, in effect) or the step size `h` changed: recompute
+    /// what depends on them. Caches that check themselves (a factorisation) may stay.
+    fn compile(&mut self, _model: &Model, _springs: &Springs, _h: Real) {}
+
+    /// Factorisations made so far: (symbolic analyses, numeric factorisations).
+    fn factorizations(&self) -> (u64, u64) {
+        (0, 0)
+    }
+
+    /// Small substeps per integration step (XPBD), or 0.
+    fn small_substeps(&self) -> u32 {
+        0
     }
 }

@@ -1,7 +1,7 @@
 //! Conversion of sensors, controllers and muscles, and their state.
 
+use hooke::FieldError;
 use hooke::actuation::{Actuators, Controller, ControllerState, Drive, Muscle, Sensor, SensorKind};
-use hooke::error::FieldError;
 use hooke::{Real, Vec3};
 
 use crate::format::*;

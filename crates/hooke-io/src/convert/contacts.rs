@@ -1,10 +1,10 @@
 //! Conversion of the contact fields: ground, terrain, colliders, collisions and node
 //! roughness.
 
+use hooke::FieldError;
 use hooke::contact::{
     Collider, CollisionMode, Collisions, Contacts, Ground, Material, Roughness, Shape, Terrain,
 };
-use hooke::error::FieldError;
 use hooke::{Real, Vec3};
 
 use crate::format::*;
@@ -160,7 +160,7 @@ fn collider(c: &ColliderFile, i: usize, t: f64) -> Result<Collider, FieldError> 
         path: c
             .path
             .as_ref()
-            .map(|p| crate::convert::path(p, Some(reference), t)),
+            .map(|p| super::paths::path(p, Some(reference), t)),
     })
 }
 
@@ -177,7 +177,7 @@ fn collider_file(c: &Collider) -> ColliderFile {
         roughness: c.material.roughness,
         static_roughness: stat_file(&c.material),
         restitution: c.material.restitution,
-        path: c.path.as_ref().map(crate::convert::path_file),
+        path: c.path.as_ref().map(super::paths::path_file),
     };
     match &c.shape {
         Shape::Sphere { center, radius } => {

@@ -42,7 +42,8 @@ impl Adjacency {
     }
 
     /// Number of nodes.
-    pub fn nodes(&self) -> usize {
+    #[cfg(test)]
+    fn nodes(&self) -> usize {
         self.offsets.len().saturating_sub(1) / 2
     }
 
@@ -63,12 +64,6 @@ impl Adjacency {
     /// Number of springs attached to `node`.
     pub fn degree(&self, node: usize) -> usize {
         (self.offsets[2 * node + 2] - self.offsets[2 * node]) as usize
-    }
-
-    /// The raw offsets (`2n + 1` entries) and spring lists, for kernels.
-    #[inline(always)]
-    pub fn raw(&self) -> (&[u32], &[u32]) {
-        (&self.offsets, &self.springs)
     }
 }
 

@@ -1,0 +1,112 @@
+//! Settings and the environment between the file and the core.
+
+use hooke::{
+    FieldError, FieldKind, ForceField, LinearSolver, Preconditioner, SceneBuilder, StableForm,
+};
+
+use super::names::{arr, damping, damping_name, integrator, integrator_name, v3};
+use crate::format::{
+    FieldFile, FieldKindName, LinearSolverName, PreconditionerName, SettingsFile, StableFormName,
+};
+
+/// Puts the file's settings and environment into `b`. A file gives its step: `dt` must be
+/// > 0 (the builder's 0 = automatic is not part of the format).
+pub(super) fn settings_into(s: &SettingsFile, b: &mut SceneBuilder) -> Result<(), FieldError> {
+    if !(s.dt.is_finite() && s.dt > 0.0) {
+        return Err(FieldError::new(
+            "settings.dt",
+            format!("{} is not a valid step; give a finite dt > 0 s", s.dt),
+        ));
+    }
+    b.duration = s.duration;
+    let st = &mut b.settings;
+    st.dt = s.dt;
+    st.substeps = s.substeps;
+    st.integrator = integrator(s.integrator);
+    st.damping = damping(s.damping);
+    st.stable_form = match s.stable_form {
+        StableFormName::Force => StableForm::Force,
+        StableFormName::Impulse => StableForm::Impulse,
+    };
+    st.linear_solver = match s.linear_solver {
+        LinearSolverName::Cg => LinearSolver::Cg,
+        LinearSolverName::Direct => LinearSolver::Direct,
+    };
+    st.newton_iterations = s.newton_iterations;
+    st.cg_preconditioner = match s.cg_preconditioner {
+        PreconditionerName::Jacobi => Preconditioner::Jacobi,
+        PreconditionerName::Laplacian => Preconditioner::Laplacian,
+    };
+    st.iterations = s.iterations;
+    st.cg_tolerance = s.cg_tolerance;
+    st.cg_max_iterations = s.cg_max_iterations;
+    st.warm_start = s.warm_start;
+    st.impulse_tolerance = s.impulse_tolerance;
+    let env = &mut b.env;
+    env.gravity = v3(s.gravity);
+    env.wind = v3(s.wind);
+    env.air_drag = s.air_drag;
+    env.velocity_retention = s.velocity_retention;
+    env.velocity_retention_per_step = s.velocity_retention_per_step;
+    env.fields = s.fields.iter().map(field).collect();
+    Ok(())
+}
+
+fn field(fl: &FieldFile) -> ForceField {
+    ForceField {
+        kind: match fl.kind {
+            FieldKindName::Force => FieldKind::Force,
+            FieldKindName::Acceleration => FieldKind::Acceleration,
+        },
+        value: v3(fl.value),
+        nodes: fl.nodes.clone(),
+    }
+}
+
+/// The file's settings of a scene described by `b`.
+pub(super) fn settings_file(b: &SceneBuilder) -> SettingsFile {
+    let (s, env) = (&b.settings, &b.env);
+    SettingsFile {
+        dt: s.dt,
+        substeps: s.substeps,
+        integrator: integrator_name(s.integrator),
+        gravity: arr(env.gravity),
+        wind: arr(env.wind),
+        air_drag: env.air_drag,
+        velocity_retention: env.velocity_retention,
+        velocity_retention_per_step: env.velocity_retention_per_step,
+        damping: damping_name(s.damping),
+        stable_form: match s.stable_form {
+            StableForm::Force => StableFormName::Force,
+            StableForm::Impulse => StableFormName::Impulse,
+        },
+        duration: b.duration,
+        linear_solver: match s.linear_solver {
+            LinearSolver::Cg => LinearSolverName::Cg,
+            LinearSolver::Direct => LinearSolverName::Direct,
+        },
+        newton_iterations: s.newton_iterations,
+        iterations: s.iterations,
+        cg_preconditioner: match s.cg_preconditioner {
+            Preconditioner::Jacobi => PreconditionerName::Jacobi,
+            Preconditioner::Laplacian => PreconditionerName::Laplacian,
+        },
+        cg_tolerance: s.cg_tolerance,
+        cg_max_iterations: s.cg_max_iterations,
+        warm_start: s.warm_start,
+        impulse_tolerance: s.impulse_tolerance,
+        restitution_threshold: b.contacts.restitution_threshold,
+        fields: env.fields.iter().map(field_file).collect(),
+    }
+}
+
+fn field_file(fl: &ForceField) -> FieldFile {
+    FieldFile {
+        kind: match fl.kind {
+            FieldKind::Force => FieldKindName::Force,
+            FieldKind::Acceleration => FieldKindName::Acceleration,
+        },
+        value: arr(fl.value),
+        nodes: fl.nodes.clone(),
+    }
+}

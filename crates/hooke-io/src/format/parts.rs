@@ -1,0 +1,69 @@
+//! Composites: other scene files merged in as parts, and springs joining them.
+
+use super::common::V3;
+use super::items::{DampingName, KindName};
+use hooke::Real;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Another scene file merged into this one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PartFile {
+    /// Name, unique; joins refer to it.
+    pub name: String,
+    /// The scene file, relative to this one.
+    pub scene: String,
+    /// Translation of the part \[m].
+    #[serde(default)]
+    pub offset: V3,
+}
+
+/// A node of this scene (a number) or of a part (`{"part": "pole", "node": 3}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum NodeRefFile {
+    /// A node of this scene's own `nodes`.
+    Own(u32),
+    /// A node of a part, numbered as in the part's file.
+    Part {
+        /// The part's name.
+        part: String,
+        /// The node's index in the part.
+        node: u32,
+    },
+}
+
+/// A spring joining two nodes, possibly of different parts (fields as for `springs`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JoinFile {
+    /// One end.
+    pub a: NodeRefFile,
+    /// The other end.
+    pub b: NodeRefFile,
+    /// Stiffness [N/m] (`spring`, `rope`; required).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub k: Option<Real>,
+    /// Damping [N·s/m].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c: Option<Real>,
+    /// Nissen stiffness coefficient (`stable`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cs: Option<Real>,
+    /// Nissen damping coefficient (`stable`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cd: Option<Real>,
+    /// Rest length \[m]; absent = the distance once the parts are placed.
+    #[serde(default)]
+    pub rest: Option<Real>,
+    /// Spring, rope or stable.
+    #[serde(default)]
+    pub kind: KindName,
+    /// Damping mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damping: Option<DampingName>,
+    /// Break strain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_strain: Option<Real>,
+}

@@ -1,0 +1,57 @@
+//! The nodes of a model, one array per attribute.
+
+use crate::contact::Roughness;
+use crate::real::Real;
+
+/// Per-node data, one array per attribute.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Nodes {
+    /// Mass \[kg]. Kept for pinned nodes too (for display and export); unused in dynamics.
+    pub(crate) mass: Vec<Real>,
+    /// Inverse mass [1/kg]; 0 for pinned and anchored nodes (infinite mass).
+    pub(crate) inv_mass: Vec<Real>,
+    /// Whether the node is fixed in place (or moved only by an anchor path or Control).
+    pub(crate) pinned: Vec<bool>,
+    /// Collision radius \[m]; 0 = none.
+    pub(crate) radius: Vec<Real>,
+    /// Friction roughness, forward and backward, and the neighbours that define the
+    /// node's front (seed 004).
+    pub(crate) roughness: Vec<Roughness>,
+}
+
+impl Nodes {
+    /// Mass of each node \[kg] (kept for pinned nodes too, for display and export).
+    pub fn mass(&self) -> &[Real] {
+        &self.mass
+    }
+
+    /// Inverse mass of each node [1/kg]; 0 for pinned and anchored nodes.
+    pub fn inv_mass(&self) -> &[Real] {
+        &self.inv_mass
+    }
+
+    /// Whether each node is pinned.
+    pub fn pinned(&self) -> &[bool] {
+        &self.pinned
+    }
+
+    /// Collision radius of each node \[m]; 0 = none.
+    pub fn radius(&self) -> &[Real] {
+        &self.radius
+    }
+
+    /// Friction roughness of each node, and the neighbours that define its front.
+    pub fn roughness(&self) -> &[Roughness] {
+        &self.roughness
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.mass.len()
+    }
+
+    /// Whether there are no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.mass.is_empty()
+    }
+}

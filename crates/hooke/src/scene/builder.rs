@@ -1,0 +1,355 @@
+//! [`SceneBuilder`]: collects nodes, springs and everything else, then validates them
+//! once into a [`Scene`].
+
+use super::{Node, Scene, Spring};
+use crate::actuation::{Actuators, ControllerState};
+use crate::contact::Contacts;
+use crate::error::FieldError;
+use crate::mesh::Surface;
+use crate::model::{Environment, Model, ModelParts, Nodes, SpringKind, Springs};
+use crate::path::Anchor;
+use crate::real::{Real, Vec3};
+use crate::settings::Settings;
+use crate::stability;
+use crate::state::State;
+use crate::validate::at;
+
+/// Collects nodes, springs, anchors, contacts, actuators and surfaces, then validates them
+/// into a [`Scene`]. Every field is the description as a user (or a file) gives it; the
+/// fields from `touching` on describe a state to resume from and are empty for a new scene.
+///
+/// ```
+/// use hooke::{Node, SceneBuilder, Spring, vec3};
+///
+/// let mut b = SceneBuilder::new("two");
+/// b.add_node(Node::new(vec3(0.0, 0.0, 0.0), 1.0));
+/// b.add_node(Node::new(vec3(1.0, 0.0, 0.0), 1.0));
+/// b.add_spring(Spring::hooke(0, 2, 10.0, 0.0)); // node 2 does not exist
+/// let e = b.build().unwrap_err();
+/// assert_eq!(e.to_string(), "springs[0].b: 2 is not a node (the scene has 2 nodes, 0..1)");
+/// ```
+#[derive(Debug, Clone)]
+pub struct SceneBuilder {
+    /// Scene name.
+    pub name: String,
+    /// One-line description.
+    pub description: String,
+    /// How long front ends run the scene by default \[s] (see [`Scene::duration`]).
+    pub duration: f64,
+    /// Stepping settings; `dt` = 0 picks the stable step when the scene is built.
+    pub settings: Settings,
+    /// Gravity, wind, drag, energy loss, force fields.
+    pub env: Environment,
+    /// Nodes, in index order.
+    pub nodes: Vec<Node>,
+    /// Springs, in index order.
+    pub springs: Vec<Spring>,
+    /// Scripted anchors.
+    pub anchors: Vec<Anchor>,
+    /// Ground, terrain, colliders and node collisions.
+    pub contacts: Contacts,
+    /// Sensors, controllers and muscles.
+    pub actuators: Actuators,
+    /// Triangulated surfaces: faces, texture coordinates, pressure.
+    pub surfaces: Vec<Surface>,
+    /// Nodes touching a surface at the start, when resuming (ascending).
+    pub touching: Vec<u32>,
+    /// Controller memories, when resuming (one per controller, or empty).
+    pub controllers: Vec<ControllerState>,
+    /// Initial time \[s] (non-zero when resuming).
+    pub t: f64,
+    /// Initial step count (non-zero when resuming).
+    pub step: u64,
+    /// Verlet's saved acceleration, when resuming [m/s²].
+    pub verlet_accel: Option<Vec<Vec3>>,
+    /// The impulse solver's accumulated impulses per spring, when resuming \[N·s].
+    pub impulses: Option<Vec<Real>>,
+    /// The implicit integrators' last velocity change, when resuming \[m/s].
+    pub last_dv: Option<Vec<Vec3>>,
+}
+
+impl Default for SceneBuilder {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            description: String::new(),
+            duration: 5.0,
+            settings: Settings::default(),
+            env: Environment::default(),
+            nodes: Vec::new(),
+            springs: Vec::new(),
+            anchors: Vec::new(),
+            contacts: Contacts::default(),
+            actuators: Actuators::default(),
+            surfaces: Vec::new(),
+            touching: Vec::new(),
+            controllers: Vec::new(),
+            t: 0.0,
+            step: 0,
+            verlet_accel: None,
+            impulses: None,
+            last_dv: None,
+        }
+    }
+}
+
+impl SceneBuilder {
+    /// An empty scene with default settings (and the automatic step size).
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            ..Self::default()
+        }
+    }
+
+    /// Adds a node; returns its index.
+    pub fn add_node(&mut self, node: Node) -> u32 {
+        self.nodes.push(node);
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// Adds a spring; returns its index.
+    pub fn add_spring(&mut self, spring: Spring) -> u32 {
+        self.springs.push(spring);
+        (self.springs.len() - 1) as u32
+    }
+
+    /// Validates everything and builds the scene. Errors name the field, e.g.
+    /// `springs[4].b: 9 is not a node (the scene has 8 nodes, 0..7)`. With
+    /// `settings.dt` = 0 the step is [`stability::stable_dt`]: the same for a scene
+    /// from a typed builder, the built-in registry or a file.
+    pub fn build(self) -> Result<Scene, FieldError> {
+        let mut settings = self.settings.clone();
+        settings.validate_solver()?;
+        let auto = settings.dt == 0.0;
+        if !auto {
+            settings.validate_step()?;
+        }
+        self.validate_run()?;
+        let (nodes, x, v) = self.nodes()?;
+        let springs = self.springs(&x)?;
+        let model = Model::from_parts(ModelParts {
+            nodes,
+            springs,
+            env: self.env.clone(),
+            anchors: self.anchors.clone(),
+            contacts: self.contacts.clone(),
+            actuators: self.actuators.clone(),
+            surfaces: self.surfaces.clone(),
+        })?;
+        check_orientation(&model, &x)?;
+        self.check_resume(&model)?;
+        if auto {
+            settings.dt = stability::stable_dt(&model, settings.substeps);
+            settings.validate_step()?;
+        }
+        Ok(Scene {
+            state: State {
+                t: self.t,
+                step: self.step,
+                x,
+                v,
+                verlet_accel: self.verlet_accel,
+                impulses: self.impulses,
+                last_dv: self.last_dv,
+                touching: self.touching,
+                controllers: self.controllers,
+            },
+            name: self.name,
+            description: self.description,
+            duration: self.duration,
+            settings,
+            model,
+        })
+    }
+
+    /// The start time and the run length are finite.
+    fn validate_run(&self) -> Result<(), FieldError> {
+        if !self.t.is_finite() {
+            return Err(FieldError::new(
+                "state.t",
+                format!("{} is not finite", self.t),
+            ));
+        }
+        if !(self.duration.is_finite() && self.duration >= 0.0) {
+            return Err(FieldError::new(
+                "settings.duration",
+                format!(
+                    "{} is not a valid duration; give a finite value >= 0 s",
+                    self.duration
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The nodes in arrays, with inverse masses (0 for pinned and anchored nodes), and the
+    /// initial positions and velocities.
+    fn nodes(&self) -> Result<(Nodes, Vec<Vec3>, Vec<Vec3>), FieldError> {
+        let n = self.nodes.len();
+        let mut anchored = vec![false; n];
+        for a in &self.anchors {
+            if let Some(slot) = anchored.get_mut(a.node as usize) {
+                *slot = true;
+            }
+        }
+        let mut nodes = Nodes::default();
+        let (mut x, mut v) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for (i, node) in self.nodes.iter().enumerate() {
+            node.check(i, anchored[i])?;
+            let fixed = node.pinned || anchored[i];
+            nodes.mass.push(node.mass);
+            nodes.inv_mass.push(if fixed || node.mass <= 0.0 {
+                0.0
+            } else {
+                1.0 / node.mass
+            });
+            nodes.pinned.push(node.pinned);
+            nodes.radius.push(node.radius);
+            nodes.roughness.push(node.roughness);
+            x.push(node.x);
+            v.push(node.v);
+        }
+        Ok((nodes, x, v))
+    }
+
+    /// The springs in arrays; a missing rest length is the initial distance of the ends.
+    fn springs(&self, x: &[Vec3]) -> Result<Springs, FieldError> {
+        let n = x.len();
+        let mut springs = Springs::default();
+        for (s, sp) in self.springs.iter().enumerate() {
+            sp.check(s)?;
+            let (a, b) = (sp.a as usize, sp.b as usize);
+            let rest = match sp.rest {
+                Some(r) => r,
+                None if a < n && b < n => (x[a] - x[b]).length(),
+                None => 0.0, // the bad index is reported by Model::validate
+            };
+            springs.a.push(sp.a);
+            springs.b.push(sp.b);
+            springs.rest.push(rest);
+            springs.kind.push(sp.kind);
+            springs.k.push(sp.k);
+            springs.c.push(sp.c);
+            springs.cs.push(sp.cs);
+            springs.cd.push(sp.cd);
+            let damping = sp.damping.unwrap_or(self.settings.damping);
+            springs.damping.push(damping);
+            let strain = sp.break_strain.unwrap_or(Real::INFINITY);
+            springs.break_strain.push(strain);
+        }
+        Ok(springs)
+    }
+
+    /// A builder describing `scene` at its current state (see [`Scene::to_builder`]).
+    pub(super) fn from_scene(scene: &Scene) -> Self {
+        let (m, st) = (&scene.model, &scene.state);
+        let nodes = (0..m.nodes.len())
+            .map(|i| Node {
+                x: st.x[i],
+                v: st.v[i],
+                mass: m.nodes.mass[i],
+                pinned: m.nodes.pinned[i],
+                radius: m.nodes.radius[i],
+                roughness: m.nodes.roughness[i],
+            })
+            .collect();
+        let sp = &m.springs;
+        let springs = (0..sp.len())
+            .map(|s| Spring {
+                a: sp.a[s],
+                b: sp.b[s],
+                kind: sp.kind[s],
+                k: sp.k[s],
+                c: sp.c[s],
+                cs: sp.cs[s],
+                cd: sp.cd[s],
+                rest: Some(sp.rest[s]),
+                damping: Some(sp.damping[s]),
+                break_strain: sp.break_strain[s].is_finite().then_some(sp.break_strain[s]),
+            })
+            .collect();
+        SceneBuilder {
+            name: scene.name.clone(),
+            description: scene.description.clone(),
+            duration: scene.duration,
+            settings: scene.settings.clone(),
+            env: m.env.clone(),
+            nodes,
+            springs,
+            anchors: m.anchors.clone(),
+            contacts: m.contacts.clone(),
+            actuators: m.actuators.clone(),
+            surfaces: m.surfaces.clone(),
+            touching: st.touching.clone(),
+            controllers: st.controllers.clone(),
+            t: st.t,
+            step: st.step,
+            verlet_accel: st.verlet_accel.clone(),
+            impulses: st.impulses.clone(),
+            last_dv: st.last_dv.clone(),
+        }
+    }
+}
+
+/// Every surface with a gas encloses a positive volume (its faces point outwards).
+fn check_orientation(model: &Model, x: &[Vec3]) -> Result<(), FieldError> {
+    for (i, surface) in model.surfaces.iter().enumerate() {
+        if surface.pressure.is_some() && crate::mesh::volume(x, &surface.faces) <= 0.0 {
+            return Err(FieldError::new(
+                at("surfaces", i, "faces"),
+                "the faces point inwards (the enclosed volume is negative): list each \
+                 face's nodes counter-clockwise seen from outside",
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl Node {
+    /// Position and velocity are finite; a pinned node without an anchor is at rest.
+    fn check(&self, i: usize, anchored: bool) -> Result<(), FieldError> {
+        for (name, p) in [("x", self.x), ("v", self.v)] {
+            if !p.is_finite() {
+                return Err(FieldError::new(
+                    at("nodes", i, name),
+                    format!("{:?} is not finite", p.to_array()),
+                ));
+            }
+        }
+        if self.pinned && !anchored && self.v != Vec3::ZERO {
+            return Err(FieldError::new(
+                at("nodes", i, "v"),
+                format!(
+                    "{:?}: a pinned node cannot move; give it zero velocity, or move it with an anchor path",
+                    self.v.to_array()
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Spring {
+    /// A stable spring takes cs and cd, the others k and c.
+    fn check(&self, s: usize) -> Result<(), FieldError> {
+        if self.kind == SpringKind::Stable && (self.k != 0.0 || self.c != 0.0) {
+            let field = if self.k != 0.0 { "k" } else { "c" };
+            return Err(FieldError::new(
+                at("springs", s, field),
+                "a stable spring takes cs and cd (fractions of the rigid limit), not k and c",
+            ));
+        }
+        if self.kind != SpringKind::Stable && (self.cs != 0.0 || self.cd != 0.0) {
+            let field = if self.cs != 0.0 { "cs" } else { "cd" };
+            return Err(FieldError::new(
+                at("springs", s, field),
+                format!(
+                    "cs and cd belong to kind \"stable\"; a {} spring takes k and c",
+                    self.kind.name()
+                ),
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,82 @@
+//! The checks of a state to resume from (a checkpoint): each list has one entry per node,
+//! spring or controller of the model, and every value is in range.
+
+use super::SceneBuilder;
+use crate::error::FieldError;
+use crate::model::Model;
+
+impl SceneBuilder {
+    /// Checks the resume fields (`touching`, `controllers`, `verlet_accel`, `impulses`,
+    /// `last_dv`) against `model`.
+    pub(super) fn check_resume(&self, model: &Model) -> Result<(), FieldError> {
+        let n = model.nodes.len();
+        if !self.controllers.is_empty()
+            && self.controllers.len() != model.actuators.controllers.len()
+        {
+            return Err(FieldError::new(
+                "state.controllers",
+                format!(
+                    "has {} entries for {} controllers",
+                    self.controllers.len(),
+                    model.actuators.controllers.len()
+                ),
+            ));
+        }
+        if let Some(w) = self.touching.windows(2).find(|w| w[0] >= w[1]) {
+            return Err(FieldError::new(
+                "state.touching",
+                format!(
+                    "{} then {}: give node indices once each, ascending",
+                    w[0], w[1]
+                ),
+            ));
+        }
+        if let Some(&t) = self.touching.iter().find(|&&t| t as usize >= n) {
+            return Err(FieldError::new(
+                "state.touching",
+                format!("{t} is not a node (the scene has {n} nodes)"),
+            ));
+        }
+        if let Some(acc) = &self.verlet_accel {
+            if acc.len() != n {
+                return Err(FieldError::new(
+                    "state.verlet_accel",
+                    format!("has {} entries for {n} nodes", acc.len()),
+                ));
+            }
+            if let Some(i) = acc.iter().position(|a| !a.is_finite()) {
+                return Err(FieldError::new(
+                    format!("state.verlet_accel[{i}]"),
+                    format!("{:?} is not finite", acc[i].to_array()),
+                ));
+            }
+        }
+        if let Some(dv) = &self.last_dv
+            && dv.len() != n
+        {
+            return Err(FieldError::new(
+                "state.last_dv",
+                format!("has {} entries for {n} nodes", dv.len()),
+            ));
+        }
+        if let Some(imp) = &self.impulses {
+            if imp.len() != self.springs.len() {
+                return Err(FieldError::new(
+                    "state.impulses",
+                    format!(
+                        "has {} entries for {} springs",
+                        imp.len(),
+                        self.springs.len()
+                    ),
+                ));
+            }
+            if let Some(i) = imp.iter().position(|j| !j.is_finite()) {
+                return Err(FieldError::new(
+                    format!("state.impulses[{i}]"),
+                    format!("{} is not finite", imp[i]),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
