@@ -3,6 +3,7 @@
 //! Exit codes: 0 ok; 1 an output could not be written; 2 bad input (the message names
 //! the file, field, index and value); 3 the simulation diverged (with a diagnosis).
 
+mod bad_input;
 mod bench;
 mod bench_solvers;
 mod check;
@@ -10,6 +11,7 @@ mod convert_cmd;
 mod edit_cmd;
 mod load;
 mod plot_cmd;
+mod pool;
 mod render_cmd;
 mod run;
 mod scene_cmd;
@@ -19,6 +21,9 @@ mod studio_cmd;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+pub use bad_input::{BadInput, bad, exit_code};
+pub use pool::thread_pool;
 
 /// hooke: mass-spring simulation — strings, cloth, jelly, balloons, soft creatures.
 #[derive(Parser)]
@@ -51,50 +56,6 @@ enum Command {
     Studio(studio_cmd::StudioArgs),
     /// Print the scene format's JSON Schema
     Schema,
-}
-
-/// Bad input: exit code 2.
-#[derive(Debug)]
-pub struct BadInput(pub String);
-
-impl std::fmt::Display for BadInput {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BadInput {}
-
-/// Shorthand for a bad-input error.
-pub fn bad(msg: impl Into<String>) -> anyhow::Error {
-    BadInput(msg.into()).into()
-}
-
-/// The worker pool (`--threads N`, default one per core). Stepping loops run inside it
-/// (`pool.install`) so the calling thread is a worker and parallel passes start cheaply.
-pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
-    if threads == Some(0) {
-        return Err(bad("--threads: 0 is not a thread count; give 1 or more"));
-    }
-    let mut b = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = threads {
-        b = b.num_threads(n);
-    }
-    b.build()
-        .map_err(|e| anyhow::anyhow!("cannot start the worker threads: {e}"))
-}
-
-fn exit_code(e: &anyhow::Error) -> u8 {
-    if e.downcast_ref::<hooke::Diverged>().is_some() {
-        return 3;
-    }
-    if e.downcast_ref::<BadInput>().is_some() {
-        return 2;
-    }
-    match e.downcast_ref::<hooke_io::IoError>() {
-        Some(hooke_io::IoError::Scene { .. } | hooke_io::IoError::Read { .. }) => 2,
-        _ => 1,
-    }
 }
 
 fn main() -> ExitCode {

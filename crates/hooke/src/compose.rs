@@ -49,7 +49,7 @@ impl SceneBuilder {
             first_spring: s0,
             springs: other.springs.len() as u32,
         };
-        for mut node in other.nodes {
+        for mut node in std::mem::take(&mut other.nodes) {
             node.x += offset;
             if let Some(f) = &mut node.roughness.forward_node {
                 *f += n0;
@@ -59,24 +59,24 @@ impl SceneBuilder {
             }
             self.nodes.push(node);
         }
-        for mut s in other.springs {
+        for mut s in std::mem::take(&mut other.springs) {
             s.a += n0;
             s.b += n0;
             self.springs.push(s);
         }
         let d = [offset.x as f64, offset.y as f64, offset.z as f64];
-        for mut a in other.anchors {
+        for mut a in std::mem::take(&mut other.anchors) {
             a.node += n0;
             a.path.translate(d);
             self.anchors.push(a);
         }
-        for mut s in other.surfaces {
+        for mut s in std::mem::take(&mut other.surfaces) {
             for f in &mut s.faces {
                 *f = f.map(|v| v + n0);
             }
             self.surfaces.push(s);
         }
-        for mut field in other.env.fields {
+        for mut field in std::mem::take(&mut other.env.fields) {
             match &mut field.nodes {
                 Some(list) => list.iter_mut().for_each(|v| *v += n0),
                 // A field on every node of the part stays on the part only.
@@ -84,7 +84,7 @@ impl SceneBuilder {
             }
             self.env.fields.push(field);
         }
-        for mut c in other.contacts.colliders {
+        for mut c in std::mem::take(&mut other.contacts.colliders) {
             c.shape.translate(offset);
             self.contacts.colliders.push(c);
         }
@@ -94,6 +94,14 @@ impl SceneBuilder {
         if self.contacts.terrain.is_none() {
             self.contacts.terrain = other.contacts.terrain.take();
         }
+        self.merge_actuators(&mut other, part, offset);
+        part
+    }
+
+    /// Appends `other`'s sensors (ids that clash prefixed with its name), controllers and
+    /// muscles, renumbered for where it landed (`part`) and moved by `offset` \[m].
+    fn merge_actuators(&mut self, other: &mut SceneBuilder, part: Part, offset: Vec3) {
+        let (n0, s0) = (part.first_node, part.first_spring);
         let act = &mut other.actuators;
         for sensor in &mut act.sensors {
             if self.actuators.sensors.iter().any(|s| s.id == sensor.id) {
@@ -119,7 +127,6 @@ impl SceneBuilder {
             self.actuators.muscles.push(m);
         }
         self.actuators.sensors.append(&mut act.sensors);
-        part
     }
 
     /// Joins scene nodes `a` and `b` with `spring` (its own `a`, `b` are replaced); returns

@@ -386,17 +386,8 @@ mod tests {
     use super::*;
     use crate::builders;
 
-    /// Adds the spring forces into `f` (one entry per node). `sf` is scratch, one per spring.
-    fn add_spring_forces(
-        model: &Model,
-        layout: &SpringLayout,
-        co: &SpringCoeffs,
-        x: &[Vec3],
-        v: &[Vec3],
-        sf: &mut [Vec3],
-        f: &mut [Vec3],
-    ) {
-        spring_pass(layout, co, x, v, sf);
+    /// Adds the spring forces `sf` (one per spring, kernel order) into `f` (one per node).
+    fn add_spring_forces(model: &Model, layout: &SpringLayout, sf: &[Vec3], f: &mut [Vec3]) {
         let nf = NodeForces::new(model, layout, sf, &[]);
         par::chunks_mut(f, par::NODE_CHUNK, |start, part| {
             for (j, fi) in part.iter_mut().enumerate() {
@@ -446,7 +437,7 @@ mod tests {
         let nf = NodeForces::new(model, &layout, &sf, &fconst);
         let fused: Vec<Vec3> = (0..n).map(|i| nf.at(i, v[i])).collect();
         let mut family = vec![Vec3::ZERO; n];
-        add_spring_forces(model, &layout, &co, x, v, &mut sf, &mut family);
+        add_spring_forces(model, &layout, &sf, &mut family);
         add_constant_forces(&fconst, &mut family);
         add_drag(&model.env, v, &mut family);
         for i in 0..n {

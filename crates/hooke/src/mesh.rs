@@ -128,6 +128,13 @@ impl Surface {
                 ));
             }
         }
+        self.validate_uvs(&path)?;
+        self.validate_pressure(&path)
+    }
+
+    /// Texture coordinates are finite, and each face has one index triple into them (or
+    /// none has).
+    fn validate_uvs(&self, path: &dyn Fn(&str) -> String) -> Result<(), FieldError> {
         for (k, uv) in self.uvs.iter().enumerate() {
             if !uv.iter().all(|c| c.is_finite()) {
                 return Err(FieldError::new(
@@ -159,6 +166,11 @@ impl Surface {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The gas law's values are in range, and a surface with a gas is closed.
+    fn validate_pressure(&self, path: &dyn Fn(&str) -> String) -> Result<(), FieldError> {
         match self.pressure {
             Some(Pressure::IdealGas { nrt }) if !(nrt.is_finite() && nrt >= 0.0) => {
                 return Err(FieldError::new(

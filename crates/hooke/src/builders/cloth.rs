@@ -167,8 +167,14 @@ pub fn cloth(p: &ClothParams) -> Result<SceneBuilder, FieldError> {
         }
     }
     b.springs.sort_by_key(|s| (s.a, s.b));
-    // The surface, for normals, pictures and exports: two triangles per cell facing +y
-    // (horizontal) or +z (vertical), the texture's top edge along the first row.
+    b.surfaces.push(surface(w, h));
+    Ok(b)
+}
+
+/// The surface of a w×h cloth, for normals, pictures and exports: two triangles per cell
+/// facing +y (horizontal) or +z (vertical), the texture's top edge along the first row.
+fn surface(w: usize, h: usize) -> Surface {
+    let id = |i: usize, j: usize| (j * w + i) as u32;
     let mut faces = Vec::with_capacity(2 * (w - 1) * (h - 1));
     for j in 0..h - 1 {
         for i in 0..w - 1 {
@@ -186,15 +192,14 @@ pub fn cloth(p: &ClothParams) -> Result<SceneBuilder, FieldError> {
             })
         })
         .collect();
-    b.surfaces.push(Surface {
+    Surface {
         name: "cloth".into(),
         face_uvs: faces.clone(),
         faces,
         uvs,
         texture: None,
         pressure: None,
-    });
-    Ok(b)
+    }
 }
 
 pub(super) fn specs() -> Vec<ParamSpec> {

@@ -93,7 +93,6 @@ pub fn jelly(p: &JellyParams) -> Result<SceneBuilder, FieldError> {
     b.description = format!("{nx}×{ny}×{nz} jelly with face and body diagonals");
     let d = p.size / (nx - 1) as Real;
     let m = p.mass / (nx * ny * nz) as Real;
-    let id = |i: usize, j: usize, l: usize| ((l * ny + j) * nx + i) as u32;
     for l in 0..nz {
         for j in 0..ny {
             for i in 0..nx {
@@ -119,6 +118,16 @@ pub fn jelly(p: &JellyParams) -> Result<SceneBuilder, FieldError> {
             }
         }
     }
+    lattice_springs(&mut b, p);
+    b.springs.sort_by_key(|s| (s.a, s.b));
+    Ok(b)
+}
+
+/// Joins every node of the jelly's lattice to its 26 neighbours: edges (k), face diagonals
+/// (k_face) and body diagonals (k_body), each spring once.
+fn lattice_springs(b: &mut SceneBuilder, p: &JellyParams) {
+    let (nx, ny, nz) = (p.nx, p.ny, p.nz);
+    let id = |i: usize, j: usize, l: usize| ((l * ny + j) * nx + i) as u32;
     // The 13 "forward" offsets of the 26-neighbourhood (first non-zero component positive).
     let mut offsets = Vec::new();
     for dl in -1i64..=1 {
@@ -159,8 +168,6 @@ pub fn jelly(p: &JellyParams) -> Result<SceneBuilder, FieldError> {
             }
         }
     }
-    b.springs.sort_by_key(|s| (s.a, s.b));
-    Ok(b)
 }
 
 pub(super) fn specs() -> Vec<ParamSpec> {

@@ -109,18 +109,27 @@ const SLACK: Real = 2.0;
 /// Active nodes per task in the relaxation sweeps.
 const ACTIVE_CHUNK: usize = 1024;
 
+/// What one relaxation sweep reads: positions, velocities, radii, inverse masses and the
+/// friction coefficient.
+struct Sweep<'a> {
+    x: &'a [Vec3],
+    v: &'a [Vec3],
+    radius: &'a [Real],
+    inv_mass: &'a [Real],
+    mu: Real,
+}
+
 /// Node `i`'s correction from its `candidates`: the number of them it touches, and the
 /// averaged position and velocity changes (see the module docs).
 #[inline]
-fn separate(
-    i: usize,
-    candidates: &[u32],
-    x: &[Vec3],
-    v: &[Vec3],
-    radius: &[Real],
-    inv_mass: &[Real],
-    mu: Real,
-) -> (u32, Vec3, Vec3) {
+fn separate(i: usize, candidates: &[u32], s: &Sweep) -> (u32, Vec3, Vec3) {
+    let Sweep {
+        x,
+        v,
+        radius,
+        inv_mass,
+        mu,
+    } = *s;
     let wi = inv_mass[i];
     let (mut dx, mut dv, mut count) = (Vec3::ZERO, Vec3::ZERO, 0u32);
     if wi == 0.0 {
@@ -176,6 +185,91 @@ pub struct CollisionPass<'a> {
     pub iterations: u32,
 }
 
+/// The broad phase's grid: nodes with a radius counting-sorted into hashed cells, and what
+/// decides whether two of them are candidates.
+struct Grid<'a> {
+    x: &'a [Vec3],
+    radius: &'a [Real],
+    inv_mass: &'a [Real],
+    /// Nodes with a radius, ascending.
+    members: &'a [u32],
+    /// Each member's cell and the neighbour cells on its side.
+    cells: &'a [([i32; 3], [i32; 3])],
+    /// Bucket offsets into `entries`.
+    offs: &'a [u32],
+    /// (node, cell) by bucket, ascending node order within a bucket.
+    entries: &'a [(u32, [i32; 3])],
+    /// log2 of the number of buckets.
+    bits: u32,
+    /// Pairs within rᵢ + rⱼ + slack are candidates \[m].
+    slack: Real,
+    /// Body of each node (collision mode `bodies`), or empty.
+    body: &'a [u32],
+    mode: CollisionMode,
+    /// Per node, the nodes it shares a spring with, sorted (CSR).
+    linked_start: &'a [u32],
+    linked: &'a [u32],
+}
+
+impl Grid<'_> {
+    /// Member `k`'s candidates (nodes within the reach, in the 2×2×2 cells on its side),
+    /// appended to `flat` sorted and without the nodes it shares a spring with.
+    fn candidates(&self, k: usize, flat: &mut Vec<u32>) {
+        let i = self.members[k] as usize;
+        let (c, side) = self.cells[k];
+        let from = flat.len();
+        for dz in [0, side[2]] {
+            for dy in [0, side[1]] {
+                for dx in [0, side[0]] {
+                    let q = [
+                        c[0].wrapping_add(dx),
+                        c[1].wrapping_add(dy),
+                        c[2].wrapping_add(dz),
+                    ];
+                    self.in_cell(i, q, flat);
+                }
+            }
+        }
+        flat[from..].sort_unstable();
+        // Drop the nodes it shares a spring with (both lists are sorted).
+        let near = &self.linked[self.linked_start[i] as usize..self.linked_start[i + 1] as usize];
+        let (mut w, mut kn) = (from, 0);
+        for r in from..flat.len() {
+            let j = flat[r];
+            while kn < near.len() && near[kn] < j {
+                kn += 1;
+            }
+            if !(kn < near.len() && near[kn] == j) {
+                flat[w] = j;
+                w += 1;
+            }
+        }
+        flat.truncate(w);
+    }
+
+    /// The nodes of cell `q` that can collide with node `i`, appended to `flat`.
+    fn in_cell(&self, i: usize, q: [i32; 3], flat: &mut Vec<u32>) {
+        let (x, radius, inv_mass) = (self.x, self.radius, self.inv_mass);
+        let b = bucket(q, self.bits) as usize;
+        for &(j, cj) in &self.entries[self.offs[b] as usize..self.offs[b + 1] as usize] {
+            let ju = j as usize;
+            if cj != q || ju == i {
+                continue;
+            }
+            let reach = radius[i] + radius[ju] + self.slack;
+            if (x[i] - x[ju]).length_squared() >= reach * reach {
+                continue;
+            }
+            if (inv_mass[i] == 0.0 && inv_mass[ju] == 0.0)
+                || (self.mode == CollisionMode::Bodies && self.body[i] == self.body[ju])
+            {
+                continue;
+            }
+            flat.push(j);
+        }
+    }
+}
+
 impl CollisionWs {
     /// Finds the candidate pairs at positions `x`.
     fn broad_phase(&mut self, p: &CollisionPass, x: &[Vec3]) {
@@ -196,97 +290,31 @@ impl CollisionWs {
         if self.linked_start.len() != n + 1 {
             self.link(model);
         }
-        let slack = SLACK * r_max;
-        let inv = 1.0 / ((2.0 + SLACK) * r_max);
-        self.members.clear();
-        self.members
-            .extend((0..n as u32).filter(|&i| radius[i as usize] > 0.0));
-        let members = &self.members;
-        let table = (2 * members.len()).next_power_of_two().max(16);
-        let mask = table.trailing_zeros();
-        // Counting sort by bucket; entries keep ascending node order within a bucket.
-        self.cells.clear();
-        self.cells
-            .extend(members.iter().map(|&i| cell_of(x[i as usize], inv)));
-        let cells = &self.cells;
-        self.offs.clear();
-        self.offs.resize(table + 1, 0);
-        for (c, _) in cells {
-            self.offs[bucket(*c, mask) as usize + 1] += 1;
-        }
-        for b in 0..table {
-            self.offs[b + 1] += self.offs[b];
-        }
-        let offs = &self.offs;
-        let mut fill = offs.clone();
-        self.entries.clear();
-        self.entries.resize(members.len(), (0, [0; 3]));
-        for (k, &i) in members.iter().enumerate() {
-            let b = bucket(cells[k].0, mask) as usize;
-            self.entries[fill[b] as usize] = (i, cells[k].0);
-            fill[b] += 1;
-        }
-        let entries = &self.entries;
-        let body = &self.body;
-        let inv_mass = &model.nodes.inv_mass;
-        let (linked_start, linked) = (&self.linked_start, &self.linked);
-        let mode = p.mode;
+        let bits = self.sort_into_cells(x, radius, 1.0 / ((2.0 + SLACK) * r_max));
+        let grid = Grid {
+            x,
+            radius,
+            inv_mass: &model.nodes.inv_mass,
+            members: &self.members,
+            cells: &self.cells,
+            offs: &self.offs,
+            entries: &self.entries,
+            bits,
+            slack: SLACK * r_max,
+            body: &self.body,
+            mode: p.mode,
+            linked_start: &self.linked_start,
+            linked: &self.linked,
+        };
         // Per chunk of members: (active nodes, candidate counts, candidates).
-        let parts = par::map_chunks(members.len(), 1024, |range| {
+        let parts = par::map_chunks(self.members.len(), 1024, |range| {
             let (mut act, mut counts, mut flat) = (Vec::new(), Vec::new(), Vec::new());
             for k in range {
-                let i = members[k] as usize;
-                let ((c, side), xi, ri) = (cells[k], x[i], radius[i]);
                 let from = flat.len();
-                for dz in [0, side[2]] {
-                    for dy in [0, side[1]] {
-                        for dx in [0, side[0]] {
-                            let q = [
-                                c[0].wrapping_add(dx),
-                                c[1].wrapping_add(dy),
-                                c[2].wrapping_add(dz),
-                            ];
-                            let b = bucket(q, mask) as usize;
-                            for &(j, cj) in &entries[offs[b] as usize..offs[b + 1] as usize] {
-                                let ju = j as usize;
-                                if cj != q || ju == i {
-                                    continue;
-                                }
-                                let reach = ri + radius[ju] + slack;
-                                if (xi - x[ju]).length_squared() >= reach * reach {
-                                    continue;
-                                }
-                                if (inv_mass[i] == 0.0 && inv_mass[ju] == 0.0)
-                                    || (mode == CollisionMode::Bodies && body[i] == body[ju])
-                                {
-                                    continue;
-                                }
-                                flat.push(j);
-                            }
-                        }
-                    }
-                }
-                if flat.len() == from {
-                    continue;
-                }
-                flat[from..].sort_unstable();
-                // Drop the nodes it shares a spring with (both lists are sorted).
-                let near = &linked[linked_start[i] as usize..linked_start[i + 1] as usize];
-                let (mut w, mut kn) = (from, 0);
-                for r in from..flat.len() {
-                    let j = flat[r];
-                    while kn < near.len() && near[kn] < j {
-                        kn += 1;
-                    }
-                    if !(kn < near.len() && near[kn] == j) {
-                        flat[w] = j;
-                        w += 1;
-                    }
-                }
-                flat.truncate(w);
-                if w > from {
-                    act.push(i as u32);
-                    counts.push((w - from) as u32);
+                grid.candidates(k, &mut flat);
+                if flat.len() > from {
+                    act.push(grid.members[k]);
+                    counts.push((flat.len() - from) as u32);
                 }
             }
             (act, counts, flat)
@@ -299,6 +327,37 @@ impl CollisionWs {
                 self.start.push(last + c);
             }
         }
+    }
+
+    /// Counting-sorts the nodes with a radius into hashed cells of side 1/`inv`; returns
+    /// log2 of the number of buckets.
+    fn sort_into_cells(&mut self, x: &[Vec3], radius: &[Real], inv: Real) -> u32 {
+        self.members.clear();
+        self.members
+            .extend((0..x.len() as u32).filter(|&i| radius[i as usize] > 0.0));
+        let members = &self.members;
+        let table = (2 * members.len()).next_power_of_two().max(16);
+        let bits = table.trailing_zeros();
+        self.cells.clear();
+        self.cells
+            .extend(members.iter().map(|&i| cell_of(x[i as usize], inv)));
+        self.offs.clear();
+        self.offs.resize(table + 1, 0);
+        for (c, _) in &self.cells {
+            self.offs[bucket(*c, bits) as usize + 1] += 1;
+        }
+        for b in 0..table {
+            self.offs[b + 1] += self.offs[b];
+        }
+        let mut fill = self.offs.clone();
+        self.entries.clear();
+        self.entries.resize(members.len(), (0, [0; 3]));
+        for (k, &i) in members.iter().enumerate() {
+            let b = bucket(self.cells[k].0, bits) as usize;
+            self.entries[fill[b] as usize] = (i, self.cells[k].0);
+            fill[b] += 1;
+        }
+        bits
     }
 
     /// Separates overlapping nodes; returns the number of node pairs that touched.
@@ -317,11 +376,16 @@ impl CollisionWs {
         self.dx.resize(m, Vec3::ZERO);
         self.dv.resize(m, Vec3::ZERO);
         let (radius, inv_mass) = (&p.model.nodes.radius, &p.model.nodes.inv_mass);
-        let mu = p.friction;
         let mut touching = 0;
         for _ in 0..p.iterations {
             let (active, start, nbr) = (&self.active, &self.start, &self.nbr);
-            let (xs, vs): (&[Vec3], &[Vec3]) = (x, v);
+            let sweep = Sweep {
+                x,
+                v,
+                radius,
+                inv_mass,
+                mu: p.friction,
+            };
             let counts =
                 par::map_chunks_mut2(&mut self.dx, &mut self.dv, ACTIVE_CHUNK, |k0, dxs, dvs| {
                     let mut pairs = 0u64;
@@ -329,7 +393,7 @@ impl CollisionWs {
                         let k = k0 + j;
                         let i = active[k] as usize;
                         let (lo, hi) = (start[k] as usize, start[k + 1] as usize);
-                        let (c, dxn, dvn) = separate(i, &nbr[lo..hi], xs, vs, radius, inv_mass, mu);
+                        let (c, dxn, dvn) = separate(i, &nbr[lo..hi], &sweep);
                         (*dxi, *dvi) = (dxn, dvn);
                         pairs += c as u64;
                     }

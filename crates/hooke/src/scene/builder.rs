@@ -292,6 +292,39 @@ impl SceneBuilder {
     }
 }
 
+impl Scene {
+    /// Edits the scene through its builder ([`Self::to_builder`]): anything can change; the
+    /// result is validated as a new scene and replaces this one only when valid (the error
+    /// names the field). Solver memory that no longer fits (nodes or springs added or
+    /// removed) is dropped, and Verlet's saved acceleration always is (the forces changed).
+    ///
+    /// ```
+    /// let mut scene = hooke::builders::build("cloth", &[]).unwrap();
+    /// scene.edit(|b| b.settings.integrator = hooke::Integrator::Rk4).unwrap();
+    /// assert_eq!(scene.settings().integrator, hooke::Integrator::Rk4);
+    /// ```
+    pub fn edit<R>(&mut self, f: impl FnOnce(&mut SceneBuilder) -> R) -> Result<R, FieldError> {
+        let mut b = self.to_builder();
+        let r = f(&mut b);
+        let (n, m) = (b.nodes.len(), b.springs.len());
+        b.verlet_accel = None;
+        b.last_dv = b.last_dv.filter(|d| d.len() == n);
+        b.impulses = b.impulses.filter(|j| j.len() == m);
+        if b.controllers.len() != b.actuators.controllers.len() {
+            b.controllers.clear();
+        }
+        *self = b.build()?;
+        Ok(r)
+    }
+
+    /// A builder holding this scene's current state as its initial state: the inverse of
+    /// [`SceneBuilder::build`] (rest lengths and damping modes made explicit), used to save
+    /// checkpoints and to edit a scene.
+    pub fn to_builder(&self) -> SceneBuilder {
+        SceneBuilder::from_scene(self)
+    }
+}
+
 /// Every surface with a gas encloses a positive volume (its faces point outwards).
 fn check_orientation(model: &Model, x: &[Vec3]) -> Result<(), FieldError> {
     for (i, surface) in model.surfaces.iter().enumerate() {

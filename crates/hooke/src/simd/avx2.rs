@@ -42,6 +42,8 @@ pub(super) fn springs<const ISO: bool, const ROPE: bool>(
     unsafe { springs_avx2::<ISO, ROPE>(s, x, v, out) }
 }
 
+/// The AVX2 kernel: eight springs per iteration, the scalar kernel's operations in the
+/// same order. One kernel: its length is its maths.
 #[target_feature(enable = "avx2")]
 unsafe fn springs_avx2<const ISO: bool, const ROPE: bool>(
     s: &SpringSlices,

@@ -31,7 +31,8 @@ fn transpose_in(r0: v128, r1: v128, r2: v128, r3: v128) -> (v128, v128, v128) {
 }
 
 /// Computes the forces of the first `4·⌊len/4⌋` springs into `out`; returns how many were
-/// done. The caller checked the lengths and that `x` is not empty.
+/// done. The caller checked the lengths and that `x` is not empty. One kernel: its length
+/// is its maths (the scalar kernel's operations, four lanes wide).
 ///
 /// # Panics
 /// If a spring names a node outside `x`.
