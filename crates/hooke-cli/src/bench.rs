@@ -165,69 +165,80 @@ fn bench_in_pool(a: BenchArgs) -> Result<()> {
         None => standard(),
     };
     for case in cases {
-        let label = &case.label;
-        if a.only.as_deref().is_some_and(|o| !label.contains(o)) {
+        if a.only.as_deref().is_some_and(|o| !case.label.contains(o)) {
             continue;
         }
-        let mut overrides = case.params.clone();
-        overrides.push(("integrator".to_string(), integrator.name().to_string()));
-        let name = case.builtin;
-        let scene = builders::build(name, &overrides).map_err(|e| bad(e.to_string()))?;
-        let (nodes, springs) = (scene.model().nodes().len(), scene.model().springs().len());
-        let mut sim = Simulation::new(scene);
-        if case.settle > 0.0 {
-            let n = (case.settle / hooke::f64_of(sim.settings().dt)).round() as u64;
-            sim.run(n)?;
-        }
-        // Warm up caches and the thread pool, and size a batch to ~1/20 of the budget.
-        let t0 = Instant::now();
-        let mut warm = 0u64;
-        while t0.elapsed() < Duration::from_secs_f64(0.1 * a.seconds) || warm < 3 {
-            sim.step()?;
-            warm += 1;
-        }
-        let per_step = t0.elapsed().as_secs_f64() / warm as f64;
-        let batch = ((a.seconds / 20.0 / per_step) as u64).max(1);
-        // Time short batches and report the median batch rate: robust to the bursts of
-        // interference a shared machine has, unlike one long average.
-        let before = sim.counters().clone();
-        let start = Instant::now();
-        let mut rates = Vec::new();
-        let mut steps = 0u64;
-        while start.elapsed().as_secs_f64() < a.seconds || rates.len() < 5 {
-            let t = Instant::now();
-            sim.run(batch)?;
-            rates.push((batch * springs as u64) as f64 / t.elapsed().as_secs_f64());
-            steps += batch;
-        }
-        rates.sort_by(f64::total_cmp);
-        let median = rates[rates.len() / 2];
-        let best = rates[rates.len() - 1];
-        let c = sim.counters();
-        let mut stages = c.clone();
-        for (p, b) in stages.phase_ns.iter_mut().zip(before.phase_ns) {
-            *p -= b;
-        }
-        for (s, b) in stages.stage_ns.iter_mut().zip(before.stage_ns) {
-            *s -= b;
-        }
-        let contacts = (c.surface_contacts - before.surface_contacts) as f64 / steps as f64;
-        let pairs = (c.pair_contacts - before.pair_contacts) as f64 / steps as f64;
-        let extra = if contacts + pairs > 0.0 {
-            format!("; {contacts:.0} surface contacts, {pairs:.0} node pairs per step")
-        } else {
-            String::new()
-        };
-        println!(
-            "{label:<18} {nodes:>7} {springs:>8} {steps:>8} {:>8.1} {:>8.1} {:>9.3} {:>9.1}  {stages}{extra}",
-            median / 1e6,
-            best / 1e6,
-            1e9 / median,
-            1e6 * springs as f64 / median
-        );
+        bench_case(&case, integrator, a.seconds)?;
     }
     println!("load average after: {}", load_average());
     Ok(())
+}
+
+/// Times one case for about `seconds` and prints its line.
+fn bench_case(case: &Case, integrator: Integrator, seconds: f64) -> Result<()> {
+    let mut overrides = case.params.clone();
+    overrides.push(("integrator".to_string(), integrator.name().to_string()));
+    let scene = builders::build(case.builtin, &overrides).map_err(|e| bad(e.to_string()))?;
+    let (nodes, springs) = (scene.model().nodes().len(), scene.model().springs().len());
+    let mut sim = Simulation::new(scene);
+    if case.settle > 0.0 {
+        let n = (case.settle / hooke::f64_of(sim.settings().dt)).round() as u64;
+        sim.run(n)?;
+    }
+    let before = sim.counters().clone();
+    let (rates, steps) = timed_batches(&mut sim, seconds, springs)?;
+    let (median, best) = (rates[rates.len() / 2], rates[rates.len() - 1]);
+    let c = sim.counters();
+    let mut stages = c.clone();
+    for (p, b) in stages.phase_ns.iter_mut().zip(before.phase_ns) {
+        *p -= b;
+    }
+    for (s, b) in stages.stage_ns.iter_mut().zip(before.stage_ns) {
+        *s -= b;
+    }
+    let contacts = (c.surface_contacts - before.surface_contacts) as f64 / steps as f64;
+    let pairs = (c.pair_contacts - before.pair_contacts) as f64 / steps as f64;
+    let extra = if contacts + pairs > 0.0 {
+        format!("; {contacts:.0} surface contacts, {pairs:.0} node pairs per step")
+    } else {
+        String::new()
+    };
+    println!(
+        "{:<18} {nodes:>7} {springs:>8} {steps:>8} {:>8.1} {:>8.1} {:>9.3} {:>9.1}  {stages}{extra}",
+        case.label,
+        median / 1e6,
+        best / 1e6,
+        1e9 / median,
+        1e6 * springs as f64 / median
+    );
+    Ok(())
+}
+
+/// Warms up, then times short batches of steps for about `seconds` (at least five):
+/// returns each batch's spring-updates per second, ascending, and the steps timed. The
+/// median of short batches is robust to the bursts of interference a shared machine has,
+/// unlike one long average.
+fn timed_batches(sim: &mut Simulation, seconds: f64, springs: usize) -> Result<(Vec<f64>, u64)> {
+    // Warm up caches and the thread pool, and size a batch to ~1/20 of the budget.
+    let t0 = Instant::now();
+    let mut warm = 0u64;
+    while t0.elapsed() < Duration::from_secs_f64(0.1 * seconds) || warm < 3 {
+        sim.step()?;
+        warm += 1;
+    }
+    let per_step = t0.elapsed().as_secs_f64() / warm as f64;
+    let batch = ((seconds / 20.0 / per_step) as u64).max(1);
+    let start = Instant::now();
+    let mut rates = Vec::new();
+    let mut steps = 0u64;
+    while start.elapsed().as_secs_f64() < seconds || rates.len() < 5 {
+        let t = Instant::now();
+        sim.run(batch)?;
+        rates.push((batch * springs as u64) as f64 / t.elapsed().as_secs_f64());
+        steps += batch;
+    }
+    rates.sort_by(f64::total_cmp);
+    Ok((rates, steps))
 }
 
 /// `hooke bench --render`: a 64×64 cloth after 1 s of falling, drawn at 640×480 in each

@@ -94,8 +94,59 @@ fn physics_lines(m: &hooke::Model) -> Vec<String> {
 /// Runs `hooke check`.
 pub fn check(a: CheckArgs) -> Result<()> {
     let (scene, _) = a.spec.load()?;
-    let m = &scene.model();
-    let s = &scene.settings();
+    let m = scene.model();
+    let s = scene.settings();
+    print_overview(&scene);
+    for line in physics_lines(m) {
+        println!("  {line}");
+    }
+    // Solids (closed surfaces) should keep their shape; cloth and strings fold by design.
+    if m.surfaces()
+        .iter()
+        .any(|s| hooke::mesh::closed(&s.faces).is_ok())
+    {
+        print_shape(&scene);
+    }
+    let report = stability::report(m, s);
+    print_limits(&report, s);
+    print_nissen(&report, a.springs);
+    // The alternate values can be stiffer than the normal ones: check them too.
+    if let Some(limit) = stability::largest_stable_h_switched(m, s.integrator) {
+        let ok = limit.allows(hooke::f64_of(s.h()));
+        println!(
+            "with every controller's alternate values: {} {}",
+            fmt_limit(limit, s.substeps),
+            if ok {
+                "(ok)"
+            } else {
+                "(NOT stable at this dt: expect divergence once they switch in)"
+            }
+        );
+    }
+    if !report.isolated.is_empty() {
+        let list: Vec<String> = report
+            .isolated
+            .iter()
+            .take(20)
+            .map(|i| i.to_string())
+            .collect();
+        let more = if report.isolated.len() > 20 {
+            ", …"
+        } else {
+            ""
+        };
+        println!(
+            "nodes with no spring: {} ({}{more})",
+            report.isolated.len(),
+            list.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The scene's name, sizes and step.
+fn print_overview(scene: &hooke::Scene) {
+    let (m, s) = (scene.model(), scene.settings());
     let count = |k: SpringKind| m.springs().kind().iter().filter(|&&x| x == k).count();
     let pinned = m.nodes().pinned().iter().filter(|&&p| p).count();
     println!("{}: valid hooke/1 scene", scene.name());
@@ -115,32 +166,30 @@ pub fn check(a: CheckArgs) -> Result<()> {
         s.substeps,
         s.h()
     );
-    for line in physics_lines(m) {
-        println!("  {line}");
+}
+
+/// Whether a solid holds its shape (the fold test).
+fn print_shape(scene: &hooke::Scene) {
+    match hooke::fold::fold_test(scene) {
+        Some(r) if r.holds() => println!(
+            "  shape: holds (every node nudged {:.3} m, distances back within {:.2}% of the size)",
+            r.nudge,
+            100.0 * r.change / r.size
+        ),
+        Some(r) => println!(
+            "  shape: WARNING: folds without resistance (every node nudged {:.3} m, a distance settled {:.1}% of the size away); brace it: hooke convert --volume or --bend",
+            r.nudge,
+            100.0 * r.change / r.size
+        ),
+        None => println!(
+            "  shape: not tested (more than {} nodes, or it diverged)",
+            hooke::fold::FOLD_TEST_MAX_NODES
+        ),
     }
-    // Solids (closed surfaces) should keep their shape; cloth and strings fold by design.
-    if m.surfaces()
-        .iter()
-        .any(|s| hooke::mesh::closed(&s.faces).is_ok())
-    {
-        match hooke::fold::fold_test(&scene) {
-            Some(r) if r.holds() => println!(
-                "  shape: holds (every node nudged {:.3} m, distances back within {:.2}% of the size)",
-                r.nudge,
-                100.0 * r.change / r.size
-            ),
-            Some(r) => println!(
-                "  shape: WARNING: folds without resistance (every node nudged {:.3} m, a distance settled {:.1}% of the size away); brace it: hooke convert --volume or --bend",
-                r.nudge,
-                100.0 * r.change / r.size
-            ),
-            None => println!(
-                "  shape: not tested (more than {} nodes, or it diverged)",
-                hooke::fold::FOLD_TEST_MAX_NODES
-            ),
-        }
-    }
-    let report = stability::report(m, s);
+}
+
+/// Every integrator's largest stable step, and the verdict for the one in use.
+fn print_limits(report: &stability::Report, s: &hooke::Settings) {
     println!(
         "stability (largest stable step per integrator, Gershgorin estimate from k/m and c/m per node):"
     );
@@ -194,67 +243,40 @@ pub fn check(a: CheckArgs) -> Result<()> {
             s.integrator.name()
         );
     }
-    if !report.nissen.is_empty() {
-        let over: Vec<_> = report.nissen.iter().filter(|x| x.over()).collect();
-        println!(
-            "Nissen springs: {} stable spring(s), {} over the safe limit cs, cd ≤ 1/(n+1) (n = most springs on either end)",
-            report.nissen.len(),
-            over.len()
-        );
-        let shown: Vec<_> = if a.springs {
-            report.nissen.iter().collect()
-        } else {
-            over.into_iter().take(20).collect()
-        };
-        for x in &shown {
-            println!(
-                "  spring {}: cs = {}, cd = {}, 1/(n+1) = {:.4} (n = {}){}",
-                x.spring,
-                x.cs,
-                x.cd,
-                x.limit,
-                x.n,
-                if x.over() { "  OVER" } else { "" }
-            );
-        }
-        let over_count = report.nissen.iter().filter(|x| x.over()).count();
-        if !a.springs && over_count > shown.len() {
-            println!(
-                "  … and {} more (--springs lists all)",
-                over_count - shown.len()
-            );
-        }
+}
+
+/// Nissen's limit for the stable springs over it (all of them with `all`).
+fn print_nissen(report: &stability::Report, all: bool) {
+    if report.nissen.is_empty() {
+        return;
     }
-    // The alternate values can be stiffer than the normal ones: check them too.
-    if let Some(limit) = stability::largest_stable_h_switched(m, s.integrator) {
-        let ok = limit.allows(hooke::f64_of(s.h()));
+    let over: Vec<_> = report.nissen.iter().filter(|x| x.over()).collect();
+    println!(
+        "Nissen springs: {} stable spring(s), {} over the safe limit cs, cd ≤ 1/(n+1) (n = most springs on either end)",
+        report.nissen.len(),
+        over.len()
+    );
+    let over_count = over.len();
+    let shown: Vec<_> = if all {
+        report.nissen.iter().collect()
+    } else {
+        over.into_iter().take(20).collect()
+    };
+    for x in &shown {
         println!(
-            "with every controller's alternate values: {} {}",
-            fmt_limit(limit, s.substeps),
-            if ok {
-                "(ok)"
-            } else {
-                "(NOT stable at this dt: expect divergence once they switch in)"
-            }
+            "  spring {}: cs = {}, cd = {}, 1/(n+1) = {:.4} (n = {}){}",
+            x.spring,
+            x.cs,
+            x.cd,
+            x.limit,
+            x.n,
+            if x.over() { "  OVER" } else { "" }
         );
     }
-    if !report.isolated.is_empty() {
-        let list: Vec<String> = report
-            .isolated
-            .iter()
-            .take(20)
-            .map(|i| i.to_string())
-            .collect();
+    if !all && over_count > shown.len() {
         println!(
-            "nodes with no spring: {} ({}{})",
-            report.isolated.len(),
-            list.join(", "),
-            if report.isolated.len() > 20 {
-                ", …"
-            } else {
-                ""
-            }
+            "  … and {} more (--springs lists all)",
+            over_count - shown.len()
         );
     }
-    Ok(())
 }

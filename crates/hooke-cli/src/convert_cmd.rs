@@ -5,7 +5,7 @@ use std::path::{Component, Path, PathBuf};
 
 use anyhow::Result;
 use hooke::Real;
-use hooke::springify::{MassSpec, SpringifyOptions, springify};
+use hooke::springify::{MassSpec, MeshSource, SpringifyOptions, SpringifyReport, springify};
 use hooke_io::mesh_import::{ImportOptions, load_mesh};
 
 use crate::bad;
@@ -96,6 +96,23 @@ pub fn convert(a: ConvertArgs) -> Result<()> {
             a.output.display()
         )));
     }
+    let opts = options(&a)?;
+    let src = read_mesh(&a, &opts)?;
+    let (mut builder, r) =
+        springify(&src, &opts).map_err(|e| bad(format!("{}: {e}", a.mesh.display())))?;
+    // A step the explicit default integrator is stable at (as the built-ins choose theirs).
+    builder.settings.dt = 0.0;
+    let scene = builder
+        .build()
+        .map_err(|e| bad(format!("{}: {e}", a.mesh.display())))?;
+    let json = hooke_io::scene_to_json(&scene);
+    hooke_io::write_atomic(&a.output, json.as_bytes())?;
+    print_summary(&a, &scene, &r);
+    Ok(())
+}
+
+/// The conversion options of the command line, checked.
+fn options(a: &ConvertArgs) -> Result<SpringifyOptions> {
     let k = positive("k", a.k)?;
     let family = |flag: &str, v: &Option<Option<f64>>| -> Result<Option<Real>> {
         match v {
@@ -104,7 +121,7 @@ pub fn convert(a: ConvertArgs) -> Result<()> {
             Some(Some(x)) => positive(flag, *x).map(Some),
         }
     };
-    let opts = SpringifyOptions {
+    Ok(SpringifyOptions {
         mass: match (a.mass, a.density) {
             (_, Some(rho)) => MassSpec::Density(positive("density", rho)?),
             (Some(m), None) => MassSpec::Total(positive("mass", m)?),
@@ -117,7 +134,12 @@ pub fn convert(a: ConvertArgs) -> Result<()> {
         volume: family("volume", &a.volume)?,
         lattice: a.lattice.map(|h| positive("lattice", h)).transpose()?,
         weld: None,
-    };
+    })
+}
+
+/// The mesh, its texture path made relative to the output's folder; warns about a missing
+/// texture and about shear bracing without quads.
+fn read_mesh(a: &ConvertArgs, opts: &SpringifyOptions) -> Result<MeshSource> {
     let mut src = load_mesh(
         &a.mesh,
         ImportOptions {
@@ -147,26 +169,22 @@ pub fn convert(a: ConvertArgs) -> Result<()> {
             a.mesh.display()
         );
     }
-    let (mut builder, r) =
-        springify(&src, &opts).map_err(|e| bad(format!("{}: {e}", a.mesh.display())))?;
-    // A step the explicit default integrator is stable at (as the built-ins choose theirs).
-    builder.settings.dt = 0.0;
-    let scene = builder
-        .build()
-        .map_err(|e| bad(format!("{}: {e}", a.mesh.display())))?;
-    let json = hooke_io::scene_to_json(&scene);
-    hooke_io::write_atomic(&a.output, json.as_bytes())?;
+    Ok(src)
+}
+
+/// What the conversion made.
+fn print_summary(a: &ConvertArgs, scene: &hooke::Scene, r: &SpringifyReport) {
     let surface = &scene.model().surfaces()[0];
+    let flipped = if r.flipped {
+        ", faces flipped outward"
+    } else {
+        ""
+    };
     println!(
-        "{}: {} nodes ({} vertices welded{}), {} springs: {} edges, {} bend, {} shear, {} volume ({} lattice nodes)",
+        "{}: {} nodes ({} vertices welded{flipped}), {} springs: {} edges, {} bend, {} shear, {} volume ({} lattice nodes)",
         a.mesh.display(),
         scene.model().nodes().len(),
         r.welded,
-        if r.flipped {
-            ", faces flipped outward"
-        } else {
-            ""
-        },
         scene.model().springs().len(),
         r.edge_springs,
         r.bend_springs,
@@ -174,34 +192,33 @@ pub fn convert(a: ConvertArgs) -> Result<()> {
         r.volume_springs,
         r.lattice_nodes
     );
+    let uvs = if surface.face_uvs.is_empty() {
+        "no texture coordinates".to_string()
+    } else {
+        format!("{} texture coordinates", surface.uvs.len())
+    };
+    let texture = surface
+        .texture
+        .as_ref()
+        .map(|t| format!(", texture {t}"))
+        .unwrap_or_default();
+    let closed = if r.closed {
+        format!(
+            "closed, volume {:.6e} m³",
+            hooke::mesh::volume(scene.state().x(), &surface.faces)
+        )
+    } else {
+        "open".to_string()
+    };
     println!(
-        "  surface   {} faces, {}{}, {}",
-        surface.faces.len(),
-        if surface.face_uvs.is_empty() {
-            "no texture coordinates".to_string()
-        } else {
-            format!("{} texture coordinates", surface.uvs.len())
-        },
-        surface
-            .texture
-            .as_ref()
-            .map(|t| format!(", texture {t}"))
-            .unwrap_or_default(),
-        if r.closed {
-            format!(
-                "closed, volume {:.6e} m³",
-                hooke::mesh::volume(scene.state().x(), &surface.faces)
-            )
-        } else {
-            "open".to_string()
-        }
+        "  surface   {} faces, {uvs}{texture}, {closed}",
+        surface.faces.len()
     );
     println!(
         "  step      dt = {} s (half the symplectic Euler limit, rounded down to 1-2-5)",
         scene.settings().dt
     );
     println!("  wrote     {}", a.output.display());
-    Ok(())
 }
 
 #[cfg(test)]

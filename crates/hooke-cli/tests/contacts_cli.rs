@@ -28,246 +28,293 @@ fn with_sensor(more: &str) -> String {
     scene("", "", &format!("{SENSOR}{more}"))
 }
 
+/// Where a bad fragment goes: top-level (after a valid sensor `s`, or alone), or into
+/// node 0 or spring 0.
+#[derive(Clone, Copy)]
+enum At {
+    Top,
+    Sensor,
+    Node,
+    Spring,
+}
+
+/// (what, where, JSON fragment, the field the error must name)
+const BAD: &[(&str, At, &str, &str)] = &[
+    (
+        "unknown sensor id",
+        At::Sensor,
+        r#", "controllers": [{"spring": 0, "weights": {"foo": 2}}]"#,
+        "controllers[0].weights.foo",
+    ),
+    (
+        "negative delay",
+        At::Sensor,
+        r#", "controllers": [{"spring": 0, "delay": -3, "weights": {"s": 2}}]"#,
+        "controllers[0].delay",
+    ),
+    (
+        "NaN weight",
+        At::Sensor,
+        r#", "controllers": [{"spring": 0, "weights": {"s": NaN}}]"#,
+        "controllers[0].weights.s",
+    ),
+    (
+        "infinite weight",
+        At::Sensor,
+        r#", "controllers": [{"spring": 0, "weights": {"s": 1e999}}]"#,
+        "controllers[0].weights.s",
+    ),
+    (
+        "controller on a missing spring",
+        At::Sensor,
+        r#", "controllers": [{"spring": 4, "weights": {"s": 2}}]"#,
+        "controllers[0].spring",
+    ),
+    (
+        "two controllers on a spring",
+        At::Sensor,
+        r#", "controllers": [{"spring": 0, "weights": {}}, {"spring": 0, "weights": {}}]"#,
+        "controllers[1].spring",
+    ),
+    (
+        "negative alternate stiffness",
+        At::Sensor,
+        r#", "controllers": [{"spring": 0, "weights": {}, "k": -1}]"#,
+        "controllers[0].k",
+    ),
+    (
+        "alternate cs above 1",
+        At::Sensor,
+        r#", "controllers": [{"spring": 0, "weights": {}, "cs": 2}]"#,
+        "controllers[0].cs",
+    ),
+    (
+        "heightfield size mismatch",
+        At::Top,
+        r#", "terrain": {"spacing": [1, 1], "size": [3, 3], "heights": [0, 0, 0, 0]}"#,
+        "terrain.heights",
+    ),
+    (
+        "heightfield of one row",
+        At::Top,
+        r#", "terrain": {"spacing": [1, 1], "size": [1, 3], "heights": [0, 0, 0]}"#,
+        "terrain.size[0]",
+    ),
+    (
+        "zero terrain spacing",
+        At::Top,
+        r#", "terrain": {"spacing": [0, 1], "size": [2, 2], "heights": [0, 0, 0, 0]}"#,
+        "terrain.spacing[0]",
+    ),
+    (
+        "roughness grid mismatch",
+        At::Top,
+        r#", "terrain": {"spacing": [1, 1], "size": [2, 2], "heights": [0, 0, 0, 0], "roughness": [1, 1]}"#,
+        "terrain.roughness",
+    ),
+    (
+        "zero ground normal",
+        At::Top,
+        r#", "ground": {"normal": [0, 0, 0]}"#,
+        "ground.normal",
+    ),
+    (
+        "negative ground roughness",
+        At::Top,
+        r#", "ground": {"roughness": -1}"#,
+        "ground.roughness",
+    ),
+    (
+        "restitution above 1",
+        At::Top,
+        r#", "ground": {"restitution": 1.5}"#,
+        "ground.restitution",
+    ),
+    (
+        "sphere without radius",
+        At::Top,
+        r#", "colliders": [{"shape": "sphere", "center": [0, 0, 0]}]"#,
+        "colliders[0].radius",
+    ),
+    (
+        "sphere with half extents",
+        At::Top,
+        r#", "colliders": [{"shape": "sphere", "center": [0, 0, 0], "radius": 1, "half_extents": [1, 1, 1]}]"#,
+        "colliders[0].half_extents",
+    ),
+    (
+        "negative sphere radius",
+        At::Top,
+        r#", "colliders": [{"shape": "sphere", "center": [0, 0, 0], "radius": -1}]"#,
+        "colliders[0].radius",
+    ),
+    (
+        "flat box",
+        At::Top,
+        r#", "colliders": [{"shape": "box", "center": [0, 0, 0], "half_extents": [1, 0, 1]}]"#,
+        "colliders[0].half_extents[1]",
+    ),
+    (
+        "unknown shape",
+        At::Top,
+        r#", "colliders": [{"shape": "cone", "center": [0, 0, 0]}]"#,
+        "colliders[0].shape",
+    ),
+    (
+        "capsule without b",
+        At::Top,
+        r#", "colliders": [{"shape": "capsule", "a": [0, 0, 0], "radius": 1}]"#,
+        "colliders[0].b",
+    ),
+    (
+        "collider path without axis",
+        At::Top,
+        r#", "colliders": [{"shape": "sphere", "center": [0, 0, 0], "radius": 1, "path": {"type": "circular", "center": [0, 0, 0], "axis": [0, 0, 0], "angular_velocity": 1}}]"#,
+        "colliders[0].path.axis",
+    ),
+    (
+        "zero collision iterations",
+        At::Top,
+        r#", "collisions": {"iterations": 0}"#,
+        "collisions.iterations",
+    ),
+    (
+        "unknown collision mode",
+        At::Top,
+        r#", "collisions": {"mode": "some"}"#,
+        "collisions.mode",
+    ),
+    (
+        "sensor on a missing spring",
+        At::Top,
+        r#", "sensors": [{"id": "s", "kind": "length", "spring": 3, "min": 0, "max": 1}]"#,
+        "sensors[0].spring",
+    ),
+    (
+        "duplicate sensor id",
+        At::Top,
+        r#", "sensors": [{"id": "s", "kind": "contact", "node": 0}, {"id": "s", "kind": "contact", "node": 1}]"#,
+        "sensors[1].id",
+    ),
+    (
+        "sensor bounds reversed",
+        At::Top,
+        r#", "sensors": [{"id": "s", "kind": "length", "spring": 0, "min": 2, "max": 1}]"#,
+        "sensors[0].max",
+    ),
+    (
+        "sensor without min",
+        At::Top,
+        r#", "sensors": [{"id": "s", "kind": "length", "spring": 0, "max": 1}]"#,
+        "sensors[0].min",
+    ),
+    (
+        "contact sensor on a missing node",
+        At::Top,
+        r#", "sensors": [{"id": "s", "kind": "contact", "node": 9}]"#,
+        "sensors[0].node",
+    ),
+    (
+        "contact sensor with min",
+        At::Top,
+        r#", "sensors": [{"id": "s", "kind": "contact", "node": 0, "min": 1}]"#,
+        "sensors[0].min",
+    ),
+    (
+        "zero timer period",
+        At::Top,
+        r#", "sensors": [{"id": "s", "kind": "timer", "period": 0, "on": 0.1}]"#,
+        "sensors[0].period",
+    ),
+    (
+        "bearing beyond pi",
+        At::Top,
+        r#", "sensors": [{"id": "s", "kind": "target", "back": 0, "front": 1, "target": [5, 0, 0], "min": -4, "max": 0}]"#,
+        "sensors[0].min",
+    ),
+    (
+        "muscle amplitude 2",
+        At::Top,
+        r#", "muscles": [{"spring": 0, "amplitude": 2, "frequency": 1}]"#,
+        "muscles[0].amplitude",
+    ),
+    (
+        "muscle without a drive",
+        At::Top,
+        r#", "muscles": [{"spring": 0, "amplitude": 0.1}]"#,
+        "muscles[0].frequency",
+    ),
+    (
+        "muscle on a missing spring",
+        At::Top,
+        r#", "muscles": [{"spring": 5, "amplitude": 0.1, "frequency": 1}]"#,
+        "muscles[0].spring",
+    ),
+    (
+        "negative node roughness",
+        At::Node,
+        r#", "roughness": -0.5"#,
+        "nodes[0].roughness",
+    ),
+    (
+        "front node missing",
+        At::Node,
+        r#", "roughness": {"forward": 0.1, "backward": 1, "forward_node": 7}"#,
+        "nodes[0].roughness.forward_node",
+    ),
+    (
+        "directional roughness without a front",
+        At::Node,
+        r#", "roughness": {"forward": 0.1, "backward": 1}"#,
+        "nodes[0].roughness",
+    ),
+    (
+        "roughness of the wrong type",
+        At::Node,
+        r#", "roughness": "smooth""#,
+        "nodes[0].roughness",
+    ),
+    (
+        "zero break strain",
+        At::Spring,
+        r#", "break_strain": 0"#,
+        "springs[0].break_strain",
+    ),
+    (
+        "negative break strain",
+        At::Spring,
+        r#", "break_strain": -0.2"#,
+        "springs[0].break_strain",
+    ),
+    (
+        "controller states for no controllers",
+        At::Top,
+        r#", "state": {"t": 0, "step": 0, "controllers": [{"active": true, "count": 0}]}"#,
+        "state.controllers",
+    ),
+    (
+        "touching a missing node",
+        At::Top,
+        r#", "state": {"t": 0, "step": 0, "touching": [5]}"#,
+        "state.touching",
+    ),
+];
+
+/// The scene with `fragment` placed `at`.
+fn bad_scene(at: At, fragment: &str) -> String {
+    match at {
+        At::Top => scene("", "", fragment),
+        At::Sensor => with_sensor(fragment),
+        At::Node => scene(fragment, "", ""),
+        At::Spring => scene("", fragment, ""),
+    }
+}
+
 #[test]
 fn every_new_field_rejects_bad_values_with_exit_2_naming_it() {
     let d = scratch("malformed");
-    let t = |extra: &str| scene("", "", extra);
-    let cases: Vec<(&str, String, &str)> = vec![
-        (
-            "unknown sensor id",
-            with_sensor(r#", "controllers": [{"spring": 0, "weights": {"foo": 2}}]"#),
-            "controllers[0].weights.foo",
-        ),
-        (
-            "negative delay",
-            with_sensor(r#", "controllers": [{"spring": 0, "delay": -3, "weights": {"s": 2}}]"#),
-            "controllers[0].delay",
-        ),
-        (
-            "NaN weight",
-            with_sensor(r#", "controllers": [{"spring": 0, "weights": {"s": NaN}}]"#),
-            "controllers[0].weights.s",
-        ),
-        (
-            "infinite weight",
-            with_sensor(r#", "controllers": [{"spring": 0, "weights": {"s": 1e999}}]"#),
-            "controllers[0].weights.s",
-        ),
-        (
-            "controller on a missing spring",
-            with_sensor(r#", "controllers": [{"spring": 4, "weights": {"s": 2}}]"#),
-            "controllers[0].spring",
-        ),
-        (
-            "two controllers on a spring",
-            with_sensor(
-                r#", "controllers": [{"spring": 0, "weights": {}}, {"spring": 0, "weights": {}}]"#,
-            ),
-            "controllers[1].spring",
-        ),
-        (
-            "negative alternate stiffness",
-            with_sensor(r#", "controllers": [{"spring": 0, "weights": {}, "k": -1}]"#),
-            "controllers[0].k",
-        ),
-        (
-            "alternate cs above 1",
-            with_sensor(r#", "controllers": [{"spring": 0, "weights": {}, "cs": 2}]"#),
-            "controllers[0].cs",
-        ),
-        (
-            "heightfield size mismatch",
-            t(r#", "terrain": {"spacing": [1, 1], "size": [3, 3], "heights": [0, 0, 0, 0]}"#),
-            "terrain.heights",
-        ),
-        (
-            "heightfield of one row",
-            t(r#", "terrain": {"spacing": [1, 1], "size": [1, 3], "heights": [0, 0, 0]}"#),
-            "terrain.size[0]",
-        ),
-        (
-            "zero terrain spacing",
-            t(r#", "terrain": {"spacing": [0, 1], "size": [2, 2], "heights": [0, 0, 0, 0]}"#),
-            "terrain.spacing[0]",
-        ),
-        (
-            "roughness grid mismatch",
-            t(
-                r#", "terrain": {"spacing": [1, 1], "size": [2, 2], "heights": [0, 0, 0, 0], "roughness": [1, 1]}"#,
-            ),
-            "terrain.roughness",
-        ),
-        (
-            "zero ground normal",
-            t(r#", "ground": {"normal": [0, 0, 0]}"#),
-            "ground.normal",
-        ),
-        (
-            "negative ground roughness",
-            t(r#", "ground": {"roughness": -1}"#),
-            "ground.roughness",
-        ),
-        (
-            "restitution above 1",
-            t(r#", "ground": {"restitution": 1.5}"#),
-            "ground.restitution",
-        ),
-        (
-            "sphere without radius",
-            t(r#", "colliders": [{"shape": "sphere", "center": [0, 0, 0]}]"#),
-            "colliders[0].radius",
-        ),
-        (
-            "sphere with half extents",
-            t(
-                r#", "colliders": [{"shape": "sphere", "center": [0, 0, 0], "radius": 1, "half_extents": [1, 1, 1]}]"#,
-            ),
-            "colliders[0].half_extents",
-        ),
-        (
-            "negative sphere radius",
-            t(r#", "colliders": [{"shape": "sphere", "center": [0, 0, 0], "radius": -1}]"#),
-            "colliders[0].radius",
-        ),
-        (
-            "flat box",
-            t(
-                r#", "colliders": [{"shape": "box", "center": [0, 0, 0], "half_extents": [1, 0, 1]}]"#,
-            ),
-            "colliders[0].half_extents[1]",
-        ),
-        (
-            "unknown shape",
-            t(r#", "colliders": [{"shape": "cone", "center": [0, 0, 0]}]"#),
-            "colliders[0].shape",
-        ),
-        (
-            "capsule without b",
-            t(r#", "colliders": [{"shape": "capsule", "a": [0, 0, 0], "radius": 1}]"#),
-            "colliders[0].b",
-        ),
-        (
-            "collider path without axis",
-            t(
-                r#", "colliders": [{"shape": "sphere", "center": [0, 0, 0], "radius": 1, "path": {"type": "circular", "center": [0, 0, 0], "axis": [0, 0, 0], "angular_velocity": 1}}]"#,
-            ),
-            "colliders[0].path.axis",
-        ),
-        (
-            "zero collision iterations",
-            t(r#", "collisions": {"iterations": 0}"#),
-            "collisions.iterations",
-        ),
-        (
-            "unknown collision mode",
-            t(r#", "collisions": {"mode": "some"}"#),
-            "collisions.mode",
-        ),
-        (
-            "sensor on a missing spring",
-            t(r#", "sensors": [{"id": "s", "kind": "length", "spring": 3, "min": 0, "max": 1}]"#),
-            "sensors[0].spring",
-        ),
-        (
-            "duplicate sensor id",
-            t(
-                r#", "sensors": [{"id": "s", "kind": "contact", "node": 0}, {"id": "s", "kind": "contact", "node": 1}]"#,
-            ),
-            "sensors[1].id",
-        ),
-        (
-            "sensor bounds reversed",
-            t(r#", "sensors": [{"id": "s", "kind": "length", "spring": 0, "min": 2, "max": 1}]"#),
-            "sensors[0].max",
-        ),
-        (
-            "sensor without min",
-            t(r#", "sensors": [{"id": "s", "kind": "length", "spring": 0, "max": 1}]"#),
-            "sensors[0].min",
-        ),
-        (
-            "contact sensor on a missing node",
-            t(r#", "sensors": [{"id": "s", "kind": "contact", "node": 9}]"#),
-            "sensors[0].node",
-        ),
-        (
-            "contact sensor with min",
-            t(r#", "sensors": [{"id": "s", "kind": "contact", "node": 0, "min": 1}]"#),
-            "sensors[0].min",
-        ),
-        (
-            "zero timer period",
-            t(r#", "sensors": [{"id": "s", "kind": "timer", "period": 0, "on": 0.1}]"#),
-            "sensors[0].period",
-        ),
-        (
-            "bearing beyond pi",
-            t(
-                r#", "sensors": [{"id": "s", "kind": "target", "back": 0, "front": 1, "target": [5, 0, 0], "min": -4, "max": 0}]"#,
-            ),
-            "sensors[0].min",
-        ),
-        (
-            "muscle amplitude 2",
-            t(r#", "muscles": [{"spring": 0, "amplitude": 2, "frequency": 1}]"#),
-            "muscles[0].amplitude",
-        ),
-        (
-            "muscle without a drive",
-            t(r#", "muscles": [{"spring": 0, "amplitude": 0.1}]"#),
-            "muscles[0].frequency",
-        ),
-        (
-            "muscle on a missing spring",
-            t(r#", "muscles": [{"spring": 5, "amplitude": 0.1, "frequency": 1}]"#),
-            "muscles[0].spring",
-        ),
-        (
-            "negative node roughness",
-            scene(r#", "roughness": -0.5"#, "", ""),
-            "nodes[0].roughness",
-        ),
-        (
-            "front node missing",
-            scene(
-                r#", "roughness": {"forward": 0.1, "backward": 1, "forward_node": 7}"#,
-                "",
-                "",
-            ),
-            "nodes[0].roughness.forward_node",
-        ),
-        (
-            "directional roughness without a front",
-            scene(r#", "roughness": {"forward": 0.1, "backward": 1}"#, "", ""),
-            "nodes[0].roughness",
-        ),
-        (
-            "roughness of the wrong type",
-            scene(r#", "roughness": "smooth""#, "", ""),
-            "nodes[0].roughness",
-        ),
-        (
-            "zero break strain",
-            scene("", r#", "break_strain": 0"#, ""),
-            "springs[0].break_strain",
-        ),
-        (
-            "negative break strain",
-            scene("", r#", "break_strain": -0.2"#, ""),
-            "springs[0].break_strain",
-        ),
-        (
-            "controller states for no controllers",
-            t(r#", "state": {"t": 0, "step": 0, "controllers": [{"active": true, "count": 0}]}"#),
-            "state.controllers",
-        ),
-        (
-            "touching a missing node",
-            t(r#", "state": {"t": 0, "step": 0, "touching": [5]}"#),
-            "state.touching",
-        ),
-    ];
-    for (i, (what, body, expect)) in cases.iter().enumerate() {
+    for (i, &(what, at, fragment, expect)) in BAD.iter().enumerate() {
+        let body = bad_scene(at, fragment);
         let file = format!("bad{i}.json");
         std::fs::write(d.join(&file), body).unwrap();
         for cmd in ["run", "check"] {
@@ -293,10 +340,9 @@ fn every_new_field_rejects_bad_values_with_exit_2_naming_it() {
     }
 }
 
-#[test]
-fn a_scene_with_every_new_field_runs_and_resumes() {
-    let d = scratch("full");
-    let body = scene(
+/// A scene with every contact, sensor, controller, muscle and tearing field.
+fn full_scene() -> String {
+    scene(
         r#", "radius": 0.05, "roughness": {"forward": 0.2, "backward": 0.8, "forward_node": 1}"#,
         r#", "break_strain": 5"#,
         r#", "ground": {"normal": [0, 1, 0], "offset": -0.5, "roughness": 0.7, "static_roughness": 0.8},
@@ -311,9 +357,21 @@ fn a_scene_with_every_new_field_runs_and_resumes() {
               {"id": "tick", "kind": "timer", "period": 0.2, "on": 0.1}],
   "controllers": [{"spring": 0, "delay": 2, "weights": {"long": 1.5, "tick": -0.25}, "rest": 0.8, "k": 20}],
   "muscles": [{"spring": 0, "amplitude": 0.1, "frequency": 2}]"#,
-    );
-    std::fs::write(d.join("full.json"), &body).unwrap();
-    let o = hooke(&["check", "full.json"], &d);
+    )
+}
+
+#[test]
+fn a_scene_with_every_new_field_runs_and_resumes() {
+    let d = scratch("full");
+    std::fs::write(d.join("full.json"), full_scene()).unwrap();
+    check_names_every_feature(&d);
+    run_reports_every_feature(&d);
+    resumed_run_matches_the_straight_run(&d);
+}
+
+/// `hooke check full.json` names each feature.
+fn check_names_every_feature(d: &std::path::Path) {
+    let o = hooke(&["check", "full.json"], d);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
     for line in [
@@ -326,6 +384,11 @@ fn a_scene_with_every_new_field_runs_and_resumes() {
     ] {
         assert!(out.contains(line), "check lacks {line:?}:\n{out}");
     }
+}
+
+/// `hooke run full.json` reports contacts, controllers, muscles and tearing, and logs
+/// every sensor and controller each step.
+fn run_reports_every_feature(d: &std::path::Path) {
     let o = hooke(
         &[
             "run",
@@ -336,7 +399,7 @@ fn a_scene_with_every_new_field_runs_and_resumes() {
             "--log-sensors",
             "log.csv",
         ],
-        &d,
+        d,
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let out = text(&o.stdout);
@@ -354,7 +417,10 @@ fn a_scene_with_every_new_field_runs_and_resumes() {
         Some("step,t,long,down,goal,tick,spring0_active")
     );
     assert_eq!(lines.count(), 400);
-    // The checkpoint keeps every field: resuming it and running on matches one long run.
+}
+
+/// The checkpoint keeps every field: resuming it and running on matches one long run.
+fn resumed_run_matches_the_straight_run(d: &std::path::Path) {
     let o = hooke(
         &[
             "run",
@@ -365,12 +431,12 @@ fn a_scene_with_every_new_field_runs_and_resumes() {
             "--out",
             "b",
         ],
-        &d,
+        d,
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let o = hooke(
         &["run", "full.json", "--steps", "500", "-q", "--out", "a"],
-        &d,
+        d,
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let a = std::fs::read_to_string(d.join("a/final.json")).unwrap();

@@ -289,31 +289,11 @@ fn convert_run_export_keeps_faces_and_uvs() {
 #[test]
 fn composites_merge_parts_and_join_them() {
     let d = scratch("composite");
-    std::fs::create_dir_all(d.join("parts")).unwrap();
-    let args = [
-        "scene",
-        "string",
-        "--nodes",
-        "10",
-        "-o",
-        "parts/string.json",
-    ];
-    let o = hooke(&args, &d);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let composite = |joins: &str, parts: &str| {
-        format!(
-            r#"{{"format": "hooke/1", "name": "pair",
-                "nodes": [{{"x": [0.2, 0.5, 0], "mass": 0.1}}],
-                "parts": {parts},
-                "joins": {joins}}}"#
-        )
-    };
-    let parts = r#"[{"name": "left", "scene": "parts/string.json"},
-                    {"name": "right", "scene": "parts/string.json", "offset": [0.4, 0, 0]}]"#;
+    write_string_part(&d);
     let good = composite(
         r#"[{"a": {"part": "left", "node": 9}, "b": {"part": "right", "node": 9}, "kind": "rope", "k": 500},
             {"a": 0, "b": {"part": "left", "node": 5}, "k": 100}]"#,
-        parts,
+        PARTS,
     );
     std::fs::write(d.join("pair.json"), &good).unwrap();
     let o = hooke(&["check", "pair.json"], &d);
@@ -330,13 +310,18 @@ fn composites_merge_parts_and_join_them() {
     // The checkpoint is flat and runs on its own.
     let o = hooke(&["check", "runs/pair/final.json"], &d);
     assert!(o.status.success(), "{}", text(&o.stderr));
+}
 
+#[test]
+fn bad_composites_exit_2_naming_the_field() {
+    let d = scratch("composite-bad");
+    write_string_part(&d);
     for (what, body, expect) in [
         (
             "unknown part",
             composite(
                 r#"[{"a": {"part": "middle", "node": 0}, "b": 0, "k": 1}]"#,
-                parts,
+                PARTS,
             ),
             "joins[0].a.part",
         ),
@@ -344,18 +329,18 @@ fn composites_merge_parts_and_join_them() {
             "node past the part",
             composite(
                 r#"[{"a": {"part": "left", "node": 10}, "b": 0, "k": 1}]"#,
-                parts,
+                PARTS,
             ),
             "joins[0].a.node",
         ),
         (
             "own node past the scene's",
-            composite(r#"[{"a": 3, "b": 0, "k": 1}]"#, parts),
+            composite(r#"[{"a": 3, "b": 0, "k": 1}]"#, PARTS),
             "joins[0].a",
         ),
         (
             "missing k",
-            composite(r#"[{"a": 0, "b": {"part": "left", "node": 1}}]"#, parts),
+            composite(r#"[{"a": 0, "b": {"part": "left", "node": 1}}]"#, PARTS),
             "joins[0].k",
         ),
         (
@@ -386,6 +371,35 @@ fn composites_merge_parts_and_join_them() {
             text(&o.stderr)
         );
     }
+}
+
+/// `parts/string.json`: a string of 10 nodes.
+fn write_string_part(d: &std::path::Path) {
+    std::fs::create_dir_all(d.join("parts")).unwrap();
+    let args = [
+        "scene",
+        "string",
+        "--nodes",
+        "10",
+        "-o",
+        "parts/string.json",
+    ];
+    let o = hooke(&args, d);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
+
+/// Two strings side by side, "left" and "right".
+const PARTS: &str = r#"[{"name": "left", "scene": "parts/string.json"},
+                    {"name": "right", "scene": "parts/string.json", "offset": [0.4, 0, 0]}]"#;
+
+/// A composite scene named "pair": one own node, then `parts` joined by `joins`.
+fn composite(joins: &str, parts: &str) -> String {
+    format!(
+        r#"{{"format": "hooke/1", "name": "pair",
+                "nodes": [{{"x": [0.2, 0.5, 0], "mass": 0.1}}],
+                "parts": {parts},
+                "joins": {joins}}}"#
+    )
 }
 
 #[test]

@@ -237,103 +237,24 @@ impl GlbAnimation {
         crate::write_atomic(&self.path, &bytes)
     }
 
-    #[allow(clippy::unnecessary_cast)] // Real is f32 in f32 builds
+    /// The `.glb`: the first frame as the mesh, later frames as morph targets (position and
+    /// normal offsets), a LINEAR weights animation, the texture embedded.
     fn to_glb(&self) -> Vec<u8> {
         use serde_json::json;
-        const FLOAT: u32 = 5126;
-        const UINT: u32 = 5125;
-        const ARRAY: u32 = 34962;
-        const ELEMENTS: u32 = 34963;
         let mut b = BinBuilder::default();
-        let n = self.verts.len();
-        let base = &self.positions[0];
-        let (bytes, bounds) = vec3_bytes(base);
-        let pos = b.accessor(&bytes, n, "VEC3", FLOAT, bounds, Some(ARRAY));
-        let (bytes, _) = vec3_bytes(&self.normals[0]);
-        let nor = b.accessor(&bytes, n, "VEC3", FLOAT, json!({}), Some(ARRAY));
-        let mut attributes = json!({"POSITION": pos, "NORMAL": nor});
-        let textured = n > 0 && self.verts.iter().all(|(_, uv)| uv.is_some());
-        if textured {
-            // Scenes keep OBJ's v (up); glTF's runs down the image.
-            let bytes: Vec<u8> = self
-                .verts
-                .iter()
-                .flat_map(|(_, uv)| {
-                    let [u, v] = uv.expect("checked");
-                    [u as f32, 1.0 - v as f32]
-                })
-                .flat_map(f32::to_le_bytes)
-                .collect();
-            let uv = b.accessor(&bytes, n, "VEC2", FLOAT, json!({}), Some(ARRAY));
-            attributes["TEXCOORD_0"] = json!(uv);
-        }
+        let (attributes, textured) = self.attributes(&mut b);
+        let n = self.indices.len();
         let bytes: Vec<u8> = self.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
-        let idx = b.accessor(
-            &bytes,
-            self.indices.len(),
-            "SCALAR",
-            UINT,
-            json!({}),
-            Some(ELEMENTS),
-        );
-        let offsets = |frame: &[[f32; 3]], from: &[[f32; 3]]| -> Vec<[f32; 3]> {
-            frame
-                .iter()
-                .zip(from)
-                .map(|(a, o)| [a[0] - o[0], a[1] - o[1], a[2] - o[2]])
-                .collect()
-        };
-        let mut targets = Vec::new();
-        for (p, nn) in self.positions.iter().zip(&self.normals).skip(1) {
-            let (bytes, bounds) = vec3_bytes(&offsets(p, base));
-            let tp = b.accessor(&bytes, n, "VEC3", FLOAT, bounds, Some(ARRAY));
-            let (bytes, _) = vec3_bytes(&offsets(nn, &self.normals[0]));
-            let tn = b.accessor(&bytes, n, "VEC3", FLOAT, json!({}), Some(ARRAY));
-            targets.push(json!({"POSITION": tp, "NORMAL": tn}));
-        }
+        let idx = b.accessor(&bytes, (n, "SCALAR", UINT), json!({}), Some(ELEMENTS));
+        let targets = self.morph_targets(&mut b);
         let mut primitive =
             json!({"attributes": attributes, "indices": idx, "mode": 4, "material": 0});
-        let mut material = json!({
-            "name": "hooke",
-            "doubleSided": true,
-            "pbrMetallicRoughness": {
-                "baseColorFactor": [0.8, 0.8, 0.85, 1.0],
-                "metallicFactor": 0.0,
-                "roughnessFactor": 0.8
-            }
-        });
-        let mut image = None;
-        if let (Some((bytes, mime)), true) = (&self.texture, textured) {
-            let view = b.view(bytes, None);
-            image = Some(json!([{"bufferView": view, "mimeType": mime}]));
-            let pbr = &mut material["pbrMetallicRoughness"];
-            pbr["baseColorTexture"] = json!({"index": 0});
-            pbr["baseColorFactor"] = json!([1.0, 1.0, 1.0, 1.0]);
-        }
+        let (material, image) = self.material(&mut b, textured);
         let mut mesh = json!({"name": "hooke", "primitives": []});
-        let k = targets.len();
-        let mut animation = None;
-        if k > 0 {
+        let animation = self.animation(&mut b, targets.len());
+        if !targets.is_empty() {
+            mesh["weights"] = json!(vec![0.0; targets.len()]);
             primitive["targets"] = json!(targets);
-            mesh["weights"] = json!(vec![0.0; k]);
-            let t0 = self.times[0];
-            let times: Vec<f32> = self.times.iter().map(|t| t - t0).collect();
-            let bytes: Vec<u8> = times.iter().flat_map(|t| t.to_le_bytes()).collect();
-            let (lo, hi) = (times[0], times[times.len() - 1]);
-            let bounds = json!({"min": [lo], "max": [hi]});
-            let input = b.accessor(&bytes, times.len(), "SCALAR", FLOAT, bounds, None);
-            // Frame 0: all weights 0; frame f: target f − 1 at weight 1.
-            let mut w = vec![0f32; times.len() * k];
-            for f in 1..times.len() {
-                w[f * k + f - 1] = 1.0;
-            }
-            let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
-            let output = b.accessor(&bytes, w.len(), "SCALAR", FLOAT, json!({}), None);
-            animation = Some(json!([{
-                "name": "simulation",
-                "samplers": [{"input": input, "output": output, "interpolation": "LINEAR"}],
-                "channels": [{"sampler": 0, "target": {"node": 0, "path": "weights"}}]
-            }]));
         }
         mesh["primitives"] = json!([primitive]);
         b.pad();
@@ -357,22 +278,140 @@ impl GlbAnimation {
         if let Some(a) = animation {
             doc["animations"] = a;
         }
-        let mut text = serde_json::to_vec(&doc).expect("JSON of plain values");
-        // The JSON chunk is padded with spaces, the binary chunk with zeros (glTF 2.0 §4.4).
-        while text.len() % 4 != 0 {
-            text.push(b' ');
-        }
-        let glb = gltf::binary::Glb {
-            header: gltf::binary::Header {
-                magic: *b"glTF",
-                version: 2,
-                length: (12 + 8 + text.len() + 8 + b.bin.len()) as u32,
-            },
-            json: std::borrow::Cow::Owned(text),
-            bin: Some(std::borrow::Cow::Owned(b.bin)),
-        };
-        glb.to_vec().expect("writing to memory")
+        glb_bytes(&doc, b.bin)
     }
+
+    /// The first frame's positions, normals and (when every vertex has one) texture
+    /// coordinates; returns the attributes and whether the mesh is textured.
+    #[allow(clippy::unnecessary_cast)] // Real is f32 in f32 builds
+    fn attributes(&self, b: &mut BinBuilder) -> (serde_json::Value, bool) {
+        use serde_json::json;
+        let n = self.verts.len();
+        let (bytes, bounds) = vec3_bytes(&self.positions[0]);
+        let pos = b.accessor(&bytes, (n, "VEC3", FLOAT), bounds, Some(ARRAY));
+        let (bytes, _) = vec3_bytes(&self.normals[0]);
+        let nor = b.accessor(&bytes, (n, "VEC3", FLOAT), json!({}), Some(ARRAY));
+        let mut attributes = json!({"POSITION": pos, "NORMAL": nor});
+        let textured = n > 0 && self.verts.iter().all(|(_, uv)| uv.is_some());
+        if textured {
+            // Scenes keep OBJ's v (up); glTF's runs down the image.
+            let bytes: Vec<u8> = self
+                .verts
+                .iter()
+                .flat_map(|(_, uv)| {
+                    let [u, v] = uv.expect("checked");
+                    [u as f32, 1.0 - v as f32]
+                })
+                .flat_map(f32::to_le_bytes)
+                .collect();
+            let uv = b.accessor(&bytes, (n, "VEC2", FLOAT), json!({}), Some(ARRAY));
+            attributes["TEXCOORD_0"] = json!(uv);
+        }
+        (attributes, textured)
+    }
+
+    /// Frames after the first as morph targets: position and normal offsets from frame 0.
+    fn morph_targets(&self, b: &mut BinBuilder) -> Vec<serde_json::Value> {
+        use serde_json::json;
+        let n = self.verts.len();
+        let offsets = |frame: &[[f32; 3]], from: &[[f32; 3]]| -> Vec<[f32; 3]> {
+            frame
+                .iter()
+                .zip(from)
+                .map(|(a, o)| [a[0] - o[0], a[1] - o[1], a[2] - o[2]])
+                .collect()
+        };
+        let mut targets = Vec::new();
+        for (p, nn) in self.positions.iter().zip(&self.normals).skip(1) {
+            let (bytes, bounds) = vec3_bytes(&offsets(p, &self.positions[0]));
+            let tp = b.accessor(&bytes, (n, "VEC3", FLOAT), bounds, Some(ARRAY));
+            let (bytes, _) = vec3_bytes(&offsets(nn, &self.normals[0]));
+            let tn = b.accessor(&bytes, (n, "VEC3", FLOAT), json!({}), Some(ARRAY));
+            targets.push(json!({"POSITION": tp, "NORMAL": tn}));
+        }
+        targets
+    }
+
+    /// The material (textured when the mesh is and a texture was given), and the images.
+    fn material(
+        &self,
+        b: &mut BinBuilder,
+        textured: bool,
+    ) -> (serde_json::Value, Option<serde_json::Value>) {
+        use serde_json::json;
+        let mut material = json!({
+            "name": "hooke",
+            "doubleSided": true,
+            "pbrMetallicRoughness": {
+                "baseColorFactor": [0.8, 0.8, 0.85, 1.0],
+                "metallicFactor": 0.0,
+                "roughnessFactor": 0.8
+            }
+        });
+        let mut image = None;
+        if let (Some((bytes, mime)), true) = (&self.texture, textured) {
+            let view = b.view(bytes, None);
+            image = Some(json!([{"bufferView": view, "mimeType": mime}]));
+            let pbr = &mut material["pbrMetallicRoughness"];
+            pbr["baseColorTexture"] = json!({"index": 0});
+            pbr["baseColorFactor"] = json!([1.0, 1.0, 1.0, 1.0]);
+        }
+        (material, image)
+    }
+
+    /// The weights animation over `k` morph targets (none without targets): frame 0 all
+    /// weights 0; frame f target f − 1 at weight 1, interpolated linearly.
+    fn animation(&self, b: &mut BinBuilder, k: usize) -> Option<serde_json::Value> {
+        use serde_json::json;
+        if k == 0 {
+            return None;
+        }
+        let t0 = self.times[0];
+        let times: Vec<f32> = self.times.iter().map(|t| t - t0).collect();
+        let bytes: Vec<u8> = times.iter().flat_map(|t| t.to_le_bytes()).collect();
+        let (lo, hi) = (times[0], times[times.len() - 1]);
+        let bounds = json!({"min": [lo], "max": [hi]});
+        let input = b.accessor(&bytes, (times.len(), "SCALAR", FLOAT), bounds, None);
+        let mut w = vec![0f32; times.len() * k];
+        for f in 1..times.len() {
+            w[f * k + f - 1] = 1.0;
+        }
+        let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let output = b.accessor(&bytes, (w.len(), "SCALAR", FLOAT), json!({}), None);
+        Some(json!([{
+            "name": "simulation",
+            "samplers": [{"input": input, "output": output, "interpolation": "LINEAR"}],
+            "channels": [{"sampler": 0, "target": {"node": 0, "path": "weights"}}]
+        }]))
+    }
+}
+
+/// glTF component type: 32-bit float.
+const FLOAT: u32 = 5126;
+/// glTF component type: 32-bit unsigned integer.
+const UINT: u32 = 5125;
+/// Buffer view target: vertex attributes.
+const ARRAY: u32 = 34962;
+/// Buffer view target: indices.
+const ELEMENTS: u32 = 34963;
+
+/// The GLB container of `doc` and the binary chunk; the JSON chunk is padded with spaces,
+/// the binary chunk with zeros (glTF 2.0 §4.4).
+fn glb_bytes(doc: &serde_json::Value, bin: Vec<u8>) -> Vec<u8> {
+    let mut text = serde_json::to_vec(doc).expect("JSON of plain values");
+    while text.len() % 4 != 0 {
+        text.push(b' ');
+    }
+    let glb = gltf::binary::Glb {
+        header: gltf::binary::Header {
+            magic: *b"glTF",
+            version: 2,
+            length: (12 + 8 + text.len() + 8 + bin.len()) as u32,
+        },
+        json: std::borrow::Cow::Owned(text),
+        bin: Some(std::borrow::Cow::Owned(bin)),
+    };
+    glb.to_vec().expect("writing to memory")
 }
 
 /// Little-endian bytes of `v` and the accessor bounds glTF requires for positions.
@@ -419,14 +458,12 @@ impl BinBuilder {
         self.views.len() - 1
     }
 
-    /// Appends `bytes` as a view and an accessor over it (with `extra` fields such as
-    /// bounds); returns the accessor's index.
+    /// Appends `bytes` as a view and an accessor over it of `(count, type, component
+    /// type)` (with `extra` fields such as bounds); returns the accessor's index.
     fn accessor(
         &mut self,
         bytes: &[u8],
-        count: usize,
-        kind: &str,
-        component: u32,
+        (count, kind, component): (usize, &str, u32),
         extra: serde_json::Value,
         target: Option<u32>,
     ) -> usize {

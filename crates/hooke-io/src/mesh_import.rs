@@ -115,47 +115,8 @@ fn obj_source(
                 .chunks_exact(2)
                 .map(|t| [t[0] as Real, t[1] as Real]),
         );
-        let has_uvs = !m.texcoord_indices.is_empty();
-        let arities: Vec<u32> = if m.face_arities.is_empty() {
-            vec![3; m.indices.len() / 3]
-        } else {
-            m.face_arities.clone()
-        };
-        let mut start = 0usize;
-        for &arity in &arities {
-            let n = arity as usize;
-            let idx = &m.indices[start..start + n];
-            let tex = has_uvs.then(|| &m.texcoord_indices[start..start + n]);
-            start += n;
-            if n < 3 {
-                return Err(fail(
-                    path,
-                    format!("face {face_index} ({}) has {n} corners", model.name),
-                ));
-            }
-            if n > 3 && !opts.triangulate {
-                return Err(fail(
-                    path,
-                    format!(
-                        "face {face_index} ({}) has {n} corners; pass --triangulate to split \
-                         polygons into triangles",
-                        model.name
-                    ),
-                ));
-            }
-            if n == 4 {
-                src.quads.push([0, 1, 2, 3].map(|k| base + idx[k]));
-            }
-            for k in 1..n - 1 {
-                src.faces
-                    .push([idx[0], idx[k], idx[k + 1]].map(|v| base + v));
-                if let Some(t) = tex {
-                    src.face_uvs
-                        .push([t[0], t[k], t[k + 1]].map(|v| uv_base + v));
-                }
-            }
-            face_index += 1;
-        }
+        let at = (path, model.name.as_str(), opts);
+        obj_faces(&mut src, m, (base, uv_base), at, &mut face_index)?;
         if src.texture.is_none()
             && let Some(tex) = m
                 .material_id
@@ -170,6 +131,59 @@ fn obj_source(
         src.face_uvs.clear();
     }
     Ok(src)
+}
+
+/// Adds the faces of OBJ mesh `m` (its vertices and texture coordinates start at `base`
+/// and `uv_base`): triangles as they are, quads kept for shear bracing, polygons fanned
+/// into triangles when `opts` allow; `face_index` counts the file's faces for errors.
+fn obj_faces(
+    src: &mut MeshSource,
+    m: &tobj::Mesh,
+    (base, uv_base): (u32, u32),
+    (path, model, opts): (&Path, &str, ImportOptions),
+    face_index: &mut usize,
+) -> Result<(), MeshError> {
+    let has_uvs = !m.texcoord_indices.is_empty();
+    let arities: Vec<u32> = if m.face_arities.is_empty() {
+        vec![3; m.indices.len() / 3]
+    } else {
+        m.face_arities.clone()
+    };
+    let mut start = 0usize;
+    for &arity in &arities {
+        let n = arity as usize;
+        let idx = &m.indices[start..start + n];
+        let tex = has_uvs.then(|| &m.texcoord_indices[start..start + n]);
+        start += n;
+        if n < 3 {
+            return Err(fail(
+                path,
+                format!("face {face_index} ({model}) has {n} corners"),
+            ));
+        }
+        if n > 3 && !opts.triangulate {
+            return Err(fail(
+                path,
+                format!(
+                    "face {face_index} ({model}) has {n} corners; pass --triangulate to split \
+                     polygons into triangles"
+                ),
+            ));
+        }
+        if n == 4 {
+            src.quads.push([0, 1, 2, 3].map(|k| base + idx[k]));
+        }
+        for k in 1..n - 1 {
+            src.faces
+                .push([idx[0], idx[k], idx[k + 1]].map(|v| base + v));
+            if let Some(t) = tex {
+                src.face_uvs
+                    .push([t[0], t[k], t[k + 1]].map(|v| uv_base + v));
+            }
+        }
+        *face_index += 1;
+    }
+    Ok(())
 }
 
 /// The node's world transforms, depth first from the default (or first) scene.
@@ -200,6 +214,33 @@ fn world_meshes(doc: &gltf::Document) -> Vec<(gltf::Mesh<'_>, Mat4)> {
 fn load_gltf(path: &Path) -> Result<MeshSource, MeshError> {
     let gltf =
         gltf::Gltf::open(path).map_err(|e| fail(path, format!("not a readable glTF file: {e}")))?;
+    let buffers = gltf_buffers(&gltf, path)?;
+    let mut src = MeshSource {
+        name: name_of(path),
+        ..MeshSource::default()
+    };
+    let mut all_uvs = true;
+    for (mesh, world) in world_meshes(&gltf.document) {
+        for (p, prim) in mesh.primitives().enumerate() {
+            let label = format!("mesh {:?} primitive {p}", mesh.name().unwrap_or(""));
+            let at = Primitive {
+                path,
+                label: &label,
+                world,
+                buffers: &buffers,
+            };
+            all_uvs &= at.add(&prim, &mut src)?;
+        }
+    }
+    if !all_uvs {
+        src.face_uvs.clear();
+        src.uvs.clear();
+    }
+    Ok(src)
+}
+
+/// The glTF's buffers: the GLB's binary chunk, or files beside it (base64 is refused).
+fn gltf_buffers(gltf: &gltf::Gltf, path: &Path) -> Result<Vec<Vec<u8>>, MeshError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut buffers: Vec<Vec<u8>> = Vec::new();
     for buffer in gltf.document.buffers() {
@@ -230,92 +271,108 @@ fn load_gltf(path: &Path) -> Result<MeshSource, MeshError> {
         };
         buffers.push(data);
     }
-    let mut src = MeshSource {
-        name: name_of(path),
-        ..MeshSource::default()
-    };
-    let mut all_uvs = true;
-    for (mesh, world) in world_meshes(&gltf.document) {
-        for (p, prim) in mesh.primitives().enumerate() {
-            let label = format!("mesh {:?} primitive {p}", mesh.name().unwrap_or(""));
-            if prim.mode() != gltf::mesh::Mode::Triangles {
-                return Err(fail(
-                    path,
-                    format!(
-                        "{label}: mode {:?}; only triangle lists are read",
-                        prim.mode()
-                    ),
-                ));
-            }
-            let reader = prim.reader(|b| buffers.get(b.index()).map(|d| d.as_slice()));
-            let positions: Vec<Vec3> = reader
-                .read_positions()
-                .ok_or_else(|| fail(path, format!("{label}: no POSITION attribute")))?
-                .map(|q| {
-                    let w = world.transform_point3(glam::Vec3::from(q));
-                    Vec3::new(w.x as Real, w.y as Real, w.z as Real)
-                })
-                .collect();
-            let base = src.positions.len() as u32;
-            let count = positions.len() as u32;
-            let indices: Vec<u32> = match reader.read_indices() {
-                Some(i) => i.into_u32().collect(),
-                None => (0..count).collect(),
-            };
-            if indices.len() % 3 != 0 {
-                return Err(fail(
-                    path,
-                    format!(
-                        "{label}: {} indices is not a whole number of triangles",
-                        indices.len()
-                    ),
-                ));
-            }
-            if let Some(&bad) = indices.iter().find(|&&i| i >= count) {
-                return Err(fail(
-                    path,
-                    format!("{label}: index {bad} but only {count} vertices"),
-                ));
-            }
-            // A mirroring transform flips the winding.
-            let flip = world.determinant() < 0.0;
-            for t in indices.chunks_exact(3) {
-                let f = if flip {
-                    [t[0], t[2], t[1]]
-                } else {
-                    [t[0], t[1], t[2]]
-                };
-                src.faces.push(f.map(|v| base + v));
-            }
-            match reader.read_tex_coords(0) {
-                Some(uv) => {
-                    // glTF keeps one UV per vertex: the vertex index is the UV index. Its v
-                    // runs down the image; scenes use OBJ's convention (v up).
-                    let uv_base = src.uvs.len() as u32;
-                    src.uvs
-                        .extend(uv.into_f32().map(|[u, v]| [u as Real, 1.0 - v as Real]));
-                    let n = src.faces.len() - indices.len() / 3;
-                    src.face_uvs
-                        .extend(src.faces[n..].iter().map(|f| f.map(|v| v - base + uv_base)));
-                }
-                None => all_uvs = false,
-            }
-            if src.texture.is_none()
-                && let Some(info) = prim
-                    .material()
-                    .pbr_metallic_roughness()
-                    .base_color_texture()
-                && let gltf::image::Source::Uri { uri, .. } = info.texture().source().source()
-                && !uri.starts_with("data:")
-            {
-                src.texture = Some(uri.to_string());
-            }
-            src.positions.extend(positions);
+    Ok(buffers)
+}
+
+/// Where a glTF primitive is read: the file, its label for errors, its node's world
+/// transform, the buffers.
+struct Primitive<'a> {
+    path: &'a Path,
+    label: &'a str,
+    world: Mat4,
+    buffers: &'a [Vec<u8>],
+}
+
+impl Primitive<'_> {
+    /// Adds `prim`'s triangles (in world space, winding kept under mirroring) to `src`;
+    /// returns whether it had texture coordinates.
+    fn add(&self, prim: &gltf::Primitive, src: &mut MeshSource) -> Result<bool, MeshError> {
+        let (path, label, world) = (self.path, self.label, self.world);
+        if prim.mode() != gltf::mesh::Mode::Triangles {
+            return Err(fail(
+                path,
+                format!(
+                    "{label}: mode {:?}; only triangle lists are read",
+                    prim.mode()
+                ),
+            ));
         }
+        let reader = prim.reader(|b| self.buffers.get(b.index()).map(|d| d.as_slice()));
+        let positions: Vec<Vec3> = reader
+            .read_positions()
+            .ok_or_else(|| fail(path, format!("{label}: no POSITION attribute")))?
+            .map(|q| {
+                let w = world.transform_point3(glam::Vec3::from(q));
+                Vec3::new(w.x as Real, w.y as Real, w.z as Real)
+            })
+            .collect();
+        let base = src.positions.len() as u32;
+        let indices = self.indices(reader.read_indices(), positions.len() as u32)?;
+        // A mirroring transform flips the winding.
+        let flip = world.determinant() < 0.0;
+        for t in indices.chunks_exact(3) {
+            let f = if flip {
+                [t[0], t[2], t[1]]
+            } else {
+                [t[0], t[1], t[2]]
+            };
+            src.faces.push(f.map(|v| base + v));
+        }
+        let has_uvs = match reader.read_tex_coords(0) {
+            Some(uv) => {
+                // glTF keeps one UV per vertex: the vertex index is the UV index. Its v
+                // runs down the image; scenes use OBJ's convention (v up).
+                let uv_base = src.uvs.len() as u32;
+                src.uvs
+                    .extend(uv.into_f32().map(|[u, v]| [u as Real, 1.0 - v as Real]));
+                let n = src.faces.len() - indices.len() / 3;
+                src.face_uvs
+                    .extend(src.faces[n..].iter().map(|f| f.map(|v| v - base + uv_base)));
+                true
+            }
+            None => false,
+        };
+        if src.texture.is_none()
+            && let Some(info) = prim
+                .material()
+                .pbr_metallic_roughness()
+                .base_color_texture()
+            && let gltf::image::Source::Uri { uri, .. } = info.texture().source().source()
+            && !uri.starts_with("data:")
+        {
+            src.texture = Some(uri.to_string());
+        }
+        src.positions.extend(positions);
+        Ok(has_uvs)
     }
-    if !all_uvs {
-        src.face_uvs.clear();
-        src.uvs.clear();
+
+    /// The triangle indices (all vertices in order when the primitive has none), checked
+    /// against `count` vertices.
+    fn indices(
+        &self,
+        read: Option<gltf::mesh::util::ReadIndices>,
+        count: u32,
+    ) -> Result<Vec<u32>, MeshError> {
+        let (path, label) = (self.path, self.label);
+        let indices: Vec<u32> = match read {
+            Some(i) => i.into_u32().collect(),
+            None => (0..count).collect(),
+        };
+        if indices.len() % 3 != 0 {
+            return Err(fail(
+                path,
+                format!(
+                    "{label}: {} indices is not a whole number of triangles",
+                    indices.len()
+                ),
+            ));
+        }
+        if let Some(&bad) = indices.iter().find(|&&i| i >= count) {
+            return Err(fail(
+                path,
+                format!("{label}: index {bad} but only {count} vertices"),
+            ));
+        }
+        Ok(indices)
     }
-    Ok(src)
 }

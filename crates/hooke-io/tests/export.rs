@@ -81,10 +81,20 @@ fn exported_obj_frames_read_back_with_the_same_vertices_faces_and_uvs() {
     }
 }
 
-#[test]
-fn the_glb_parses_and_its_accessors_match_the_simulation() {
-    let d = scratch("glb");
-    let path = d.join("a.glb");
+/// A 12×9 cloth exported as a `.glb` over five frames (every 250 steps).
+struct Exported {
+    sim: Simulation,
+    /// Positions of each frame.
+    frames: Vec<Vec<Vec3>>,
+    /// Per exported vertex, its node.
+    order: Vec<u32>,
+    /// The `.glb` file's bytes.
+    bytes: Vec<u8>,
+    path: std::path::PathBuf,
+}
+
+fn exported(name: &str) -> Exported {
+    let path = scratch(name).join("a.glb");
     let mut sim = Simulation::new(cloth("corners"));
     let m = sim.model();
     let mesh = ExportMesh::new(m.surfaces(), m.nodes().len()).unwrap();
@@ -98,15 +108,28 @@ fn the_glb_parses_and_its_accessors_match_the_simulation() {
         frames.push(sim.state().x().to_vec());
     }
     glb.finish().unwrap();
+    Exported {
+        sim,
+        frames,
+        order,
+        bytes: std::fs::read(&path).unwrap(),
+        path,
+    }
+}
 
-    let bytes = std::fs::read(&path).unwrap();
-    let gltf = gltf::Gltf::from_slice(&bytes).unwrap();
+fn f32s(p: Vec3) -> [f32; 3] {
+    [p.x as f32, p.y as f32, p.z as f32]
+}
+
+#[test]
+fn the_glb_holds_every_vertex_and_triangle_of_the_first_frame() {
+    let e = exported("glb-first");
+    let gltf = gltf::Gltf::from_slice(&e.bytes).unwrap();
     let blob = gltf.blob.as_deref().unwrap();
-    let doc = &gltf.document;
-    let prim = doc.meshes().next().unwrap().primitives().next().unwrap();
+    let prim = gltf.document.meshes().next().unwrap().primitives().next().unwrap();
     let reader = prim.reader(|_| Some(blob));
     // The cloth has no UV seams: one glTF vertex per node, 2 triangles per cell.
-    let n = sim.model().nodes().len();
+    let n = e.sim.model().nodes().len();
     let pos = prim.get(&gltf::Semantic::Positions).unwrap();
     assert_eq!(pos.count(), n);
     assert_eq!(prim.indices().unwrap().count(), 3 * 2 * 11 * 8);
@@ -115,9 +138,8 @@ fn the_glb_parses_and_its_accessors_match_the_simulation() {
     // vertex k is exported vertex k: node order[k]).
     let base: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
     let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
-    for (k, &node) in order.iter().enumerate() {
-        let p = frames[0][node as usize];
-        let p = [p.x as f32, p.y as f32, p.z as f32];
+    for (k, &node) in e.order.iter().enumerate() {
+        let p = f32s(e.frames[0][node as usize]);
         assert_eq!(base[k], p, "vertex {k}");
         for c in 0..3 {
             lo[c] = lo[c].min(p[c]);
@@ -133,31 +155,30 @@ fn the_glb_parses_and_its_accessors_match_the_simulation() {
     };
     assert_eq!(bound(pos.min().unwrap()), lo.to_vec());
     assert_eq!(bound(pos.max().unwrap()), hi.to_vec());
+}
+
+#[test]
+fn the_glb_morph_targets_and_keys_replay_the_simulation() {
+    let e = exported("glb-targets");
+    let gltf = gltf::Gltf::from_slice(&e.bytes).unwrap();
+    let blob = gltf.blob.as_deref().unwrap();
+    let doc = &gltf.document;
+    let prim = doc.meshes().next().unwrap().primitives().next().unwrap();
+    let reader = prim.reader(|_| Some(blob));
+    let base: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
     // One morph target per later frame; base + last target = the last frame.
     let targets: Vec<_> = reader.read_morph_targets().collect();
-    assert_eq!(targets.len(), frames.len() - 1);
+    assert_eq!(targets.len(), e.frames.len() - 1);
     let last: Vec<[f32; 3]> = targets.last().unwrap().0.clone().unwrap().collect();
-    for (k, &node) in order.iter().enumerate() {
-        let p = frames.last().unwrap()[node as usize];
+    for (k, &node) in e.order.iter().enumerate() {
         let got = [0, 1, 2].map(|c| base[k][c] + last[k][c]);
-        let want = [p.x as f32, p.y as f32, p.z as f32];
+        let want = f32s(e.frames.last().unwrap()[node as usize]);
         for c in 0..3 {
             assert!(
                 (got[c] - want[c]).abs() < 1e-6,
                 "vertex {k}: {got:?} vs {want:?}"
             );
         }
-    }
-    // hooke's own glTF reader takes it back: the first frame, all faces, UVs (v flipped
-    // back to OBJ's convention).
-    let back = load_mesh(&path, ImportOptions::default()).unwrap();
-    assert_eq!(back.positions.len(), n);
-    assert_eq!(back.faces.len(), 2 * 11 * 8);
-    assert_eq!(back.face_uvs.len(), back.faces.len());
-    let surface = &sim.model().surfaces()[0];
-    for (k, &node) in order.iter().enumerate() {
-        let uv = surface.uvs[node as usize];
-        assert!((back.uvs[k][1] - uv[1]).abs() < 1e-6, "vertex {k}");
     }
     // The animation keys every frame at its time.
     let anim = doc.animations().next().unwrap();
@@ -167,7 +188,22 @@ fn the_glb_parses_and_its_accessors_match_the_simulation() {
         .read_inputs()
         .unwrap()
         .collect();
-    assert_eq!(times.len(), frames.len());
-    let dt = sim.settings().dt as f32;
+    assert_eq!(times.len(), e.frames.len());
+    let dt = e.sim.settings().dt as f32;
     assert!((times[4] - 1000.0 * dt).abs() < 1e-5, "{times:?}");
+}
+
+#[test]
+fn hookes_own_gltf_reader_takes_the_glb_back() {
+    let e = exported("glb-back");
+    // The first frame, all faces, UVs (v flipped back to OBJ's convention).
+    let back = load_mesh(&e.path, ImportOptions::default()).unwrap();
+    assert_eq!(back.positions.len(), e.sim.model().nodes().len());
+    assert_eq!(back.faces.len(), 2 * 11 * 8);
+    assert_eq!(back.face_uvs.len(), back.faces.len());
+    let surface = &e.sim.model().surfaces()[0];
+    for (k, &node) in e.order.iter().enumerate() {
+        let uv = surface.uvs[node as usize];
+        assert!((back.uvs[k][1] - uv[1]).abs() < 1e-6, "vertex {k}");
+    }
 }

@@ -83,6 +83,124 @@ pub fn label(v: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// The plot area in the picture and the data range it shows.
+struct Axes {
+    left: f32,
+    top: f32,
+    pw: f32,
+    ph: f32,
+    x: (f64, f64),
+    y: (f64, f64),
+}
+
+const INK: [u8; 3] = [40, 40, 50];
+
+impl Axes {
+    /// Axes for `series` in a `w`×`h` picture: the data's range, a little room above and
+    /// below the lines, never a zero span.
+    fn new(series: &[Series], w: f32, h: f32) -> Self {
+        let (left, right, top, bottom) = (110.0, 30.0, 60.0, 80.0);
+        let mut lo = (f64::INFINITY, f64::INFINITY);
+        let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for s in series {
+            for &(x, y) in &s.points {
+                if x.is_finite() && y.is_finite() {
+                    lo = (lo.0.min(x), lo.1.min(y));
+                    hi = (hi.0.max(x), hi.1.max(y));
+                }
+            }
+        }
+        if lo.0 > hi.0 {
+            lo = (0.0, 0.0);
+            hi = (1.0, 1.0);
+        }
+        let pad = 0.05 * (hi.1 - lo.1).max(1e-12 * hi.1.abs().max(1.0));
+        Self {
+            left,
+            top,
+            pw: w - left - right,
+            ph: h - top - bottom,
+            x: (lo.0, if hi.0 > lo.0 { hi.0 } else { lo.0 + 1.0 }),
+            y: (lo.1 - pad, hi.1 + pad),
+        }
+    }
+
+    /// The picture's x of data x.
+    fn sx(&self, x: f64) -> f32 {
+        self.left + ((x - self.x.0) / (self.x.1 - self.x.0)) as f32 * self.pw
+    }
+
+    /// The picture's y of data y.
+    fn sy(&self, y: f64) -> f32 {
+        self.top + self.ph - ((y - self.y.0) / (self.y.1 - self.y.0)) as f32 * self.ph
+    }
+
+    /// Grid lines and tick labels on both axes, and the frame.
+    fn grid(&self, pm: &mut Pixmap) {
+        let (left, top, pw, ph) = (self.left, self.top, self.pw, self.ph);
+        let thin = Stroke {
+            width: 1.0,
+            ..Stroke::default()
+        };
+        let grey = paint([225, 225, 225]);
+        for t in ticks(self.x.0, self.x.1) {
+            let x = self.sx(t);
+            segment(pm, (x, top), (x, top + ph), &grey, &thin);
+            let l = label(t);
+            text(pm, x - text_width(&l, 1.5) / 2.0, top + ph + 8.0, &l, 1.5, INK);
+        }
+        for t in ticks(self.y.0, self.y.1) {
+            let y = self.sy(t);
+            segment(pm, (left, y), (left + pw, y), &grey, &thin);
+            let l = label(t);
+            text(pm, left - 8.0 - text_width(&l, 1.5), y - 6.0, &l, 1.5, INK);
+        }
+        if let Some(r) = Rect::from_xywh(left, top, pw, ph) {
+            let p = PathBuilder::from_rect(r);
+            pm.stroke_path(&p, &paint(INK), &thin, Transform::identity(), None);
+        }
+    }
+
+    /// Each series as a line (broken where a value is not finite).
+    fn lines(&self, pm: &mut Pixmap, series: &[Series]) {
+        let line = Stroke {
+            width: 2.0,
+            ..Stroke::default()
+        };
+        for s in series {
+            let mut pb = PathBuilder::new();
+            let mut open = false;
+            for &(x, y) in &s.points {
+                if !(x.is_finite() && y.is_finite()) {
+                    open = false;
+                    continue;
+                }
+                if open {
+                    pb.line_to(self.sx(x), self.sy(y));
+                } else {
+                    pb.move_to(self.sx(x), self.sy(y));
+                    open = true;
+                }
+            }
+            if let Some(p) = pb.finish() {
+                pm.stroke_path(&p, &paint(s.rgb), &line, Transform::identity(), None);
+            }
+        }
+    }
+
+    /// A colour swatch and the name of each series, left to right above the lines.
+    fn legend(&self, pm: &mut Pixmap, series: &[Series]) {
+        let mut lx = self.left + 12.0;
+        for s in series {
+            if let Some(r) = Rect::from_xywh(lx, self.top + 12.0, 24.0, 4.0) {
+                pm.fill_rect(r, &paint(s.rgb), Transform::identity(), None);
+            }
+            text(pm, lx + 30.0, self.top + 7.0, &s.name, 1.5, INK);
+            lx += 30.0 + text_width(&s.name, 1.5) + 24.0;
+        }
+    }
+}
+
 /// Plots `series` in a `width`×`height` picture with a title and axis titles.
 pub fn line_plot(
     series: &[Series],
@@ -95,127 +213,14 @@ pub fn line_plot(
     let mut pm = Pixmap::new(width, height).expect("picture size > 0");
     pm.fill(Color::WHITE);
     let (w, h) = (width as f32, height as f32);
-    let (left, right, top, bottom) = (110.0, 30.0, 60.0, 80.0);
-    let (pw, ph) = (w - left - right, h - top - bottom);
-    let ink = [40, 40, 50];
-    let mut lo = (f64::INFINITY, f64::INFINITY);
-    let mut hi = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for s in series {
-        for &(x, y) in &s.points {
-            if x.is_finite() && y.is_finite() {
-                lo = (lo.0.min(x), lo.1.min(y));
-                hi = (hi.0.max(x), hi.1.max(y));
-            }
-        }
-    }
-    if lo.0 > hi.0 {
-        lo = (0.0, 0.0);
-        hi = (1.0, 1.0);
-    }
-    // Some room above and below the lines; never a zero span.
-    let pad = 0.05 * (hi.1 - lo.1).max(1e-12 * hi.1.abs().max(1.0));
-    let (y0, y1) = (lo.1 - pad, hi.1 + pad);
-    let (x0, x1) = (lo.0, if hi.0 > lo.0 { hi.0 } else { lo.0 + 1.0 });
-    let sx = |x: f64| left + ((x - x0) / (x1 - x0)) as f32 * pw;
-    let sy = |y: f64| top + ph - ((y - y0) / (y1 - y0)) as f32 * ph;
-    let thin = Stroke {
-        width: 1.0,
-        ..Stroke::default()
-    };
-    // Grid and tick labels.
-    for t in ticks(x0, x1) {
-        let x = sx(t);
-        segment(
-            &mut pm,
-            (x, top),
-            (x, top + ph),
-            &paint([225, 225, 225]),
-            &thin,
-        );
-        let l = label(t);
-        text(
-            &mut pm,
-            x - text_width(&l, 1.5) / 2.0,
-            top + ph + 8.0,
-            &l,
-            1.5,
-            ink,
-        );
-    }
-    for t in ticks(y0, y1) {
-        let y = sy(t);
-        segment(
-            &mut pm,
-            (left, y),
-            (left + pw, y),
-            &paint([225, 225, 225]),
-            &thin,
-        );
-        let l = label(t);
-        text(
-            &mut pm,
-            left - 8.0 - text_width(&l, 1.5),
-            y - 6.0,
-            &l,
-            1.5,
-            ink,
-        );
-    }
-    // Frame.
-    if let Some(r) = Rect::from_xywh(left, top, pw, ph) {
-        let p = PathBuilder::from_rect(r);
-        pm.stroke_path(&p, &paint(ink), &thin, Transform::identity(), None);
-    }
-    // Lines.
-    let line = Stroke {
-        width: 2.0,
-        ..Stroke::default()
-    };
-    for s in series {
-        let mut pb = PathBuilder::new();
-        let mut open = false;
-        for &(x, y) in &s.points {
-            if !(x.is_finite() && y.is_finite()) {
-                open = false;
-                continue;
-            }
-            if open {
-                pb.line_to(sx(x), sy(y));
-            } else {
-                pb.move_to(sx(x), sy(y));
-                open = true;
-            }
-        }
-        if let Some(p) = pb.finish() {
-            pm.stroke_path(&p, &paint(s.rgb), &line, Transform::identity(), None);
-        }
-    }
-    // Titles and legend.
-    text(
-        &mut pm,
-        (w - text_width(title, 2.0)) / 2.0,
-        18.0,
-        title,
-        2.0,
-        ink,
-    );
-    text(
-        &mut pm,
-        left + (pw - text_width(x_title, 2.0)) / 2.0,
-        h - 36.0,
-        x_title,
-        2.0,
-        ink,
-    );
-    text(&mut pm, 8.0, top - 26.0, y_title, 2.0, ink);
-    let mut lx = left + 12.0;
-    for s in series {
-        if let Some(r) = Rect::from_xywh(lx, top + 12.0, 24.0, 4.0) {
-            pm.fill_rect(r, &paint(s.rgb), Transform::identity(), None);
-        }
-        text(&mut pm, lx + 30.0, top + 7.0, &s.name, 1.5, ink);
-        lx += 30.0 + text_width(&s.name, 1.5) + 24.0;
-    }
+    let axes = Axes::new(series, w, h);
+    axes.grid(&mut pm);
+    axes.lines(&mut pm, series);
+    text(&mut pm, (w - text_width(title, 2.0)) / 2.0, 18.0, title, 2.0, INK);
+    let x_at = axes.left + (axes.pw - text_width(x_title, 2.0)) / 2.0;
+    text(&mut pm, x_at, h - 36.0, x_title, 2.0, INK);
+    text(&mut pm, 8.0, axes.top - 26.0, y_title, 2.0, INK);
+    axes.legend(&mut pm, series);
     pm
 }
 

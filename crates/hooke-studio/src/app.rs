@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use eframe::egui::{self, Color32, Key, Modifiers, Pos2, Rect, Ui, Vec2};
+use eframe::egui::{self, Key, Modifiers, Pos2, Rect, Ui, Vec2};
 use hooke::edit::NodeId;
 use hooke::springify::{MassSpec, SpringifyOptions, springify};
 use hooke::{Scene, Vec3, builders};
@@ -14,7 +14,10 @@ use crate::textures::Textures;
 use crate::view::{Cam, Mode, P3};
 
 mod canvas;
+mod files;
 mod panel;
+mod selection;
+mod toolbar;
 
 /// What a click on empty canvas does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,6 +26,20 @@ pub enum Tool {
     Move,
     /// Also: a click on empty space adds a node, node after node adds springs.
     Build,
+}
+
+impl Tool {
+    /// The one-line hint shown at the canvas's foot.
+    pub fn hint(self) -> &'static str {
+        match self {
+            Tool::Move => {
+                "drag nodes · click to select · drag empty space to turn (right: pan) · wheel: zoom"
+            }
+            Tool::Build => {
+                "click empty space: new node · click node, then node: new spring · right-click: stop"
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -365,248 +382,6 @@ impl StudioApp {
             self.doc.set_playing(false);
             self.doc.step_once();
         }
-    }
-
-    fn reg(&mut self, name: &'static str, r: &egui::Response) {
-        self.rects.insert(name, r.rect);
-    }
-
-    fn toolbar(&mut self, ui: &mut Ui) {
-        ui.horizontal_wrapped(|ui| {
-            ui.strong("hooke studio");
-            ui.separator();
-            self.files(ui);
-            ui.separator();
-            let names: Vec<&str> = builders::builtins().iter().map(|b| b.name).collect();
-            let r = egui::ComboBox::from_label("Library")
-                .selected_text("built-in scenes")
-                .show_ui(ui, |ui| {
-                    let mut pick = None;
-                    for (name, b) in names.iter().zip(builders::builtins()) {
-                        if ui
-                            .selectable_label(false, *name)
-                            .on_hover_text(b.description)
-                            .clicked()
-                        {
-                            pick = Some(*name);
-                        }
-                    }
-                    pick
-                });
-            self.reg("library", &r.response);
-            if let Some(Some(name)) = r.inner {
-                match builders::build(name, &[]) {
-                    Ok(scene) => self.load(scene, format!("{name}.json")),
-                    Err(e) => self.doc.message = Some(format!("{name}: {e}")),
-                }
-            }
-            ui.separator();
-            let play = if self.doc.playing { "Pause" } else { "Play" };
-            let r = ui.button(play).on_hover_text("Space");
-            self.reg("play", &r);
-            if r.clicked() {
-                let p = !self.doc.playing;
-                self.doc.set_playing(p);
-            }
-            let r = ui.button("Step").on_hover_text("one step (.)");
-            self.reg("step", &r);
-            if r.clicked() {
-                self.doc.set_playing(false);
-                self.doc.step_once();
-            }
-            let r = ui
-                .button("Reset")
-                .on_hover_text("back to where you last pressed play");
-            self.reg("reset", &r);
-            if r.clicked() {
-                self.doc.reset();
-            }
-            ui.separator();
-            let r = ui
-                .add_enabled(self.doc.can_undo(), egui::Button::new("Undo"))
-                .on_hover_text("Ctrl+Z");
-            self.reg("undo", &r);
-            if r.clicked() {
-                self.doc.undo();
-            }
-            let r = ui
-                .add_enabled(self.doc.can_redo(), egui::Button::new("Redo"))
-                .on_hover_text("Ctrl+Shift+Z");
-            self.reg("redo", &r);
-            if r.clicked() {
-                self.doc.redo();
-            }
-            ui.separator();
-            let r = ui
-                .selectable_value(&mut self.tool, Tool::Move, "Move")
-                .on_hover_text("drag nodes; click to select (M)");
-            self.reg("tool-move", &r);
-            let r = ui
-                .selectable_value(&mut self.tool, Tool::Build, "Build")
-                .on_hover_text("click empty space: add a node; node then node: add a spring (B)");
-            self.reg("tool-build", &r);
-            ui.separator();
-            let r = ui.selectable_value(&mut self.cam.mode, Mode::Plane, "2D");
-            self.reg("view-2d", &r);
-            let r = ui.selectable_value(&mut self.cam.mode, Mode::Orbit, "3D");
-            self.reg("view-3d", &r);
-            if ui
-                .button("Frame")
-                .on_hover_text("fit the view (F)")
-                .clicked()
-            {
-                self.framed = false;
-            }
-        });
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    fn files(&mut self, ui: &mut Ui) {
-        let label = ui.label("File:");
-        ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(80.0))
-            .labelled_by(label.id);
-        if ui.button("Open").clicked() {
-            match hooke_io::read_scene(std::path::Path::new(&self.path)) {
-                Ok(scene) => {
-                    let p = self.path.clone();
-                    self.load(scene, p);
-                }
-                Err(e) => self.doc.message = Some(e.to_string()),
-            }
-        }
-        if ui.button("Import OBJ").clicked() {
-            let p = std::path::Path::new(&self.path);
-            let opts = hooke_io::mesh_import::ImportOptions { triangulate: true };
-            match hooke_io::mesh_import::load_mesh(p, opts)
-                .map_err(|e| e.to_string())
-                .and_then(|src| mesh_scene(&src))
-            {
-                Ok(scene) => {
-                    let name = p.with_extension("json").to_string_lossy().into_owned();
-                    self.load(scene, name);
-                }
-                Err(e) => self.doc.message = Some(e),
-            }
-        }
-        let r = ui
-            .button("Texture")
-            .on_hover_text("map the PNG in the file field on the surfaces");
-        self.reg("texture", &r);
-        if r.clicked() {
-            // Named by its absolute path, so the scene finds it wherever it is saved.
-            match std::fs::read(&self.path) {
-                Ok(bytes) => {
-                    let name = std::fs::canonicalize(&self.path)
-                        .map_or(self.path.clone(), |p| p.to_string_lossy().into_owned());
-                    self.apply_texture(ui.ctx(), &name, &bytes);
-                }
-                Err(e) => self.doc.message = Some(format!("{}: {e}", self.path)),
-            }
-        }
-        let label = if self.confirm_overwrite.as_deref() == Some(self.path.as_str()) {
-            "Overwrite?"
-        } else {
-            "Save"
-        };
-        let r = ui.button(label);
-        self.reg("save", &r);
-        if r.clicked() {
-            self.save_native();
-        }
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    fn save_native(&mut self) {
-        let path = std::path::PathBuf::from(&self.path);
-        // Never overwrite a file silently: an existing file other than the one opened needs
-        // a second click.
-        if path.exists()
-            && self.doc.source != self.path
-            && self.confirm_overwrite.as_deref() != Some(self.path.as_str())
-        {
-            self.confirm_overwrite = Some(self.path.clone());
-            self.doc.message = Some(format!(
-                "{} exists: click Overwrite? to replace it",
-                path.display()
-            ));
-            return;
-        }
-        self.confirm_overwrite = None;
-        let scene = self.doc.snapshot();
-        match hooke_io::write_scene(&path, &scene) {
-            Ok(()) => {
-                self.doc.source = self.path.clone();
-                self.doc.notify(format!("saved {}", path.display()));
-            }
-            Err(e) => self.doc.message = Some(e.to_string()),
-        }
-    }
-
-    #[cfg(target_arch = "wasm32")]
-    fn files(&mut self, ui: &mut Ui) {
-        // (label, hover text, control name, file kind for the picker)
-        for (label, hint, name, kind) in [
-            ("Open…", "a hooke scene (.json)", "open", "scene"),
-            (
-                "Import OBJ…",
-                "a triangle mesh (.obj), converted",
-                "import",
-                "mesh",
-            ),
-            (
-                "Texture…",
-                "a PNG to map on the surfaces",
-                "texture",
-                "texture",
-            ),
-        ] {
-            let r = ui.button(label).on_hover_text(hint);
-            self.reg(name, &r);
-            if r.clicked() {
-                platform::pick(kind);
-            }
-        }
-        let r = ui
-            .button("Save")
-            .on_hover_text("download the scene as JSON");
-        self.reg("save", &r);
-        if r.clicked() {
-            let json = hooke_io::scene_to_json(&self.doc.snapshot());
-            let name = std::path::Path::new(&self.doc.source)
-                .file_name()
-                .map_or("scene.json".into(), |n| n.to_string_lossy().into_owned());
-            platform::download(&name, &json);
-        }
-    }
-
-    fn status(&mut self, ui: &mut Ui) {
-        ui.horizontal(|ui| {
-            let s = self.doc.scene();
-            ui.label(format!(
-                "t = {:.3} s · {} nodes · {} springs · {}",
-                s.state().t(),
-                s.model().nodes().len(),
-                s.model().springs().len(),
-                s.settings().integrator.name()
-            ));
-            ui.separator();
-            let rt = self.doc.realtime;
-            let color = if self.doc.playing && rt < 0.95 {
-                Color32::from_rgb(200, 90, 0)
-            } else {
-                ui.visuals().text_color()
-            };
-            ui.colored_label(color, format!("real time ×{rt:.2}"))
-                .on_hover_text("simulated seconds per second of wall-clock time");
-            ui.label(format!("{:.0} fps", self.fps));
-            if let Some(m) = &self.doc.message {
-                ui.separator();
-                ui.colored_label(Color32::from_rgb(190, 60, 20), m);
-            } else if let Some(m) = &self.doc.info {
-                ui.separator();
-                ui.label(m);
-            }
-        });
     }
 }
 

@@ -11,8 +11,13 @@
 use std::collections::VecDeque;
 
 use hooke::edit::{EditError, Editor, NodeId, SpringId};
-use hooke::stability::{self, Limit};
-use hooke::{Integrator, Node, Real, Scene, Simulation, Spring, SpringKind, Vec3};
+use hooke::{Node, Real, Scene, Simulation, SpringKind, Vec3};
+
+mod template;
+mod warnings;
+
+pub use template::{SpringTemplate, next_kind};
+pub use warnings::warnings;
 
 /// How many worlds undo keeps.
 pub const UNDO_DEPTH: usize = 100;
@@ -43,53 +48,6 @@ pub struct EnergySample {
     pub kinetic: f64,
     /// Potential energy (springs, gravity, fields, gas) \[J].
     pub potential: f64,
-}
-
-/// The spring a user adds by connecting two nodes.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SpringTemplate {
-    /// Family: Hooke spring, rope (pulls only) or Nissen's stable spring.
-    pub kind: SpringKind,
-    /// Stiffness [N/m] (spring, rope).
-    pub k: Real,
-    /// Damping [N·s/m] (spring, rope).
-    pub c: Real,
-    /// Nissen's stiffness coefficient in [0, 1] (stable).
-    pub cs: Real,
-    /// Nissen's damping coefficient in [0, 1] (stable).
-    pub cd: Real,
-}
-
-impl Default for SpringTemplate {
-    fn default() -> Self {
-        Self {
-            kind: SpringKind::Spring,
-            k: 2000.0,
-            c: 2.0,
-            cs: 0.2,
-            cd: 0.1,
-        }
-    }
-}
-
-impl SpringTemplate {
-    /// The spring between `a` and `b` (rest length: their distance now).
-    pub fn spring(&self, a: u32, b: u32) -> Spring {
-        match self.kind {
-            SpringKind::Spring => Spring::hooke(a, b, self.k, self.c),
-            SpringKind::Rope => Spring::rope(a, b, self.k, self.c),
-            SpringKind::Stable => Spring::stable(a, b, self.cs, self.cd),
-        }
-    }
-}
-
-/// The next kind in the spring → rope → stable cycle of the toggle.
-pub fn next_kind(kind: SpringKind) -> SpringKind {
-    match kind {
-        SpringKind::Spring => SpringKind::Rope,
-        SpringKind::Rope => SpringKind::Stable,
-        SpringKind::Stable => SpringKind::Spring,
-    }
 }
 
 /// The scene being edited and run.
@@ -603,118 +561,5 @@ impl Doc {
     }
 }
 
-/// Stability warnings for `scene`, from [`stability::report`] (what `hooke check` prints).
-pub fn warnings(scene: &Scene) -> Vec<String> {
-    let mut out = Vec::new();
-    let model = &scene.model();
-    if model.nodes().is_empty() {
-        return out;
-    }
-    let report = stability::report(model, scene.settings());
-    let integ: Integrator = scene.settings().integrator;
-    if let Some(l) = report.integrators.iter().find(|l| l.integrator == integ) {
-        let h = report.h;
-        let bad = match l.limit {
-            Limit::Max(max) if h > max => Some(format!(
-                "unstable: h = {} exceeds {}'s limit {:.3e} s",
-                fmt_s(h),
-                integ.name(),
-                max
-            )),
-            Limit::Never => Some(format!(
-                "unstable: {} is unstable at any step for this model (add damping or pick another solver)",
-                integ.name()
-            )),
-            _ => None,
-        };
-        if let Some(mut w) = bad {
-            if let Some(n) = l.node {
-                w.push_str(&format!(" (node {n}"));
-                if let Some(s) = l.spring {
-                    w.push_str(&format!(", spring {s}"));
-                }
-                w.push(')');
-            }
-            out.push(w);
-        }
-    }
-    let over: Vec<_> = report.nissen.iter().filter(|n| n.over()).collect();
-    if let Some(first) = over.first() {
-        out.push(format!(
-            "{} stable spring(s) above Nissen's limit 1/(n+1); spring {}: max(cs, cd) = {} > 1/{} = {:.3}",
-            over.len(),
-            first.spring,
-            first.cs.max(first.cd),
-            first.n + 1,
-            first.limit
-        ));
-    }
-    if !report.isolated.is_empty() {
-        out.push(format!(
-            "{} node(s) without springs (e.g. node {})",
-            report.isolated.len(),
-            report.isolated[0]
-        ));
-    }
-    out
-}
-
-fn fmt_s(h: f64) -> String {
-    format!("{h:.3e} s")
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn oscillator(dt: Real) -> Doc {
-        let mut scene = hooke::builders::build("oscillator", &[]).unwrap();
-        scene
-            .edit(|b| {
-                b.settings.dt = dt;
-                b.settings.substeps = 1;
-            })
-            .unwrap();
-        Doc::new(scene, "oscillator.json")
-    }
-
-    #[test]
-    fn the_running_clock_samples_the_energy_plot_every_sixtieth_of_a_second() {
-        let mut doc = oscillator(1e-3);
-        assert_eq!(doc.run_steps(1000), 1000);
-        // 1 s of simulated time: the first step (t = 1 ms), then one sample each time
-        // 1/60 s has passed, which at 1 ms steps is every 17th step.
-        let n = doc.history.len();
-        assert_eq!(n, 1 + 999 / 17, "{n} samples");
-        let gaps: Vec<f64> = doc
-            .history
-            .iter()
-            .zip(doc.history.iter().skip(1))
-            .map(|(a, b)| b.t - a.t)
-            .collect();
-        assert!(
-            gaps.iter()
-                .all(|g| (SAMPLE_EVERY - 1e-9..SAMPLE_EVERY + 1e-3).contains(g))
-        );
-        // A single step (the Step button) is always sampled.
-        doc.step_once();
-        assert_eq!(doc.history.len(), n + 1);
-    }
-
-    #[test]
-    fn advance_takes_the_steps_the_wall_clock_asks_for() {
-        // A step that is exact in binary, so the counts are exact.
-        let dt = 1.0 / 1024.0;
-        let mut doc = oscillator(dt as Real);
-        doc.set_playing(true);
-        let far = f64::INFINITY;
-        // 50 steps' worth of wall-clock time at speed 1: 50 steps.
-        assert_eq!(doc.advance(50.0 * dt, &|| 0.0, far), 50);
-        assert!((doc.sim().state().t() as f64 - 50.0 * dt).abs() < 1e-6);
-        // A stall is capped at MAX_CATCH_UP of simulated time: ⌊0.2·1024⌋ steps.
-        assert_eq!(doc.advance(10.0, &|| 0.0, far), 204);
-        // Past the deadline: one step, and the backlog is dropped.
-        assert_eq!(doc.advance(50.0 * dt, &|| 1.0, 0.5), 1);
-        assert_eq!(doc.advance(0.0, &|| 0.0, far), 0);
-    }
-}
+mod tests;

@@ -102,31 +102,49 @@ fn quad(mesh: &mut Mesh, a: Pos2, b: Pos2, w: f32, color: Color32) {
         .extend_from_slice(&[i, i + 1, i + 2, i, i + 2, i + 3]);
 }
 
-/// Paints everything for `model` at positions `x` and time `t`.
-#[allow(clippy::too_many_arguments)]
-pub fn paint(
-    painter: &Painter,
-    rect: Rect,
-    cam: &Posed,
-    model: &Model,
-    x: &[Vec3],
-    t: f64,
-    show: Show,
-    marks: &Marks,
-    textures: &[Option<TextureId>],
-) {
+/// One frame to paint: the camera, the scene's model, its positions and time, and the
+/// textures loaded for its surfaces (one slot per surface).
+pub struct Frame<'a> {
+    /// The camera, posed in the canvas.
+    pub cam: &'a Posed,
+    /// The scene's model.
+    pub model: &'a Model,
+    /// Node positions \[m].
+    pub x: &'a [Vec3],
+    /// Simulated time \[s] (moving colliders are drawn where they are at `t`).
+    pub t: f64,
+    /// Texture of each surface, where one is loaded.
+    pub textures: &'a [Option<TextureId>],
+}
+
+/// Paints everything of `frame` into `rect`: scenery, faces, springs, nodes and marks.
+pub fn paint(painter: &Painter, rect: Rect, frame: &Frame, show: Show, marks: &Marks) {
     painter.rect_filled(rect, 0.0, BACKGROUND);
-    let screen = project_all(cam, x);
-    // Scenery: the ground around the scene and the colliders.
-    let (lo, hi) = hooke_render::bounds(x);
+    let screen = project_all(frame.cam, frame.x);
+    scenery(painter, frame);
+    if show.faces {
+        // With the springs hidden, the faces carry the strain colours.
+        let tint = (show.strain && !show.springs).then(|| node_strain(frame.model, frame.x));
+        faces(painter, frame, &screen, tint.as_deref());
+    }
+    if show.springs {
+        springs(painter, frame, &screen, show.strain);
+    }
+    nodes(painter, frame.model, &screen, show.nodes);
+    highlights(painter, frame.model, &screen, marks);
+}
+
+/// The ground around the scene and the colliders, as lines.
+fn scenery(painter: &Painter, frame: &Frame) {
+    let (lo, hi) = hooke_render::bounds(frame.x);
     for (lines, color, w) in [
         (
-            hooke_render::scenery::ground_lines(model, lo, hi),
+            hooke_render::scenery::ground_lines(frame.model, lo, hi),
             Color32::from_rgb(205, 205, 198),
             1.0,
         ),
         (
-            hooke_render::scenery::collider_lines(model, t),
+            hooke_render::scenery::collider_lines(frame.model, frame.t),
             Color32::from_rgb(120, 120, 130),
             1.5,
         ),
@@ -134,46 +152,67 @@ pub fn paint(
         for line in lines {
             let pts: Vec<Pos2> = line
                 .iter()
-                .filter_map(|&p| cam.project(p).map(|s| s.0))
+                .filter_map(|&p| frame.cam.project(p).map(|s| s.0))
                 .collect();
             if pts.len() >= 2 {
                 painter.add(Shape::line(pts, Stroke::new(w, color)));
             }
         }
     }
-    if show.faces {
-        // With the springs hidden, the faces carry the strain colours.
-        let tint = (show.strain && !show.springs).then(|| node_strain(model, x));
-        faces(painter, cam, model, x, &screen, textures, tint.as_deref());
+}
+
+/// Every spring as one quad of one mesh, coloured by strain (or in ink).
+fn springs(painter: &Painter, frame: &Frame, screen: &[Option<(Pos2, f64)>], strain: bool) {
+    let sp = frame.model.springs();
+    let w = if sp.len() > 5000 { 1.0 } else { 1.6 };
+    let mut mesh = Mesh::default();
+    mesh.reserve_triangles(2 * sp.len());
+    mesh.reserve_vertices(4 * sp.len());
+    for s in 0..sp.len() {
+        let (a, b) = (sp.a()[s] as usize, sp.b()[s] as usize);
+        let (Some((pa, _)), Some((pb, _))) = (screen[a], screen[b]) else {
+            continue;
+        };
+        let color = if strain {
+            let [r, g, b] = strain_color(spring_strain(sp, frame.x, s));
+            Color32::from_rgb(r, g, b)
+        } else {
+            INK
+        };
+        // Ropes are drawn lighter, stable springs a little thicker.
+        let (color, w) = match sp.kind()[s] {
+            SpringKind::Rope => (color.gamma_multiply(0.55), w),
+            SpringKind::Stable => (color, w * 1.4),
+            SpringKind::Spring => (color, w),
+        };
+        quad(&mut mesh, pa, pb, w, color);
     }
-    let sp = &model.springs();
-    if show.springs {
-        let many = sp.len() > 5000;
-        let w = if many { 1.0 } else { 1.6 };
-        let mut mesh = Mesh::default();
-        mesh.reserve_triangles(2 * sp.len());
-        mesh.reserve_vertices(4 * sp.len());
-        for s in 0..sp.len() {
-            let (a, b) = (sp.a()[s] as usize, sp.b()[s] as usize);
-            let (Some((pa, _)), Some((pb, _))) = (screen[a], screen[b]) else {
-                continue;
-            };
-            let color = if show.strain {
-                let [r, g, b] = strain_color(spring_strain(model.springs(), x, s));
-                Color32::from_rgb(r, g, b)
-            } else {
-                INK
-            };
-            // Ropes are drawn lighter, stable springs a little thicker.
-            let (color, w) = match sp.kind()[s] {
-                SpringKind::Rope => (color.gamma_multiply(0.55), w),
-                SpringKind::Stable => (color, w * 1.4),
-                SpringKind::Spring => (color, w),
-            };
-            quad(&mut mesh, pa, pb, w, color);
+    painter.add(Shape::mesh(mesh));
+}
+
+/// Nodes: small dots for free nodes (when `free` is on), squares for pinned and anchored
+/// ones.
+fn nodes(painter: &Painter, model: &Model, screen: &[Option<(Pos2, f64)>], free: bool) {
+    let mut anchored = model.nodes().pinned().to_vec();
+    for an in model.anchors() {
+        anchored[an.node as usize] = true;
+    }
+    let mut dots = Mesh::default();
+    let dot = if screen.len() > 2000 { 1.2 } else { 2.2 };
+    for (i, s) in screen.iter().enumerate() {
+        let Some((p, _)) = *s else { continue };
+        if anchored[i] {
+            dots.add_colored_rect(Rect::from_center_size(p, vec2(7.0, 7.0)), ANCHOR);
+        } else if free {
+            dots.add_colored_rect(Rect::from_center_size(p, vec2(dot, dot) * 2.0), INK);
         }
-        painter.add(Shape::mesh(mesh));
     }
+    painter.add(Shape::mesh(dots));
+}
+
+/// The selected spring, and rings around the hovered, held, pending and selected nodes.
+fn highlights(painter: &Painter, model: &Model, screen: &[Option<(Pos2, f64)>], marks: &Marks) {
+    let sp = model.springs();
     if let Some(s) = marks.spring
         && s < sp.len()
         && let (Some((pa, _)), Some((pb, _))) =
@@ -181,25 +220,6 @@ pub fn paint(
     {
         painter.line_segment([pa, pb], Stroke::new(4.0, SELECT));
     }
-    // Nodes: small dots for free nodes, squares for pinned and anchored ones.
-    let anchored: Vec<bool> = {
-        let mut a = model.nodes().pinned().to_vec();
-        for an in model.anchors() {
-            a[an.node as usize] = true;
-        }
-        a
-    };
-    let mut dots = Mesh::default();
-    let dot = if x.len() > 2000 { 1.2 } else { 2.2 };
-    for (i, s) in screen.iter().enumerate() {
-        let Some((p, _)) = *s else { continue };
-        if anchored[i] {
-            dots.add_colored_rect(Rect::from_center_size(p, vec2(7.0, 7.0)), ANCHOR);
-        } else if show.nodes {
-            dots.add_colored_rect(Rect::from_center_size(p, vec2(dot, dot) * 2.0), INK);
-        }
-    }
-    painter.add(Shape::mesh(dots));
     let ring = |i: usize, color: Color32, r: f32| {
         if let Some(Some((p, _))) = screen.get(i) {
             painter.circle_stroke(*p, r, Stroke::new(2.0, color));
@@ -240,16 +260,9 @@ pub fn node_strain(model: &Model, x: &[Vec3]) -> Vec<f64> {
 
 /// Faces: Lambert-shaded, back to front; textured where the surface has a texture loaded,
 /// else coloured by the nodes' strain when `tint` is given (one value per node).
-fn faces(
-    painter: &Painter,
-    cam: &Posed,
-    model: &Model,
-    x: &[Vec3],
-    screen: &[Option<(Pos2, f64)>],
-    textures: &[Option<TextureId>],
-    tint: Option<&[f64]>,
-) {
-    let view = cam.towards_viewer();
+fn faces(painter: &Painter, frame: &Frame, screen: &[Option<(Pos2, f64)>], tint: Option<&[f64]>) {
+    let (model, x, textures) = (frame.model, frame.x, frame.textures);
+    let view = frame.cam.towards_viewer();
     for (si, surf) in model.surfaces().iter().enumerate() {
         let tex = textures.get(si).copied().flatten();
         let uvs = tex.filter(|_| surf.face_uvs.len() == surf.faces.len() && !surf.uvs.is_empty());

@@ -103,8 +103,8 @@ pub fn test_node_position(i: usize) -> Vec<f64> {
     with_app(|app| {
         app.doc
             .scene()
-            .state
-            .x
+            .state()
+            .x()
             .get(i)
             .map(|p| vec![p.x as f64, p.y as f64, p.z as f64])
             .unwrap_or_default()

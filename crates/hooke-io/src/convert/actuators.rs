@@ -15,10 +15,47 @@ fn sensor_kind_name(k: SensorKindName) -> &'static str {
     }
 }
 
+/// The core sensor of file sensor `i`; `springs` are the file's (a length sensor may name
+/// one).
 fn sensor(s: &SensorFile, i: usize, springs: &[SpringFile]) -> Result<Sensor, FieldError> {
     let path = |f: &str| format!("sensors[{i}].{f}");
     let kind = sensor_kind_name(s.kind);
     let missing = |f: &str| FieldError::new(path(f), format!("missing: a {kind} sensor needs {f}"));
+    only_its_fields(s, &path)?;
+    let v3 = |a: V3| Vec3::new(a[0], a[1], a[2]);
+    let kind = match s.kind {
+        SensorKindName::Length => SensorKind::Length {
+            spring: s.spring,
+            ends: length_ends(s, springs, &path)?,
+            min: s.min.ok_or_else(|| missing("min"))?,
+            max: s.max.ok_or_else(|| missing("max"))?,
+        },
+        SensorKindName::Contact => SensorKind::Contact {
+            node: s.node.ok_or_else(|| missing("node"))?,
+        },
+        SensorKindName::Target => SensorKind::Target {
+            back: s.back.ok_or_else(|| missing("back"))?,
+            front: s.front.ok_or_else(|| missing("front"))?,
+            target: v3(s.target.ok_or_else(|| missing("target"))?),
+            up: v3(s.up.unwrap_or([0.0, 1.0, 0.0])),
+            min: s.min.ok_or_else(|| missing("min"))?,
+            max: s.max.ok_or_else(|| missing("max"))?,
+        },
+        SensorKindName::Timer => SensorKind::Timer {
+            period: s.period.ok_or_else(|| missing("period"))?,
+            on: s.on.ok_or_else(|| missing("on"))?,
+            phase: s.phase.unwrap_or(0.0),
+        },
+    };
+    Ok(Sensor {
+        id: s.id.clone(),
+        kind,
+    })
+}
+
+/// A sensor gives only the fields of its kind.
+fn only_its_fields(s: &SensorFile, path: &dyn Fn(&str) -> String) -> Result<(), FieldError> {
+    let kind = sensor_kind_name(s.kind);
     let allowed: &[&str] = match s.kind {
         SensorKindName::Length => &["spring", "nodes", "min", "max"],
         SensorKindName::Contact => &["node"],
@@ -45,59 +82,38 @@ fn sensor(s: &SensorFile, i: usize, springs: &[SpringFile]) -> Result<Sensor, Fi
             format!("a {kind} sensor takes {}, not {f}", allowed.join(", ")),
         ));
     }
-    let v3 = |a: V3| Vec3::new(a[0], a[1], a[2]);
-    let kind = match s.kind {
-        SensorKindName::Length => {
-            let ends = match (s.spring, s.nodes) {
-                (Some(_), Some(_)) => {
-                    return Err(FieldError::new(
-                        path("nodes"),
-                        "give either spring or nodes, not both",
-                    ));
-                }
-                (Some(sp), None) => {
-                    let f = springs.get(sp as usize).ok_or_else(|| {
-                        FieldError::new(
-                            path("spring"),
-                            format!(
-                                "{sp} is not a spring (the scene has {} springs)",
-                                springs.len()
-                            ),
-                        )
-                    })?;
-                    [f.a, f.b]
-                }
-                (None, Some(n)) => n,
-                (None, None) => return Err(missing("spring")),
-            };
-            SensorKind::Length {
-                spring: s.spring,
-                ends,
-                min: s.min.ok_or_else(|| missing("min"))?,
-                max: s.max.ok_or_else(|| missing("max"))?,
-            }
+    Ok(())
+}
+
+/// A length sensor's two nodes: a spring's ends, or two nodes, not both.
+fn length_ends(
+    s: &SensorFile,
+    springs: &[SpringFile],
+    path: &dyn Fn(&str) -> String,
+) -> Result<[u32; 2], FieldError> {
+    match (s.spring, s.nodes) {
+        (Some(_), Some(_)) => Err(FieldError::new(
+            path("nodes"),
+            "give either spring or nodes, not both",
+        )),
+        (Some(sp), None) => {
+            let f = springs.get(sp as usize).ok_or_else(|| {
+                FieldError::new(
+                    path("spring"),
+                    format!(
+                        "{sp} is not a spring (the scene has {} springs)",
+                        springs.len()
+                    ),
+                )
+            })?;
+            Ok([f.a, f.b])
         }
-        SensorKindName::Contact => SensorKind::Contact {
-            node: s.node.ok_or_else(|| missing("node"))?,
-        },
-        SensorKindName::Target => SensorKind::Target {
-            back: s.back.ok_or_else(|| missing("back"))?,
-            front: s.front.ok_or_else(|| missing("front"))?,
-            target: v3(s.target.ok_or_else(|| missing("target"))?),
-            up: v3(s.up.unwrap_or([0.0, 1.0, 0.0])),
-            min: s.min.ok_or_else(|| missing("min"))?,
-            max: s.max.ok_or_else(|| missing("max"))?,
-        },
-        SensorKindName::Timer => SensorKind::Timer {
-            period: s.period.ok_or_else(|| missing("period"))?,
-            on: s.on.ok_or_else(|| missing("on"))?,
-            phase: s.phase.unwrap_or(0.0),
-        },
-    };
-    Ok(Sensor {
-        id: s.id.clone(),
-        kind,
-    })
+        (None, Some(n)) => Ok(n),
+        (None, None) => Err(FieldError::new(
+            path("spring"),
+            "missing: a length sensor needs spring",
+        )),
+    }
 }
 
 fn sensor_file(s: &Sensor) -> SensorFile {

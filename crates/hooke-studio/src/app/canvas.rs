@@ -6,7 +6,7 @@ use hooke::{Real, Vec3};
 
 use super::{Drag, StudioApp, Tool};
 use crate::doc::Selection;
-use crate::draw::{self, Marks};
+use crate::draw::{self, Frame, Marks};
 use crate::view::{Mode, P3, Posed};
 
 impl StudioApp {
@@ -46,15 +46,32 @@ impl StudioApp {
         }
         // Draw.
         let scene = self.doc.scene();
-        let idx = |s: Option<Selection>| -> (Option<usize>, Option<usize>) {
-            match s {
-                Some(Selection::Node(id)) => (self.doc.node_index(id), None),
-                Some(Selection::Spring(id)) => (None, self.doc.spring_index(id)),
-                None => (None, None),
-            }
+        let marks = self.marks();
+        let frame = Frame {
+            cam: &cam,
+            model: scene.model(),
+            x: scene.state().x(),
+            t: scene.state().t(),
+            textures: self.textures.ids(),
         };
-        let (node, spring) = idx(self.doc.selection);
-        let marks = Marks {
+        draw::paint(&painter, rect, &frame, self.show, &marks);
+        painter.text(
+            rect.left_bottom() + vec2(6.0, -6.0),
+            egui::Align2::LEFT_BOTTOM,
+            self.tool.hint(),
+            egui::FontId::proportional(12.0),
+            Color32::from_gray(110),
+        );
+    }
+
+    /// The selection, the pending node, the held nodes and the hovered one, as indices.
+    fn marks(&self) -> Marks {
+        let (node, spring) = match self.doc.selection {
+            Some(Selection::Node(id)) => (self.doc.node_index(id), None),
+            Some(Selection::Spring(id)) => (None, self.doc.spring_index(id)),
+            None => (None, None),
+        };
+        Marks {
             node,
             spring,
             pending: self.doc.pending.and_then(|id| self.doc.node_index(id)),
@@ -65,33 +82,7 @@ impl StudioApp {
                 .filter_map(|(id, _)| self.doc.node_index(*id))
                 .collect(),
             hover: self.hover,
-        };
-        draw::paint(
-            &painter,
-            rect,
-            &cam,
-            scene.model(),
-            scene.state().x(),
-            scene.state().t(),
-            self.show,
-            &marks,
-            self.textures.ids(),
-        );
-        let hint = match self.tool {
-            Tool::Move => {
-                "drag nodes · click to select · drag empty space to turn (right: pan) · wheel: zoom"
-            }
-            Tool::Build => {
-                "click empty space: new node · click node, then node: new spring · right-click: stop"
-            }
-        };
-        painter.text(
-            rect.left_bottom() + vec2(6.0, -6.0),
-            egui::Align2::LEFT_BOTTOM,
-            hint,
-            egui::FontId::proportional(12.0),
-            Color32::from_gray(110),
-        );
+        }
     }
 
     /// Several fingers drag several nodes. Returns whether touches are in progress (then

@@ -1,11 +1,10 @@
 //! The parameter panel: the clock and solver, the environment, the selection's parameters
 //! (with Nissen's limit), new springs, view options, warnings and the live energy plot.
 
-use eframe::egui::{self, Color32, Pos2, RichText, Sense, Stroke, Ui, pos2, vec2};
-use hooke::{Integrator, Real, SpringKind, stability};
+use eframe::egui::{self, Color32, Pos2, Sense, Stroke, Ui, pos2, vec2};
+use hooke::{Environment, Integrator, Real, Settings, SpringKind};
 
 use super::StudioApp;
-use crate::doc::Selection;
 
 impl StudioApp {
     pub(super) fn panel(&mut self, ui: &mut Ui) {
@@ -17,121 +16,16 @@ impl StudioApp {
         };
         egui::CollapsingHeader::new("Simulation")
             .default_open(true)
-            .show(ui, |ui| {
-                let mut integ = settings.integrator;
-                let r = egui::ComboBox::from_label("solver")
-                    .selected_text(integ.name())
-                    .show_ui(ui, |ui| {
-                        for i in Integrator::ALL {
-                            ui.selectable_value(&mut integ, i, i.name());
-                        }
-                    });
-                self.reg("solver", &r.response);
-                if integ != settings.integrator {
-                    self.doc.update("solver", |b| b.settings.integrator = integ);
-                }
-                let mut dt = settings.dt as f64;
-                let r = ui.add(
-                    egui::Slider::new(&mut dt, 1e-6..=2e-2)
-                        .logarithmic(true)
-                        .text("dt [s]"),
-                );
-                self.reg("dt", &r);
-                if r.changed() {
-                    self.doc.update("dt", |b| b.settings.dt = dt as Real);
-                }
-                let mut sub = settings.substeps;
-                let r = ui.add(egui::Slider::new(&mut sub, 1..=64).text("substeps"));
-                if r.changed() {
-                    self.doc.update("substeps", |b| b.settings.substeps = sub);
-                }
-                ui.add(
-                    egui::Slider::new(&mut self.doc.speed, 0.05..=2.0)
-                        .logarithmic(true)
-                        .text("speed ×"),
-                )
-                .on_hover_text("simulated seconds per wall-clock second");
-            });
+            .show(ui, |ui| self.simulation(ui, &settings));
         egui::CollapsingHeader::new("Environment")
             .default_open(true)
-            .show(ui, |ui| {
-                let mut g = env.gravity.y as f64;
-                let r = ui.add(egui::Slider::new(&mut g, -20.0..=20.0).text("gravity y [m/s²]"));
-                self.reg("gravity", &r);
-                if r.changed() {
-                    self.doc.update("gravity", |b| b.env.gravity.y = g as Real);
-                }
-                for (k, name, key) in [
-                    (0, "wind x [m/s]", "wind-x"),
-                    (1, "wind y [m/s]", "wind-y"),
-                    (2, "wind z [m/s]", "wind-z"),
-                ] {
-                    let mut w = env.wind[k] as f64;
-                    let r = ui.add(egui::Slider::new(&mut w, -20.0..=20.0).text(name));
-                    self.reg(key, &r);
-                    if r.changed() {
-                        self.doc.update(key, |b| b.env.wind[k] = w as Real);
-                    }
-                }
-                let mut d = env.air_drag as f64;
-                let r = ui.add(
-                    egui::Slider::new(&mut d, 0.0..=5.0)
-                        .text("drag [N·s/m]")
-                        .logarithmic(true)
-                        .smallest_positive(1e-4),
-                );
-                self.reg("drag", &r);
-                if r.changed() {
-                    self.doc.update("drag", |b| b.env.air_drag = d as Real);
-                }
-                let mut keep = env.velocity_retention as f64;
-                let r = ui
-                    .add(egui::Slider::new(&mut keep, 0.0..=1.0).text("velocity kept per s"))
-                    .on_hover_text("energy loss: the fraction of velocity kept per second");
-                self.reg("retention", &r);
-                if r.changed() {
-                    self.doc
-                        .update("retention", |b| b.env.velocity_retention = keep as Real);
-                }
-            });
+            .show(ui, |ui| self.environment(ui, &env));
         egui::CollapsingHeader::new("Selection")
             .default_open(true)
             .show(ui, |ui| self.selection(ui));
         egui::CollapsingHeader::new("New springs")
             .default_open(false)
-            .show(ui, |ui| {
-                let t = &mut self.doc.template;
-                ui.horizontal(|ui| {
-                    for (k, name) in [
-                        (SpringKind::Spring, "spring"),
-                        (SpringKind::Rope, "rope"),
-                        (SpringKind::Stable, "stable"),
-                    ] {
-                        ui.selectable_value(&mut t.kind, k, name);
-                    }
-                });
-                ui.add(
-                    egui::DragValue::new(&mut t.k)
-                        .range(0.0..=1e9)
-                        .prefix("k = ")
-                        .suffix(" N/m"),
-                );
-                ui.add(
-                    egui::DragValue::new(&mut t.c)
-                        .range(0.0..=1e6)
-                        .prefix("c = ")
-                        .suffix(" N·s/m"),
-                );
-                ui.add(egui::Slider::new(&mut t.cs, 0.0..=1.0).text("cs"));
-                ui.add(egui::Slider::new(&mut t.cd, 0.0..=1.0).text("cd"));
-                ui.add(
-                    egui::DragValue::new(&mut self.doc.node_mass)
-                        .range(1e-6..=1e6)
-                        .speed(0.001)
-                        .prefix("node mass = ")
-                        .suffix(" kg"),
-                );
-            });
+            .show(ui, |ui| self.new_springs(ui));
         egui::CollapsingHeader::new("View")
             .default_open(false)
             .show(ui, |ui| {
@@ -155,126 +49,118 @@ impl StudioApp {
             .show(ui, |ui| self.energy_plot(ui));
     }
 
-    fn selection(&mut self, ui: &mut Ui) {
-        match self.doc.selection {
-            None => {
-                ui.label("nothing selected: click a node or a spring");
-            }
-            Some(Selection::Node(id)) => {
-                let Some(i) = self.doc.node_index(id) else {
-                    return;
-                };
-                let n = self.doc.editor().builder().nodes[i].clone();
-                ui.label(format!("node {i}"));
-                let x = self.doc.scene().state().x()[i];
-                ui.label(format!("x = ({:.3}, {:.3}, {:.3}) m", x.x, x.y, x.z));
-                let mut m = n.mass as f64;
-                let r = ui.add(
-                    egui::DragValue::new(&mut m)
-                        .range(1e-9..=1e9)
-                        .speed(0.001)
-                        .prefix("mass = ")
-                        .suffix(" kg"),
-                );
-                self.reg("node-mass", &r);
-                if r.changed() {
-                    self.doc
-                        .update("node-mass", |b| b.nodes[i].mass = m as Real);
+    /// The solver, dt, substeps and playback speed.
+    fn simulation(&mut self, ui: &mut Ui, settings: &Settings) {
+        let mut integ = settings.integrator;
+        let r = egui::ComboBox::from_label("solver")
+            .selected_text(integ.name())
+            .show_ui(ui, |ui| {
+                for i in Integrator::ALL {
+                    ui.selectable_value(&mut integ, i, i.name());
                 }
-                let mut pinned = n.pinned;
-                let r = ui.checkbox(&mut pinned, "pinned (P)");
-                self.reg("pin", &r);
-                if r.changed() {
-                    self.doc.toggle_pin();
-                }
-                if ui.button("Delete node (Del)").clicked() {
-                    self.doc.delete_selection();
-                }
-            }
-            Some(Selection::Spring(id)) => {
-                let Some(s) = self.doc.spring_index(id) else {
-                    return;
-                };
-                let sp = self.doc.editor().builder().springs[s].clone();
-                ui.label(format!("spring {s}: nodes {} – {}", sp.a, sp.b));
-                ui.horizontal(|ui| {
-                    ui.label("kind:");
-                    let r = ui
-                        .button(sp.kind.name())
-                        .on_hover_text("spring → rope → stable (K)");
-                    self.rects.insert("kind", r.rect);
-                    if r.clicked() {
-                        self.doc.toggle_kind();
-                    }
-                });
-                let mut rest = sp.rest.unwrap_or(0.0) as f64;
-                let r = ui.add(
-                    egui::DragValue::new(&mut rest)
-                        .range(0.0..=1e6)
-                        .speed(0.001)
-                        .prefix("rest = ")
-                        .suffix(" m"),
-                );
-                if r.changed() {
-                    self.doc
-                        .update("rest", |b| b.springs[s].rest = Some(rest as Real));
-                }
-                if sp.kind == SpringKind::Stable {
-                    let (n, limit) = stability::nissen_limit(self.doc.scene().model(), s);
-                    for (name, v) in [("cs", sp.cs), ("cd", sp.cd)] {
-                        let mut x = v as f64;
-                        let r = ui.add(egui::Slider::new(&mut x, 0.0..=1.0).text(name));
-                        self.reg(if name == "cs" { "cs" } else { "cd" }, &r);
-                        if r.changed() {
-                            self.doc.update(name, |b| {
-                                if name == "cs" {
-                                    b.springs[s].cs = x as Real;
-                                } else {
-                                    b.springs[s].cd = x as Real;
-                                }
-                            });
-                        }
-                    }
-                    let over = (sp.cs.max(sp.cd) as f64) > limit * (1.0 + 1e-6);
-                    let text = format!(
-                        "Nissen's limit 1/(n+1) = 1/{} = {limit:.3} (n = {n} springs at the busier end)",
-                        n + 1
-                    );
-                    let color = if over {
-                        Color32::from_rgb(200, 60, 0)
-                    } else {
-                        Color32::from_rgb(40, 130, 60)
-                    };
-                    ui.label(RichText::new(text).color(color));
-                } else {
-                    let mut k = sp.k as f64;
-                    let r = ui.add(
-                        egui::DragValue::new(&mut k)
-                            .range(0.0..=1e9)
-                            .prefix("k = ")
-                            .suffix(" N/m"),
-                    );
-                    self.reg("spring-k", &r);
-                    if r.changed() {
-                        self.doc.update("spring-k", |b| b.springs[s].k = k as Real);
-                    }
-                    let mut c = sp.c as f64;
-                    let r = ui.add(
-                        egui::DragValue::new(&mut c)
-                            .range(0.0..=1e6)
-                            .speed(0.01)
-                            .prefix("c = ")
-                            .suffix(" N·s/m"),
-                    );
-                    if r.changed() {
-                        self.doc.update("spring-c", |b| b.springs[s].c = c as Real);
-                    }
-                }
-                if ui.button("Delete spring (Del)").clicked() {
-                    self.doc.delete_selection();
-                }
+            });
+        self.reg("solver", &r.response);
+        if integ != settings.integrator {
+            self.doc.update("solver", |b| b.settings.integrator = integ);
+        }
+        let mut dt = settings.dt as f64;
+        let r = ui.add(
+            egui::Slider::new(&mut dt, 1e-6..=2e-2)
+                .logarithmic(true)
+                .text("dt [s]"),
+        );
+        self.reg("dt", &r);
+        if r.changed() {
+            self.doc.update("dt", |b| b.settings.dt = dt as Real);
+        }
+        let mut sub = settings.substeps;
+        let r = ui.add(egui::Slider::new(&mut sub, 1..=64).text("substeps"));
+        if r.changed() {
+            self.doc.update("substeps", |b| b.settings.substeps = sub);
+        }
+        ui.add(
+            egui::Slider::new(&mut self.doc.speed, 0.05..=2.0)
+                .logarithmic(true)
+                .text("speed ×"),
+        )
+        .on_hover_text("simulated seconds per wall-clock second");
+    }
+
+    /// Gravity, wind, drag and energy loss.
+    fn environment(&mut self, ui: &mut Ui, env: &Environment) {
+        let mut g = env.gravity.y as f64;
+        let r = ui.add(egui::Slider::new(&mut g, -20.0..=20.0).text("gravity y [m/s²]"));
+        self.reg("gravity", &r);
+        if r.changed() {
+            self.doc.update("gravity", |b| b.env.gravity.y = g as Real);
+        }
+        for (k, name, key) in [
+            (0, "wind x [m/s]", "wind-x"),
+            (1, "wind y [m/s]", "wind-y"),
+            (2, "wind z [m/s]", "wind-z"),
+        ] {
+            let mut w = env.wind[k] as f64;
+            let r = ui.add(egui::Slider::new(&mut w, -20.0..=20.0).text(name));
+            self.reg(key, &r);
+            if r.changed() {
+                self.doc.update(key, |b| b.env.wind[k] = w as Real);
             }
         }
+        let mut d = env.air_drag as f64;
+        let r = ui.add(
+            egui::Slider::new(&mut d, 0.0..=5.0)
+                .text("drag [N·s/m]")
+                .logarithmic(true)
+                .smallest_positive(1e-4),
+        );
+        self.reg("drag", &r);
+        if r.changed() {
+            self.doc.update("drag", |b| b.env.air_drag = d as Real);
+        }
+        let mut keep = env.velocity_retention as f64;
+        let r = ui
+            .add(egui::Slider::new(&mut keep, 0.0..=1.0).text("velocity kept per s"))
+            .on_hover_text("energy loss: the fraction of velocity kept per second");
+        self.reg("retention", &r);
+        if r.changed() {
+            self.doc
+                .update("retention", |b| b.env.velocity_retention = keep as Real);
+        }
+    }
+
+    /// The template for springs and nodes the Build tool adds.
+    fn new_springs(&mut self, ui: &mut Ui) {
+        let t = &mut self.doc.template;
+        ui.horizontal(|ui| {
+            for (k, name) in [
+                (SpringKind::Spring, "spring"),
+                (SpringKind::Rope, "rope"),
+                (SpringKind::Stable, "stable"),
+            ] {
+                ui.selectable_value(&mut t.kind, k, name);
+            }
+        });
+        ui.add(
+            egui::DragValue::new(&mut t.k)
+                .range(0.0..=1e9)
+                .prefix("k = ")
+                .suffix(" N/m"),
+        );
+        ui.add(
+            egui::DragValue::new(&mut t.c)
+                .range(0.0..=1e6)
+                .prefix("c = ")
+                .suffix(" N·s/m"),
+        );
+        ui.add(egui::Slider::new(&mut t.cs, 0.0..=1.0).text("cs"));
+        ui.add(egui::Slider::new(&mut t.cd, 0.0..=1.0).text("cd"));
+        ui.add(
+            egui::DragValue::new(&mut self.doc.node_mass)
+                .range(1e-6..=1e6)
+                .speed(0.001)
+                .prefix("node mass = ")
+                .suffix(" kg"),
+        );
     }
 
     fn energy_plot(&mut self, ui: &mut Ui) {

@@ -1,0 +1,55 @@
+//! The arguments of `hooke run`.
+
+use std::path::PathBuf;
+
+use crate::load::SceneSpec;
+
+/// Arguments of `hooke run`.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub spec: SceneSpec,
+    /// Number of steps [default: the scene's settings.duration / dt]
+    #[arg(long, conflicts_with = "duration")]
+    pub steps: Option<u64>,
+    /// Simulated time to run \[s]
+    #[arg(long, allow_negative_numbers = true)]
+    pub duration: Option<f64>,
+    /// Worker threads [default: one per core]
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder [default: runs/<scene name>, or runs/<name>-step<N> when resuming from it]
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
+    /// Write trajectory.npy and sample energy every K steps
+    #[arg(long)]
+    pub every: Option<u64>,
+    /// Write every step's sensor outputs and controller states to this CSV file
+    #[arg(long, value_name = "FILE")]
+    pub log_sensors: Option<PathBuf>,
+    /// Export the surfaces per output frame: obj (DIR/obj/frame_NNNNN.obj with normals,
+    /// UVs, MTL and texture) or gltf (DIR/animation.glb, morph-target animation); frames
+    /// every --every steps, or 30 per simulated second
+    #[arg(long, value_enum)]
+    pub export: Option<ExportKind>,
+    /// Also draw the run as an animated GIF [default FILE: DIR/<name>.gif] (3D, solid when
+    /// the scene has surfaces, else wire; strain colours; about 60 frames, or one every
+    /// --every steps)
+    #[arg(long, value_name = "FILE", num_args = 0..=1)]
+    pub gif: Option<Option<PathBuf>>,
+    /// Also plot energy.csv as DIR/energy.png
+    #[arg(long)]
+    pub plot: bool,
+    /// Print no progress bar
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Export formats of `hooke run --export`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportKind {
+    /// One OBJ per frame, with an MTL and the texture.
+    Obj,
+    /// One binary glTF with the motion as morph targets.
+    Gltf,
+}

@@ -1,0 +1,225 @@
+//! `hooke run`: simulate and write final.json, energy.csv and (with --every) trajectory.npy.
+
+mod args;
+mod outputs;
+mod sensor_log;
+mod summary;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use hooke::{Diverged, Scene, Simulation};
+use indicatif::{ProgressBar, ProgressStyle};
+
+pub use args::RunArgs;
+pub use summary::solver_summary;
+
+use crate::load::Source;
+use crate::{bad, thread_pool};
+use outputs::{Outputs, Written};
+
+/// Steps to run: --steps, or ceil(duration / dt).
+pub fn step_count(scene: &Scene, steps: Option<u64>, duration: Option<f64>) -> Result<u64> {
+    if let Some(n) = steps {
+        return Ok(n);
+    }
+    let d = duration.unwrap_or(scene.duration());
+    if !(d.is_finite() && d >= 0.0) {
+        return Err(bad(format!(
+            "--duration: {d} is not a valid duration; give a finite value >= 0 s"
+        )));
+    }
+    // dt is rarely exact in binary (0.0002 in f32 is 0.000199999995), so a ratio within
+    // a millionth of a whole number is that number; otherwise round up.
+    let r = d / hooke::f64_of(scene.settings().dt);
+    let n = r.round();
+    Ok(if (r - n).abs() <= 1e-6 * n.max(1.0) {
+        n
+    } else {
+        r.ceil()
+    } as u64)
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Runs `hooke run`.
+pub fn run(a: RunArgs) -> Result<()> {
+    let pool = thread_pool(a.threads)?;
+    pool.install(|| run_in_pool(a))
+}
+
+fn run_in_pool(a: RunArgs) -> Result<()> {
+    let (scene, source) = a.spec.load()?;
+    let steps = step_count(&scene, a.steps, a.duration)?;
+    if a.every == Some(0) {
+        return Err(bad("--every: 0 is not a step count; give 1 or more"));
+    }
+    let out = output_folder(&a, &scene, &source)?;
+    let name = scene.name().to_string();
+    let size = (scene.model().nodes().len(), scene.model().springs().len());
+    let settings = scene.settings().clone();
+    let mut sim = Simulation::new(scene);
+    let mut outputs = Outputs::open(&a, &out, &sim, &source, steps)?;
+    let (gif_every, export_every) = (outputs.gif_every(), outputs.export_every());
+    let started = Instant::now();
+    let (result, stepping) = step_all(&mut sim, &mut outputs, steps, a.quiet)?;
+    let (written, recording) = outputs.close()?;
+    if let Err(d) = result {
+        let also = if written.frames.is_some() {
+            " and trajectory.npy"
+        } else {
+            ""
+        };
+        eprintln!(
+            "energy.csv{also} in {} hold the run up to the last finite step",
+            out.display()
+        );
+        return Err(d.into());
+    }
+    hooke_io::write_scene(&out.join("final.json"), sim.scene())?;
+    let ran = summary::Ran {
+        name: &name,
+        size,
+        settings: &settings,
+        steps,
+        wall: started.elapsed(),
+        stepping,
+    };
+    summary::print(&sim, &ran);
+    let mut wrote = vec!["final.json", "energy.csv"];
+    if let Some(f) = written.frames {
+        wrote.push("trajectory.npy");
+        println!(
+            "  frames      {f} in trajectory.npy (every {} steps)",
+            a.every.unwrap_or(1)
+        );
+    }
+    if let (Some(r), Some(path)) = (&recording, &a.gif) {
+        let path = path
+            .clone()
+            .unwrap_or_else(|| out.join(format!("{name}.gif")));
+        write_gif(&sim, r, &path, gif_every, &source)?;
+    }
+    if a.plot {
+        let png = out.join("energy.png");
+        crate::plot_cmd::plot_energy(&out.join("energy.csv"), &png, &format!("{name}: energy"))?;
+        wrote.push("energy.png");
+    }
+    report_tail(&a, &out, &written, export_every, &mut wrote);
+    Ok(())
+}
+
+/// The output folder, created: `--out`, or runs/<name>; when that holds the input
+/// (resuming runs/x/final.json), runs/<name>-step<N> with N the checkpoint's step. An
+/// explicit --out is never changed, and never allowed to overwrite the input.
+fn output_folder(a: &RunArgs, scene: &Scene, source: &Source) -> Result<PathBuf> {
+    let mut out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("runs").join(scene.name()));
+    if let Source::File(input) = source
+        && a.out.is_none()
+        && same_file(input, &out.join("final.json"))
+    {
+        out = Path::new("runs").join(format!("{}-step{}", scene.name(), scene.state().step()));
+    }
+    std::fs::create_dir_all(&out)
+        .with_context(|| format!("{}: cannot create the output folder", out.display()))?;
+    if let Source::File(input) = source
+        && same_file(input, &out.join("final.json"))
+    {
+        return Err(bad(format!(
+            "{}: the output would overwrite the input scene; choose another --out",
+            input.display()
+        )));
+    }
+    Ok(out)
+}
+
+/// Steps `steps` times with a progress bar, sampling the outputs after each step; returns
+/// the divergence, if any, and the time spent stepping.
+fn step_all(
+    sim: &mut Simulation,
+    outputs: &mut Outputs,
+    steps: u64,
+    quiet: bool,
+) -> Result<(Result<(), Diverged>, Duration)> {
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(steps)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} {bar:40} {pos}/{len} steps  {elapsed} elapsed, eta {eta}",
+        )
+        .expect("valid template"),
+    );
+    let mut stepping = Duration::ZERO;
+    let mut result = Ok(());
+    for i in 1..=steps {
+        let started = (sim.state().step(), sim.state().t());
+        let t0 = Instant::now();
+        let r = sim.step();
+        stepping += t0.elapsed();
+        if let Err(d) = r {
+            result = Err(d);
+            break;
+        }
+        outputs.push(i, started, sim)?;
+        if i % 64 == 0 {
+            bar.set_position(i);
+        }
+    }
+    bar.finish_and_clear();
+    Ok((result, stepping))
+}
+
+/// Draws the recorded frames as an animated GIF at `path` (3D, solid when the scene has
+/// surfaces, textured when they name a texture, else wire; strain colours).
+fn write_gif(
+    sim: &Simulation,
+    r: &hooke_render::Recording,
+    path: &Path,
+    every: u64,
+    source: &Source,
+) -> Result<()> {
+    use hooke_render::{ColorBy, Look, Style, View};
+    let surfaces = sim.model().surfaces();
+    let style = if surfaces.is_empty() {
+        Style::Wire
+    } else if surfaces.iter().any(|s| s.texture.is_some()) {
+        Style::Textured
+    } else {
+        Style::Solid
+    };
+    let look = Look::new(style, ColorBy::Strain).with_textures(sim.model(), &source.dir());
+    let frames = r.render(View::DEFAULT_3D, &look, 640, 480);
+    let dt = hooke::f64_of(sim.settings().dt);
+    let delay = ((every as f64 * dt * 100.0).round() as u16).max(2);
+    hooke_render::gif_out::write_gif(path, &frames, delay)?;
+    println!("  picture     {} ({} frames)", path.display(), frames.len());
+    Ok(())
+}
+
+/// The last lines: exported frames, the files written, the sensor log.
+fn report_tail(a: &RunArgs, out: &Path, w: &Written, export_every: u64, wrote: &mut Vec<&str>) {
+    if let Some((n, what)) = w.exported {
+        println!("  exported    {n} frames as {what} (every {export_every} steps)");
+        wrote.push(if what.starts_with("obj") {
+            "obj/"
+        } else {
+            "animation.glb"
+        });
+    }
+    println!("  wrote       {}/{{{}}}", out.display(), wrote.join(", "));
+    if let (true, Some(p)) = (w.logged, &a.log_sensors) {
+        println!("  sensor log  {}", p.display());
+    }
+}

@@ -1,0 +1,208 @@
+//! What `hooke run` writes while it steps: energy.csv, trajectory.npy, the sensor log,
+//! exported frames and the frames of the GIF.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use hooke::Simulation;
+use hooke_io::csv::EnergyCsv;
+use hooke_io::npy::NpyWriter;
+
+use super::args::{ExportKind, RunArgs};
+use super::sensor_log::SensorLog;
+use crate::bad;
+use crate::load::Source;
+
+/// Where exported frames go.
+pub(super) enum Exporter {
+    Obj(hooke_io::export::ObjSequence),
+    Gltf(hooke_io::export::GlbAnimation),
+}
+
+impl Exporter {
+    fn push(&mut self, t: f64, x: &[hooke::Vec3]) -> Result<()> {
+        match self {
+            Exporter::Obj(o) => o.push(x)?,
+            Exporter::Gltf(g) => g.push(t, x)?,
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<(usize, &'static str)> {
+        Ok(match self {
+            Exporter::Obj(o) => (o.frames(), "obj/frame_*.obj"),
+            Exporter::Gltf(g) => {
+                let n = g.frames();
+                g.finish()?;
+                (n, "animation.glb")
+            }
+        })
+    }
+}
+
+/// The files a run writes as it goes, and how often each takes a sample.
+pub(super) struct Outputs {
+    energy: EnergyCsv,
+    traj: Option<NpyWriter>,
+    sensor_log: Option<SensorLog>,
+    exporter: Option<Exporter>,
+    /// The GIF's frames, when one is asked for.
+    pub recording: Option<hooke_render::Recording>,
+    /// Steps between energy samples, trajectory frames, exported frames and GIF frames.
+    every: (u64, Option<u64>, u64, u64),
+    steps: u64,
+}
+
+/// What the outputs wrote, once closed.
+pub(super) struct Written {
+    /// Frames in trajectory.npy.
+    pub frames: Option<u64>,
+    /// Whether a sensor log was written.
+    pub logged: bool,
+    /// Exported frames and what they are (`obj/frame_*.obj`, `animation.glb`).
+    pub exported: Option<(usize, &'static str)>,
+}
+
+impl Outputs {
+    /// Opens every output `a` asks for in `out`, and takes the first sample.
+    pub fn open(
+        a: &RunArgs,
+        out: &Path,
+        sim: &Simulation,
+        source: &Source,
+        steps: u64,
+    ) -> Result<Self> {
+        let nodes = sim.model().nodes().len();
+        let traj = match a.every {
+            Some(_) => Some(NpyWriter::create(&out.join("trajectory.npy"), nodes)?),
+            None => None,
+        };
+        let sensor_log = match &a.log_sensors {
+            Some(p) => Some(SensorLog::create(p, sim)?),
+            None => None,
+        };
+        let dt = hooke::f64_of(sim.settings().dt);
+        let export_every = a
+            .every
+            .unwrap_or_else(|| ((1.0 / 30.0) / dt).round().max(1.0) as u64);
+        let mut o = Self {
+            energy: EnergyCsv::create(&out.join("energy.csv"))?,
+            traj,
+            sensor_log,
+            exporter: exporter(a.export, out, sim, source)?,
+            recording: a.gif.as_ref().map(|_| hooke_render::Recording::default()),
+            every: (
+                a.every.unwrap_or((steps / 1000).max(1)),
+                a.every,
+                export_every,
+                a.every.unwrap_or((steps / 60).max(1)),
+            ),
+            steps,
+        };
+        if let Some(r) = &mut o.recording {
+            r.push(sim);
+        }
+        o.energy.push(sim.state().t(), &sim.energy())?;
+        if let Some(t) = &mut o.traj {
+            t.push(sim.state().x())?;
+        }
+        if let Some(e) = &mut o.exporter {
+            e.push(sim.state().t(), sim.state().x())?;
+        }
+        Ok(o)
+    }
+
+    /// Steps between GIF frames.
+    pub fn gif_every(&self) -> u64 {
+        self.every.3
+    }
+
+    /// Steps between exported frames.
+    pub fn export_every(&self) -> u64 {
+        self.every.2
+    }
+
+    /// Samples step `i` (1-based), which started at (`step`, `t`) and has just run.
+    pub fn push(&mut self, i: u64, (step, t): (u64, f64), sim: &Simulation) -> Result<()> {
+        let (sample, traj, export, gif) = self.every;
+        if let Some(log) = &mut self.sensor_log {
+            log.push(step, t, sim)?;
+        }
+        if i % sample == 0 || i == self.steps {
+            self.energy.push(sim.state().t(), &sim.energy())?;
+        }
+        if let (Some(w), Some(k)) = (&mut self.traj, traj)
+            && i % k == 0
+        {
+            w.push(sim.state().x())?;
+        }
+        if let Some(r) = &mut self.recording
+            && i % gif == 0
+        {
+            r.push(sim);
+        }
+        if let Some(e) = &mut self.exporter
+            && i % export == 0
+        {
+            e.push(sim.state().t(), sim.state().x())?;
+        }
+        Ok(())
+    }
+
+    /// Finishes every file; returns what was written and the GIF's frames.
+    pub fn close(self) -> Result<(Written, Option<hooke_render::Recording>)> {
+        self.energy.finish()?;
+        let logged = self.sensor_log.is_some();
+        if let Some(log) = self.sensor_log {
+            log.finish()?;
+        }
+        let frames = self.traj.as_ref().map(|t| t.frames());
+        if let Some(t) = self.traj {
+            t.finish()?;
+        }
+        let exported = match self.exporter {
+            Some(e) => Some(e.finish()?),
+            None => None,
+        };
+        let written = Written {
+            frames,
+            logged,
+            exported,
+        };
+        Ok((written, self.recording))
+    }
+}
+
+/// The exporter `--export` asks for, writing into `out`.
+fn exporter(
+    kind: Option<ExportKind>,
+    out: &Path,
+    sim: &Simulation,
+    source: &Source,
+) -> Result<Option<Exporter>> {
+    let Some(kind) = kind else {
+        return Ok(None);
+    };
+    let m = sim.model();
+    let mesh =
+        hooke_io::export::ExportMesh::new(m.surfaces(), m.nodes().len()).ok_or_else(|| {
+            bad(format!(
+                "--export: {} has no surfaces (faces) to export; scenes from \
+             `hooke convert` and the built-ins cloth, balloon and jelly-mesh have them",
+                sim.scene().name()
+            ))
+        })?;
+    let scene_dir: PathBuf = source.dir();
+    Ok(Some(match kind {
+        ExportKind::Obj => Exporter::Obj(hooke_io::export::ObjSequence::create(
+            &out.join("obj"),
+            mesh,
+            &scene_dir,
+        )?),
+        ExportKind::Gltf => Exporter::Gltf(hooke_io::export::GlbAnimation::new(
+            &out.join("animation.glb"),
+            mesh,
+            &scene_dir,
+        )),
+    }))
+}

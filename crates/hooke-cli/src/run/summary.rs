@@ -1,0 +1,184 @@
+//! The summary `hooke run` prints: what ran, how fast, what the solver and the physics
+//! did, and the final energies.
+
+use std::time::Duration;
+
+use hooke::{Settings, Simulation};
+
+/// One line on what the large-step solvers did (empty for the explicit integrators).
+pub fn solver_summary(sim: &Simulation) -> String {
+    let c = sim.counters();
+    let (analyses, factorizations) = sim.factorizations();
+    let mut parts = Vec::new();
+    if c.linear_solves > 0 {
+        parts.push(format!("{} linear solves", c.linear_solves));
+    }
+    if c.cg_iterations > 0 {
+        parts.push(format!(
+            "{:.1} CG iterations per solve",
+            c.cg_iterations as f64 / c.linear_solves.max(1) as f64
+        ));
+    }
+    if factorizations > 0 {
+        parts.push(format!(
+            "{analyses} symbolic analyses, {factorizations} factorisations"
+        ));
+    }
+    if sim.xpbd_substeps() > 0 {
+        parts.push(format!("{} XPBD substeps per step", sim.xpbd_substeps()));
+    }
+    if c.sweeps > 0 {
+        parts.push(format!(
+            "{:.1} impulse sweeps per step",
+            c.sweeps as f64 / c.integration_steps.max(1) as f64
+        ));
+    }
+    parts.join(", ")
+}
+
+/// Lines on contacts, controllers and tearing (empty for scenes without them).
+pub fn physics_summary(sim: &Simulation) -> Vec<(String, String)> {
+    let c = sim.counters();
+    let m = sim.model();
+    let steps = c.integration_steps.max(1) as f64;
+    let mut lines = Vec::new();
+    let contacts = &m.contacts();
+    if contacts.any() {
+        let mut parts = Vec::new();
+        if contacts.has_surfaces() {
+            parts.push(format!(
+                "{:.1} node-surface contacts per step ({} at the end)",
+                c.surface_contacts as f64 / steps,
+                sim.state().touching().len()
+            ));
+        }
+        if contacts.collisions.mode != hooke::contact::CollisionMode::Off {
+            parts.push(format!(
+                "{:.1} touching node pairs per step",
+                c.pair_contacts as f64 / steps
+            ));
+        }
+        lines.push(("contacts".to_string(), parts.join(", ")));
+    }
+    let act = &m.actuators();
+    if !act.sensors.is_empty() || !act.controllers.is_empty() {
+        let active = sim
+            .state()
+            .controllers()
+            .iter()
+            .filter(|c| c.active)
+            .count();
+        lines.push((
+            "controllers".to_string(),
+            format!(
+                "{} sensor(s), {} controller(s) ({active} active at the end), {} switch(es)",
+                act.sensors.len(),
+                act.controllers.len(),
+                c.controller_switches,
+            ),
+        ));
+    }
+    if !act.muscles.is_empty() {
+        lines.push((
+            "muscles".to_string(),
+            format!("{} spring(s) with driven rest lengths", act.muscles.len()),
+        ));
+    }
+    for (i, surf) in m.surfaces().iter().enumerate() {
+        let name = if surf.name.is_empty() {
+            format!("surface {i}")
+        } else {
+            surf.name.clone()
+        };
+        let mut text = format!("{name}: {} faces", surf.faces.len());
+        if let Some(law) = &surf.pressure {
+            let v = hooke::mesh::volume(sim.state().x(), &surf.faces);
+            text += &format!(", volume {v:.6e} m³ at {:.4e} Pa at the end", law.at(v));
+        }
+        lines.push(("surfaces".to_string(), text));
+    }
+    if c.springs_torn > 0 || m.springs().break_strain().iter().any(|b| b.is_finite()) {
+        lines.push((
+            "tearing".to_string(),
+            format!(
+                "{} spring(s) torn, {} left",
+                c.springs_torn,
+                m.springs().len()
+            ),
+        ));
+    }
+    lines
+}
+
+/// What the summary says about the run besides the simulation's own state.
+pub(super) struct Ran<'a> {
+    /// Scene name.
+    pub name: &'a str,
+    /// Nodes and springs at the start (tearing removes springs).
+    pub size: (usize, usize),
+    /// Settings it ran with.
+    pub settings: &'a Settings,
+    /// Steps run.
+    pub steps: u64,
+    /// Wall time in all, and in stepping.
+    pub wall: Duration,
+    /// Wall time stepping.
+    pub stepping: Duration,
+}
+
+/// Prints the summary of a finished run.
+pub(super) fn print(sim: &Simulation, ran: &Ran) {
+    let c = sim.counters();
+    let rate = c.spring_updates as f64 / ran.stepping.as_secs_f64().max(1e-12);
+    println!(
+        "{}: {} nodes, {} springs, {}, dt = {} s × {} substep(s), {}, {} thread(s)",
+        ran.name,
+        ran.size.0,
+        ran.size.1,
+        ran.settings.integrator.name(),
+        ran.settings.dt,
+        ran.settings.substeps,
+        hooke::PRECISION,
+        rayon::current_num_threads()
+    );
+    println!(
+        "  steps       {} ({:.4} s simulated)",
+        ran.steps,
+        sim.state().t()
+    );
+    println!(
+        "  wall time   {:.3} s ({:.3} s stepping, {:.2} µs/step)",
+        ran.wall.as_secs_f64(),
+        ran.stepping.as_secs_f64(),
+        1e6 * ran.stepping.as_secs_f64() / ran.steps.max(1) as f64
+    );
+    println!("  throughput  {:.1} M spring-updates/s", rate / 1e6);
+    println!("  stages      {c}");
+    let solver = solver_summary(sim);
+    if !solver.is_empty() {
+        println!("  solver      {solver}");
+    }
+    for (name, text) in physics_summary(sim) {
+        println!("  {name:<11} {text}");
+    }
+    print_energy(sim);
+}
+
+/// The final energies and strains.
+fn print_energy(sim: &Simulation) {
+    let e = sim.energy();
+    let gas = if sim.model().surfaces().iter().any(|s| s.pressure.is_some()) {
+        format!(", gas {:.4e}", e.potential_gas)
+    } else {
+        String::new()
+    };
+    println!(
+        "  final       total {:.6e} J (kinetic {:.4e}, gravity {:.4e}, spring {:.4e}{gas}), max stretch {:.2}%, max compression {:.2}%",
+        e.total(),
+        e.kinetic,
+        e.potential_gravity,
+        e.potential_spring,
+        100.0 * e.max_stretch,
+        100.0 * e.max_compression
+    );
+}

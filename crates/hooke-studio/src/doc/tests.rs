@@ -1,0 +1,52 @@
+use super::*;
+
+fn oscillator(dt: Real) -> Doc {
+    let mut scene = hooke::builders::build("oscillator", &[]).unwrap();
+    scene
+        .edit(|b| {
+            b.settings.dt = dt;
+            b.settings.substeps = 1;
+        })
+        .unwrap();
+    Doc::new(scene, "oscillator.json")
+}
+
+#[test]
+fn the_running_clock_samples_the_energy_plot_every_sixtieth_of_a_second() {
+    let mut doc = oscillator(1e-3);
+    assert_eq!(doc.run_steps(1000), 1000);
+    // 1 s of simulated time: the first step (t = 1 ms), then one sample each time
+    // 1/60 s has passed, which at 1 ms steps is every 17th step.
+    let n = doc.history.len();
+    assert_eq!(n, 1 + 999 / 17, "{n} samples");
+    let gaps: Vec<f64> = doc
+        .history
+        .iter()
+        .zip(doc.history.iter().skip(1))
+        .map(|(a, b)| b.t - a.t)
+        .collect();
+    assert!(
+        gaps.iter()
+            .all(|g| (SAMPLE_EVERY - 1e-9..SAMPLE_EVERY + 1e-3).contains(g))
+    );
+    // A single step (the Step button) is always sampled.
+    doc.step_once();
+    assert_eq!(doc.history.len(), n + 1);
+}
+
+#[test]
+fn advance_takes_the_steps_the_wall_clock_asks_for() {
+    // A step that is exact in binary, so the counts are exact.
+    let dt = 1.0 / 1024.0;
+    let mut doc = oscillator(dt as Real);
+    doc.set_playing(true);
+    let far = f64::INFINITY;
+    // 50 steps' worth of wall-clock time at speed 1: 50 steps.
+    assert_eq!(doc.advance(50.0 * dt, &|| 0.0, far), 50);
+    assert!((doc.sim().state().t() as f64 - 50.0 * dt).abs() < 1e-6);
+    // A stall is capped at MAX_CATCH_UP of simulated time: ⌊0.2·1024⌋ steps.
+    assert_eq!(doc.advance(10.0, &|| 0.0, far), 204);
+    // Past the deadline: one step, and the backlog is dropped.
+    assert_eq!(doc.advance(50.0 * dt, &|| 1.0, 0.5), 1);
+    assert_eq!(doc.advance(0.0, &|| 0.0, far), 0);
+}
