@@ -126,7 +126,14 @@ fn the_glb_holds_every_vertex_and_triangle_of_the_first_frame() {
     let e = exported("glb-first");
     let gltf = gltf::Gltf::from_slice(&e.bytes).unwrap();
     let blob = gltf.blob.as_deref().unwrap();
-    let prim = gltf.document.meshes().next().unwrap().primitives().next().unwrap();
+    let prim = gltf
+        .document
+        .meshes()
+        .next()
+        .unwrap()
+        .primitives()
+        .next()
+        .unwrap();
     let reader = prim.reader(|_| Some(blob));
     // The cloth has no UV seams: one glTF vertex per node, 2 triangles per cell.
     let n = e.sim.model().nodes().len();

@@ -147,7 +147,14 @@ impl Axes {
             let x = self.sx(t);
             segment(pm, (x, top), (x, top + ph), &grey, &thin);
             let l = label(t);
-            text(pm, x - text_width(&l, 1.5) / 2.0, top + ph + 8.0, &l, 1.5, INK);
+            text(
+                pm,
+                x - text_width(&l, 1.5) / 2.0,
+                top + ph + 8.0,
+                &l,
+                1.5,
+                INK,
+            );
         }
         for t in ticks(self.y.0, self.y.1) {
             let y = self.sy(t);
@@ -216,7 +223,14 @@ pub fn line_plot(
     let axes = Axes::new(series, w, h);
     axes.grid(&mut pm);
     axes.lines(&mut pm, series);
-    text(&mut pm, (w - text_width(title, 2.0)) / 2.0, 18.0, title, 2.0, INK);
+    text(
+        &mut pm,
+        (w - text_width(title, 2.0)) / 2.0,
+        18.0,
+        title,
+        2.0,
+        INK,
+    );
     let x_at = axes.left + (axes.pw - text_width(x_title, 2.0)) / 2.0;
     text(&mut pm, x_at, h - 36.0, x_title, 2.0, INK);
     text(&mut pm, 8.0, axes.top - 26.0, y_title, 2.0, INK);

@@ -130,5 +130,4 @@ impl StudioApp {
             platform::download(&name, &json);
         }
     }
-
 }
