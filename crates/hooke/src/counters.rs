@@ -15,6 +15,8 @@ pub enum Stage {
     Control,
     /// Enclosed volumes measured, gas pressure turned into node forces.
     Pressure,
+    /// The user's own forces ([`Control::forces`](crate::Control::forces)) added.
+    External,
     /// The integrator advances positions and velocities.
     Integrate,
     /// Node radii separated; nodes put back on surfaces with friction.
@@ -29,11 +31,12 @@ pub enum Stage {
 
 impl Stage {
     /// All stages in order.
-    pub const ALL: [Stage; 9] = [
+    pub const ALL: [Stage; 10] = [
         Stage::Sensors,
         Stage::Muscles,
         Stage::Control,
         Stage::Pressure,
+        Stage::External,
         Stage::Integrate,
         Stage::Contacts,
         Stage::Anchors,
@@ -48,6 +51,7 @@ impl Stage {
             Stage::Muscles => "muscles",
             Stage::Control => "control",
             Stage::Pressure => "pressure",
+            Stage::External => "external",
             Stage::Integrate => "integrate",
             Stage::Contacts => "contacts",
             Stage::Anchors => "anchors",

@@ -24,8 +24,8 @@ impl Lcg {
     }
 }
 
-/// Compares [`spring_pass`] (SIMD where the platform has it, threaded) with
-/// [`spring_pass_scalar`] on three mixed models (7, 1001 and 9000 springs). Returns the
+/// Compares the spring pass (SIMD where the platform has it, threaded) with the scalar
+/// one on three mixed models (7, 1001 and 9000 springs). Returns the
 /// number of springs compared, or the first spring whose force differs in any bit or is
 /// not finite.
 pub fn spring_pass_matches_scalar() -> Result<usize, String> {

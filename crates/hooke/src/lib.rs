@@ -1,19 +1,48 @@
-//! # hooke — mass-spring simulation core
+//! # hooke — mass-spring simulation
 //!
-//! Structure-of-arrays [`Model`] / [`State`] / [`Control`], one function per force
-//! family ([`forces`]), explicit integrators behind one [`Simulation::step`], procedural
-//! [`builders`] that double as the built-in scenes, energy [`diagnostics`] and a
-//! [`stability`] estimate. No file I/O: the scene format lives in `hooke-io`.
+//! Strings, cloth, jelly, balloons and soft creatures as nodes joined by springs, stepped
+//! by one of ten integrators, with contacts, tearing, muscles, sensors and controllers.
+//!
+//! A [`Scene`] is three things kept apart (as in NVIDIA Newton):
+//! - the [`Model`]: what does not change while it runs — the [`Nodes`] (mass, pins), the
+//!   [`Springs`], the [`Environment`] (gravity, wind, drag, force fields), contacts,
+//!   actuators and surfaces; read it through accessors, change it through
+//!   [`Scene::edit`] or [`Simulation::edit`], which validate once and keep everything
+//!   derived from it (inverse masses, the sorted spring order) consistent;
+//! - the [`State`]: what changes every step — positions, velocities, time;
+//! - the [`Settings`]: the integrator and its step.
+//!
+//! A [`Simulation`] steps a scene. Between steps a program writes its inputs into the
+//! [`Control`] ([`Simulation::control`]): nodes it holds, values for muscles on actuation
+//! channels, and forces of its own.
+//!
+//! Scenes come from the built-in library ([`builders::build`], the names the command line
+//! knows), from the typed builders ([`builders::cloth`] and friends, one path with the
+//! library: both pick the same stable step), or node by node from a [`SceneBuilder`]. The
+//! scene file format, mesh import and export live in the `hooke-io` crate; this crate does
+//! no file I/O.
 //!
 //! ```
-//! use hooke::{builders, Simulation};
-//! let scene = builders::build("oscillator", &[]).unwrap();
+//! use hooke::builders::{StringParams, string};
+//! use hooke::Simulation;
+//!
+//! // Seed 000's string: dt left at 0 picks a stable step from the stiffest spring.
+//! let scene = string(&StringParams::default())?.build()?;
 //! let mut sim = Simulation::new(scene);
-//! sim.run(100).unwrap();
-//! assert!((sim.state().t() - 0.1).abs() < 1e-6);
+//! sim.run(500)?; // half a second at dt = 1 ms
+//! assert!((sim.state().t() - 0.5).abs() < 1e-6); // t sums the f32 dt in f64
+//! println!("energy {:.3} J", sim.energy().total());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Precision is `f32` unless the `f64` feature is on; see [`real`].
+//! Each step is an ordered list of named stages ([`Stage::ALL`]: sensors, then muscles →
+//! control → pressure → external → integrate → contacts → anchors → check for each
+//! substep, then tear); [`Simulation::counters`] times them. More in the examples
+//! (`crates/hooke/examples/`: `hello_string`, `cloth_from_file`, `walker_controller`,
+//! `custom_force`).
+//!
+//! Precision is `f32` ([`Real`]) unless the `f64` feature is on; times are `f64` always.
+//! Units are SI: metres, kilograms, seconds, newtons.
 #![warn(missing_docs)]
 // Code is written for Real = f32; in f64 builds its widening casts become no-ops.
 #![cfg_attr(

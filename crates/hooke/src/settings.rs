@@ -183,7 +183,28 @@ impl StableForm {
     }
 }
 
-/// Stepping parameters.
+/// How a scene is stepped: the integrator and its step, and the solvers' settings. The
+/// run length is not here (it belongs to the program running the scene; the scene file
+/// carries a suggested [`Scene::duration`](crate::Scene::duration)).
+///
+/// ```
+/// use hooke::{builders, Integrator, Settings, Simulation};
+///
+/// let mut scene = builders::build("cloth", &[("width".into(), "8".into()), ("height".into(), "8".into())])?;
+/// // A frame-sized step with backward Euler, two Newton iterations per step.
+/// scene.edit(|b| {
+///     b.settings = Settings {
+///         integrator: Integrator::BackwardEuler,
+///         dt: 1.0 / 60.0,
+///         newton_iterations: 2,
+///         ..Settings::default()
+///     }
+/// })?;
+/// let mut sim = Simulation::new(scene);
+/// sim.run(30)?; // half a second
+/// assert!(sim.energy().max_stretch < 0.2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
     /// Step size \[s] (one step = `substeps` integration steps of dt/substeps). 0 (the

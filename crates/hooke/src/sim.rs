@@ -26,11 +26,26 @@ use crate::stability;
 use crate::state::{Control, State};
 use crate::step::{self, StepCtx, Workspace};
 
-/// A scene being simulated.
+/// A scene being simulated: the scene, the integrator chosen for it, and the workspace
+/// the stages reuse from step to step.
+///
+/// ```
+/// use hooke::{builders, vec3, Simulation};
+///
+/// let mut sim = Simulation::new(builders::build("oscillator", &[])?);
+/// // Inputs for the steps that follow: here a sideways push of 0.1 N on node 1.
+/// sim.control.forces = vec![(1, vec3(0.1, 0.0, 0.0))];
+/// sim.run(100)?;
+/// assert!(sim.state().x()[1].x > 0.0);
+/// let e = sim.energy();
+/// println!("t = {:.2} s, kinetic {:.4} J, stretch {:.2}%", sim.state().t(), e.kinetic, 100.0 * e.max_stretch);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct Simulation {
     scene: Scene,
-    /// Inputs for the next step (held nodes, actuation values).
+    /// Inputs for the following steps (held nodes, actuation values, the program's own
+    /// forces); they stay in effect until changed.
     pub control: Control,
     ws: Workspace,
     /// The model or the settings changed since the workspace was compiled.

@@ -152,8 +152,9 @@ impl Fnv {
     }
 }
 
-/// Inputs from outside the model for the next step: a user dragging nodes, later
-/// actuation values and parameter switches.
+/// Inputs from outside the model, read by every following step until changed: nodes a
+/// user holds, actuation values for channel-driven muscles, and the program's own forces.
+/// Set it through [`Simulation::control`](crate::Simulation::control) between steps.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Control {
     /// Nodes held at a target position \[m] during the next step (dragged with the mouse,
@@ -163,4 +164,9 @@ pub struct Control {
     /// Actuation values per channel, read by muscles driven by a channel (unitless,
     /// typically in [−1, 1]; a missing channel reads 0).
     pub actuation: Vec<Real>,
+    /// Extra forces on nodes \[N], held constant over each step and added to gravity and
+    /// the force fields (several entries for one node add up; a node past the model's is
+    /// ignored). This is how a program adds a force of its own — computed from the state
+    /// between steps — without changing hooke.
+    pub forces: Vec<(u32, Vec3)>,
 }

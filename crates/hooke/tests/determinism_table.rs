@@ -247,6 +247,17 @@ fn actuation_cases() -> Vec<Case> {
         using(gadgets_impulse_form(), &[SurfaceContacts, PairContacts]),
         held_and_channels(),
     ]
+    .into_iter()
+    .chain(
+        [
+            Integrator::SymplecticEuler,
+            Integrator::BackwardEuler,
+            Integrator::FastMassSpring,
+            Integrator::Xpbd,
+        ]
+        .map(user_forces),
+    )
+    .collect()
 }
 
 /// Nissen's stable springs (force form), ropes, isotropic damping, a force field, a
@@ -395,6 +406,34 @@ fn held_and_channels() -> Case {
         let t = i as hooke::Real * 5e-4;
         sim.control.targets = vec![(70, hooke::vec3(0.3 + 0.2 * t, 1.2, 0.4))];
         sim.control.actuation = vec![(6.0 * t).sin(), (9.0 * t).cos()];
+    });
+    c
+}
+
+/// The program's own forces (Control::forces): a pull that turns with time on two nodes
+/// of a cloth, gone after half the run.
+fn user_forces(integrator: Integrator) -> Case {
+    let mut b = hooke::builders::cloth(&hooke::builders::ClothParams {
+        width: 10,
+        height: 10,
+        ..Default::default()
+    })
+    .unwrap();
+    b.settings.integrator = integrator;
+    b.settings.substeps = 2;
+    let mut c = case(
+        format!("user-forces/{}", integrator.name()),
+        b.build().unwrap(),
+        1500,
+    );
+    c.drive = Some(|sim, i| {
+        let t = i as hooke::Real * 1e-3;
+        sim.control.forces = if i < 750 {
+            let f = hooke::vec3((5.0 * t).cos(), 0.5, (5.0 * t).sin()) * 0.05;
+            vec![(55, f), (99, f * -1.0), (55, f)]
+        } else {
+            Vec::new()
+        };
     });
     c
 }

@@ -54,6 +54,7 @@ pub fn cloth_on_sphere(p: &ClothOnSphereParams) -> Result<SceneBuilder, FieldErr
         plane: ClothPlane::Horizontal,
         ..ClothParams::default()
     })?;
+    b.name = "cloth-on-sphere".into();
     b.description = format!(
         "a {n}×{n} cloth dropped on a sphere of radius {r} m, self-collision {m}",
         n = p.nodes,
@@ -184,6 +185,7 @@ pub fn tear(p: &TearParams) -> Result<SceneBuilder, FieldError> {
         plane: ClothPlane::Vertical,
         ..ClothParams::default()
     })?;
+    b.name = "tear".into();
     b.description = format!(
         "a {}×{} curtain pulled apart by its top edge; springs tear past {}% strain",
         p.width,

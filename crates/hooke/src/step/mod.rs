@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! step      = sensors, then SUBSTEP × substeps, then tear
-//! SUBSTEP   = muscles → control → pressure → integrate → contacts → anchors → check
+//! SUBSTEP   = muscles → control → pressure → external → integrate → contacts → anchors → check
 //! ```
 //!
 //! Every stage is one function in its own file with the same signature: it reads the
@@ -17,6 +17,7 @@ mod check;
 mod contacts;
 mod control;
 mod ctx;
+mod external;
 mod flow;
 mod integrate;
 mod muscles;
@@ -56,10 +57,11 @@ const fn stage(
 pub(crate) const BEGIN: [StageFn; 1] = [stage(Stage::Sensors, sensors::active, sensors::run)];
 
 /// Each integration step of length h = dt/substeps.
-pub(crate) const SUBSTEP: [StageFn; 7] = [
+pub(crate) const SUBSTEP: [StageFn; 8] = [
     stage(Stage::Muscles, muscles::active, muscles::run),
     stage(Stage::Control, always, control::run),
     stage(Stage::Pressure, pressure::active, pressure::run),
+    stage(Stage::External, external::active, external::run),
     stage(Stage::Integrate, always, integrate::run),
     stage(Stage::Contacts, contacts::active, contacts::run),
     stage(Stage::Anchors, always, anchors::run),

@@ -24,8 +24,12 @@ pub(crate) struct Workspace {
     pub solver: Option<Box<dyn Solver>>,
     /// Constant force per node: m·g plus fields \[N].
     pub fbase: Vec<Vec3>,
-    /// Force per node held over an integration step: `fbase` plus gas pressure \[N].
+    /// Force per node held over an integration step: `fbase` plus gas pressure plus the
+    /// user's forces \[N].
     pub fconst: Vec<Vec3>,
+    /// The user forces in `fconst` since the last integration step (the external stage
+    /// runs once more after they are gone, to take them out).
+    pub external: Vec<(u32, Vec3)>,
     /// Per-spring forces, kernel order \[N].
     pub sf: Vec<Vec3>,
     /// Per-spring impulses, kernel order [N·s] (impulse form only).
@@ -68,6 +72,7 @@ impl Workspace {
         solver.compile(model, springs, h);
         self.fbase = forces::constant_forces(model);
         self.fconst = self.fbase.clone();
+        self.external.clear();
         let m = model.springs.len();
         self.sf.resize(m, Vec3::ZERO);
         let impulses = self.springs.impulses.is_some();
