@@ -76,9 +76,12 @@ pub fn edit(a: EditArgs) -> Result<()> {
     let (scene, _) = a.spec.load()?;
     let (n, m) = (scene.model().nodes().len(), scene.model().springs().len());
     let mut e = Editor::from_scene(&scene);
+    // Ids in the input's numbering, taken before any edit renumbers.
+    let node_ids: Vec<NodeId> = (0..n).filter_map(|i| e.node_id(i)).collect();
+    let spring_ids: Vec<SpringId> = (0..m).filter_map(|s| e.spring_id(s)).collect();
     let node = |i: u64, flag: &str| -> Result<NodeId> {
         if (i as usize) < n {
-            Ok(NodeId(i))
+            Ok(node_ids[i as usize])
         } else {
             Err(bad(format!(
                 "--{flag} {i}: not a node (the scene has {n} nodes, 0..{})",
@@ -104,7 +107,7 @@ pub fn edit(a: EditArgs) -> Result<()> {
                 "--remove-spring {s}: not a spring (the scene has {m} springs)"
             )));
         }
-        e.remove_spring(SpringId(s))
+        e.remove_spring(spring_ids[s as usize])
             .map_err(|er| fail("remove-spring", er))?;
     }
     for &i in &a.pin {

@@ -87,7 +87,7 @@ impl SensorKind {
     }
 
     /// The nodes the sensor reads (none for a timer).
-    pub fn nodes(&self) -> Vec<u32> {
+    pub(crate) fn nodes(&self) -> Vec<u32> {
         match self {
             SensorKind::Length { ends, .. } => ends.to_vec(),
             SensorKind::Contact { node } => vec![*node],
@@ -97,7 +97,7 @@ impl SensorKind {
     }
 
     /// Renumbers the nodes the sensor reads (merging scenes, removing nodes).
-    pub fn map_nodes(&mut self, mut f: impl FnMut(u32) -> u32) {
+    pub(crate) fn map_nodes(&mut self, mut f: impl FnMut(u32) -> u32) {
         match self {
             SensorKind::Length { ends, .. } => *ends = ends.map(&mut f),
             SensorKind::Contact { node } => *node = f(*node),
@@ -143,12 +143,12 @@ pub struct Controller {
 
 impl Controller {
     /// The weighted sum of the sensor outputs `s`.
-    pub fn sum(&self, s: &[Real]) -> Real {
+    pub(crate) fn sum(&self, s: &[Real]) -> Real {
         self.weights.iter().map(|&(i, w)| w * s[i as usize]).sum()
     }
 
     /// Writes the alternate values of spring `self.spring` into `springs`.
-    pub fn apply(&self, springs: &mut Springs) {
+    pub(crate) fn apply(&self, springs: &mut Springs) {
         let s = self.spring as usize;
         let set = |dst: &mut Real, v: Option<Real>| {
             if let Some(v) = v {
@@ -219,7 +219,7 @@ pub struct Muscle {
 
 impl Muscle {
     /// The factor on the rest length at time `t` \[s] with actuation values `u`.
-    pub fn factor(&self, t: f64, u: &[Real]) -> Real {
+    pub(crate) fn factor(&self, t: f64, u: &[Real]) -> Real {
         let s = match self.drive {
             Drive::Sine { frequency, phase } => {
                 (std::f64::consts::TAU * frequency * t + phase).sin() as Real
@@ -245,11 +245,6 @@ impl Actuators {
     /// Whether there is nothing to actuate.
     pub fn is_empty(&self) -> bool {
         self.sensors.is_empty() && self.controllers.is_empty() && self.muscles.is_empty()
-    }
-
-    /// The index of the sensor named `id`.
-    pub fn sensor_index(&self, id: &str) -> Option<usize> {
-        self.sensors.iter().position(|s| s.id == id)
     }
 
     /// Checks every value against a model of `n` nodes and `m` springs.
@@ -379,7 +374,7 @@ impl Actuators {
 
     /// Every sensor's output (0 or 1) for positions `x` at time `t`, with `touching` the
     /// nodes that touched a surface in the last step (ascending).
-    pub fn sense(&self, x: &[Vec3], t: f64, touching: &[u32]) -> Vec<Real> {
+    pub(crate) fn sense(&self, x: &[Vec3], t: f64, touching: &[u32]) -> Vec<Real> {
         self.sensors
             .iter()
             .map(|s| {
@@ -412,7 +407,7 @@ impl Actuators {
     /// Removes springs: `map[s]` is spring s's new index, or `None` when it is gone.
     /// Controllers and muscles of removed springs go (with their entries in `states`);
     /// length sensors keep watching the former ends.
-    pub fn remap_springs(&mut self, map: &[Option<u32>], states: &mut Vec<ControllerState>) {
+    pub(crate) fn remap_springs(&mut self, map: &[Option<u32>], states: &mut Vec<ControllerState>) {
         for s in &mut self.sensors {
             if let SensorKind::Length { spring, .. } = &mut s.kind {
                 *spring = spring.and_then(|sp| map[sp as usize]);
@@ -525,7 +520,7 @@ fn ordered(path: &str, min: Real, max: Real) -> Result<(), FieldError> {
 /// the angle in (−π, π] from the front to the target direction, counter-clockwise about
 /// `up`, both projected onto the plane normal to `up`. `None` when either projection
 /// vanishes.
-pub fn bearing(back: Vec3, front: Vec3, target: Vec3, up: Vec3) -> Option<Real> {
+pub(crate) fn bearing(back: Vec3, front: Vec3, target: Vec3, up: Vec3) -> Option<Real> {
     let up = up.normalize();
     let flat = |v: Vec3| v - up * v.dot(up);
     let f = flat(front - back);

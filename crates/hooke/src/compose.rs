@@ -13,11 +13,11 @@ use crate::scene::{SceneBuilder, Spring};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Part {
     /// The scene index of the part's node 0.
-    pub first_node: u32,
+    pub(crate) first_node: u32,
     /// Number of nodes in the part.
     pub nodes: u32,
     /// The scene index of the part's spring 0.
-    pub first_spring: u32,
+    pub(crate) first_spring: u32,
     /// Number of springs in the part.
     pub springs: u32,
 }

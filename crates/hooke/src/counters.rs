@@ -158,7 +158,7 @@ impl Counters {
     }
 
     /// Total timed nanoseconds.
-    pub fn total_ns(&self) -> u64 {
+    pub(crate) fn total_ns(&self) -> u64 {
         self.stage_ns.iter().sum()
     }
 }

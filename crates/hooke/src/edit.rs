@@ -9,17 +9,15 @@
 
 use crate::actuation::SensorKind;
 use crate::error::FieldError;
-use crate::path::Anchor;
-use crate::path::Path;
 use crate::scene::{Node, Scene, SceneBuilder, Spring};
 
 /// A node's id: stable while other nodes are added and removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NodeId(pub u64);
+pub struct NodeId(pub(crate) u64);
 
 /// A spring's id: stable while other springs are added and removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SpringId(pub u64);
+pub struct SpringId(pub(crate) u64);
 
 /// Why an edit was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -242,16 +240,6 @@ impl Editor {
         Ok(node)
     }
 
-    /// Moves node `id` along `path` (an anchor), or frees it from its anchor (`None`).
-    pub fn set_anchor(&mut self, id: NodeId, path: Option<Path>) -> Result<(), EditError> {
-        let node = self.index(id)?;
-        self.b.anchors.retain(|a| a.node != node);
-        if let Some(path) = path {
-            self.b.anchors.push(Anchor { node, path });
-        }
-        Ok(())
-    }
-
     /// Changes values without adding or removing anything: parameters of nodes and
     /// springs, the environment, settings. Refused (and nothing changed) when `f` changes the
     /// node or spring count; use the editing operations for that.
@@ -293,6 +281,7 @@ impl Editor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::path::{Anchor, Path};
     use crate::real::vec3;
 
     fn chain(n: usize) -> SceneBuilder {
@@ -331,13 +320,15 @@ mod tests {
         );
         e.remove_spring(s3).unwrap();
         assert_eq!(e.spring_index(s), Some(1));
-        e.set_anchor(
-            fresh,
-            Some(Path::Linear {
-                origin: [3.0, 1.0, 0.0],
-                velocity: [0.0, 0.0, 0.0],
-            }),
-        )
+        e.update(|b| {
+            b.anchors.push(Anchor {
+                node: 4,
+                path: Path::Linear {
+                    origin: [3.0, 1.0, 0.0],
+                    velocity: [0.0, 0.0, 0.0],
+                },
+            })
+        })
         .unwrap();
         e.set_pinned(n3, true).unwrap();
         let scene = e.build().unwrap();

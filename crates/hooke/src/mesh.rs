@@ -54,7 +54,7 @@ impl Pressure {
     }
 
     /// The gas's potential energy at volume `v` \[J] (up to a constant): −∫p dV.
-    pub fn energy(&self, v: f64) -> f64 {
+    pub(crate) fn energy(&self, v: f64) -> f64 {
         let v = v.max(1e-12);
         match *self {
             Pressure::IdealGas { nrt } => -(nrt as f64) * v.ln(),
@@ -88,7 +88,7 @@ impl Surface {
     /// Keeps the faces (and their texture coordinates) whose flag in `keep` is set. A
     /// surface with pressure that loses a face is open: its gas escapes (the pressure is
     /// removed).
-    pub fn retain_faces(&mut self, keep: &[bool]) {
+    pub(crate) fn retain_faces(&mut self, keep: &[bool]) {
         if keep.iter().all(|&k| k) {
             return;
         }
@@ -104,7 +104,7 @@ impl Surface {
 
     /// Checks indices and values against a model of `n` nodes; errors name the field
     /// (`surfaces[0].faces[12][1]`).
-    pub fn validate(&self, i: usize, n: usize) -> Result<(), FieldError> {
+    pub(crate) fn validate(&self, i: usize, n: usize) -> Result<(), FieldError> {
         let path = |rest: &str| at("surfaces", i, rest);
         if self.faces.is_empty() {
             return Err(FieldError::new(
@@ -210,7 +210,7 @@ impl Surface {
 /// with their texture coordinates: a torn spring takes its faces with it. A surface with
 /// pressure that loses a face is no longer closed: its gas escapes (the pressure is
 /// removed), as a balloon pops.
-pub fn remove_faces_along(surface: &mut Surface, cut: &[(u32, u32)]) {
+pub(crate) fn remove_faces_along(surface: &mut Surface, cut: &[(u32, u32)]) {
     let mut sorted = cut.to_vec();
     sorted.sort_unstable();
     let hit = |f: &[u32; 3]| {
@@ -272,17 +272,6 @@ pub fn volume(x: &[Vec3], faces: &[[u32; 3]]) -> f64 {
         / 6.0
 }
 
-/// The total area of `faces` at positions `x` \[m²].
-pub fn area(x: &[Vec3], faces: &[[u32; 3]]) -> f64 {
-    faces
-        .iter()
-        .map(|f| {
-            let (a, b, c) = corners(x, f);
-            0.5 * (b - a).cross(c - a).length() as f64
-        })
-        .sum()
-}
-
 /// Area-weighted vertex normals (seed 002's "average the neighbour face normals", each
 /// face weighted by its area): `out[i]` is the unit sum of (x₁ − x₀)×(x₂ − x₀) over the
 /// faces around node i; zero for nodes on no face (or whose faces have no area). `out` is
@@ -304,7 +293,7 @@ pub fn vertex_normals(x: &[Vec3], faces: &[[u32; 3]], out: &mut Vec<Vec3>) {
 
 /// Adds the force of gauge pressure `p` \[Pa] on `faces` to `f` \[N]: p/6·(x₁ − x₀)×(x₂ − x₀)
 /// on each corner.
-pub fn add_pressure_forces(x: &[Vec3], faces: &[[u32; 3]], p: Real, f: &mut [Vec3]) {
+pub(crate) fn add_pressure_forces(x: &[Vec3], faces: &[[u32; 3]], p: Real, f: &mut [Vec3]) {
     let w = p / 6.0;
     for face in faces {
         let (a, b, c) = corners(x, face);
@@ -347,11 +336,10 @@ mod tests {
     }
 
     #[test]
-    fn a_unit_cube_is_closed_with_volume_1_and_area_6() {
+    fn a_unit_cube_is_closed_with_volume_1() {
         let (x, faces) = cube();
         closed(&faces).unwrap();
         assert!((volume(&x, &faces) - 1.0).abs() < 1e-12);
-        assert!((area(&x, &faces) - 6.0).abs() < 1e-6);
         // Flipped, the volume is negative and the orientation check still passes.
         let flipped: Vec<[u32; 3]> = faces.iter().map(|f| [f[0], f[2], f[1]]).collect();
         assert!((volume(&x, &flipped) + 1.0).abs() < 1e-12);

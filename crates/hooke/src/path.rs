@@ -40,7 +40,7 @@ pub enum Path {
 
 impl Path {
     /// Moves the whole path by `d` \[m].
-    pub fn translate(&mut self, d: [f64; 3]) {
+    pub(crate) fn translate(&mut self, d: [f64; 3]) {
         let shift = |p: &mut [f64; 3]| (0..3).for_each(|i| p[i] += d[i]);
         match self {
             Path::Linear { origin, .. } | Path::Sine { origin, .. } => shift(origin),

@@ -93,7 +93,7 @@ impl Integrator {
     /// local/global iterations for fast mass-spring, impulse sweeps for the impulse solver;
     /// `None` for XPBD, whose small substeps are chosen from the scene's stiffness (see
     /// `stability::xpbd_substeps`), and for integrators that do not iterate.
-    pub fn default_iterations(self) -> Option<u32> {
+    pub(crate) fn default_iterations(self) -> Option<u32> {
         match self {
             Integrator::FastMassSpring => Some(10),
             Integrator::Impulse => Some(10),
@@ -262,7 +262,7 @@ impl Default for Settings {
 impl Settings {
     /// Solver iterations in use: `iterations`, or the integrator's fixed default (0 when
     /// it has none: XPBD computes its own from the scene).
-    pub fn iterations(&self) -> u32 {
+    pub(crate) fn iterations(&self) -> u32 {
         self.iterations
             .or(self.integrator.default_iterations())
             .unwrap_or(0)
@@ -271,12 +271,6 @@ impl Settings {
     /// The integration step h = dt / substeps \[s].
     pub fn h(&self) -> Real {
         self.dt / self.substeps as Real
-    }
-
-    /// Checks the settings; errors name the field.
-    pub fn validate(&self) -> Result<(), FieldError> {
-        self.validate_solver()?;
-        self.validate_step()
     }
 
     /// Checks the step size: dt > 0 and dt/substeps does not underflow.

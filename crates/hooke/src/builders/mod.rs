@@ -43,6 +43,6 @@ pub use mesh_scenes::{
 pub use oscillator::{OscillatorParams, oscillator};
 pub use string::{StringAnchor, StringParams, string};
 
-pub use params::MAX_NODES;
-pub use params::{ParamSpec, Params, Value};
+pub(crate) use params::Params;
+pub use params::{ParamSpec, Value};
 pub use registry::{BuiltIn, build, builtins, find};

@@ -107,7 +107,7 @@ impl Params {
     }
 
     /// A whole-number parameter.
-    pub fn int(&self, name: &str) -> usize {
+    pub(crate) fn int(&self, name: &str) -> usize {
         match self.get(name) {
             Value::Int(v) => *v as usize,
             other => panic!("parameter {name} is {other:?}, not an integer"),
@@ -115,7 +115,7 @@ impl Params {
     }
 
     /// A real parameter.
-    pub fn real(&self, name: &str) -> Real {
+    pub(crate) fn real(&self, name: &str) -> Real {
         match self.get(name) {
             Value::Real(v) => *v as Real,
             Value::Int(v) => *v as Real,
@@ -124,7 +124,7 @@ impl Params {
     }
 
     /// A choice parameter.
-    pub fn choice(&self, name: &str) -> &'static str {
+    pub(crate) fn choice(&self, name: &str) -> &'static str {
         match self.get(name) {
             Value::Choice(v) => v,
             other => panic!("parameter {name} is {other:?}, not a choice"),

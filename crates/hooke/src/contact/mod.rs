@@ -4,7 +4,7 @@
 //! Contacts run as a stage after each integration step, so they work the same way with
 //! every integrator:
 //!
-//! 1. **Surfaces** ([`surface`], [`respond`]): a node (centre within its radius of a
+//! 1. **Surfaces** (`surface.rs`, `respond.rs`): a node (centre within its radius of a
 //!    surface) is put back on the surface (seed 004: "when a mass crosses through the
 //!    ground it is forced to lie on the surface"). Its approach velocity is removed (or
 //!    reversed by the restitution), which is the normal impulse per unit mass Δvₙ. Friction
@@ -13,7 +13,7 @@
 //!    undone, so a node at rest on a slope with tan θ < μs stays exactly where it is);
 //!    otherwise vₜ loses μk·Δvₙ (and the position the matching μk·Δvₙ·h), which is
 //!    Coulomb's law F = μk·N integrated over the step.
-//! 2. **Node collisions** ([`grid`]): nodes with a radius push apart when closer than the
+//! 2. **Node collisions** (`grid.rs`): nodes with a radius push apart when closer than the
 //!    sum of their radii, found through a uniform-grid spatial hash.
 //!
 //! The friction coefficients are seed 004's product of the surface's roughness and the
@@ -25,9 +25,9 @@
 //! rest is the direction of its acceleration (seed 004's choice) and for a sliding node the
 //! direction friction opposes.
 
-pub mod grid;
-pub mod respond;
-pub mod surface;
+pub(crate) mod grid;
+pub(crate) mod respond;
+pub(crate) mod surface;
 
 use crate::error::FieldError;
 use crate::path::Path;
@@ -143,7 +143,7 @@ pub enum Shape {
 
 impl Shape {
     /// Moves the shape by `d` \[m].
-    pub fn translate(&mut self, d: Vec3) {
+    pub(crate) fn translate(&mut self, d: Vec3) {
         match self {
             Shape::Sphere { center, .. } | Shape::Box { center, .. } => *center += d,
             Shape::Capsule { a, b, .. } => {
@@ -177,7 +177,7 @@ pub struct Collider {
 
 impl Collider {
     /// The collider's translation at time `t` \[m].
-    pub fn offset(&self, t: f64) -> Vec3 {
+    pub(crate) fn offset(&self, t: f64) -> Vec3 {
         match &self.path {
             None => Vec3::ZERO,
             Some(p) => {
@@ -288,7 +288,7 @@ impl Contacts {
     }
 
     /// Checks every value; errors name the field (`colliders[2].radius`).
-    pub fn validate(&self) -> Result<(), FieldError> {
+    pub(crate) fn validate(&self) -> Result<(), FieldError> {
         if let Some(g) = &self.ground {
             finite3("ground.normal", g.normal)?;
             if g.normal.length_squared() == 0.0 {
@@ -351,11 +351,6 @@ impl Contacts {
 }
 
 impl Terrain {
-    /// The number of vertices, nx·nz.
-    pub fn vertex_count(&self) -> usize {
-        self.size[0] as usize * self.size[1] as usize
-    }
-
     fn validate(&self) -> Result<(), FieldError> {
         finite3("terrain.origin", self.origin)?;
         for (k, s) in self.spacing.iter().enumerate() {
@@ -449,7 +444,7 @@ impl Roughness {
     /// The front vector at positions `x`: (x_fwd − x) + (x − x_back), each term present when
     /// its neighbour is; zero without neighbours.
     #[inline]
-    pub fn front(&self, i: usize, x: &[Vec3]) -> Vec3 {
+    pub(crate) fn front(&self, i: usize, x: &[Vec3]) -> Vec3 {
         let ahead = self.forward_node.map_or(x[i], |f| x[f as usize]);
         let behind = self.backward_node.map_or(x[i], |b| x[b as usize]);
         ahead - behind
@@ -458,7 +453,7 @@ impl Roughness {
     /// Seed 004's interpolation for a node whose front makes cos θ with the direction it is
     /// driven: forward·(cos θ + 1)/2 + backward·(1 − (cos θ + 1)/2).
     #[inline]
-    pub fn along(&self, cos_theta: Real) -> Real {
+    pub(crate) fn along(&self, cos_theta: Real) -> Real {
         let w = (cos_theta + 1.0) * 0.5;
         self.forward * w + self.backward * (1.0 - w)
     }

@@ -23,7 +23,7 @@ impl NodeContact {
     /// The node's roughness when driven along the unit tangent `t` over a surface with
     /// normal `n` (seed 004's interpolation, in the tangent plane).
     #[inline]
-    pub fn roughness_along(&self, n: Vec3, t: Vec3) -> Real {
+    pub(crate) fn roughness_along(&self, n: Vec3, t: Vec3) -> Real {
         if !self.roughness.has_front() {
             return self.roughness.forward;
         }

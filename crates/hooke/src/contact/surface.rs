@@ -36,7 +36,7 @@ const UP: Vec3 = Vec3::new(0.0, 1.0, 0.0);
 
 impl Ground {
     /// The ground as seen from `p`.
-    pub fn hit(&self, p: Vec3) -> Hit {
+    pub(crate) fn hit(&self, p: Vec3) -> Hit {
         hit(
             self.normal.dot(p) - self.offset,
             self.normal,
@@ -68,7 +68,7 @@ impl Terrain {
     }
 
     /// The terrain's height at (x, z) \[m], and its slopes ∂y/∂x, ∂y/∂z.
-    pub fn height(&self, x: Real, z: Real) -> (Real, Real, Real) {
+    pub(crate) fn height(&self, x: Real, z: Real) -> (Real, Real, Real) {
         let nx = self.size[0] as usize;
         let (i, fx, in_x) = self.locate(x - self.origin.x, 0);
         let (j, fz, in_z) = self.locate(z - self.origin.z, 1);
@@ -92,7 +92,7 @@ impl Terrain {
     }
 
     /// The terrain as seen from `p`: the distance to its tangent plane below (or above) `p`.
-    pub fn hit(&self, p: Vec3) -> Hit {
+    pub(crate) fn hit(&self, p: Vec3) -> Hit {
         let (y, sx, sz) = self.height(p.x, p.z);
         let normal = Vec3::new(-sx, 1.0, -sz).normalize();
         let nx = self.size[0] as usize;
@@ -120,7 +120,7 @@ fn ball(p: Vec3, c: Vec3, r: Real) -> (Real, Vec3) {
 
 impl Shape {
     /// Signed distance from `p` to the shape moved by `offset`, and the outward normal.
-    pub fn distance(&self, p: Vec3, offset: Vec3) -> (Real, Vec3) {
+    pub(crate) fn distance(&self, p: Vec3, offset: Vec3) -> (Real, Vec3) {
         match *self {
             Shape::Sphere { center, radius } => ball(p, center + offset, radius),
             Shape::Capsule { a, b, radius } => {
@@ -165,7 +165,7 @@ impl Shape {
 
 impl Shape {
     /// A ball that holds the shape at time 0: (centre, radius) \[m].
-    pub fn bounds(&self) -> (Vec3, Real) {
+    pub(crate) fn bounds(&self) -> (Vec3, Real) {
         match *self {
             Shape::Sphere { center, radius } => (center, radius),
             Shape::Capsule { a, b, radius } => ((a + b) * 0.5, (b - a).length() * 0.5 + radius),
@@ -181,7 +181,7 @@ impl Shape {
 impl Collider {
     /// The collider as seen from `p`, when it is displaced by `offset` and moving at
     /// `velocity`.
-    pub fn hit(&self, p: Vec3, offset: Vec3, velocity: Vec3) -> Hit {
+    pub(crate) fn hit(&self, p: Vec3, offset: Vec3, velocity: Vec3) -> Hit {
         let (phi, normal) = self.shape.distance(p, offset);
         hit(phi, normal, velocity, &self.material)
     }
@@ -233,30 +233,6 @@ impl<'a> Posed<'a> {
         self.contacts.ground.is_some() as usize
             + self.contacts.terrain.is_some() as usize
             + self.motion.len()
-    }
-
-    /// Whether there are no surfaces.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Surface `k` (ground first, then terrain, then colliders in order) seen from `p`.
-    pub fn hit(&self, k: usize, p: Vec3) -> Hit {
-        let mut k = k;
-        if let Some(g) = &self.contacts.ground {
-            if k == 0 {
-                return g.hit(p);
-            }
-            k -= 1;
-        }
-        if let Some(t) = &self.contacts.terrain {
-            if k == 0 {
-                return t.hit(p);
-            }
-            k -= 1;
-        }
-        let m = self.motion[k];
-        self.contacts.colliders[k].hit(p, m.offset, m.velocity)
     }
 
     /// Surface `k` seen from `p`, if `p` is closer to it than `r` \[m]; quick to say no.

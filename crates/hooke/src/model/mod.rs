@@ -147,13 +147,13 @@ impl Model {
     }
 
     /// Number of springs attached to `node`.
-    pub fn degree(&self, node: usize) -> usize {
+    pub(crate) fn degree(&self, node: usize) -> usize {
         self.adjacency.degree(node)
     }
 
     /// Reduced mass of spring `s` \[kg]: 1/(1/m_a + 1/m_b), a pinned end counting as
     /// infinite mass; 0 when both ends are pinned.
-    pub fn reduced_mass(&self, s: usize) -> Real {
+    pub(crate) fn reduced_mass(&self, s: usize) -> Real {
         let w = self.nodes.inv_mass[self.springs.a[s] as usize]
             + self.nodes.inv_mass[self.springs.b[s] as usize];
         if w > 0.0 { 1.0 / w } else { 0.0 }

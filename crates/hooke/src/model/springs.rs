@@ -144,7 +144,7 @@ impl Springs {
 
     /// The end of spring `s` that is not `node`.
     #[inline]
-    pub fn other_end(&self, s: usize, node: usize) -> usize {
+    pub(crate) fn other_end(&self, s: usize, node: usize) -> usize {
         if self.a[s] as usize == node {
             self.b[s] as usize
         } else {
