@@ -186,7 +186,10 @@ fn bench_case(case: &Case, integrator: Integrator, seconds: f64) -> Result<()> {
         sim.run(n)?;
     }
     let before = sim.counters().clone();
+    let step0 = sim.state().step();
     let (rates, steps) = timed_batches(&mut sim, seconds, springs)?;
+    // Contacts per step over every step since `before` (the warm-up included).
+    let stepped = (sim.state().step() - step0) as f64;
     let (median, best) = (rates[rates.len() / 2], rates[rates.len() - 1]);
     let c = sim.counters();
     let mut stages = c.clone();
@@ -196,8 +199,8 @@ fn bench_case(case: &Case, integrator: Integrator, seconds: f64) -> Result<()> {
     for (s, b) in stages.stage_ns.iter_mut().zip(before.stage_ns) {
         *s -= b;
     }
-    let contacts = (c.surface_contacts - before.surface_contacts) as f64 / steps as f64;
-    let pairs = (c.pair_contacts - before.pair_contacts) as f64 / steps as f64;
+    let contacts = (c.surface_contacts - before.surface_contacts) as f64 / stepped;
+    let pairs = (c.pair_contacts - before.pair_contacts) as f64 / stepped;
     let extra = if contacts + pairs > 0.0 {
         format!("; {contacts:.0} surface contacts, {pairs:.0} node pairs per step")
     } else {

@@ -41,6 +41,16 @@ pub(crate) fn finite_point(path: &str, v: &[f64; 3]) -> Result<(), FieldError> {
 
 /// `v` is finite and ≥ 0 (`unit` is named in the message; "" for none).
 pub(crate) fn nonneg(path: &str, v: Real, unit: &str) -> Result<(), FieldError> {
+    nonneg_at(|| path.to_string(), v, unit)
+}
+
+/// `v` is finite and ≥ 0; the field's path is only formatted when it is not (for checks
+/// that run once per node or spring).
+pub(crate) fn nonneg_at(
+    path: impl FnOnce() -> String,
+    v: Real,
+    unit: &str,
+) -> Result<(), FieldError> {
     if v.is_finite() && v >= 0.0 {
         Ok(())
     } else {
@@ -50,7 +60,7 @@ pub(crate) fn nonneg(path: &str, v: Real, unit: &str) -> Result<(), FieldError> 
             format!(" {unit}")
         };
         Err(FieldError::new(
-            path,
+            path(),
             format!("{v} is not valid; give a finite value >= 0{unit}"),
         ))
     }

@@ -32,7 +32,7 @@ pub(crate) mod surface;
 use crate::error::FieldError;
 use crate::path::Path;
 use crate::real::{Real, Vec3};
-use crate::validate::{at, finite, finite3, fraction, nonneg, positive};
+use crate::validate::{at, finite, finite3, fraction, nonneg, nonneg_at, positive};
 
 /// Friction and bounce of a surface.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -398,7 +398,7 @@ impl Terrain {
                 ));
             }
             for (i, r) in grid.iter().enumerate() {
-                nonneg(&format!("terrain.{name}[{i}]"), *r, "")?;
+                nonneg_at(|| format!("terrain.{name}[{i}]"), *r, "")?;
             }
         }
         fraction("terrain.restitution", self.restitution)
@@ -459,8 +459,8 @@ impl Roughness {
     }
 
     pub(crate) fn validate(&self, i: usize, n: usize) -> Result<(), FieldError> {
-        nonneg(&at("nodes", i, "roughness.forward"), self.forward, "")?;
-        nonneg(&at("nodes", i, "roughness.backward"), self.backward, "")?;
+        nonneg_at(|| at("nodes", i, "roughness.forward"), self.forward, "")?;
+        nonneg_at(|| at("nodes", i, "roughness.backward"), self.backward, "")?;
         for (name, nb) in [
             ("forward_node", self.forward_node),
             ("backward_node", self.backward_node),

@@ -2,7 +2,7 @@
 
 use super::{Model, Springs};
 use crate::error::FieldError;
-use crate::validate::{at, finite3, nonneg};
+use crate::validate::{at, finite3, nonneg_at};
 
 impl Model {
     /// Checks every invariant the step relies on; errors name the field.
@@ -197,7 +197,7 @@ fn validate_values(sp: &Springs, s: usize) -> Result<(), FieldError> {
             format!("{rest} is not a valid rest length; give a finite length >= 0 m"),
         ));
     }
-    nonneg(&at("springs", s, "k"), sp.k[s], "N/m")?;
+    nonneg_at(|| at("springs", s, "k"), sp.k[s], "N/m")?;
     let bs = sp.break_strain[s];
     if bs.is_nan() || bs <= 0.0 {
         return Err(FieldError::new(
@@ -207,7 +207,7 @@ fn validate_values(sp: &Springs, s: usize) -> Result<(), FieldError> {
             ),
         ));
     }
-    nonneg(&at("springs", s, "c"), sp.c[s], "N·s/m")?;
+    nonneg_at(|| at("springs", s, "c"), sp.c[s], "N·s/m")?;
     for (name, v) in [("cs", sp.cs[s]), ("cd", sp.cd[s])] {
         if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
             return Err(FieldError::new(
