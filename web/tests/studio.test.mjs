@@ -217,6 +217,61 @@ try {
   check(back.wind[0] === -20 && back.source === 'autosave.json', 'a reload restores the autosaved scene');
   await page.screenshot({ path: path.join(art, '06-reloaded.png') });
 
+  // The camera never loses the scene. Thirty wheel notches in at the scene's middle: the
+  // zoom goes towards the cursor and stops at the scene's bounding sphere.
+  const canvas = await widget(page, 'canvas');
+  const onCanvas = (p) => p.length === 2 && p[0] >= canvas[0] && p[0] <= canvas[2] && p[1] >= canvas[1] && p[1] <= canvas[3];
+  const screens = () => page.evaluate(() => {
+    const h = window.hookeStudio;
+    const n = JSON.parse(h.test_info()).nodes;
+    return Array.from({ length: n }, (_, i) => Array.from(h.test_node_screen(i)));
+  });
+  const midAt = await screenOf(page, mid);
+  await page.mouse.move(midAt[0], midAt[1]);
+  for (let k = 0; k < 30; k++) {
+    await page.mouse.wheel(0, -100);
+    await sleep(40);
+  }
+  await sleep(600);
+  const zoomed = await screens();
+  const shown = zoomed.filter(onCanvas).length;
+  const midIn = await screenOf(page, mid);
+  check(onCanvas(midIn) && shown >= 50, `30 wheel notches in leave the scene on screen (${shown} of ${zoomed.length} nodes on the canvas; the middle node at ${midIn.map((v) => v.toFixed(0))}, was at ${midAt.map((v) => v.toFixed(0))})`);
+  await page.screenshot({ path: path.join(art, '09-wheel-in.png') });
+
+  // A 4× pinch-out on empty space beside the scene zooms about the fingers: the node
+  // nearest to them stays on the same side of them, farther out.
+  await page.mouse.click(canvas[2] - 20, canvas[3] - 40); // focus the canvas
+  await page.keyboard.press('Escape'); // select nothing
+  await page.keyboard.press('f');
+  await sleep(400);
+  const framedPts = (await screens()).filter(onCanvas);
+  const right = Math.max(...framedPts.map((p) => p[0]));
+  const midY = framedPts.reduce((a, p) => a + p[1], 0) / framedPts.length;
+  const fingers = [Math.min(right + 45, canvas[2] - 110), midY];
+  const near = (pts) => pts.reduce((best, p, i) => {
+    const d = p.length === 2 ? Math.hypot(p[0] - fingers[0], p[1] - fingers[1]) : Infinity;
+    return d < best.d ? { i, d, p } : best;
+  }, { i: -1, d: Infinity, p: null });
+  const n0 = near(await screens());
+  await touch('touchStart', [{ x: fingers[0] - 20, y: fingers[1], id: 1 }, { x: fingers[0] + 20, y: fingers[1], id: 2 }]);
+  await sleep(60);
+  for (let k = 1; k <= 12; k++) {
+    const h = 20 + 5 * k; // 20 → 80 px: 4×
+    await touch('touchMove', [{ x: fingers[0] - h, y: fingers[1], id: 1 }, { x: fingers[0] + h, y: fingers[1], id: 2 }]);
+    await sleep(50);
+  }
+  await touch('touchEnd', []);
+  await sleep(400);
+  const p1 = await screenOf(page, n0.i);
+  const [u, v] = [[n0.p[0] - fingers[0], n0.p[1] - fingers[1]], [p1[0] - fingers[0], p1[1] - fingers[1]]];
+  const cos = (u[0] * v[0] + u[1] * v[1]) / (Math.hypot(...u) * Math.hypot(...v));
+  const grown = Math.hypot(...v) / Math.hypot(...u);
+  check(onCanvas(p1) && cos > 0.95 && grown > 2, `a 4× pinch beside the scene zooms about the fingers: what was next to them stays next to them, on screen (node ${n0.i}: ${n0.d.toFixed(0)} px from them before, ×${grown.toFixed(2)} after, direction cos ${cos.toFixed(3)}, now at ${p1.map((x) => x.toFixed(0))})`);
+  await page.screenshot({ path: path.join(art, '10-pinched.png') });
+  await page.keyboard.press('f');
+  await sleep(300);
+
   // Texture…: a PNG mapped on the cloth (it has texture coordinates).
   const plain = await page.screenshot();
   const [texPick] = await Promise.all([page.waitForEvent('filechooser'), clickWidget(page, 'texture')]);

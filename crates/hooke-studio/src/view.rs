@@ -138,12 +138,85 @@ impl Cam {
         self.center = (DVec3::from(self.center) + shift).to_array();
     }
 
-    /// Zooms by `factor` (> 1 = closer).
-    pub fn zoom(&mut self, factor: f64) {
+    /// Zooms by `factor` (> 1 = closer) about the screen point `at` of `rect`: the world
+    /// point under `at` (on the plane through the centre facing the viewer) stays under it.
+    /// The zoom never loses the scene, whose box is `bounds` \[m]: in 3D it stops where the
+    /// eye would enter the scene's bounding sphere (radius r, with 5% to spare) or go
+    /// farther than 40·r from it; in 2D at 1/20 and 200 times the scale that frames it.
+    pub fn zoom_at(&mut self, factor: f64, at: Pos2, rect: Rect, bounds: (P3, P3)) {
         let f = factor.clamp(0.2, 5.0);
-        self.scale *= f;
-        self.dist /= f;
+        let p = self.pose(rect);
+        // The point that stays put; the view scales about it by s (< 1 = closer).
+        let w = DVec3::from(p.unproject(at, self.center));
+        let s = match self.mode {
+            Mode::Plane => {
+                let mut framed = *self;
+                framed.frame(bounds.0, bounds.1, rect);
+                let scale = (self.scale * f).clamp(framed.scale / 20.0, framed.scale * 200.0);
+                let s = self.scale / scale;
+                self.scale = scale;
+                s
+            }
+            Mode::Orbit => {
+                let s = eye_scale(1.0 / f, w, p.eye, bounds);
+                self.dist *= s;
+                s
+            }
+        };
+        let center = w + (DVec3::from(self.center) - w) * s;
+        self.center = match self.mode {
+            Mode::Plane => [center.x, center.y, self.center[2]],
+            Mode::Orbit => center.to_array(),
+        };
     }
+}
+
+/// The scale s of the homothety about `w` that moves the eye to w + s·(eye − w), as close
+/// to `want` as the scene allows: on its way the eye stays outside 1.05·r of the centre of
+/// the box `bounds` (radius r), and it ends within 40·r of it and no nearer than r/50 to
+/// `w`. Found by bisection when `want` crosses a limit.
+fn eye_scale(want: f64, w: DVec3, eye: DVec3, bounds: (P3, P3)) -> f64 {
+    let (lo, hi) = (DVec3::from(bounds.0), DVec3::from(bounds.1));
+    let c = 0.5 * (lo + hi);
+    let r = (0.5 * (hi - lo).length()).max(1e-3);
+    let at = |s: f64| w + s * (eye - w);
+    // The eye's path from s = 1 to s: its nearest approach to c, and where it ends.
+    let nearest = |s: f64| {
+        let u = eye - w;
+        let t = ((c - w).dot(u) / u.length_squared().max(1e-300)).clamp(s.min(1.0), s.max(1.0));
+        (at(t) - c).length()
+    };
+    // Also: no closer than r/50 to w itself (zooming into empty space ends somewhere).
+    let ok = |s: f64| {
+        nearest(s) >= 1.05 * r
+            && (at(s) - c).length() <= 40.0 * r
+            && (at(s) - w).length() >= 0.02 * r
+    };
+    if !ok(1.0) {
+        // Already past a limit (the scene moved or changed): only moves back are taken.
+        let now = (eye - c).length();
+        let then = (at(want) - c).length();
+        let back = if now < 1.05 * r {
+            then > now
+        } else {
+            then < now
+        };
+        return if back { want } else { 1.0 };
+    }
+    if ok(want) {
+        return want;
+    }
+    // ok(1) and not ok(want): the limit lies between 1 and want.
+    let (mut good, mut bad) = (1.0, want);
+    for _ in 0..50 {
+        let mid = 0.5 * (good + bad);
+        if ok(mid) {
+            good = mid;
+        } else {
+            bad = mid;
+        }
+    }
+    good
 }
 
 impl Posed {
@@ -230,5 +303,65 @@ mod tests {
                 assert!((back[k] - x[k]).abs() < 1e-5, "{mode:?}: {back:?} vs {x:?}");
             }
         }
+    }
+
+    const BOX: (P3, P3) = ([-1.0, -0.5, -0.2], [1.0, 0.5, 0.3]);
+
+    fn framed(mode: Mode, rect: Rect) -> Cam {
+        let mut cam = Cam {
+            mode,
+            ..Cam::default()
+        };
+        cam.frame(BOX.0, BOX.1, rect);
+        cam
+    }
+
+    #[test]
+    fn zooming_keeps_the_point_under_the_cursor_where_it_is() {
+        let rect = Rect::from_min_size(pos2(0.0, 0.0), Vec2::new(800.0, 600.0));
+        for mode in [Mode::Plane, Mode::Orbit] {
+            for (factor, at) in [(1.3, pos2(650.0, 150.0)), (0.7, pos2(100.0, 500.0))] {
+                let mut cam = framed(mode, rect);
+                let w = cam.pose(rect).unproject(at, cam.center);
+                cam.zoom_at(factor, at, rect, BOX);
+                let (s, _) = cam.pose(rect).project(w).unwrap();
+                assert!(s.distance(at) < 1e-3, "{mode:?} ×{factor}: {s:?} vs {at:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn thirty_notches_in_stop_at_the_bounding_sphere_and_out_at_40_radii() {
+        let rect = Rect::from_min_size(pos2(0.0, 0.0), Vec2::new(800.0, 600.0));
+        let r = 0.5 * (DVec3::from(BOX.1) - DVec3::from(BOX.0)).length();
+        let c = DVec3::from([0.0, 0.0, 0.05]);
+        for at in [rect.center(), pos2(700.0, 100.0)] {
+            let mut cam = framed(Mode::Orbit, rect);
+            for _ in 0..30 {
+                cam.zoom_at(1.25, at, rect, BOX);
+                let eye = cam.pose(rect).eye;
+                assert!(
+                    (eye - c).length() >= 1.05 * r - 1e-9,
+                    "inside the sphere at {at:?}"
+                );
+            }
+            if at == rect.center() {
+                let eye = cam.pose(rect).eye;
+                assert!((eye - c).length() < 1.1 * r, "stopped short of the sphere");
+            }
+            // The scene's centre is still in front of the eye.
+            assert!(cam.pose(rect).project(c.to_array()).is_some());
+            for _ in 0..60 {
+                cam.zoom_at(0.8, at, rect, BOX);
+            }
+            let far = (cam.pose(rect).eye - c).length();
+            assert!(far <= 40.0 * r + 1e-9 && far > 39.0 * r, "{far} vs 40·{r}");
+        }
+        let mut flat = framed(Mode::Plane, rect);
+        let fit = flat.scale;
+        for _ in 0..60 {
+            flat.zoom_at(1.25, rect.center(), rect, BOX);
+        }
+        assert!((flat.scale - 200.0 * fit).abs() < 1e-6 * fit);
     }
 }

@@ -20,13 +20,8 @@ impl StudioApp {
             self.cam.frame(lo, hi, rect);
             self.framed = true;
         }
-        // Zoom: wheel or pinch (not while fingers hold nodes).
-        if resp.hovered() && self.touches.is_empty() {
-            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
-            let f = zoom as f64 * (scroll as f64 * 0.002).exp();
-            if (f - 1.0).abs() > 1e-6 {
-                self.cam.zoom(f);
-            }
+        if self.touches.is_empty() {
+            self.zoom_and_pan(ui, &resp);
         }
         let cam = self.cam.pose(rect);
         self.screen = draw::project_all(&cam, self.doc.scene().state().x());
@@ -82,6 +77,33 @@ impl StudioApp {
                 .filter_map(|(id, _)| self.doc.node_index(*id))
                 .collect(),
             hover: self.hover,
+        }
+    }
+
+    /// Zoom and pan (not while fingers hold nodes): the wheel zooms towards the cursor, a
+    /// pinch about the fingers' midpoint, and two fingers moving together pan. The camera
+    /// stops before it loses the scene (see [`crate::view::Cam::zoom_at`]).
+    fn zoom_and_pan(&mut self, ui: &Ui, resp: &egui::Response) {
+        let rect = resp.rect;
+        let bounds = hooke_render::bounds(self.doc.scene().state().x());
+        if let Some(touch) = ui.input(|i| i.multi_touch())
+            && rect.contains(touch.center_pos)
+        {
+            self.cam.pan(touch.translation_delta, rect);
+            let f = touch.zoom_delta as f64;
+            if (f - 1.0).abs() > 1e-6 {
+                self.cam.zoom_at(f, touch.center_pos, rect, bounds);
+            }
+            return;
+        }
+        if !resp.hovered() {
+            return;
+        }
+        let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+        let f = zoom as f64 * (scroll as f64 * 0.002).exp();
+        if (f - 1.0).abs() > 1e-6 {
+            let at = resp.hover_pos().unwrap_or(rect.center());
+            self.cam.zoom_at(f, at, rect, bounds);
         }
     }
 
