@@ -272,6 +272,31 @@ try {
   await page.keyboard.press('f');
   await sleep(300);
 
+  // A node the user adds stays visible although the big cloth hides its free nodes: at the
+  // point clicked beside the cloth, before and after it is deselected.
+  await clickWidget(page, 'tool-build');
+  const spot = [fingers[0], fingers[1] + 40];
+  const clip = { x: spot[0] - 3, y: spot[1] - 3, width: 7, height: 7 };
+  await page.mouse.move(canvas[0] + 5, canvas[1] + 5);
+  await sleep(150);
+  const bare = await page.screenshot({ clip });
+  const nodesBefore = (await info(page)).nodes;
+  await page.mouse.click(spot[0], spot[1]);
+  await sleep(200);
+  const added = (await info(page)).nodes === nodesBefore + 1;
+  await page.mouse.move(canvas[0] + 5, canvas[1] + 5);
+  await sleep(150);
+  const selected = await page.screenshot({ clip });
+  await page.keyboard.press('Escape');
+  await sleep(200);
+  const deselected = await page.screenshot({ clip, path: path.join(art, '11-added-node.png') });
+  check(added && differs(bare, selected) && differs(bare, deselected), `a node added beside the cloth is drawn there, selected and deselected (added: ${added})`);
+  await clickWidget(page, 'tool-move');
+  await page.mouse.click(canvas[2] - 20, canvas[3] - 40);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+z');
+  await sleep(200);
+
   // Texture…: a PNG mapped on the cloth (it has texture coordinates).
   const plain = await page.screenshot();
   const [texPick] = await Promise.all([page.waitForEvent('filechooser'), clickWidget(page, 'texture')]);

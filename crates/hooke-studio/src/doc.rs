@@ -70,6 +70,8 @@ pub struct Doc {
     pub selection: Option<Selection>,
     /// The first node of a spring being connected (build tool).
     pub pending: Option<NodeId>,
+    /// Nodes and springs the user added (drawn whatever the level of detail hides).
+    pub created: (Vec<NodeId>, Vec<SpringId>),
     /// What new springs are.
     pub template: SpringTemplate,
     /// Mass of new nodes \[kg].
@@ -114,6 +116,7 @@ impl Doc {
             template: SpringTemplate::default(),
             node_mass: 0.05,
             held: Vec::new(),
+            created: (Vec::new(), Vec::new()),
             history: VecDeque::new(),
             message: None,
             info: None,
@@ -190,6 +193,8 @@ impl Doc {
         }
         self.selection = None;
         self.held.clear();
+        // Ids are the editor's: a new scene's may repeat the old ones.
+        self.created = (Vec::new(), Vec::new());
         self.start = self.world.clone();
         self.at_start = true;
         self.playing = false;
@@ -289,13 +294,17 @@ impl Doc {
     /// Adds a free node at `x` \[m]; returns its id.
     pub fn add_node(&mut self, x: Vec3) -> Option<NodeId> {
         let mass = self.node_mass;
-        self.edit(None, |e| Ok(e.add_node(Node::new(x, mass))))
+        let id = self.edit(None, |e| Ok(e.add_node(Node::new(x, mass))))?;
+        self.created.0.push(id);
+        Some(id)
     }
 
     /// Connects `a` and `b` with the template spring (rest length: their distance now).
     pub fn add_spring(&mut self, a: NodeId, b: NodeId) -> Option<SpringId> {
         let t = self.template;
-        self.edit(None, |e| e.add_spring(a, b, t.spring(0, 0)))
+        let id = self.edit(None, |e| e.add_spring(a, b, t.spring(0, 0)))?;
+        self.created.1.push(id);
+        Some(id)
     }
 
     /// Deletes the selection (a node takes its springs with it).

@@ -65,6 +65,10 @@ pub struct Marks {
     pub held: Vec<usize>,
     /// Node under the pointer.
     pub hover: Option<usize>,
+    /// Nodes the user touched (added, selected, hovered, held): always drawn.
+    pub touched_nodes: Vec<usize>,
+    /// Springs the user touched (added, selected): always drawn.
+    pub touched_springs: Vec<usize>,
 }
 
 /// Background colour of the canvas.
@@ -131,7 +135,37 @@ pub fn paint(painter: &Painter, rect: Rect, frame: &Frame, show: Show, marks: &M
         springs(painter, frame, &screen, show.strain);
     }
     nodes(painter, frame.model, &screen, show.nodes);
+    touched(painter, frame, &screen, show, marks);
     highlights(painter, frame.model, &screen, marks);
+}
+
+/// What the user touched stays visible where the level of detail hides springs or free
+/// nodes: drawn over the faces, springs in ink, nodes as dots.
+fn touched(
+    painter: &Painter,
+    frame: &Frame,
+    screen: &[Option<(Pos2, f64)>],
+    show: Show,
+    marks: &Marks,
+) {
+    let sp = frame.model.springs();
+    let mut mesh = Mesh::default();
+    if !show.springs {
+        for &s in marks.touched_springs.iter().filter(|&&s| s < sp.len()) {
+            let (a, b) = (sp.a()[s] as usize, sp.b()[s] as usize);
+            if let (Some((pa, _)), Some((pb, _))) = (screen[a], screen[b]) {
+                quad(&mut mesh, pa, pb, 1.6, INK);
+            }
+        }
+    }
+    if !show.nodes {
+        for &i in &marks.touched_nodes {
+            if let Some(Some((p, _))) = screen.get(i) {
+                mesh.add_colored_rect(Rect::from_center_size(*p, vec2(4.4, 4.4)), INK);
+            }
+        }
+    }
+    painter.add(Shape::mesh(mesh));
 }
 
 /// The ground around the scene and the colliders, as lines.

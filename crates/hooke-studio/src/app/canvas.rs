@@ -77,7 +77,25 @@ impl StudioApp {
                 .filter_map(|(id, _)| self.doc.node_index(*id))
                 .collect(),
             hover: self.hover,
+            touched_nodes: self.touched_nodes(node),
+            touched_springs: (self.doc.created.1.iter())
+                .filter_map(|&id| self.doc.spring_index(id))
+                .chain(spring)
+                .collect(),
         }
+    }
+
+    /// Indices of the nodes the user added, the selected one, the hovered and held ones.
+    fn touched_nodes(&self, selected: Option<usize>) -> Vec<usize> {
+        let held = self.doc.held().iter().map(|(id, _)| *id);
+        let pending = self.doc.pending;
+        (self.doc.created.0.iter().copied())
+            .chain(held)
+            .chain(pending)
+            .filter_map(|id| self.doc.node_index(id))
+            .chain(selected)
+            .chain(self.hover)
+            .collect()
     }
 
     /// Zoom and pan (not while fingers hold nodes): the wheel zooms towards the cursor, a
