@@ -17,6 +17,7 @@ mod canvas;
 mod files;
 mod panel;
 mod selection;
+mod sliders;
 mod toolbar;
 
 /// What a click on empty canvas does.

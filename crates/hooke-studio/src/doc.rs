@@ -86,6 +86,7 @@ pub struct Doc {
     /// there is no problem to show.
     pub info: Option<String>,
     warnings: Vec<String>,
+    dt_limit: Option<f64>,
     /// Counts changes to the world (for autosave and caches).
     pub revision: u64,
     /// (simulated, wall-clock) seconds over the last measurement window.
@@ -121,6 +122,7 @@ impl Doc {
             message: None,
             info: None,
             warnings: Vec::new(),
+            dt_limit: None,
             revision: 0,
             rt_window: (0.0, 0.0),
             realtime: 0.0,
@@ -260,6 +262,12 @@ impl Doc {
             self.pending = None;
         }
         self.warnings = warnings(self.sim.scene());
+        self.dt_limit = warnings::dt_limit(self.sim.scene());
+    }
+
+    /// The largest stable dt \[s] of the integrator in use, where it has one (explicit).
+    pub fn dt_limit(&self) -> Option<f64> {
+        self.dt_limit
     }
 
     /// Makes an undoable edit on the editor; a refused edit (or one whose scene does not

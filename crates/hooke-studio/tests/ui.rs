@@ -244,6 +244,26 @@ fn a_slider_changes_the_model() {
 }
 
 #[test]
+fn stiffness_is_a_log_slider_and_dt_shows_its_limit() {
+    let mut h = harness(three_nodes());
+    let p = screen(&h, 0) + (screen(&h, 1) - screen(&h, 0)) * 0.5;
+    click(&mut h, p);
+    let r = h.state().rects["spring-k"];
+    let rail = h.ctx.global_style().spacing.slider_width;
+    click(&mut h, pos2(r.left() + 0.5 * rail, r.center().y));
+    // Halfway along the 1…10⁶ N/m log rail is about 10³ N/m (a linear rail: 5·10⁵).
+    let k = h.state().doc.scene().model().springs().k()[0];
+    assert!((500.0..2000.0).contains(&k), "k = {k} N/m");
+    // Symplectic Euler's limit for this scene, marked on the dt slider: 2·√(m/k)-ish.
+    let limit = h
+        .state()
+        .doc
+        .dt_limit()
+        .expect("an explicit integrator has a limit");
+    assert!(limit > 1e-4 && limit < 1.0, "{limit} s");
+}
+
+#[test]
 fn save_then_open_gives_the_same_scene() {
     let dir = std::env::temp_dir().join(format!("hooke-studio-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

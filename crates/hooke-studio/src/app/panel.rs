@@ -4,7 +4,7 @@
 use eframe::egui::{self, Color32, Pos2, Sense, Stroke, Ui, pos2, vec2};
 use hooke::{Environment, Integrator, Real, Settings, SpringKind};
 
-use super::StudioApp;
+use super::{StudioApp, sliders};
 
 impl StudioApp {
     pub(super) fn panel(&mut self, ui: &mut Ui) {
@@ -64,13 +64,9 @@ impl StudioApp {
             self.doc.update("solver", |b| b.settings.integrator = integ);
         }
         let mut dt = settings.dt as f64;
-        let r = ui.add(
-            egui::Slider::new(&mut dt, 1e-6..=2e-2)
-                .logarithmic(true)
-                .text("dt [s]"),
-        );
+        let r = sliders::STEP.slider(ui, &mut dt, self.doc.dt_limit());
         self.reg("dt", &r);
-        if r.changed() {
+        if r.changed() && dt > 0.0 {
             self.doc.update("dt", |b| b.settings.dt = dt as Real);
         }
         let mut sub = settings.substeps;
@@ -140,27 +136,19 @@ impl StudioApp {
                 ui.selectable_value(&mut t.kind, k, name);
             }
         });
-        ui.add(
-            egui::DragValue::new(&mut t.k)
-                .range(0.0..=1e9)
-                .prefix("k = ")
-                .suffix(" N/m"),
-        );
-        ui.add(
-            egui::DragValue::new(&mut t.c)
-                .range(0.0..=1e6)
-                .prefix("c = ")
-                .suffix(" N·s/m"),
-        );
+        let (mut k, mut c) = (t.k as f64, t.c as f64);
+        if sliders::STIFFNESS.slider(ui, &mut k, None).changed() {
+            t.k = k.max(0.0) as Real;
+        }
+        if sliders::DAMPING.slider(ui, &mut c, None).changed() {
+            t.c = c.max(0.0) as Real;
+        }
         ui.add(egui::Slider::new(&mut t.cs, 0.0..=1.0).text("cs"));
         ui.add(egui::Slider::new(&mut t.cd, 0.0..=1.0).text("cd"));
-        ui.add(
-            egui::DragValue::new(&mut self.doc.node_mass)
-                .range(1e-6..=1e6)
-                .speed(0.001)
-                .prefix("node mass = ")
-                .suffix(" kg"),
-        );
+        let mut m = self.doc.node_mass as f64;
+        if sliders::MASS.slider(ui, &mut m, None).changed() && m > 0.0 {
+            self.doc.node_mass = m as Real;
+        }
     }
 
     fn energy_plot(&mut self, ui: &mut Ui) {

@@ -5,7 +5,7 @@ use eframe::egui::{self, Color32, RichText, Ui};
 use hooke::edit::{NodeId, SpringId};
 use hooke::{Real, Spring, SpringKind, stability};
 
-use super::StudioApp;
+use super::{StudioApp, sliders};
 use crate::doc::Selection;
 
 impl StudioApp {
@@ -28,15 +28,9 @@ impl StudioApp {
         let x = self.doc.scene().state().x()[i];
         ui.label(format!("x = ({:.3}, {:.3}, {:.3}) m", x.x, x.y, x.z));
         let mut m = n.mass as f64;
-        let r = ui.add(
-            egui::DragValue::new(&mut m)
-                .range(1e-9..=1e9)
-                .speed(0.001)
-                .prefix("mass = ")
-                .suffix(" kg"),
-        );
+        let r = sliders::MASS.slider(ui, &mut m, None);
         self.reg("node-mass", &r);
-        if r.changed() {
+        if r.changed() && m > 0.0 {
             self.doc
                 .update("node-mass", |b| b.nodes[i].mass = m as Real);
         }
@@ -95,7 +89,7 @@ impl StudioApp {
         let (n, limit) = stability::nissen_limit(self.doc.scene().model(), s);
         for (name, v) in [("cs", sp.cs), ("cd", sp.cd)] {
             let mut x = v as f64;
-            let r = ui.add(egui::Slider::new(&mut x, 0.0..=1.0).text(name));
+            let r = sliders::fraction(ui, &mut x, name, limit);
             self.reg(if name == "cs" { "cs" } else { "cd" }, &r);
             if r.changed() {
                 self.doc.update(name, |b| {
@@ -123,25 +117,15 @@ impl StudioApp {
     /// Stiffness k and damping c of Hooke spring or rope `s`.
     fn stiffness_and_damping(&mut self, ui: &mut Ui, s: usize, sp: &Spring) {
         let mut k = sp.k as f64;
-        let r = ui.add(
-            egui::DragValue::new(&mut k)
-                .range(0.0..=1e9)
-                .prefix("k = ")
-                .suffix(" N/m"),
-        );
+        let r = sliders::STIFFNESS.slider(ui, &mut k, None);
         self.reg("spring-k", &r);
-        if r.changed() {
+        if r.changed() && k >= 0.0 {
             self.doc.update("spring-k", |b| b.springs[s].k = k as Real);
         }
         let mut c = sp.c as f64;
-        let r = ui.add(
-            egui::DragValue::new(&mut c)
-                .range(0.0..=1e6)
-                .speed(0.01)
-                .prefix("c = ")
-                .suffix(" N·s/m"),
-        );
-        if r.changed() {
+        let r = sliders::DAMPING.slider(ui, &mut c, None);
+        self.reg("spring-c", &r);
+        if r.changed() && c >= 0.0 {
             self.doc.update("spring-c", |b| b.springs[s].c = c as Real);
         }
     }

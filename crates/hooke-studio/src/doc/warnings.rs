@@ -62,3 +62,22 @@ pub fn warnings(scene: &Scene) -> Vec<String> {
 fn fmt_s(h: f64) -> String {
     format!("{h:.3e} s")
 }
+
+/// The largest stable dt \[s] of the scene's integrator (its step limit times the substeps),
+/// where it has one: explicit integrators. What the dt slider marks.
+pub fn dt_limit(scene: &Scene) -> Option<f64> {
+    let model = scene.model();
+    if model.nodes().is_empty() {
+        return None;
+    }
+    let settings = scene.settings();
+    let report = stability::report(model, settings);
+    let l = report
+        .integrators
+        .iter()
+        .find(|l| l.integrator == settings.integrator)?;
+    match l.limit {
+        Limit::Max(h) => Some(h * settings.substeps as f64),
+        _ => None,
+    }
+}
