@@ -208,14 +208,37 @@ try {
   const savedScene = JSON.parse(fs.readFileSync(saved, 'utf8'));
   check(savedScene.settings.wind[0] === -20, `the saved scene has the new wind (${JSON.stringify(savedScene.settings.wind)})`);
 
-  // Autosave: a reload brings the edited scene back.
+  // Autosave: a reload brings the edited scene back, at the moment the user left it.
   await sleep(1500);
-  await page.reload();
-  await page.waitForFunction(() => window.hookeStudio && window.hookeStudio.test_info() !== 'null', null, { timeout: 60000 });
-  await sleep(300);
+  const left = await info(page);
+  const leftAt = await node(page, mid);
+  const reload = async () => {
+    await page.reload();
+    await page.waitForFunction(() => window.hookeStudio && window.hookeStudio.test_info() !== 'null', null, { timeout: 60000 });
+    await sleep(300);
+  };
+  await reload();
   const back = await info(page);
   check(back.wind[0] === -20 && back.source === 'autosave.json', 'a reload restores the autosaved scene');
+  const backAt = await node(page, mid);
+  check(back.t === left.t && !back.playing && backAt.every((v, k) => v === leftAt[k]),
+    `a reload resumes the paused moment (t = ${left.t.toFixed(3)} s → ${back.t.toFixed(3)} s, node ${mid} at the same place)`);
   await page.screenshot({ path: path.join(art, '06-reloaded.png') });
+
+  // Playing, then a reload: the clock goes on from where it was, still playing; Reset
+  // returns to the scene as it was saved (t = 0).
+  await clickWidget(page, 'play');
+  await sleep(3000);
+  const playedTo = (await info(page)).t;
+  await reload();
+  const resumed = await info(page);
+  await sleep(1000);
+  const later = await info(page);
+  check(resumed.t > 1 && resumed.t >= playedTo - 1.2 && later.playing && later.t > resumed.t,
+    `a reload while playing continues (t = ${playedTo.toFixed(3)} s before, ${resumed.t.toFixed(3)} s after, then ${later.t.toFixed(3)} s, playing)`);
+  await clickWidget(page, 'reset');
+  const reset = await info(page);
+  check(reset.t === 0 && !reset.playing, `Reset after a reload returns to t = 0 (t = ${reset.t})`);
 
   // The camera never loses the scene. Thirty wheel notches in at the scene's middle: the
   // zoom goes towards the cursor and stops at the scene's bounding sphere.

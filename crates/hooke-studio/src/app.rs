@@ -16,6 +16,7 @@ use crate::view::{Cam, Mode, P3};
 mod canvas;
 mod files;
 mod panel;
+mod resume;
 mod selection;
 mod sliders;
 mod toolbar;
@@ -76,6 +77,8 @@ pub struct StudioApp {
     confirm_overwrite: Option<String>,
     autosaved: u64,
     autosave_at: f64,
+    moment_at: f64,
+    moment_saved: Option<(u64, bool, [f64; 6])>,
     /// Frames per second, smoothed.
     pub fps: f64,
     /// Milliseconds per frame spent stepping the simulation and building the canvas's
@@ -153,6 +156,8 @@ impl StudioApp {
             confirm_overwrite: None,
             autosaved: 0,
             autosave_at: 0.0,
+            moment_at: 0.0,
+            moment_saved: None,
             fps: 0.0,
             frame_ms: (0.0, 0.0),
             hover: None,
@@ -171,12 +176,18 @@ impl StudioApp {
                         "restored your last session from this browser's storage (Library → cloth for the default)",
                     );
                     app.autosaved = app.doc.revision;
+                    app.resume_saved_moment();
                     return app;
                 }
                 Err(_) => platform::clear_autosave(),
             }
         }
-        Self::new(default_scene(), "cloth.json")
+        let mut app = Self::new(default_scene(), "cloth.json");
+        if app.resume_saved_moment() {
+            app.doc
+                .notify("resumed where you were (Reset: back to t = 0)");
+        }
+        app
     }
 
     /// Loads a new scene (undoable), framing the view on it.
@@ -252,11 +263,26 @@ impl StudioApp {
             && self.doc.revision != self.autosaved
             && now - self.autosave_at > 1.0
         {
-            let json = hooke_io::scene_to_json(&self.doc.snapshot());
-            platform::autosave(&json);
-            self.autosaved = self.doc.revision;
+            self.save_scene();
             self.autosave_at = now;
         }
+        self.autosave_moment(now);
+    }
+
+    /// Stores the scene as edited (browser storage; on the desktop, nothing).
+    fn save_scene(&mut self) {
+        let json = hooke_io::scene_to_json(&self.doc.scene_to_keep());
+        platform::autosave(&json);
+        self.autosaved = self.doc.revision;
+    }
+
+    /// Stores everything not yet stored: the scene if it changed, and the moment (the page
+    /// calls this when it hides).
+    pub fn save_now(&mut self) {
+        if self.doc.revision != self.autosaved {
+            self.save_scene();
+        }
+        self.save_moment();
     }
 
     /// Where the desktop reads the scene's textures from: the scene file's folder (the

@@ -98,10 +98,33 @@ pub fn autosaved() -> Option<String> {
     None
 }
 
-/// Forgets the autosaved scene.
+/// Forgets the autosaved scene and moment.
 pub fn clear_autosave() {
     #[cfg(target_arch = "wasm32")]
     if let Some(s) = storage() {
         let _ = s.remove_item(AUTOSAVE_KEY);
+        let _ = s.remove_item(MOMENT_KEY);
     }
+}
+
+const MOMENT_KEY: &str = "hooke-studio-moment";
+
+/// Stores the moment the user was watching (see [`crate::moment`]); desktop: nothing.
+pub fn save_moment(json: &str) {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(s) = storage() {
+        let _ = s.set_item(MOMENT_KEY, json);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (json, MOMENT_KEY);
+}
+
+/// The stored moment, if any.
+pub fn saved_moment() -> Option<String> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        storage()?.get_item(MOMENT_KEY).ok().flatten()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    None
 }

@@ -37,7 +37,21 @@ pub fn start() {
         if let Err(e) = started {
             web_sys::console::error_1(&e);
         }
+        save_on_pagehide();
     });
+}
+
+/// Stores the scene and the moment when the page hides (a reload, a closed tab), so
+/// nothing is lost between the once-a-second saves.
+fn save_on_pagehide() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let save = Closure::<dyn FnMut()>::new(|| {
+        with_app(|app| app.save_now());
+    });
+    let _ = window.add_event_listener_with_callback("pagehide", save.as_ref().unchecked_ref());
+    save.forget();
 }
 
 fn with_app<R>(f: impl FnOnce(&mut StudioApp) -> R) -> Option<R> {

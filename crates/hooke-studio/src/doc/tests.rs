@@ -50,3 +50,25 @@ fn advance_takes_the_steps_the_wall_clock_asks_for() {
     assert_eq!(doc.advance(50.0 * dt, &|| 1.0, 0.5), 1);
     assert_eq!(doc.advance(0.0, &|| 0.0, far), 0);
 }
+
+#[test]
+fn a_resumed_moment_continues_and_reset_returns_to_the_start() {
+    let mut played = oscillator(1e-3);
+    played.set_playing(true);
+    played.run_steps(250);
+    let st = played.scene().state().clone();
+    // What the browser keeps: the scene as edited, in its start state (t = 0).
+    assert_eq!(played.scene_to_keep().state().t(), 0.0);
+    let mut fresh = oscillator(1e-3);
+    assert!(fresh.resume(st.t(), st.step(), st.x(), st.v()));
+    assert_eq!(fresh.scene().state().t(), st.t());
+    assert_eq!(fresh.scene().state().x(), st.x());
+    // Both go on alike; Reset goes back to t = 0.
+    played.run_steps(10);
+    fresh.run_steps(10);
+    assert_eq!(fresh.scene().state().x(), played.scene().state().x());
+    fresh.reset();
+    assert_eq!(fresh.scene().state().t(), 0.0);
+    // A moment of another scene (other counts) is refused.
+    assert!(!fresh.resume(1.0, 1, &st.x()[..1], &st.v()[..1]));
+}
