@@ -1,0 +1,64 @@
+//! What the browser keeps across a reload: the scene as edited in the state Reset returns
+//! to, and the moment on screen resumed on top of it (see [`crate::moment`]).
+
+use hooke::{Scene, Vec3};
+
+use super::Doc;
+
+impl Doc {
+    /// Continues from a moment of this same scene: time, step, positions and velocities
+    /// (a reload resuming what the user watched). The undo history is kept and Reset
+    /// still returns to the world as it was loaded. False (nothing changed) when the
+    /// counts differ or the result does not validate.
+    pub fn resume(&mut self, t: f64, step: u64, x: &[Vec3], v: &[Vec3]) -> bool {
+        let n = self.world.builder().nodes.len();
+        if x.len() != n || v.len() != n {
+            return false;
+        }
+        let mut next = self.world.clone();
+        let moved = next.update(|b| {
+            (b.t, b.step) = (t, step);
+            for ((node, &x), &v) in b.nodes.iter_mut().zip(x).zip(v) {
+                (node.x, node.v) = (x, v);
+            }
+        });
+        if moved.is_err() {
+            return false;
+        }
+        match self.install(next) {
+            Ok(_) => {
+                self.at_start = false;
+                true
+            }
+            Err(e) => {
+                self.message = Some(e);
+                false
+            }
+        }
+    }
+
+    /// The scene the browser keeps: the world as edited, in the state Reset returns to
+    /// (the moment on screen is kept apart: see [`crate::moment`]).
+    pub fn scene_to_keep(&mut self) -> Scene {
+        let mut scene = self.snapshot();
+        if self.at_start {
+            return scene;
+        }
+        let Ok(start) = self.start.build() else {
+            return scene;
+        };
+        let st = start.state();
+        if st.len() != scene.state().len() {
+            return scene;
+        }
+        let _ = scene.edit(|b| {
+            (b.t, b.step) = (st.t(), st.step());
+            for ((node, &x), &v) in b.nodes.iter_mut().zip(st.x()).zip(st.v()) {
+                (node.x, node.v) = (x, v);
+            }
+            (b.verlet_accel, b.impulses, b.last_dv) = (None, None, None);
+            b.touching.clear();
+        });
+        scene
+    }
+}
