@@ -85,6 +85,41 @@ try {
   check(first.nodes === 64 * 64, `the default scene is the 64×64 cloth (${first.nodes} nodes, ${first.springs} springs)`);
   const shot0 = await page.screenshot({ path: path.join(art, '01-loaded.png') });
 
+  // The first picture is shaded: the cloth's pixels are not one flat colour. The spread
+  // of their luminance in the box its nodes span on the page, background left out.
+  const spread = await page.evaluate(async (b64) => {
+    const h = window.hookeStudio;
+    const n = JSON.parse(h.test_info()).nodes;
+    let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < n; i++) {
+      const p = Array.from(h.test_node_screen(i));
+      if (p.length !== 2) continue;
+      [x0, y0, x1, y1] = [Math.min(x0, p[0]), Math.min(y0, p[1]), Math.max(x1, p[0]), Math.max(y1, p[1])];
+    }
+    const img = new Image();
+    img.src = 'data:image/png;base64,' + b64;
+    await img.decode();
+    const c = document.createElement('canvas');
+    [c.width, c.height] = [img.width, img.height];
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const r = window.devicePixelRatio || 1;
+    const d = g.getImageData(Math.floor(x0 * r), Math.floor(y0 * r), Math.ceil((x1 - x0) * r), Math.ceil((y1 - y0) * r)).data;
+    const lum = [];
+    for (let k = 0; k < d.length; k += 4) {
+      const [R, G, B] = [d[k], d[k + 1], d[k + 2]];
+      if (Math.abs(R - 248) + Math.abs(G - 248) + Math.abs(B - 245) < 6) continue; // background
+      lum.push(0.2126 * R + 0.7152 * G + 0.0722 * B);
+    }
+    // The 10th to 90th percentile: edges blended with the background and the anchors'
+    // marks fall outside it.
+    lum.sort((a, b) => a - b);
+    const q = (f) => lum[Math.floor(f * (lum.length - 1))];
+    return { pixels: lum.length, p10: q(0.1), p50: q(0.5), p90: q(0.9) };
+  }, shot0.toString('base64'));
+  results.first_frame_luminance = spread;
+  check(spread.pixels > 10000 && spread.p90 - spread.p10 > 15, `the first picture is shaded (${spread.pixels} scene pixels, luminance 10th–50th–90th percentile ${spread.p10.toFixed(0)}–${spread.p50.toFixed(0)}–${spread.p90.toFixed(0)})`);
+
   // A mouse drag moves a node (paused: it goes where the pointer goes).
   const grab = 40 * 64 + 20;
   const before = await node(page, grab);

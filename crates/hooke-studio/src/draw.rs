@@ -4,9 +4,11 @@
 use eframe::egui::{
     self, Color32, Mesh, Painter, Pos2, Rect, Shape, Stroke, TextureId, epaint::Vertex, pos2, vec2,
 };
+use glam::DVec3;
 use hooke::{Model, SpringKind, Vec3};
 use hooke_render::{spring_strain, strain_color};
 
+use crate::light::{Light, face_color};
 use crate::view::{P3, Posed};
 
 /// What the canvas shows.
@@ -77,7 +79,6 @@ const INK: Color32 = Color32::from_rgb(70, 72, 90);
 const ANCHOR: Color32 = Color32::from_rgb(30, 30, 35);
 const SELECT: Color32 = Color32::from_rgb(255, 170, 0);
 const PENDING: Color32 = Color32::from_rgb(0, 160, 90);
-const FACE: [f32; 3] = [205.0, 196.0, 178.0];
 
 #[allow(clippy::unnecessary_cast)]
 fn p3(v: Vec3) -> P3 {
@@ -292,37 +293,31 @@ pub fn node_strain(model: &Model, x: &[Vec3]) -> Vec<f64> {
         .collect()
 }
 
-/// Faces: Lambert-shaded, back to front; textured where the surface has a texture loaded,
-/// else coloured by the nodes' strain when `tint` is given (one value per node).
+/// Faces, back to front, lit by the scene's [`Light`] through smooth vertex normals, front
+/// and back in two colours; textured where the surface has a texture loaded, else tinted
+/// by the nodes' strain when `tint` is given (one value per node).
 fn faces(painter: &Painter, frame: &Frame, screen: &[Option<(Pos2, f64)>], tint: Option<&[f64]>) {
     let (model, x, textures) = (frame.model, frame.x, frame.textures);
-    let view = frame.cam.towards_viewer();
+    let (lo, hi) = hooke_render::bounds(x);
+    let light = Light::for_box(lo, hi);
+    let view = DVec3::from(frame.cam.towards_viewer());
+    let mut normals = Vec::new();
     for (si, surf) in model.surfaces().iter().enumerate() {
         let tex = textures.get(si).copied().flatten();
         let uvs = tex.filter(|_| surf.face_uvs.len() == surf.faces.len() && !surf.uvs.is_empty());
-        let mut order: Vec<(f64, usize)> = Vec::with_capacity(surf.faces.len());
-        for (f, face) in surf.faces.iter().enumerate() {
-            let d: Option<f64> = face.iter().map(|&i| screen[i as usize].map(|s| s.1)).sum();
-            if let Some(d) = d {
-                order.push((d, f));
-            }
-        }
-        order.sort_by(|a, b| b.0.total_cmp(&a.0));
+        hooke::mesh::vertex_normals(x, &surf.faces, &mut normals);
         let mut mesh = Mesh::with_texture(uvs.unwrap_or(TextureId::default()));
-        for &(_, f) in &order {
+        for f in depth_order(&surf.faces, screen) {
             let face = surf.faces[f];
             let [a, b, c] = face.map(|i| x[i as usize]);
-            let n = p3((b - a).cross(c - a));
-            let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
-            let lambert = if len > 0.0 {
-                ((n[0] * view[0] + n[1] * view[1] + n[2] * view[2]) / len).abs()
-            } else {
-                0.0
-            };
-            let shade = (0.35 + 0.65 * lambert) as f32;
+            // The side the viewer sees: the normals are turned towards it.
+            let front = DVec3::from(p3((b - a).cross(c - a))).dot(view) >= 0.0;
+            let side = if front { 1.0 } else { -1.0 };
             let i0 = mesh.vertices.len() as u32;
             for (k, &node) in face.iter().enumerate() {
-                let pos = screen[node as usize].map_or(pos2(0.0, 0.0), |s| s.0);
+                let i = node as usize;
+                let pos = screen[i].map_or(pos2(0.0, 0.0), |s| s.0);
+                let shade = light.shade(p3(x[i]), side * DVec3::from(p3(normals[i])));
                 let (uv, color) = match uvs {
                     Some(_) => {
                         let t = surf.uvs[surf.face_uvs[f][k] as usize];
@@ -331,11 +326,8 @@ fn faces(painter: &Painter, frame: &Frame, screen: &[Option<(Pos2, f64)>], tint:
                         (pos2(t[0] as f32, 1.0 - t[1] as f32), Color32::from_gray(g))
                     }
                     None => {
-                        let base = match tint {
-                            Some(t) => strain_color(t[node as usize]).map(f32::from),
-                            None => FACE,
-                        };
-                        let [r, g, b] = base.map(|c| (c * shade) as u8);
+                        let [r, g, b] =
+                            face_color(front, tint.map(|t| t[i])).map(|c| (c * shade) as u8);
                         (egui::epaint::WHITE_UV, Color32::from_rgb(r, g, b))
                     }
                 };
@@ -345,6 +337,19 @@ fn faces(painter: &Painter, frame: &Frame, screen: &[Option<(Pos2, f64)>], tint:
         }
         painter.add(Shape::mesh(mesh));
     }
+}
+
+/// The faces with every corner on screen, far to near (the painter's algorithm).
+fn depth_order(faces: &[[u32; 3]], screen: &[Option<(Pos2, f64)>]) -> Vec<usize> {
+    let mut order: Vec<(f64, usize)> = Vec::with_capacity(faces.len());
+    for (f, face) in faces.iter().enumerate() {
+        let d: Option<f64> = face.iter().map(|&i| screen[i as usize].map(|s| s.1)).sum();
+        if let Some(d) = d {
+            order.push((d, f));
+        }
+    }
+    order.sort_by(|a, b| b.0.total_cmp(&a.0));
+    order.into_iter().map(|(_, f)| f).collect()
 }
 
 /// The node nearest to screen point `p` within `radius` pixels (the nearer one in depth

@@ -17,6 +17,7 @@
 pub mod app;
 pub mod doc;
 pub mod draw;
+pub mod light;
 pub mod moment;
 pub mod platform;
 pub mod textures;
