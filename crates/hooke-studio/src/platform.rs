@@ -72,30 +72,54 @@ pub fn pick(kind: &str) {
 }
 
 const AUTOSAVE_KEY: &str = "hooke-studio-autosave";
+const MOMENT_KEY: &str = "hooke-studio-moment";
 
 #[cfg(target_arch = "wasm32")]
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-/// Stores the autosaved scene (browser local storage; on the desktop, nothing).
-pub fn autosave(json: &str) {
+/// Stores `text` under `key` (browser local storage; on the desktop, nothing).
+fn store(key: &str, text: &str) {
     #[cfg(target_arch = "wasm32")]
     if let Some(s) = storage() {
-        let _ = s.set_item(AUTOSAVE_KEY, json);
+        let _ = s.set_item(key, text);
     }
     #[cfg(not(target_arch = "wasm32"))]
-    let _ = (json, AUTOSAVE_KEY);
+    let _ = (key, text);
+}
+
+/// What is stored under `key`, if anything.
+fn stored(key: &str) -> Option<String> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        storage()?.get_item(key).ok().flatten()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = key;
+        None
+    }
+}
+
+/// Stores the autosaved scene.
+pub fn autosave(json: &str) {
+    store(AUTOSAVE_KEY, json);
 }
 
 /// The autosaved scene, if any.
 pub fn autosaved() -> Option<String> {
-    #[cfg(target_arch = "wasm32")]
-    {
-        storage()?.get_item(AUTOSAVE_KEY).ok().flatten()
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    None
+    stored(AUTOSAVE_KEY)
+}
+
+/// Stores the moment the user was watching (see [`crate::moment`]).
+pub fn save_moment(json: &str) {
+    store(MOMENT_KEY, json);
+}
+
+/// The stored moment, if any.
+pub fn saved_moment() -> Option<String> {
+    stored(MOMENT_KEY)
 }
 
 /// Forgets the autosaved scene and moment.
@@ -105,26 +129,4 @@ pub fn clear_autosave() {
         let _ = s.remove_item(AUTOSAVE_KEY);
         let _ = s.remove_item(MOMENT_KEY);
     }
-}
-
-const MOMENT_KEY: &str = "hooke-studio-moment";
-
-/// Stores the moment the user was watching (see [`crate::moment`]); desktop: nothing.
-pub fn save_moment(json: &str) {
-    #[cfg(target_arch = "wasm32")]
-    if let Some(s) = storage() {
-        let _ = s.set_item(MOMENT_KEY, json);
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    let _ = (json, MOMENT_KEY);
-}
-
-/// The stored moment, if any.
-pub fn saved_moment() -> Option<String> {
-    #[cfg(target_arch = "wasm32")]
-    {
-        storage()?.get_item(MOMENT_KEY).ok().flatten()
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    None
 }
