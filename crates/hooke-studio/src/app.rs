@@ -215,7 +215,12 @@ impl StudioApp {
         let wall_dt = self.last_time.map_or(0.0, |t| (now - t).clamp(0.0, 0.25));
         self.last_time = Some(now);
         if wall_dt > 0.0 {
-            self.fps = 0.9 * self.fps + 0.1 / wall_dt;
+            // The first frames set the rate; later ones smooth it.
+            self.fps = if self.fps == 0.0 {
+                1.0 / wall_dt
+            } else {
+                0.9 * self.fps + 0.1 / wall_dt
+            };
         }
         for file in platform::take_inbox() {
             self.receive(ui.ctx(), file);

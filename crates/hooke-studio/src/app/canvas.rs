@@ -50,6 +50,7 @@ impl StudioApp {
             textures: self.textures.ids(),
         };
         draw::paint(&painter, rect, &frame, self.show, &marks);
+        self.drag_lines(&painter, &cam);
         painter.text(
             rect.left_bottom() + vec2(6.0, -6.0),
             egui::Align2::LEFT_BOTTOM,
@@ -57,6 +58,41 @@ impl StudioApp {
             egui::FontId::proportional(12.0),
             Color32::from_gray(110),
         );
+        if !self.doc.playing {
+            // Paused is a state to see, not to guess.
+            painter.text(
+                rect.right_top() + vec2(-14.0, 10.0),
+                egui::Align2::RIGHT_TOP,
+                "paused",
+                egui::FontId::proportional(30.0),
+                Color32::from_gray(150),
+            );
+            painter.text(
+                rect.right_top() + vec2(-14.0, 46.0),
+                egui::Align2::RIGHT_TOP,
+                "Space or Play to run",
+                egui::FontId::proportional(12.0),
+                Color32::from_gray(130),
+            );
+        }
+    }
+
+    /// A dashed line from where each dragged node was grabbed to where it is now.
+    fn drag_lines(&self, painter: &egui::Painter, cam: &Posed) {
+        let mouse = match self.drag {
+            Some(Drag::Node(id, grab)) => Some((id, grab)),
+            _ => None,
+        };
+        let fingers = self.touches.iter().map(|&(_, id, grab)| (id, grab));
+        for (id, grab) in mouse.into_iter().chain(fingers) {
+            let (Some(i), Some((from, _))) = (self.doc.node_index(id), cam.project(grab)) else {
+                continue;
+            };
+            if let Some(to) = self.screen.get(i).copied().flatten() {
+                let stroke = egui::Stroke::new(1.5, Color32::from_rgb(255, 170, 0));
+                painter.add(egui::Shape::dashed_line(&[from, to.0], stroke, 6.0, 4.0));
+            }
+        }
     }
 
     /// The selection, the pending node, the held nodes and the hovered one, as indices.

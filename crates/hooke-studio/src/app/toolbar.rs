@@ -132,15 +132,19 @@ impl StudioApp {
                 s.settings().integrator.name()
             ));
             ui.separator();
-            let rt = self.doc.realtime;
-            let color = if self.doc.playing && rt < 0.95 {
-                Color32::from_rgb(200, 90, 0)
+            if self.doc.playing {
+                let rt = self.doc.realtime;
+                let color = if rt < 0.95 {
+                    Color32::from_rgb(200, 90, 0)
+                } else {
+                    ui.visuals().text_color()
+                };
+                ui.colored_label(color, format!("real time ×{rt:.2}"))
+                    .on_hover_text("simulated seconds per second of wall-clock time");
+                ui.label(format!("{:.0} fps", self.fps));
             } else {
-                ui.visuals().text_color()
-            };
-            ui.colored_label(color, format!("real time ×{rt:.2}"))
-                .on_hover_text("simulated seconds per second of wall-clock time");
-            ui.label(format!("{:.0} fps", self.fps));
+                ui.label("paused");
+            }
             if let Some(m) = &self.doc.message {
                 ui.separator();
                 ui.colored_label(Color32::from_rgb(190, 60, 20), m);
