@@ -377,6 +377,17 @@ try {
     `Import OBJ… turns an octahedron into a spring model (${oct.nodes} nodes, ${oct.springs} springs, ${oct.surfaces} surface, ${oct.source}${oct.message ? '; ' + oct.message : ''})`);
   await page.screenshot({ path: path.join(art, '08-imported.png') });
 
+  // New, twice (it asks first): the default cloth at t = 0, and a reload keeps it so.
+  await clickWidget(page, 'new');
+  const asked = await info(page);
+  await clickWidget(page, 'new');
+  const fresh = await info(page);
+  await sleep(1200);
+  await reload();
+  const renewed = await info(page);
+  check(asked.nodes === 6 && fresh.nodes === 64 * 64 && fresh.t === 0 && renewed.nodes === 64 * 64 && renewed.t === 0,
+    `New asks, then starts again from the default cloth; a reload keeps it (${asked.nodes} → ${fresh.nodes} nodes, t = ${renewed.t} after the reload)`);
+
   check(errors.length === 0, `no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
 } finally {
   await ctx.close();

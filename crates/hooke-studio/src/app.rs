@@ -75,6 +75,8 @@ pub struct StudioApp {
     pub path: String,
     #[cfg(not(target_arch = "wasm32"))]
     confirm_overwrite: Option<String>,
+    /// New was clicked once: the next click forgets the saved session.
+    confirm_new: bool,
     autosaved: u64,
     autosave_at: f64,
     moment_at: f64,
@@ -154,6 +156,7 @@ impl StudioApp {
             path: source,
             #[cfg(not(target_arch = "wasm32"))]
             confirm_overwrite: None,
+            confirm_new: false,
             autosaved: 0,
             autosave_at: 0.0,
             moment_at: 0.0,

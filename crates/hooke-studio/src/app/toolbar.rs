@@ -17,6 +17,10 @@ impl StudioApp {
         ui.horizontal_wrapped(|ui| {
             ui.strong("hooke studio");
             ui.separator();
+            // The saved session to forget lives in the browser.
+            if cfg!(target_arch = "wasm32") {
+                self.new_session(ui);
+            }
             self.files(ui);
             ui.separator();
             self.library(ui);
@@ -27,6 +31,26 @@ impl StudioApp {
             ui.separator();
             self.tools(ui);
         });
+    }
+
+    /// New: the default cloth at t = 0, the saved session (scene and moment) forgotten —
+    /// after a second click, since it cannot be undone once the page reloads.
+    fn new_session(&mut self, ui: &mut Ui) {
+        let label = if self.confirm_new { "Sure? New" } else { "New" };
+        let r = ui
+            .button(label)
+            .on_hover_text("start again from the default cloth and forget the saved session");
+        self.reg("new", &r);
+        if !r.clicked() {
+            return;
+        }
+        if self.confirm_new {
+            crate::platform::clear_autosave();
+            self.load(super::default_scene(), "cloth.json");
+            self.doc
+                .notify("a new session: the default cloth (the saved one is forgotten)");
+        }
+        self.confirm_new = !self.confirm_new;
     }
 
     /// The built-in scenes, one click each.
