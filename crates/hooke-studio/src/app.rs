@@ -80,7 +80,7 @@ pub struct StudioApp {
     autosaved: u64,
     autosave_at: f64,
     moment_at: f64,
-    moment_saved: Option<(u64, bool, [f64; 6])>,
+    moment_saved: Option<(u64, bool, Cam)>,
     /// Frames per second, smoothed.
     pub fps: f64,
     /// Milliseconds per frame spent stepping the simulation and building the canvas's

@@ -126,11 +126,12 @@ pub struct Frame<'a> {
 pub fn paint(painter: &Painter, rect: Rect, frame: &Frame, show: Show, marks: &Marks) {
     painter.rect_filled(rect, 0.0, BACKGROUND);
     let screen = project_all(frame.cam, frame.x);
-    scenery(painter, frame);
+    let bounds = hooke_render::bounds(frame.x);
+    scenery(painter, frame, bounds);
     if show.faces {
         // With the springs hidden, the faces carry the strain colours.
         let tint = (show.strain && !show.springs).then(|| node_strain(frame.model, frame.x));
-        faces(painter, frame, &screen, tint.as_deref());
+        faces(painter, frame, &screen, bounds, tint.as_deref());
     }
     if show.springs {
         springs(painter, frame, &screen, show.strain);
@@ -170,8 +171,7 @@ fn touched(
 }
 
 /// The ground around the scene and the colliders, as lines.
-fn scenery(painter: &Painter, frame: &Frame) {
-    let (lo, hi) = hooke_render::bounds(frame.x);
+fn scenery(painter: &Painter, frame: &Frame, (lo, hi): (P3, P3)) {
     for (lines, color, w) in [
         (
             hooke_render::scenery::ground_lines(frame.model, lo, hi),
@@ -296,9 +296,14 @@ pub fn node_strain(model: &Model, x: &[Vec3]) -> Vec<f64> {
 /// Faces, back to front, lit by the scene's [`Light`] through smooth vertex normals, front
 /// and back in two colours; textured where the surface has a texture loaded, else tinted
 /// by the nodes' strain when `tint` is given (one value per node).
-fn faces(painter: &Painter, frame: &Frame, screen: &[Option<(Pos2, f64)>], tint: Option<&[f64]>) {
+fn faces(
+    painter: &Painter,
+    frame: &Frame,
+    screen: &[Option<(Pos2, f64)>],
+    (lo, hi): (P3, P3),
+    tint: Option<&[f64]>,
+) {
     let (model, x, textures) = (frame.model, frame.x, frame.textures);
-    let (lo, hi) = hooke_render::bounds(x);
     let light = Light::for_box(lo, hi);
     let view = DVec3::from(frame.cam.towards_viewer());
     let mut normals = Vec::new();

@@ -30,7 +30,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             m.drive = Drive::Channel((-phase / FRAC_PI_2).round() as u32);
         }
     }
-    let channels = b.actuators.muscles.len().min(4);
+    // One channel per segment: as many as the highest channel number plus one.
+    let channels = (b.actuators.muscles.iter())
+        .filter_map(|m| match m.drive {
+            Drive::Channel(k) => Some(k as usize + 1),
+            Drive::Sine { .. } => None,
+        })
+        .max()
+        .unwrap_or(0);
     let mut sim = Simulation::new(b.build()?);
     let start = centre_of_mass_x(&sim);
     let dt = sim.settings().dt as f64;

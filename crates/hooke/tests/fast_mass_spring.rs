@@ -25,11 +25,12 @@ fn cloth(dt: &str) -> Scene {
 /// The state after 30 steps of converged backward Euler, mid-swing.
 fn mid_swing(dt: &str) -> Scene {
     let mut s = cloth(dt);
-    s.edit(|b| b.settings.integrator = Integrator::BackwardEuler)
-        .unwrap();
-    s.edit(|b| b.settings.linear_solver = LinearSolver::Direct)
-        .unwrap();
-    s.edit(|b| b.settings.newton_iterations = 3).unwrap();
+    s.edit(|b| {
+        b.settings.integrator = Integrator::BackwardEuler;
+        b.settings.linear_solver = LinearSolver::Direct;
+        b.settings.newton_iterations = 3;
+    })
+    .unwrap();
     let mut sim = Simulation::new(s);
     sim.run(30).unwrap();
     sim.into_scene()
@@ -37,8 +38,11 @@ fn mid_swing(dt: &str) -> Scene {
 
 fn one_step(start: &Scene, integ: Integrator, tweak: impl Fn(&mut hooke::Settings)) -> Vec<Vec3> {
     let mut s = start.clone();
-    s.edit(|b| b.settings.integrator = integ).unwrap();
-    s.edit(|b| tweak(&mut b.settings)).unwrap();
+    s.edit(|b| {
+        b.settings.integrator = integ;
+        tweak(&mut b.settings);
+    })
+    .unwrap();
     let mut sim = Simulation::new(s);
     sim.step().unwrap();
     sim.state().x().to_vec()
@@ -146,10 +150,11 @@ fn factorises_only_when_the_matrix_changes() {
 #[test]
 fn backward_euler_reuses_its_symbolic_analysis() {
     let mut s = cloth("0.0333333333");
-    s.edit(|b| b.settings.integrator = Integrator::BackwardEuler)
-        .unwrap();
-    s.edit(|b| b.settings.linear_solver = LinearSolver::Direct)
-        .unwrap();
+    s.edit(|b| {
+        b.settings.integrator = Integrator::BackwardEuler;
+        b.settings.linear_solver = LinearSolver::Direct;
+    })
+    .unwrap();
     let mut sim = Simulation::new(s);
     sim.run(7).unwrap();
     assert_eq!(sim.factorizations(), (1, 7));

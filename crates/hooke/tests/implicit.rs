@@ -69,10 +69,12 @@ fn cg_and_direct_agree_on_a_step() {
                 ("k", "1000"),
             ],
         );
-        s.edit(|b| b.settings.integrator = Integrator::BackwardEuler)
-            .unwrap();
-        s.edit(|b| b.settings.linear_solver = solver).unwrap();
-        s.edit(|b| b.settings.cg_tolerance = 1e-8).unwrap();
+        s.edit(|b| {
+            b.settings.integrator = Integrator::BackwardEuler;
+            b.settings.linear_solver = solver;
+            b.settings.cg_tolerance = 1e-8;
+        })
+        .unwrap();
         let v0 = s.state().v().to_vec();
         let mut sim = Simulation::new(s);
         sim.step().unwrap();
@@ -97,9 +99,11 @@ fn newton_iterations_converge() {
             "cloth",
             &[("width", "12"), ("height", "12"), ("dt", "0.05")],
         );
-        s.edit(|b| b.settings.integrator = Integrator::BackwardEuler)
-            .unwrap();
-        s.edit(|b| b.settings.newton_iterations = n).unwrap();
+        s.edit(|b| {
+            b.settings.integrator = Integrator::BackwardEuler;
+            b.settings.newton_iterations = n;
+        })
+        .unwrap();
         let mut sim = Simulation::new(s);
         sim.run(3).unwrap();
         sim.state().x().to_vec()

@@ -26,11 +26,14 @@ fn hash_after(integ: Integrator, solver: LinearSolver, threads: usize) -> u64 {
             "cloth",
             &[("width", "40"), ("height", "40"), ("dt", "0.005")],
         );
-        s.edit(|b| b.settings.integrator = integ).unwrap();
-        s.edit(|b| b.settings.linear_solver = solver).unwrap();
-        if integ == Integrator::Impulse {
-            s.edit(|b| b.settings.dt = 1e-4).unwrap();
-        }
+        s.edit(|b| {
+            b.settings.integrator = integ;
+            b.settings.linear_solver = solver;
+            if integ == Integrator::Impulse {
+                b.settings.dt = 1e-4;
+            }
+        })
+        .unwrap();
         let mut sim = Simulation::new(s);
         sim.run(20)
             .unwrap_or_else(|d| panic!("{}: {d}", integ.name()));
@@ -72,9 +75,11 @@ fn free_jelly_keeps_momentum() {
                 ("nz", "3"),
             ],
         );
-        s.edit(|b| b.settings.integrator = integ).unwrap();
-        s.edit(|b| b.settings.linear_solver = LinearSolver::Direct)
-            .unwrap();
+        s.edit(|b| {
+            b.settings.integrator = integ;
+            b.settings.linear_solver = LinearSolver::Direct;
+        })
+        .unwrap();
         let dt = if integ == Integrator::Impulse {
             1e-4
         } else {

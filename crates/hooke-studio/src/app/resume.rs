@@ -5,6 +5,7 @@
 use super::StudioApp;
 use crate::moment::Moment;
 use crate::platform;
+use crate::view::Cam;
 
 impl StudioApp {
     /// The moment on screen now.
@@ -28,17 +29,8 @@ impl StudioApp {
     }
 
     /// What changes a moment: the step, playing or paused, the camera.
-    fn moment_key(&self) -> (u64, bool, [f64; 6]) {
-        let c = &self.cam;
-        let cam = [
-            c.center[0],
-            c.center[1],
-            c.center[2],
-            c.yaw,
-            c.pitch,
-            c.dist + c.scale,
-        ];
-        (self.doc.scene().state().step(), self.doc.playing, cam)
+    fn moment_key(&self) -> (u64, bool, Cam) {
+        (self.doc.scene().state().step(), self.doc.playing, self.cam)
     }
 
     /// In the browser, stores the moment when it changed and a second has passed.

@@ -4,6 +4,7 @@
 //! push) enters the simulation here, without changing hooke.
 
 use super::{Flow, StepCtx, Workspace, pressure};
+use crate::real::{Real, Vec3};
 use crate::state::State;
 
 /// When there are user forces, and once more after they are gone (to take them out).
@@ -38,7 +39,7 @@ fn restart_verlet(ctx: &StepCtx, st: &mut State, ws: &Workspace) {
         return;
     };
     let inv_mass = &ctx.model.nodes.inv_mass;
-    let mut add = |&(node, f): &(u32, crate::real::Vec3), sign: crate::real::Real| {
+    let mut add = |&(node, f): &(u32, Vec3), sign: Real| {
         let i = node as usize;
         if i < acc.len() {
             acc[i] += f * (sign * inv_mass[i]);
