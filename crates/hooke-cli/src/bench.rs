@@ -119,13 +119,8 @@ pub fn bench(a: BenchArgs) -> Result<()> {
 }
 
 fn bench_in_pool(a: BenchArgs) -> Result<()> {
-    let integrator = Integrator::from_name(&a.integrator).ok_or_else(|| {
-        bad(format!(
-            "--integrator: {:?} is not an integrator; use one of {}",
-            a.integrator,
-            Integrator::names()
-        ))
-    })?;
+    let integrator: Integrator = (a.integrator.parse())
+        .map_err(|e: hooke::FieldError| bad(format!("--integrator: {}", e.message)))?;
     if !(a.seconds.is_finite() && a.seconds > 0.0) {
         return Err(bad(format!(
             "--seconds: {} is not a positive duration",
@@ -149,7 +144,7 @@ fn bench_in_pool(a: BenchArgs) -> Result<()> {
     }
     println!(
         "hooke bench: {}, {}, {} thread(s), {} CPU(s), load average {}",
-        integrator.name(),
+        integrator,
         hooke::PRECISION,
         rayon::current_num_threads(),
         std::thread::available_parallelism().map_or(0, |n| n.get()),
@@ -177,7 +172,7 @@ fn bench_in_pool(a: BenchArgs) -> Result<()> {
 /// Times one case for about `seconds` and prints its line.
 fn bench_case(case: &Case, integrator: Integrator, seconds: f64) -> Result<()> {
     let mut overrides = case.params.clone();
-    overrides.push(("integrator".to_string(), integrator.name().to_string()));
+    overrides.push(("integrator".to_string(), integrator.to_string().to_string()));
     let scene = builders::build(case.builtin, &overrides).map_err(|e| bad(e.to_string()))?;
     let (nodes, springs) = (scene.model().nodes().len(), scene.model().springs().len());
     let mut sim = Simulation::new(scene);

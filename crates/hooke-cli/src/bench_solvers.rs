@@ -165,8 +165,11 @@ fn shaken_curtain(seconds: f64) -> Result<()> {
         ("xpbd", Integrator::Xpbd, LinearSolver::Direct),
         ("impulse", Integrator::Impulse, LinearSolver::Direct),
     ];
+    let report = stability::report(base.model(), base.settings());
     for (label, integ, solver) in runs {
-        let limit = stability::largest_stable_h(base.model(), integ);
+        let limit = (report.integrators.iter())
+            .find(|l| l.integrator == integ)
+            .map_or(Limit::Unlimited, |l| l.limit);
         let dt = match limit {
             Limit::Max(h) => 0.5 * h,
             _ => large,
@@ -230,7 +233,7 @@ fn oscillator_energy() -> Result<()> {
             Ok(()) => format!("{:.6}", sim.energy().total() / e0),
             Err(_) => "diverged".to_string(),
         };
-        println!("  {:<18} {line}", integ.name());
+        println!("  {:<18} {line}", integ.to_string());
     }
     Ok(())
 }

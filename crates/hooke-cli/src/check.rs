@@ -53,7 +53,7 @@ fn physics_lines(m: &hooke::Model) -> Vec<String> {
             .iter()
             .map(|k| {
                 let moving = if k.path.is_some() { " (moving)" } else { "" };
-                format!("{}{moving}", k.shape.name())
+                format!("{}{moving}", k.shape)
             })
             .collect();
         lines.push(format!("colliders: {}", shapes.join(", ")));
@@ -62,9 +62,7 @@ fn physics_lines(m: &hooke::Model) -> Vec<String> {
         let with = m.nodes().radius().iter().filter(|&&r| r > 0.0).count();
         lines.push(format!(
             "node collisions: {} ({with} nodes with a radius), friction {}, {} iterations",
-            c.collisions.mode.name(),
-            c.collisions.friction,
-            c.collisions.iterations
+            c.collisions.mode, c.collisions.friction, c.collisions.iterations
         ));
         if with == 0 {
             lines.push("  WARNING: no node has a radius, so no pair can collide".to_string());
@@ -161,7 +159,7 @@ fn print_overview(scene: &hooke::Scene) {
     );
     println!(
         "  {} with dt = {} s, {} substep(s): h = {:.3e} s",
-        s.integrator.name(),
+        s.integrator,
         s.dt,
         s.substeps,
         s.h()
@@ -170,7 +168,7 @@ fn print_overview(scene: &hooke::Scene) {
 
 /// Whether a solid holds its shape (the fold test).
 fn print_shape(scene: &hooke::Scene) {
-    match hooke::fold::fold_test(scene) {
+    match crate::fold::fold_test(scene) {
         Some(r) if r.holds() => println!(
             "  shape: holds (every node nudged {:.3} m, distances back within {:.2}% of the size)",
             r.nudge,
@@ -183,7 +181,7 @@ fn print_shape(scene: &hooke::Scene) {
         ),
         None => println!(
             "  shape: not tested (more than {} nodes, or it diverged)",
-            hooke::fold::FOLD_TEST_MAX_NODES
+            crate::fold::FOLD_TEST_MAX_NODES
         ),
     }
 }
@@ -221,7 +219,7 @@ fn print_limits(report: &stability::Report, s: &hooke::Settings) {
         };
         println!(
             "  {mark} {:<17} {}{note}{at}{chosen}",
-            line.integrator.name(),
+            line.integrator.to_string(),
             fmt_limit(line.limit, s.substeps)
         );
     }
@@ -231,16 +229,11 @@ fn print_limits(report: &stability::Report, s: &hooke::Settings) {
         .find(|l| l.integrator == s.integrator)
         .expect("every integrator is reported");
     if in_use.limit.allows(report.h) {
-        println!(
-            "verdict: dt = {} s is stable for {}",
-            s.dt,
-            s.integrator.name()
-        );
+        println!("verdict: dt = {} s is stable for {}", s.dt, s.integrator);
     } else {
         println!(
             "verdict: WARNING: dt = {} s is NOT stable for {}; expect divergence (backward-euler, fast-mass-spring and xpbd are stable at any dt)",
-            s.dt,
-            s.integrator.name()
+            s.dt, s.integrator
         );
     }
 }

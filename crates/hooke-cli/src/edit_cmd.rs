@@ -1,12 +1,12 @@
 //! `hooke edit`: seed 002's spring editor on the command line — add and remove springs and
-//! nodes, pin and unpin — through the core's [`hooke::edit::Editor`]. Every number refers
+//! nodes, pin and unpin — through the core's [`hooke_io::edit::Editor`]. Every number refers
 //! to the input file's numbering, whatever else the same command removes.
 
 use std::path::PathBuf;
 
 use anyhow::Result;
 use hooke::Spring;
-use hooke::edit::{Editor, NodeId, SpringId};
+use hooke_io::edit::{Editor, NodeId, SpringId};
 
 use crate::bad;
 use crate::load::SceneSpec;
@@ -89,7 +89,7 @@ pub fn edit(a: EditArgs) -> Result<()> {
             )))
         }
     };
-    let fail = |flag: &str, e: hooke::edit::EditError| bad(format!("--{flag}: {e}"));
+    let fail = |flag: &str, e: hooke_io::edit::EditError| bad(format!("--{flag}: {e}"));
     for text in &a.add_spring {
         let (x, y) = pair(text)?;
         let (x, y) = (node(x, "add-spring")?, node(y, "add-spring")?);

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use hooke::{Integrator, LinearSolver, Real, Scene, Settings, builders};
+use hooke::{FieldError, Real, Scene, Settings, builders};
 
 use crate::bad;
 
@@ -53,11 +53,8 @@ impl SceneSpec {
     /// Applies the overrides given on the command line to `s`.
     fn override_settings(&self, s: &mut Settings) -> Result<()> {
         if let Some(name) = &self.linear_solver {
-            s.linear_solver = LinearSolver::from_name(name).ok_or_else(|| {
-                bad(format!(
-                    "--linear-solver: {name:?} is not a linear solver; use direct or cg"
-                ))
-            })?;
+            s.linear_solver = (name.parse())
+                .map_err(|e: FieldError| bad(format!("--linear-solver: {}", e.message)))?;
         }
         if self.iterations.is_some() {
             s.iterations = self.iterations;
@@ -74,12 +71,8 @@ impl SceneSpec {
             s.dt = dt as Real;
         }
         if let Some(name) = self.integrator.as_deref() {
-            s.integrator = Integrator::from_name(name).ok_or_else(|| {
-                bad(format!(
-                    "--integrator: {name:?} is not an integrator; use one of {}",
-                    Integrator::names()
-                ))
-            })?;
+            s.integrator = (name.parse())
+                .map_err(|e: FieldError| bad(format!("--integrator: {}", e.message)))?;
         }
         if let Some(n) = self.substeps {
             s.substeps = n;

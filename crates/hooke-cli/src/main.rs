@@ -9,6 +9,7 @@ mod bench_solvers;
 mod check;
 mod convert_cmd;
 mod edit_cmd;
+mod fold;
 mod load;
 mod plot_cmd;
 mod pool;

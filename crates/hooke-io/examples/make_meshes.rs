@@ -6,22 +6,19 @@ use std::fs::File;
 use std::io::BufWriter;
 
 use hooke::mesh::{Surface, vertex_normals};
-use hooke::shapes::{TriMesh, box_mesh, icosphere};
+use hooke::shapes::{box_mesh, icosphere};
+use hooke::springify::MeshSource;
 use hooke::{Real, Vec3, vec3};
 use hooke_io::obj::{write_mtl, write_obj};
 
-fn write(path: &str, m: &TriMesh, texture: Option<&str>) {
+fn write(path: &str, m: &MeshSource, texture: Option<&str>) {
     let mut normals = Vec::new();
     vertex_normals(&m.positions, &m.faces, &mut normals);
     let surface = Surface {
         name: path.trim_end_matches(".obj").to_string(),
         faces: m.faces.clone(),
         uvs: m.uvs.clone(),
-        face_uvs: if m.uvs.is_empty() {
-            Vec::new()
-        } else {
-            m.faces.clone()
-        },
+        face_uvs: m.face_uvs.clone(),
         texture: texture.map(str::to_string),
         pressure: None,
     };
@@ -42,8 +39,8 @@ fn write(path: &str, m: &TriMesh, texture: Option<&str>) {
 }
 
 /// A flag: a grid of `w`×`h` nodes over x ∈ [0, 1.5], y ∈ [0, 1], UVs over [0, 1]².
-fn flag(w: usize, h: usize) -> TriMesh {
-    let mut m = TriMesh::default();
+fn flag(w: usize, h: usize) -> MeshSource {
+    let mut m = MeshSource::default();
     for j in 0..h {
         for i in 0..w {
             let (u, v) = (i as Real / (w - 1) as Real, j as Real / (h - 1) as Real);
@@ -58,6 +55,7 @@ fn flag(w: usize, h: usize) -> TriMesh {
             m.faces.push([id(i, j), id(i + 1, j + 1), id(i, j + 1)]);
         }
     }
+    m.face_uvs = m.faces.clone(); // one texture coordinate per vertex
     m
 }
 

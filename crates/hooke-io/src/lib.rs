@@ -13,6 +13,7 @@
 
 mod convert;
 pub mod csv;
+pub mod edit;
 mod error;
 pub mod export;
 pub mod format;

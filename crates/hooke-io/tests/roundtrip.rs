@@ -80,7 +80,7 @@ fn resume_from_final_state_is_bit_exact() {
             second.state().bit_hash(),
             straight.state().bit_hash(),
             "{}: resumed run differs",
-            integ.name()
+            integ
         );
         assert_eq!(second.state().step(), 60);
     }

@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 
 use eframe::egui::{self, Key, Modifiers, Pos2, Rect, Ui, Vec2};
-use hooke::edit::NodeId;
 use hooke::springify::{MassSpec, SpringifyOptions, springify};
 use hooke::{Scene, Vec3, builders};
+use hooke_io::edit::NodeId;
 
 use crate::doc::Doc;
 use crate::draw::Show;

@@ -10,8 +10,8 @@
 
 use std::collections::VecDeque;
 
-use hooke::edit::{EditError, Editor, NodeId, SpringId};
 use hooke::{Node, Real, Scene, Simulation, SpringKind, Vec3};
+use hooke_io::edit::{EditError, Editor, NodeId, SpringId};
 
 mod keep;
 mod template;

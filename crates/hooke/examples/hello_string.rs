@@ -18,7 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "a string of {} nodes and {} springs, dt = {dt} s ({})",
         sim.model().nodes().len(),
         sim.model().springs().len(),
-        sim.settings().integrator.name()
+        sim.settings().integrator
     );
     println!("   t [s]   kinetic [J]  potential [J]    total [J]");
     let steps_per_line = (0.25 / dt as f64).round() as u64;

@@ -14,7 +14,7 @@
 use std::f64::consts::{FRAC_PI_2, TAU};
 
 use hooke::actuation::Drive;
-use hooke::builders::{InchwormParams, inchworm};
+use hooke::builders;
 use hooke::{Real, Simulation, f64_of};
 
 /// How far ahead the target is \[m].
@@ -23,7 +23,7 @@ const TARGET: f64 = 0.3;
 const FREQUENCY: f64 = 1.0;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut b = inchworm(&InchwormParams::default())?;
+    let mut b = builders::build("inchworm", &[])?.to_builder();
     // Segment k's muscles had phase −k·π/2: give them channel k instead.
     for m in &mut b.actuators.muscles {
         if let Drive::Sine { phase, .. } = m.drive {

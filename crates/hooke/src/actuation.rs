@@ -77,7 +77,7 @@ pub enum SensorKind {
 
 impl SensorKind {
     /// The scene-format name.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             SensorKind::Length { .. } => "length",
             SensorKind::Contact { .. } => "contact",

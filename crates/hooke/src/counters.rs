@@ -45,7 +45,7 @@ impl Stage {
     ];
 
     /// Lower-case name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Stage::Sensors => "sensors",
             Stage::Muscles => "muscles",
@@ -83,7 +83,7 @@ pub enum Phase {
 
 impl Phase {
     /// Lower-case name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Phase::Springs => "springs",
             Phase::Nodes => "nodes",
@@ -124,7 +124,7 @@ pub(crate) struct Clock(#[cfg(not(target_arch = "wasm32"))] std::time::Instant);
 impl Clock {
     /// Starts timing.
     #[inline]
-    pub fn start() -> Self {
+    pub(crate) fn start() -> Self {
         Clock(
             #[cfg(not(target_arch = "wasm32"))]
             std::time::Instant::now(),

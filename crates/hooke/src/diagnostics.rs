@@ -60,7 +60,7 @@ fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
 /// Measures the state. `layout` and `co` (compiled in the layout's order) give the springs
 /// and their coefficients in use (for `stable` springs), `fconst` the constant force per
 /// node (gravity plus fields).
-pub fn energy(
+pub(crate) fn energy(
     model: &Model,
     layout: &SpringLayout,
     co: &SpringCoeffs,

@@ -32,7 +32,7 @@ use crate::real::{Real, Vec3};
 /// Spring coefficients compiled for one integration step size, in a given spring order
 /// (the kernel order of a [`SpringLayout`], or the user's order).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct SpringCoeffs {
+pub(crate) struct SpringCoeffs {
     /// The step size these coefficients are for \[s].
     pub h: Real,
     /// Effective stiffness [N/m].
@@ -51,7 +51,7 @@ pub struct SpringCoeffs {
 
 /// Which springs a set of coefficients covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Form {
+pub(crate) enum Form {
     /// All springs as forces \[N] (stable springs in Nissen's force form).
     Forces,
     /// Every spring but the `stable` ones, as forces \[N] (their impulses come separately).
@@ -63,7 +63,7 @@ pub enum Form {
 impl SpringCoeffs {
     /// Compiles `springs` (the model's, or the values in effect) for step size `h` \[s], in
     /// `order` (kernel position → user index), or the user's order.
-    pub fn compile_in(
+    pub(crate) fn compile_in(
         model: &Model,
         springs: &Springs,
         h: Real,
@@ -187,7 +187,7 @@ pub(crate) fn spring_force_as<const ISO: bool, const ROPE: bool>(
 ///
 /// # Panics
 /// If the lengths disagree or a spring names a node outside `x`.
-pub fn spring_pass(
+pub(crate) fn spring_pass(
     layout: &SpringLayout,
     co: &SpringCoeffs,
     x: &[Vec3],
@@ -250,7 +250,7 @@ fn spring_chunks<const ISO: bool, const ROPE: bool>(
 /// The scalar spring pass (no SIMD, no threads), to check the SIMD kernel against; same
 /// output as [`spring_pass`] (the same kernel variant for the model's flags).
 #[doc(hidden)]
-pub fn spring_pass_scalar(
+pub(crate) fn spring_pass_scalar(
     layout: &SpringLayout,
     co: &SpringCoeffs,
     x: &[Vec3],
@@ -272,7 +272,7 @@ pub fn spring_pass_scalar(
 /// Σ of a contiguous run of forces, with four accumulators in a fixed pattern (short
 /// add chains, a fixed order).
 #[inline(always)]
-pub fn sum_run(run: &[Vec3]) -> Vec3 {
+pub(crate) fn sum_run(run: &[Vec3]) -> Vec3 {
     let mut acc = [Vec3::ZERO; 4];
     let mut quads = run.chunks_exact(4);
     for q in &mut quads {
@@ -289,7 +289,7 @@ pub fn sum_run(run: &[Vec3]) -> Vec3 {
 
 /// Σ of the forces at `positions`, with two accumulators in a fixed pattern.
 #[inline(always)]
-pub fn sum_at(sf: &[Vec3], positions: &[u32]) -> Vec3 {
+pub(crate) fn sum_at(sf: &[Vec3], positions: &[u32]) -> Vec3 {
     let mut acc = [Vec3::ZERO; 2];
     let mut pairs = positions.chunks_exact(2);
     for p in &mut pairs {
@@ -303,7 +303,7 @@ pub fn sum_at(sf: &[Vec3], positions: &[u32]) -> Vec3 {
 }
 
 /// Per-node constant force \[N]: m·g plus every force field, summed once per model.
-pub fn constant_forces(model: &Model) -> Vec<Vec3> {
+pub(crate) fn constant_forces(model: &Model) -> Vec<Vec3> {
     let nodes = &model.nodes;
     let env: &Environment = &model.env;
     let mut f: Vec<Vec3> = nodes.mass.iter().map(|&m| env.gravity * m).collect();
@@ -324,13 +324,13 @@ pub fn constant_forces(model: &Model) -> Vec<Vec3> {
 
 /// Air drag on one node \[N]: −air_drag·(v − wind).
 #[inline(always)]
-pub fn drag_force(air_drag: Real, wind: Vec3, v: Vec3) -> Vec3 {
+pub(crate) fn drag_force(air_drag: Real, wind: Vec3, v: Vec3) -> Vec3 {
     (v - wind) * -air_drag
 }
 
 /// Everything a node pass needs to evaluate forces, borrowed once per pass.
 #[derive(Clone, Copy)]
-pub struct NodeForces<'a> {
+pub(crate) struct NodeForces<'a> {
     /// The kernel layout (node ranges and b-lists).
     pub layout: &'a SpringLayout,
     /// Per-spring forces from [`spring_pass`], in layout order.
@@ -345,7 +345,7 @@ pub struct NodeForces<'a> {
 
 impl<'a> NodeForces<'a> {
     /// Borrows the layout and the model's environment with the given buffers.
-    pub fn new(
+    pub(crate) fn new(
         model: &Model,
         layout: &'a SpringLayout,
         sf: &'a [Vec3],
@@ -362,7 +362,7 @@ impl<'a> NodeForces<'a> {
 
     /// The spring force on node `i` \[N]: Σ over its a-range − Σ over its b-list.
     #[inline(always)]
-    pub fn springs_at(&self, i: usize) -> Vec3 {
+    pub(crate) fn springs_at(&self, i: usize) -> Vec3 {
         let l = self.layout;
         let (a0, a1) = (l.a_start[i] as usize, l.a_start[i + 1] as usize);
         let (b0, b1) = (l.b_start[i] as usize, l.b_start[i + 1] as usize);
@@ -371,13 +371,13 @@ impl<'a> NodeForces<'a> {
 
     /// Total force on node `i` with velocity `v` \[N]: springs, then constant forces, then drag.
     #[inline(always)]
-    pub fn at(&self, i: usize, v: Vec3) -> Vec3 {
+    pub(crate) fn at(&self, i: usize, v: Vec3) -> Vec3 {
         self.springs_at(i) + self.fconst[i] + drag_force(self.air_drag, self.wind, v)
     }
 }
 
 /// Node pass helper shared by the adjacency users: the springs on node `i`.
-pub fn node_springs(adj: &Adjacency, i: usize) -> impl Iterator<Item = u32> + '_ {
+pub(crate) fn node_springs(adj: &Adjacency, i: usize) -> impl Iterator<Item = u32> + '_ {
     adj.as_a(i).iter().chain(adj.as_b(i)).copied()
 }
 

@@ -14,7 +14,7 @@ use crate::real::Real;
 
 /// Spring topology and rest lengths in kernel order.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct SpringLayout {
+pub(crate) struct SpringLayout {
     /// Kernel position → the user's spring index.
     pub order: Vec<u32>,
     /// The user's spring index → kernel position.
@@ -36,7 +36,7 @@ pub struct SpringLayout {
 impl SpringLayout {
     /// Sorts the springs of a model of `n` nodes by end a (stably, so ties keep the user's
     /// order); the rest lengths are `springs`' (the model's, or those in effect).
-    pub fn new(n: usize, springs: &Springs) -> Self {
+    pub(crate) fn new(n: usize, springs: &Springs) -> Self {
         let sp = springs;
         let m = sp.len();
         let mut a_start = vec![0u32; n + 1];
@@ -85,7 +85,7 @@ impl SpringLayout {
 
     /// Number of springs.
     #[allow(clippy::len_without_is_empty)]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.a.len()
     }
 }

@@ -43,7 +43,7 @@
 //!
 //! Precision is `f32` ([`Real`]) unless the `f64` feature is on; times are `f64` always.
 //! Units are SI: metres, kilograms, seconds, newtons.
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
 // Code is written for Real = f32; in f64 builds its widening casts become no-ops.
 #![cfg_attr(
     feature = "f64",
@@ -56,15 +56,14 @@ mod compose;
 pub mod contact;
 mod counters;
 mod diagnostics;
-pub mod edit;
 mod error;
-pub mod fold;
 mod forces;
 #[doc(hidden)]
 pub mod kernel_check;
 mod layout;
 pub mod mesh;
 mod model;
+mod names;
 mod par;
 mod path;
 mod real;

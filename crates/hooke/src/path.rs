@@ -81,7 +81,7 @@ impl Path {
     }
 
     /// The path's scene-format name.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             Path::Linear { .. } => "linear",
             Path::Circular { .. } => "circular",

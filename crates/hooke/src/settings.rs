@@ -50,7 +50,7 @@ impl Integrator {
     ];
 
     /// The names, in the order of [`Self::ALL`].
-    pub const NAMES: [&'static str; 10] = [
+    pub(crate) const NAMES: [&'static str; 10] = [
         "explicit-euler",
         "symplectic-euler",
         "verlet",
@@ -64,18 +64,13 @@ impl Integrator {
     ];
 
     /// The scene-format and command-line name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
 
     /// Parses a name.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|i| i.name() == name)
-    }
-
-    /// The valid names, comma-separated, for error messages.
-    pub fn names() -> String {
-        Self::ALL.map(Self::name).join(", ")
     }
 
     /// Whether the integrator is explicit (its step size is limited by stability).
@@ -118,7 +113,7 @@ pub enum Preconditioner {
 
 impl Preconditioner {
     /// The scene-format name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Preconditioner::Laplacian => "laplacian",
             Preconditioner::Jacobi => "jacobi",
@@ -140,8 +135,11 @@ pub enum LinearSolver {
 }
 
 impl LinearSolver {
+    /// All linear solvers.
+    pub(crate) const ALL: [LinearSolver; 2] = [LinearSolver::Cg, LinearSolver::Direct];
+
     /// The scene-format name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             LinearSolver::Cg => "cg",
             LinearSolver::Direct => "direct",
@@ -149,10 +147,8 @@ impl LinearSolver {
     }
 
     /// Parses a name.
-    pub fn from_name(name: &str) -> Option<Self> {
-        [LinearSolver::Cg, LinearSolver::Direct]
-            .into_iter()
-            .find(|s| s.name() == name)
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
     }
 }
 
@@ -167,8 +163,11 @@ pub enum StableForm {
 }
 
 impl StableForm {
+    /// Both forms.
+    pub(crate) const ALL: [StableForm; 2] = [StableForm::Force, StableForm::Impulse];
+
     /// The scene-format name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             StableForm::Force => "force",
             StableForm::Impulse => "impulse",
@@ -176,10 +175,8 @@ impl StableForm {
     }
 
     /// Parses a name.
-    pub fn from_name(name: &str) -> Option<Self> {
-        [StableForm::Force, StableForm::Impulse]
-            .into_iter()
-            .find(|f| f.name() == name)
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.name() == name)
     }
 }
 

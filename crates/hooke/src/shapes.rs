@@ -5,22 +5,12 @@
 use std::collections::HashMap;
 
 use crate::real::{Real, Vec3, vec3};
-
-/// Positions, triangles and optional texture coordinates (one per position).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct TriMesh {
-    /// Vertex positions \[m].
-    pub positions: Vec<Vec3>,
-    /// Triangles, counter-clockwise seen from outside.
-    pub faces: Vec<[u32; 3]>,
-    /// Texture coordinates per vertex (empty = none).
-    pub uvs: Vec<[Real; 2]>,
-}
+use crate::springify::MeshSource;
 
 /// A sphere of radius `radius` \[m] centred at `center`: an icosahedron whose triangles are
 /// split in four `subdivisions` times, vertices pushed onto the sphere
 /// (10·4ˢ + 2 vertices, 20·4ˢ faces).
-pub fn icosphere(subdivisions: u32, radius: Real, center: Vec3) -> TriMesh {
+pub fn icosphere(subdivisions: u32, radius: Real, center: Vec3) -> MeshSource {
     let t = (1.0 + (5.0 as Real).sqrt()) / 2.0;
     let mut p: Vec<Vec3> = [
         (-1.0, t, 0.0),
@@ -79,17 +69,18 @@ pub fn icosphere(subdivisions: u32, radius: Real, center: Vec3) -> TriMesh {
         }
         faces = next;
     }
-    TriMesh {
+    MeshSource {
+        name: "icosphere".into(),
         positions: p.into_iter().map(|v| center + v * radius).collect(),
         faces,
-        uvs: Vec::new(),
+        ..MeshSource::default()
     }
 }
 
 /// An axis-aligned box from `min` to `max` \[m] whose faces are grids of `n`×`n` squares,
 /// each split into two triangles: (n + 1)³ − (n − 1)³ vertices, 12·n² faces, shared
 /// vertices along the edges.
-pub fn box_mesh(n: u32, min: Vec3, max: Vec3) -> TriMesh {
+pub fn box_mesh(n: u32, min: Vec3, max: Vec3) -> MeshSource {
     let n = n.max(1);
     let mut index: HashMap<[u32; 3], u32> = HashMap::new();
     let mut positions = Vec::new();
@@ -131,10 +122,11 @@ pub fn box_mesh(n: u32, min: Vec3, max: Vec3) -> TriMesh {
             }
         }
     }
-    TriMesh {
+    MeshSource {
+        name: "box".into(),
         positions,
         faces,
-        uvs: Vec::new(),
+        ..MeshSource::default()
     }
 }
 

@@ -34,21 +34,6 @@ pub struct State {
 }
 
 impl State {
-    /// A state at t = 0 with these positions and velocities.
-    pub(crate) fn new(x: Vec<Vec3>, v: Vec<Vec3>) -> Self {
-        Self {
-            t: 0.0,
-            step: 0,
-            x,
-            v,
-            verlet_accel: None,
-            impulses: None,
-            last_dv: None,
-            touching: Vec::new(),
-            controllers: Vec::new(),
-        }
-    }
-
     /// Simulated time \[s].
     pub fn t(&self) -> f64 {
         self.t

@@ -118,17 +118,18 @@ fn integrator_cases() -> Vec<Case> {
     Integrator::ALL
         .iter()
         .map(|integ| {
+            let name = integ.to_string();
             let scene = common::builtin(
                 "cloth",
                 &[
                     ("width", "48"),
                     ("height", "48"),
                     ("air_drag", "0.5"),
-                    ("integrator", integ.name()),
+                    ("integrator", &name),
                 ],
             );
             let steps = if integ.is_explicit() { 300 } else { 40 };
-            case(format!("cloth-48/{}", integ.name()), scene, steps)
+            case(format!("cloth-48/{name}"), scene, steps)
         })
         .collect()
 }
@@ -422,7 +423,7 @@ fn user_forces(integrator: Integrator) -> Case {
     b.settings.integrator = integrator;
     b.settings.substeps = 2;
     let mut c = case(
-        format!("user-forces/{}", integrator.name()),
+        format!("user-forces/{}", integrator),
         b.build().unwrap(),
         1500,
     );

@@ -64,16 +64,16 @@ fn a_sliding_node_stops_after_v0_squared_over_2_mu_g() {
         assert!(
             ((d - expected) / expected).abs() < 0.02,
             "{}: stopped after {d} m, expected {expected} m",
-            integrator.name()
+            integrator
         );
         // It stops, at the stopping time v0/(μg), and stays on the ground.
         let t_stop = (v0 / (mu * G)) as f64;
         assert!(
             (t - t_stop).abs() < 0.02 * t_stop,
             "{}: t = {t}",
-            integrator.name()
+            integrator
         );
-        assert!(x.y.abs() < 1e-6, "{}: y = {}", integrator.name(), x.y);
+        assert!(x.y.abs() < 1e-6, "{}: y = {}", integrator, x.y);
     }
 }
 
@@ -156,7 +156,7 @@ fn a_plate_of_nodes_holds_below_mu_s_and_slides_at_g_sin_minus_mu_k_cos_above() 
         // tan θ = 0.45 < μs (μk = 0.3 alone would not hold it).
         let mut sim = block_on_incline(1, (0.45 as Real).atan(), mu_s, mu_k, integrator);
         let (slip, drift) = hold(&mut sim);
-        let name = integrator.name();
+        let name = integrator.to_string();
         assert!(slip < 1e-6, "{name}: a node slipped {slip} m");
         assert!(drift < 1e-6, "{name}: a node crept {drift} m");
 
@@ -181,7 +181,7 @@ fn a_plate_of_nodes_holds_below_mu_s_and_slides_at_g_sin_minus_mu_k_cos_above() 
 fn a_thick_block_holds_below_mu_and_slides_at_g_sin_minus_mu_cos_above() {
     let mu = 0.5;
     for integrator in SOLVERS {
-        let name = integrator.name();
+        let name = integrator.to_string();
         let mut sim = block_on_incline(2, (0.45 as Real).atan(), mu, mu, integrator);
         let (slip, drift) = hold(&mut sim);
         // Settling under the top layer's weight moves the bottom nodes by micrometres.

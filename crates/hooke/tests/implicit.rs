@@ -50,7 +50,7 @@ fn implicit_midpoint_keeps_energy_over_1000_periods() {
             sim.run(100).unwrap();
             worst = worst.max((sim.energy().total() / e0 - 1.0).abs());
         }
-        assert!(worst < 1e-3, "{}: drift {worst:.2e}", integ.name());
+        assert!(worst < 1e-3, "{}: drift {worst:.2e}", integ);
     }
 }
 

@@ -35,8 +35,7 @@ fn hash_after(integ: Integrator, solver: LinearSolver, threads: usize) -> u64 {
         })
         .unwrap();
         let mut sim = Simulation::new(s);
-        sim.run(20)
-            .unwrap_or_else(|d| panic!("{}: {d}", integ.name()));
+        sim.run(20).unwrap_or_else(|d| panic!("{}: {d}", integ));
         sim.state().bit_hash()
     })
 }
@@ -48,12 +47,7 @@ fn same_bits_for_any_thread_count() {
     for integ in SOLVERS {
         for solver in [LinearSolver::Direct, LinearSolver::Cg] {
             let one = hash_after(integ, solver, 1);
-            assert_eq!(
-                one,
-                hash_after(integ, solver, 2),
-                "{} {solver:?}",
-                integ.name()
-            );
+            assert_eq!(one, hash_after(integ, solver, 2), "{} {solver:?}", integ);
         }
     }
 }
@@ -101,15 +95,11 @@ fn free_jelly_keeps_momentum() {
         let norm = |p: [f64; 3]| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
         let rel = norm([p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]]) / norm(p0);
         let bound = if cfg!(feature = "f64") { 1e-6 } else { 1e-5 };
-        assert!(
-            rel < bound,
-            "{}: relative momentum change {rel:.2e}",
-            integ.name()
-        );
+        assert!(rel < bound, "{}: relative momentum change {rel:.2e}", integ);
         assert!(
             sim.energy().potential_spring > 0.0,
             "{}: springs exercised",
-            integ.name()
+            integ
         );
     }
 }
@@ -129,9 +119,9 @@ fn damped_builtins_lose_energy_under_implicit_solvers() {
             let mut sim = Simulation::new(s);
             let e0 = sim.energy().total();
             sim.run(300)
-                .unwrap_or_else(|d| panic!("{} {name}: {d}", integ.name()));
+                .unwrap_or_else(|d| panic!("{} {name}: {d}", integ));
             let e1 = sim.energy().total();
-            assert!(e1 < e0, "{} {name}: {e0} J → {e1} J", integ.name());
+            assert!(e1 < e0, "{} {name}: {e0} J → {e1} J", integ);
         }
     }
 }

@@ -65,7 +65,7 @@ fn run(integ: Integrator, solver: Option<LinearSolver>) -> (f64, f64, f64) {
     let (mut stretch, mut emax) = (0.0f64, e0);
     for step in 0..600 {
         sim.step()
-            .unwrap_or_else(|d| panic!("{}: step {step}: {d}", integ.name()));
+            .unwrap_or_else(|d| panic!("{}: step {step}: {d}", integ));
         let e = sim.energy();
         assert!(e.total().is_finite());
         stretch = stretch.max(e.max_stretch);

@@ -37,7 +37,7 @@ fn a_constant_force_accelerates_by_f_over_m_with_every_integrator() {
         sim.control.forces = vec![(0, f), (1, f), (7, f * 100.0)];
         sim.run(PUSH_STEPS).unwrap();
         let (x, v) = (sim.state().x()[0], sim.state().v()[0]);
-        let name = integrator.name();
+        let name = integrator.to_string();
         // v = a·T: exact for every rule under a constant force, up to f32 rounding.
         let v_want = a * t;
         assert!(

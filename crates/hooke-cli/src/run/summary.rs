@@ -135,7 +135,7 @@ pub(super) fn print(sim: &Simulation, ran: &Ran) {
         ran.name,
         ran.size.0,
         ran.size.1,
-        ran.settings.integrator.name(),
+        ran.settings.integrator,
         ran.settings.dt,
         ran.settings.substeps,
         hooke::PRECISION,

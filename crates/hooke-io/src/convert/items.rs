@@ -47,7 +47,7 @@ pub(crate) fn spring(sp: &SpringFile, path: &str) -> Result<Spring, FieldError> 
         v.ok_or_else(|| {
             FieldError::new(
                 format!("{path}.{name}"),
-                format!("missing: a {} spring needs {name}", kind.name()),
+                format!("missing: a {} spring needs {name}", kind),
             )
         })
     };

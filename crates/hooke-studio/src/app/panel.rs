@@ -53,10 +53,10 @@ impl StudioApp {
     fn simulation(&mut self, ui: &mut Ui, settings: &Settings) {
         let mut integ = settings.integrator;
         let r = egui::ComboBox::from_label("solver")
-            .selected_text(integ.name())
+            .selected_text(integ.to_string())
             .show_ui(ui, |ui| {
                 for i in Integrator::ALL {
-                    ui.selectable_value(&mut integ, i, i.name());
+                    ui.selectable_value(&mut integ, i, i.to_string());
                 }
             });
         self.reg("solver", &r.response);

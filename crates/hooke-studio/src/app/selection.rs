@@ -2,8 +2,8 @@
 //! stiffness and damping, and a stable spring's coefficients beside Nissen's limit.
 
 use eframe::egui::{self, Color32, RichText, Ui};
-use hooke::edit::{NodeId, SpringId};
 use hooke::{Real, Spring, SpringKind, stability};
+use hooke_io::edit::{NodeId, SpringId};
 
 use super::{StudioApp, sliders};
 use crate::doc::Selection;
@@ -54,7 +54,7 @@ impl StudioApp {
         ui.horizontal(|ui| {
             ui.label("kind:");
             let r = ui
-                .button(sp.kind.name())
+                .button(sp.kind.to_string())
                 .on_hover_text("spring → rope → stable (K)");
             self.rects.insert("kind", r.rect);
             if r.clicked() {

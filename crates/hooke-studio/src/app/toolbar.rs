@@ -153,7 +153,7 @@ impl StudioApp {
                 s.state().t(),
                 s.model().nodes().len(),
                 s.model().springs().len(),
-                s.settings().integrator.name()
+                s.settings().integrator
             ));
             ui.separator();
             if self.doc.playing {

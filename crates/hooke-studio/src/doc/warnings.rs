@@ -18,12 +18,12 @@ pub fn warnings(scene: &Scene) -> Vec<String> {
             Limit::Max(max) if h > max => Some(format!(
                 "unstable: h = {} exceeds {}'s limit {:.3e} s",
                 fmt_s(h),
-                integ.name(),
+                integ,
                 max
             )),
             Limit::Never => Some(format!(
                 "unstable: {} is unstable at any step for this model (add damping or pick another solver)",
-                integ.name()
+                integ
             )),
             _ => None,
         };

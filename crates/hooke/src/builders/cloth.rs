@@ -21,7 +21,7 @@ pub enum ClothPin {
 
 impl ClothPin {
     /// All options, in the order `hooke scene --list` shows them.
-    pub const ALL: [ClothPin; 4] = [
+    pub(crate) const ALL: [ClothPin; 4] = [
         ClothPin::Corners,
         ClothPin::Top,
         ClothPin::FourCorners,
@@ -30,7 +30,7 @@ impl ClothPin {
     const NAMES: [&'static str; 4] = ["corners", "top", "four-corners", "none"];
 
     /// The parameter value's name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
 }
@@ -46,11 +46,11 @@ pub enum ClothPlane {
 
 impl ClothPlane {
     /// All options, in the order `hooke scene --list` shows them.
-    pub const ALL: [ClothPlane; 2] = [ClothPlane::Horizontal, ClothPlane::Vertical];
+    pub(crate) const ALL: [ClothPlane; 2] = [ClothPlane::Horizontal, ClothPlane::Vertical];
     const NAMES: [&'static str; 2] = ["horizontal", "vertical"];
 
     /// The parameter value's name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
 }

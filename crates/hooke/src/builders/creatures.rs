@@ -77,7 +77,7 @@ fn ladder(p: Body, name: &str) -> Ladder {
 
 /// Parameters of [`walker`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct WalkerParams {
+pub(crate) struct WalkerParams {
     /// Body length at rest \[m] (foot to foot).
     pub length: Real,
     /// How much shorter the stride gets when the controller switches \[m].
@@ -110,7 +110,7 @@ impl Default for WalkerParams {
 /// its length; with weight 2 it switches every spring of the body to a shorter rest
 /// length after `delay` steps, the body shrinks, the sensor goes to 0, and after the same
 /// delay the springs revert and the body stretches again. The delay sets the rhythm.
-pub fn walker(p: &WalkerParams) -> Result<SceneBuilder, FieldError> {
+pub(crate) fn walker(p: &WalkerParams) -> Result<SceneBuilder, FieldError> {
     if !(p.stride > 0.0 && p.stride < p.length) {
         return Err(FieldError::new(
             "walker.stride",
@@ -200,7 +200,7 @@ pub(super) fn walker_from_params(p: &Params) -> Result<SceneBuilder, FieldError>
 
 /// Parameters of [`inchworm`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct InchwormParams {
+pub(crate) struct InchwormParams {
     /// Segments (≥ 1).
     pub segments: usize,
     /// Body length \[m].
@@ -234,7 +234,7 @@ impl Default for InchwormParams {
 /// An inchworm: a ladder of segments whose horizontal springs and diagonals are muscles
 /// (rest lengths on a sine wave), each segment a quarter period behind the one in front,
 /// so a wave of stretching runs from head to tail.
-pub fn inchworm(p: &InchwormParams) -> Result<SceneBuilder, FieldError> {
+pub(crate) fn inchworm(p: &InchwormParams) -> Result<SceneBuilder, FieldError> {
     if p.segments == 0 {
         return Err(FieldError::new(
             "inchworm.segments",

@@ -10,7 +10,7 @@ use crate::scene::SceneBuilder;
 
 /// Parameters of [`cloth_on_sphere`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct ClothOnSphereParams {
+pub(crate) struct ClothOnSphereParams {
     /// Nodes along each side (≥ 2).
     pub nodes: usize,
     /// Side of the square cloth \[m].
@@ -43,7 +43,7 @@ impl Default for ClothOnSphereParams {
 
 /// A square cloth held level 0.1 m above a sphere, dropped onto it: it drapes, its corners
 /// fold onto the ground, and with self-collision its folds do not pass through each other.
-pub fn cloth_on_sphere(p: &ClothOnSphereParams) -> Result<SceneBuilder, FieldError> {
+pub(crate) fn cloth_on_sphere(p: &ClothOnSphereParams) -> Result<SceneBuilder, FieldError> {
     let mut b = cloth(&ClothParams {
         width: p.nodes,
         height: p.nodes,
@@ -136,7 +136,7 @@ pub(super) fn cloth_on_sphere_from_params(p: &Params) -> Result<SceneBuilder, Fi
 
 /// Parameters of [`tear`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct TearParams {
+pub(crate) struct TearParams {
     /// Nodes along x (≥ 4).
     pub width: usize,
     /// Nodes down (≥ 2).
@@ -163,7 +163,7 @@ impl Default for TearParams {
 
 /// A hanging curtain whose top edge is held by anchors: the left half moves left and the
 /// right half right, so the cloth is pulled apart and tears down the middle.
-pub fn tear(p: &TearParams) -> Result<SceneBuilder, FieldError> {
+pub(crate) fn tear(p: &TearParams) -> Result<SceneBuilder, FieldError> {
     if p.width < 4 {
         return Err(FieldError::new(
             "tear.width",

@@ -8,7 +8,7 @@ use crate::scene::{Node, SceneBuilder, Spring};
 
 /// Which jelly nodes are pinned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum JellyPin {
+pub(crate) enum JellyPin {
     /// One corner of the top face: the jelly swings and tumbles, keeping its shape.
     Corner,
     /// The four corners of the top face: the jelly hangs and sags a little.
@@ -21,7 +21,7 @@ pub enum JellyPin {
 
 impl JellyPin {
     /// All options, in the order `hooke scene --list` shows them.
-    pub const ALL: [JellyPin; 4] = [
+    pub(crate) const ALL: [JellyPin; 4] = [
         JellyPin::Corner,
         JellyPin::TopCorners,
         JellyPin::Top,
@@ -30,14 +30,14 @@ impl JellyPin {
     const NAMES: [&'static str; 4] = ["corner", "top-corners", "top", "none"];
 
     /// The parameter value's name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
 }
 
 /// Parameters of [`jelly`]. Mass is a total spread evenly over the nodes.
 #[derive(Debug, Clone, PartialEq)]
-pub struct JellyParams {
+pub(crate) struct JellyParams {
     /// Nodes along x (≥ 2).
     pub nx: usize,
     /// Nodes along y (≥ 2).
@@ -80,7 +80,7 @@ impl Default for JellyParams {
 /// A box of nx×ny×nz nodes, bottom face at y = 0.5 m, centred on x = z = 0; node index
 /// (l·ny + j)·nx + i. Every node is joined to its 26 lattice neighbours: edges, face
 /// diagonals and body diagonals, each spring listed once, lower index first.
-pub fn jelly(p: &JellyParams) -> Result<SceneBuilder, FieldError> {
+pub(crate) fn jelly(p: &JellyParams) -> Result<SceneBuilder, FieldError> {
     let (nx, ny, nz) = (p.nx, p.ny, p.nz);
     if nx < 2 || ny < 2 || nz < 2 {
         return Err(FieldError::new(

@@ -13,7 +13,7 @@ use crate::springify::{MassSpec, MeshSource, SpringifyOptions, springify};
 
 /// Parameters of [`balloon`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct BalloonParams {
+pub(crate) struct BalloonParams {
     /// Radius of the uninflated skin \[m].
     pub radius: Real,
     /// Icosphere subdivisions of the skin (10·4ˢ + 2 nodes).
@@ -47,7 +47,7 @@ impl Default for BalloonParams {
 
 /// Seed 002's balloon: a spherical skin of springs filled with an ideal gas (p = nRT/V),
 /// lifted by its gas and tied by a string whose lower end is pinned at the origin.
-pub fn balloon(p: &BalloonParams) -> Result<SceneBuilder, FieldError> {
+pub(crate) fn balloon(p: &BalloonParams) -> Result<SceneBuilder, FieldError> {
     let string_nodes = 20usize;
     let top = p.string_length;
     let center = vec3(0.0, top + 1.1 * p.radius, 0.0);
@@ -163,7 +163,7 @@ pub(super) fn balloon_from_params(p: &Params) -> Result<SceneBuilder, FieldError
 
 /// Parameters of [`jelly_mesh`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct JellyMeshParams {
+pub(crate) struct JellyMeshParams {
     /// Edge length of the cube \[m].
     pub size: Real,
     /// Squares per side of each face (the shipped `scenes/cube.obj` has 4).
@@ -193,7 +193,7 @@ impl Default for JellyMeshParams {
 
 /// Seed 002's converted jelly: a subdivided cube mesh turned into springs edge for edge,
 /// braced with an interior lattice so it keeps its shape, dropped on the ground.
-pub fn jelly_mesh(p: &JellyMeshParams) -> Result<SceneBuilder, FieldError> {
+pub(crate) fn jelly_mesh(p: &JellyMeshParams) -> Result<SceneBuilder, FieldError> {
     let n = p.subdivisions.clamp(1, 64) as u32;
     let half = 0.5 * p.size;
     let m = box_mesh(
@@ -300,7 +300,7 @@ fn pole(levels: usize, height: Real, width: Real, k: Real, mass: Real) -> SceneB
 
 /// Parameters of [`flag`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct FlagParams {
+pub(crate) struct FlagParams {
     /// Pole height \[m].
     pub pole_height: Real,
     /// Pole stiffness (each truss spring) \[N/m].
@@ -321,7 +321,7 @@ impl Default for FlagParams {
 
 /// A flag on a flexible pole: a 16×11 cloth (1.5 m × 1 m, the UVs of `scenes/flag.obj`)
 /// tied along its edge to a braced pole whose foot is pinned, in a wind along +x.
-pub fn flag(p: &FlagParams) -> Result<SceneBuilder, FieldError> {
+pub(crate) fn flag(p: &FlagParams) -> Result<SceneBuilder, FieldError> {
     let levels = 26;
     let mut b = pole(levels, p.pole_height, 0.15, p.k_pole, 2.0);
     b.name = "flag".into();
@@ -396,7 +396,7 @@ pub(super) fn flag_from_params(p: &Params) -> Result<SceneBuilder, FieldError> {
 
 /// Parameters of [`finish_line`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct FinishLineParams {
+pub(crate) struct FinishLineParams {
     /// Distance between the poles \[m].
     pub span: Real,
     /// Wind speed along +z, the air pushed by passing cars \[m/s].
@@ -414,7 +414,7 @@ impl Default for FinishLineParams {
 
 /// Seed 002's F1 finish line: a banner cloth tied by rope strings to the tops of two
 /// poles (capsule colliders with pinned tie points), in the wind of passing cars.
-pub fn finish_line(p: &FinishLineParams) -> Result<SceneBuilder, FieldError> {
+pub(crate) fn finish_line(p: &FinishLineParams) -> Result<SceneBuilder, FieldError> {
     use crate::contact::{Collider, Material, Shape};
     let (w, h) = (24usize, 6usize);
     let banner = 0.7 * p.span;

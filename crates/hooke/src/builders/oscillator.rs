@@ -7,7 +7,7 @@ use crate::scene::{Node, SceneBuilder, Spring};
 
 /// Parameters of [`oscillator`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct OscillatorParams {
+pub(crate) struct OscillatorParams {
     /// The moving mass \[kg].
     pub mass: Real,
     /// Spring stiffness [N/m].
@@ -37,7 +37,7 @@ impl Default for OscillatorParams {
 
 /// A pinned node at the origin and a mass hanging below it along −y, released at rest
 /// `amplitude` below its equilibrium rest + m·g/k (gravity only shifts the equilibrium).
-pub fn oscillator(p: &OscillatorParams) -> Result<SceneBuilder, FieldError> {
+pub(crate) fn oscillator(p: &OscillatorParams) -> Result<SceneBuilder, FieldError> {
     if p.k <= 0.0 {
         return Err(FieldError::new(
             "oscillator.k",

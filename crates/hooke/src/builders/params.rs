@@ -92,7 +92,7 @@ impl ParamSpec {
 
 /// Parameter values by name, checked against their specs.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Params {
+pub(crate) struct Params {
     pub(super) values: Vec<(&'static str, Value)>,
 }
 
@@ -170,7 +170,7 @@ pub(super) fn parse_value(spec: &ParamSpec, text: &str) -> Result<Value, String>
 
 /// The most nodes a builder makes (2^24 ≈ 16.8 million, 64× the 512×512 benchmark
 /// cloth): beyond it the springs alone need tens of gigabytes.
-pub const MAX_NODES: usize = 1 << 24;
+pub(super) const MAX_NODES: usize = 1 << 24;
 
 /// The node count of a grid with these dimensions, or an error naming `field` when the
 /// product overflows or exceeds [`MAX_NODES`].

@@ -19,12 +19,12 @@ pub enum StringAnchor {
 
 impl StringAnchor {
     /// All options, in the order `hooke scene --list` shows them.
-    pub const ALL: [StringAnchor; 3] =
+    pub(crate) const ALL: [StringAnchor; 3] =
         [StringAnchor::End, StringAnchor::Both, StringAnchor::Middle];
     const NAMES: [&'static str; 3] = ["end", "both", "middle"];
 
     /// The parameter value's name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
 }

@@ -30,7 +30,7 @@ use crate::real::{Real, Vec3};
 
 /// Scratch and results of the collision stage, reused between steps.
 #[derive(Debug, Clone, Default)]
-pub struct CollisionWs {
+pub(crate) struct CollisionWs {
     /// Body (connected component) of each node: the lowest node index in it.
     pub body: Vec<u32>,
     /// Nodes with at least one candidate, ascending.
@@ -59,7 +59,7 @@ pub struct CollisionWs {
 }
 
 /// Labels each node with its body: the lowest node index of its connected group of springs.
-pub fn bodies(model: &Model) -> Vec<u32> {
+pub(crate) fn bodies(model: &Model) -> Vec<u32> {
     let n = model.nodes.len();
     let mut parent: Vec<u32> = (0..n as u32).collect();
     fn root(parent: &mut [u32], mut i: u32) -> u32 {
@@ -174,7 +174,7 @@ fn separate(i: usize, candidates: &[u32], s: &Sweep) -> (u32, Vec3, Vec3) {
 }
 
 /// Inputs of the collision stage.
-pub struct CollisionPass<'a> {
+pub(crate) struct CollisionPass<'a> {
     /// The model (radii, inverse masses, springs).
     pub model: &'a Model,
     /// Which pairs collide.
@@ -361,7 +361,7 @@ impl CollisionWs {
     }
 
     /// Separates overlapping nodes; returns the number of node pairs that touched.
-    pub fn run(&mut self, p: &CollisionPass, x: &mut [Vec3], v: &mut [Vec3]) -> u64 {
+    pub(crate) fn run(&mut self, p: &CollisionPass, x: &mut [Vec3], v: &mut [Vec3]) -> u64 {
         if p.mode == CollisionMode::Off {
             self.pairs = 0;
             return 0;
@@ -447,7 +447,7 @@ impl CollisionWs {
     }
 
     /// Drops cached per-model data (after the model changed).
-    pub fn invalidate(&mut self) {
+    pub(crate) fn invalidate(&mut self) {
         self.body.clear();
         self.built_at.clear();
         self.linked_start.clear();

@@ -154,7 +154,7 @@ impl Shape {
     }
 
     /// The scene-format name: `sphere`, `box` or `capsule`.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             Shape::Sphere { .. } => "sphere",
             Shape::Box { .. } => "box",
@@ -206,14 +206,14 @@ pub enum CollisionMode {
 
 impl CollisionMode {
     /// All modes.
-    pub const ALL: [CollisionMode; 3] = [
+    pub(crate) const ALL: [CollisionMode; 3] = [
         CollisionMode::Off,
         CollisionMode::Bodies,
         CollisionMode::All,
     ];
 
     /// The scene-format name: `off`, `bodies` or `all`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             CollisionMode::Off => "off",
             CollisionMode::Bodies => "bodies",
@@ -222,7 +222,7 @@ impl CollisionMode {
     }
 
     /// Parses a scene-format name.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|m| m.name() == name)
     }
 }

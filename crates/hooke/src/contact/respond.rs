@@ -8,7 +8,7 @@ use crate::real::{Real, Vec3};
 
 /// What a node brings to a contact.
 #[derive(Debug, Clone, Copy)]
-pub struct NodeContact {
+pub(crate) struct NodeContact {
     /// Collision radius \[m].
     pub radius: Real,
     /// Position at the start of the integration step \[m].
@@ -38,7 +38,7 @@ impl NodeContact {
 /// removes (or bounces) its approach velocity, and applies Coulomb friction. `threshold` is
 /// the approach speed below which nothing bounces \[m/s]. Returns whether it touched.
 #[inline]
-pub fn respond(
+pub(crate) fn respond(
     x: &mut Vec3,
     v: &mut Vec3,
     node: &NodeContact,
@@ -91,7 +91,7 @@ pub fn respond(
 }
 
 /// Inputs of the surface stage.
-pub struct SurfacePass<'a> {
+pub(crate) struct SurfacePass<'a> {
     /// The surfaces, placed for this step.
     pub posed: &'a Posed<'a>,
     /// Per node radius \[m].
@@ -110,7 +110,7 @@ pub struct SurfacePass<'a> {
 
 /// Runs every free node against every surface, in a fixed order (ground, terrain,
 /// colliders); returns the nodes that touched, ascending.
-pub fn surfaces(p: &SurfacePass, x: &mut [Vec3], v: &mut [Vec3]) -> Vec<u32> {
+pub(crate) fn surfaces(p: &SurfacePass, x: &mut [Vec3], v: &mut [Vec3]) -> Vec<u32> {
     let k = p.posed.len();
     let parts = par::map_chunks_mut2(x, v, par::NODE_CHUNK, |start, xs, vs| {
         let mut touched = Vec::new();

@@ -6,7 +6,7 @@ use crate::real::{Real, Vec3};
 
 /// A point near a surface.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Hit {
+pub(crate) struct Hit {
     /// Signed distance from the surface, positive outside \[m].
     pub phi: Real,
     /// Unit outward normal.
@@ -202,14 +202,14 @@ struct Placed {
 
 /// The surfaces at one integration step: colliders placed at the step's end time.
 #[derive(Debug, Clone)]
-pub struct Posed<'a> {
+pub(crate) struct Posed<'a> {
     contacts: &'a Contacts,
     motion: Vec<Placed>,
 }
 
 impl<'a> Posed<'a> {
     /// Places the colliders for the step from `t0` to `t1` \[s].
-    pub fn new(contacts: &'a Contacts, t0: f64, t1: f64) -> Self {
+    pub(crate) fn new(contacts: &'a Contacts, t0: f64, t1: f64) -> Self {
         let h = (t1 - t0) as Real;
         let motion = contacts
             .colliders
@@ -229,7 +229,7 @@ impl<'a> Posed<'a> {
     }
 
     /// Number of surfaces (ground, terrain, colliders).
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.contacts.ground.is_some() as usize
             + self.contacts.terrain.is_some() as usize
             + self.motion.len()
@@ -237,7 +237,7 @@ impl<'a> Posed<'a> {
 
     /// Surface `k` seen from `p`, if `p` is closer to it than `r` \[m]; quick to say no.
     #[inline]
-    pub fn touch(&self, k: usize, p: Vec3, r: Real) -> Option<Hit> {
+    pub(crate) fn touch(&self, k: usize, p: Vec3, r: Real) -> Option<Hit> {
         let mut k = k;
         if let Some(g) = &self.contacts.ground {
             if k == 0 {

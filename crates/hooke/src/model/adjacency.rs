@@ -7,7 +7,7 @@
 
 /// Node→spring adjacency in compressed sparse row form.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Adjacency {
+pub(crate) struct Adjacency {
     /// `2·n + 1` offsets into `springs`: node `i`'s a-run is `offsets[2i]..offsets[2i+1]`, its
     /// b-run `offsets[2i+1]..offsets[2i+2]`.
     offsets: Vec<u32>,
@@ -17,7 +17,7 @@ pub struct Adjacency {
 
 impl Adjacency {
     /// Builds the adjacency of `n` nodes for springs with ends `a`, `b`.
-    pub fn build(n: usize, a: &[u32], b: &[u32]) -> Self {
+    pub(crate) fn build(n: usize, a: &[u32], b: &[u32]) -> Self {
         // Count per (node, end) slot, then prefix-sum, then fill in spring order.
         let mut counts = vec![0u32; 2 * n + 1];
         for (&ea, &eb) in a.iter().zip(b) {
@@ -49,20 +49,20 @@ impl Adjacency {
 
     /// Springs where `node` is end `a`, in ascending order.
     #[inline(always)]
-    pub fn as_a(&self, node: usize) -> &[u32] {
+    pub(crate) fn as_a(&self, node: usize) -> &[u32] {
         let (s, e) = (self.offsets[2 * node], self.offsets[2 * node + 1]);
         &self.springs[s as usize..e as usize]
     }
 
     /// Springs where `node` is end `b`, in ascending order.
     #[inline(always)]
-    pub fn as_b(&self, node: usize) -> &[u32] {
+    pub(crate) fn as_b(&self, node: usize) -> &[u32] {
         let (s, e) = (self.offsets[2 * node + 1], self.offsets[2 * node + 2]);
         &self.springs[s as usize..e as usize]
     }
 
     /// Number of springs attached to `node`.
-    pub fn degree(&self, node: usize) -> usize {
+    pub(crate) fn degree(&self, node: usize) -> usize {
         (self.offsets[2 * node + 2] - self.offsets[2 * node]) as usize
     }
 }

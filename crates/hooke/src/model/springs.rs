@@ -16,10 +16,11 @@ pub enum SpringKind {
 
 impl SpringKind {
     /// All kinds, in the order of their names.
-    pub const ALL: [SpringKind; 3] = [SpringKind::Spring, SpringKind::Rope, SpringKind::Stable];
+    pub(crate) const ALL: [SpringKind; 3] =
+        [SpringKind::Spring, SpringKind::Rope, SpringKind::Stable];
 
     /// The scene-format name: `spring`, `rope` or `stable`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             SpringKind::Spring => "spring",
             SpringKind::Rope => "rope",
@@ -28,7 +29,7 @@ impl SpringKind {
     }
 
     /// Parses a scene-format name.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|k| k.name() == name)
     }
 }
@@ -45,10 +46,10 @@ pub enum DampingMode {
 
 impl DampingMode {
     /// All modes.
-    pub const ALL: [DampingMode; 2] = [DampingMode::Axial, DampingMode::Isotropic];
+    pub(crate) const ALL: [DampingMode; 2] = [DampingMode::Axial, DampingMode::Isotropic];
 
     /// The scene-format name: `axial` or `isotropic`.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             DampingMode::Axial => "axial",
             DampingMode::Isotropic => "isotropic",
@@ -56,7 +57,7 @@ impl DampingMode {
     }
 
     /// Parses a scene-format name.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|k| k.name() == name)
     }
 }

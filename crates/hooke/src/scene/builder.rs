@@ -102,15 +102,26 @@ impl SceneBuilder {
         }
     }
 
-    /// Adds a node; returns its index.
+    /// Adds a node; returns its index. The solvers' memory of a resumed scene grows with
+    /// it (no carried acceleration or velocity change for the new node).
     pub fn add_node(&mut self, node: Node) -> u32 {
         self.nodes.push(node);
+        for per_node in [&mut self.verlet_accel, &mut self.last_dv]
+            .into_iter()
+            .flatten()
+        {
+            per_node.push(Vec3::ZERO);
+        }
         (self.nodes.len() - 1) as u32
     }
 
-    /// Adds a spring; returns its index.
+    /// Adds a spring; returns its index. A resumed impulse solver starts it cold (no
+    /// accumulated impulse).
     pub fn add_spring(&mut self, spring: Spring) -> u32 {
         self.springs.push(spring);
+        if let Some(imp) = &mut self.impulses {
+            imp.push(0.0);
+        }
         (self.springs.len() - 1) as u32
     }
 

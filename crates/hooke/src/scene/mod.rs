@@ -4,6 +4,7 @@
 mod builder;
 mod built;
 mod items;
+mod remove;
 mod resume;
 
 pub use builder::SceneBuilder;

@@ -24,16 +24,16 @@ use crate::par;
 use crate::real::Vec3;
 
 /// A 3×3 block, row-major.
-pub type B3 = [[f64; 3]; 3];
+pub(crate) type B3 = [[f64; 3]; 3];
 /// A 3-vector in f64.
-pub type V3 = [f64; 3];
+pub(crate) type V3 = [f64; 3];
 
 const ZERO_B: B3 = [[0.0; 3]; 3];
 
 /// The position of each (row, column) block of the system: the diagonal plus one block per
 /// pair of nodes joined by a spring. Depends on the topology only.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct BlockPattern {
+pub(crate) struct BlockPattern {
     /// Block rows (nodes).
     pub n: usize,
     /// `n + 1` offsets into `col`.
@@ -48,7 +48,7 @@ pub struct BlockPattern {
 
 impl BlockPattern {
     /// The pattern of a model's springs.
-    pub fn new(model: &Model) -> Self {
+    pub(crate) fn new(model: &Model) -> Self {
         let n = model.nodes.len();
         let adj = model.adjacency();
         let sp = &model.springs;
@@ -92,13 +92,13 @@ impl BlockPattern {
     }
 
     /// Number of stored blocks.
-    pub fn blocks(&self) -> usize {
+    pub(crate) fn blocks(&self) -> usize {
         self.col.len()
     }
 }
 
 /// The spring Jacobians (K, D) of one spring; see the module docs.
-pub fn spring_jacobians(
+pub(crate) fn spring_jacobians(
     d: V3,
     rest: f64,
     k: f64,
@@ -132,7 +132,7 @@ pub fn spring_jacobians(
 
 /// A block-sparse matrix on a [`BlockPattern`].
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct BlockMatrix {
+pub(crate) struct BlockMatrix {
     /// One block per pattern entry.
     pub val: Vec<B3>,
 }
@@ -140,7 +140,7 @@ pub struct BlockMatrix {
 /// What an implicit step needs from the assembly: the matrix
 /// A = M − α_D·(D + D_drag) − α_K·K and the product K·v.
 #[derive(Debug, Clone, Copy)]
-pub struct Weights {
+pub(crate) struct Weights {
     /// Weight of the damping Jacobian \[s].
     pub alpha_d: f64,
     /// Weight of the stiffness Jacobian \[s²].
@@ -150,7 +150,7 @@ pub struct Weights {
 /// What the assembly of A reads besides the state: the model (masses, drag), the springs in
 /// effect (ends, rest lengths), the pattern, the springs' coefficients, the weights and the
 /// nodes whose Δv is zero.
-pub struct System<'a> {
+pub(crate) struct System<'a> {
     /// The model (masses, air drag).
     pub model: &'a Model,
     /// The springs in effect (ends and rest lengths).
@@ -167,7 +167,7 @@ pub struct System<'a> {
 
 /// Assembles A at (x, v) and returns K·v_k (K at x) in `kv`. Fixed nodes get an identity
 /// row and column.
-pub fn assemble(sys: &System, x: &[V3], v_k: &[V3], a: &mut BlockMatrix, kv: &mut [V3]) {
+pub(crate) fn assemble(sys: &System, x: &[V3], v_k: &[V3], a: &mut BlockMatrix, kv: &mut [V3]) {
     let (pat, coeff, w) = (sys.pattern, sys.terms, sys.weights);
     a.val.clear();
     a.val.resize(pat.blocks(), ZERO_B);
@@ -225,7 +225,7 @@ fn add_mass_and_fix(sys: &System, a: &mut BlockMatrix) {
 
 /// Per-spring coefficients for the Jacobians, user order, f64.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct SpringTerms {
+pub(crate) struct SpringTerms {
     /// Effective stiffness [N/m].
     pub k: Vec<f64>,
     /// Effective axial damping [N·s/m].
@@ -238,7 +238,7 @@ pub struct SpringTerms {
 
 impl SpringTerms {
     /// From compiled coefficients in the user's order.
-    pub fn new(co: &crate::forces::SpringCoeffs) -> Self {
+    pub(crate) fn new(co: &crate::forces::SpringCoeffs) -> Self {
         Self {
             k: co.k.iter().map(|&k| k as f64).collect(),
             c_axial: co.c_axial.iter().map(|&c| c as f64).collect(),
@@ -249,7 +249,7 @@ impl SpringTerms {
 }
 
 /// y = A·x, in parallel over rows (each row written by one task, fixed order within it).
-pub fn spmv(pat: &BlockPattern, a: &BlockMatrix, x: &[V3], y: &mut [V3]) {
+pub(crate) fn spmv(pat: &BlockPattern, a: &BlockMatrix, x: &[V3], y: &mut [V3]) {
     par::chunks_mut(y, par::NODE_CHUNK, |start, part| {
         for (j, yi) in part.iter_mut().enumerate() {
             let i = start + j;
@@ -263,7 +263,7 @@ pub fn spmv(pat: &BlockPattern, a: &BlockMatrix, x: &[V3], y: &mut [V3]) {
 }
 
 /// Σ a·b over all nodes, summed in fixed chunks (deterministic for any thread count).
-pub fn dot(a: &[V3], b: &[V3]) -> f64 {
+pub(crate) fn dot(a: &[V3], b: &[V3]) -> f64 {
     par::map_chunks(a.len(), par::NODE_CHUNK, |r| {
         r.into_iter()
             .map(|i| a[i][0] * b[i][0] + a[i][1] * b[i][1] + a[i][2] * b[i][2])
@@ -275,7 +275,7 @@ pub fn dot(a: &[V3], b: &[V3]) -> f64 {
 
 /// What a conjugate gradient solve did.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct CgReport {
+pub(crate) struct CgReport {
     /// Iterations run.
     pub iterations: u32,
     /// Final residual relative to the right-hand side.
@@ -283,7 +283,7 @@ pub struct CgReport {
 }
 
 /// The block-Jacobi preconditioner of A: z = D⁻¹·r with D the diagonal blocks.
-pub fn block_jacobi(pat: &BlockPattern, a: &BlockMatrix) -> impl Fn(&[V3], &mut [V3]) {
+pub(crate) fn block_jacobi(pat: &BlockPattern, a: &BlockMatrix) -> impl Fn(&[V3], &mut [V3]) {
     let pinv: Vec<B3> = pat.diag.iter().map(|&d| invert(&a.val[d])).collect();
     move |r: &[V3], z: &mut [V3]| {
         par::chunks_mut(z, par::NODE_CHUNK, |start, part| {
@@ -298,7 +298,7 @@ pub fn block_jacobi(pat: &BlockPattern, a: &BlockMatrix) -> impl Fn(&[V3], &mut 
 /// a symmetric positive definite P), starting from the `x` passed in (a warm start), until
 /// |r| ≤ tol·|b| or `max_iter` iterations, `(tol, max_iter)` = `limits`. A must be
 /// symmetric positive definite.
-pub fn pcg(
+pub(crate) fn pcg(
     (pat, a): (&BlockPattern, &BlockMatrix),
     precond: &dyn Fn(&[V3], &mut [V3]),
     b: &[V3],
@@ -373,13 +373,13 @@ fn axpy_pair(x: &mut [V3], r: &mut [V3], p: &[V3], q: &[V3], alpha: f64) {
 }
 
 /// The identity block.
-pub fn identity() -> B3 {
+pub(crate) fn identity() -> B3 {
     [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
 }
 
 /// M·v.
 #[inline(always)]
-pub fn mat_vec(m: &B3, v: V3) -> V3 {
+pub(crate) fn mat_vec(m: &B3, v: V3) -> V3 {
     [
         m[0][0] * v[0] + m[0][1] * v[1] + m[0][2] * v[2],
         m[1][0] * v[0] + m[1][1] * v[1] + m[1][2] * v[2],
@@ -389,19 +389,19 @@ pub fn mat_vec(m: &B3, v: V3) -> V3 {
 
 /// a + b.
 #[inline(always)]
-pub fn add(a: V3, b: V3) -> V3 {
+pub(crate) fn add(a: V3, b: V3) -> V3 {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
 }
 
 /// a − b.
 #[inline(always)]
-pub fn sub(a: V3, b: V3) -> V3 {
+pub(crate) fn sub(a: V3, b: V3) -> V3 {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
 /// The inverse of a 3×3 block (the identity if it is singular, which leaves that row
 /// unpreconditioned rather than poisoning the solve).
-pub fn invert(m: &B3) -> B3 {
+pub(crate) fn invert(m: &B3) -> B3 {
     let c =
         |r0: usize, c0: usize, r1: usize, c1: usize| m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0];
     let cof = [
@@ -423,7 +423,7 @@ pub fn invert(m: &B3) -> B3 {
 }
 
 /// Positions or velocities as f64 vectors.
-pub fn to_v3(v: &[Vec3]) -> Vec<V3> {
+pub(crate) fn to_v3(v: &[Vec3]) -> Vec<V3> {
     #[allow(clippy::useless_conversion)]
     v.iter().map(|p| p.to_array().map(f64::from)).collect()
 }

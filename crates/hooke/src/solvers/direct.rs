@@ -20,7 +20,7 @@ use super::blocks::{B3, BlockPattern};
 /// compressed columns), with its cached symbolic analysis (AMD ordering, supernodal
 /// structure) and latest numeric factor.
 #[derive(Debug, Clone)]
-pub struct Spd {
+pub(crate) struct Spd {
     pattern: SymbolicSparseColMat<usize>,
     symbolic: Option<Arc<SymbolicCholesky<usize>>>,
     l_values: Vec<f64>,
@@ -34,7 +34,7 @@ pub struct Spd {
 impl Spd {
     /// A system of size `n` whose lower triangle has, in column j, the rows
     /// `row_idx[col_ptr[j]..col_ptr[j+1]]` (ascending, each ≥ j).
-    pub fn new(n: usize, col_ptr: Vec<usize>, row_idx: Vec<usize>) -> Self {
+    pub(crate) fn new(n: usize, col_ptr: Vec<usize>, row_idx: Vec<usize>) -> Self {
         Self {
             pattern: SymbolicSparseColMat::new_checked(n, n, col_ptr, None, row_idx),
             symbolic: None,
@@ -46,13 +46,13 @@ impl Spd {
     }
 
     /// Number of stored entries (the length `values` must have).
-    pub fn nnz(&self) -> usize {
+    pub(crate) fn nnz(&self) -> usize {
         self.pattern.row_idx().len()
     }
 
     /// Factors the matrix with these values (in pattern order). Errors when the matrix is
     /// not positive definite.
-    pub fn factor(&mut self, values: &[f64]) -> Result<(), String> {
+    pub(crate) fn factor(&mut self, values: &[f64]) -> Result<(), String> {
         if self.symbolic.is_none() {
             let params = CholeskySymbolicParams {
                 // Dense supernodes make the many triangular solves of the iterative
@@ -95,7 +95,7 @@ impl Spd {
     ///
     /// # Panics
     /// Without a successful [`Spd::factor`] first.
-    pub fn solve(&self, rhs: &mut [f64], ncols: usize) {
+    pub(crate) fn solve(&self, rhs: &mut [f64], ncols: usize) {
         assert!(self.factored, "factor before solving");
         let sym = self.symbolic.as_ref().expect("factored");
         let n = self.pattern.nrows();
@@ -113,7 +113,7 @@ impl Spd {
 /// The 3n×3n scalar form of a block system: its lower-triangle pattern and, per scalar
 /// entry, the block and the element it comes from.
 #[derive(Debug, Clone)]
-pub struct Expanded {
+pub(crate) struct Expanded {
     /// The scalar system.
     pub spd: Spd,
     /// Per stored scalar entry: (block index, row in block, column in block).
@@ -123,7 +123,7 @@ pub struct Expanded {
 
 impl Expanded {
     /// Expands a block pattern (which is symmetric: block (i, j) exists iff (j, i) does).
-    pub fn new(pat: &BlockPattern) -> Self {
+    pub(crate) fn new(pat: &BlockPattern) -> Self {
         let n = pat.n;
         let mut col_ptr = Vec::with_capacity(3 * n + 1);
         let mut row_idx = Vec::new();
@@ -158,7 +158,7 @@ impl Expanded {
     }
 
     /// Factors the block matrix `val` (on the pattern this was built from).
-    pub fn factor(&mut self, val: &[B3]) -> Result<(), String> {
+    pub(crate) fn factor(&mut self, val: &[B3]) -> Result<(), String> {
         for (v, &(b, r, c)) in self.values.iter_mut().zip(&self.map) {
             *v = val[b as usize][r as usize][c as usize];
         }

@@ -179,7 +179,7 @@ pub(crate) struct Implicit {
 
 impl Implicit {
     /// The solver for one of the implicit family.
-    pub fn new(integrator: Integrator) -> Self {
+    pub(crate) fn new(integrator: Integrator) -> Self {
         Self {
             integrator,
             method: Method::of(integrator).expect("an implicit integrator"),

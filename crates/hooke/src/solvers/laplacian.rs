@@ -17,7 +17,7 @@ use crate::model::Model;
 
 /// The weights of Q.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct QWeights {
+pub(crate) struct QWeights {
     /// Weight of the stiffness Laplacian.
     pub wk: f64,
     /// Weight of the damping Laplacian.
@@ -28,7 +28,7 @@ pub struct QWeights {
 
 /// A cached factorisation of Q.
 #[derive(Debug, Clone, Default)]
-pub struct Laplacian {
+pub(crate) struct Laplacian {
     topology: Vec<(u32, u32)>,
     fixed: Vec<bool>,
     /// Node → free index (u32::MAX for fixed nodes).
@@ -48,7 +48,7 @@ pub struct Laplacian {
 
 impl Laplacian {
     /// Number of free nodes.
-    pub fn free_count(&self) -> usize {
+    pub(crate) fn free_count(&self) -> usize {
         self.free.len()
     }
 
@@ -117,7 +117,7 @@ impl Laplacian {
 
     /// Builds Q for these coefficients (user order), weights and fixed nodes, and factors it
     /// if it differs from the last factored matrix. Returns whether it refactored.
-    pub fn prepare(
+    pub(crate) fn prepare(
         &mut self,
         model: &Model,
         co: &SpringCoeffs,
@@ -157,7 +157,7 @@ impl Laplacian {
     /// (`rhs[k·n_free + j]` is coordinate k of free node j). The columns are independent
     /// solves with the same factor, so they run in parallel (each column's result is the
     /// same whichever thread computes it).
-    pub fn solve(&self, rhs: &mut [f64]) {
+    pub(crate) fn solve(&self, rhs: &mut [f64]) {
         let spd = self.spd.as_ref().expect("prepared");
         let nf = self.free.len();
         let (x, yz) = rhs.split_at_mut(nf);

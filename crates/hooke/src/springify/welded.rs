@@ -31,14 +31,14 @@ pub(super) struct Welded {
 
 impl Welded {
     /// Whether nodes `a` and `c` are joined by an edge.
-    pub fn is_edge(&self, a: u32, c: u32) -> bool {
+    pub(super) fn is_edge(&self, a: u32, c: u32) -> bool {
         self.edges
             .binary_search_by(|(k, _)| k.cmp(&(a.min(c), a.max(c))))
             .is_ok()
     }
 
     /// Ok when the surface is closed; else an error saying `what` needs one.
-    pub fn needs_closed(&self, what: &str) -> Result<(), FieldError> {
+    pub(super) fn needs_closed(&self, what: &str) -> Result<(), FieldError> {
         mesh::closed(&self.faces)
             .map_err(|e| err("mesh", format!("{what} needs a closed mesh: {e}")))
     }

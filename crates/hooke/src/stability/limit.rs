@@ -44,7 +44,7 @@ const H_MAX: f64 = 1e3;
 /// so at step h the node's rates are ω² = `w2` + `w2_h2`/h² and γ = `g` + `g_h`/h: four
 /// numbers per node, computed once, serve every h.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct NodeTerms {
+pub(super) struct NodeTerms {
     /// ω² from ordinary springs \[1/s²].
     pub w2: f64,
     /// h²·ω² from Nissen springs \[-].
@@ -57,7 +57,7 @@ pub struct NodeTerms {
 
 impl NodeTerms {
     /// (ω², γ) at step `h`.
-    pub fn at(&self, h: f64) -> (f64, f64) {
+    pub(super) fn at(&self, h: f64) -> (f64, f64) {
         (self.w2 + self.w2_h2 / (h * h), self.g + self.g_h / h)
     }
 }
@@ -175,7 +175,7 @@ fn retention_m1(model: &Model, h: f64) -> f64 {
 /// Stability is not monotone in h (a strong energy loss wipes the velocity at huge steps
 /// and makes them "stable" again), so this scans upwards by factors of two to the first
 /// failure and bisects between it and the last stable size.
-pub fn largest_stable_h(model: &Model, integ: Integrator) -> Limit {
+pub(crate) fn largest_stable_h(model: &Model, integ: Integrator) -> Limit {
     largest_stable_h_with(model, &model.springs, integ)
 }
 

@@ -21,7 +21,7 @@ mod maps;
 mod report;
 mod steps;
 
-pub use limit::{Limit, largest_stable_h, largest_stable_h_switched};
+pub use limit::{Limit, largest_stable_h_switched};
 pub(crate) use limit::{largest_stable_h_with, stiffest_spring};
 pub use report::{IntegratorLimit, NissenLimit, Report, nissen_limit, report};
 pub use steps::stable_dt;

@@ -25,13 +25,13 @@ pub(crate) struct StepCtx<'a> {
 
 impl StepCtx<'_> {
     /// Time at the end of this integration step \[s].
-    pub fn t1(&self) -> f64 {
+    pub(crate) fn t1(&self) -> f64 {
         self.t0 + self.h as f64
     }
 
     /// How far through the whole step this integration step ends, in (0, 1]: held nodes
     /// are this far along their straight line to the target.
-    pub fn progress(&self) -> Real {
+    pub(crate) fn progress(&self) -> Real {
         (self.substep + 1) as Real / self.settings.substeps as Real
     }
 }

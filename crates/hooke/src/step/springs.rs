@@ -28,12 +28,17 @@ pub(crate) struct SpringSet {
 
 impl SpringSet {
     /// The springs' values in effect.
-    pub fn values<'a>(&'a self, model: &'a Model) -> &'a Springs {
+    pub(crate) fn values<'a>(&'a self, model: &'a Model) -> &'a Springs {
         self.live.as_ref().unwrap_or(&model.springs)
     }
 
     /// Builds everything for `model` with the controllers in `states` and `settings`.
-    pub fn compile(&mut self, model: &Model, states: &[ControllerState], settings: &Settings) {
+    pub(crate) fn compile(
+        &mut self,
+        model: &Model,
+        states: &[ControllerState],
+        settings: &Settings,
+    ) {
         let act = &model.actuators;
         self.live = (!act.controllers.is_empty() || !act.muscles.is_empty()).then(|| {
             let mut live = model.springs.clone();
@@ -58,7 +63,7 @@ impl SpringSet {
     /// Controller `c` switched on (`active`) or off: its spring takes the alternate or the
     /// described values. Nothing else changes (the topology and the kernel order stay);
     /// call [`Self::compile_coefficients`] once after the switches of a step.
-    pub fn switch(&mut self, model: &Model, c: usize, active: bool) {
+    pub(crate) fn switch(&mut self, model: &Model, c: usize, active: bool) {
         let ctl = &model.actuators.controllers[c];
         let s = ctl.spring as usize;
         let live = self
@@ -84,7 +89,7 @@ impl SpringSet {
 
     /// Sets each muscle's rest length in effect for time `t` \[s] and actuation values
     /// `u`: L = L₀·(1 + a·s(t)), L₀ its rest length before modulation.
-    pub fn flex(&mut self, muscles: &[Muscle], t: f64, u: &[Real]) {
+    pub(crate) fn flex(&mut self, muscles: &[Muscle], t: f64, u: &[Real]) {
         let live = self
             .live
             .as_mut()
@@ -100,7 +105,7 @@ impl SpringSet {
 
     /// Compiles the force (and impulse) coefficients of the springs in effect for the step
     /// size of `settings`, in kernel order.
-    pub fn compile_coefficients(&mut self, model: &Model, settings: &Settings) {
+    pub(crate) fn compile_coefficients(&mut self, model: &Model, settings: &Settings) {
         let h = settings.h();
         let impulse_form = settings.stable_form == StableForm::Impulse;
         // The impulse solver and the impulse form apply stable springs as impulses.

@@ -61,7 +61,7 @@ pub(crate) struct Workspace {
 
 impl Workspace {
     /// Compiles for `model` and `settings` with the state's controllers.
-    pub fn compile(&mut self, model: &Model, settings: &Settings, st: &State) {
+    pub(crate) fn compile(&mut self, model: &Model, settings: &Settings, st: &State) {
         let h = settings.h();
         self.springs.compile(model, &st.controllers, settings);
         let springs = self.springs.values(model);
@@ -94,7 +94,7 @@ impl Workspace {
 
     /// `count` per-node scratch arrays of `n` entries (give them back with
     /// [`Self::put_scratch`]).
-    pub fn take_scratch(&mut self, count: usize, n: usize) -> Vec<Vec<Vec3>> {
+    pub(crate) fn take_scratch(&mut self, count: usize, n: usize) -> Vec<Vec<Vec3>> {
         let mut s = std::mem::take(&mut self.scratch);
         s.resize_with(count, Vec::new);
         for buf in &mut s {
@@ -104,13 +104,13 @@ impl Workspace {
     }
 
     /// Returns scratch arrays for the next use.
-    pub fn put_scratch(&mut self, s: Vec<Vec<Vec3>>) {
+    pub(crate) fn put_scratch(&mut self, s: Vec<Vec<Vec3>>) {
         self.scratch = s;
     }
 
     /// Nodes that do not move by forces this integration step: pinned and anchored nodes
     /// (inverse mass 0) and held nodes.
-    pub fn fixed(&self, model: &Model) -> Vec<bool> {
+    pub(crate) fn fixed(&self, model: &Model) -> Vec<bool> {
         let mut f: Vec<bool> = model.nodes.inv_mass.iter().map(|&w| w == 0.0).collect();
         for &(node, _, _) in &self.kinematic {
             f[node as usize] = true;

@@ -1,15 +1,21 @@
-//! The typed builders (`hooke::builders::cloth(&ClothParams::default())` …) and the
-//! registry the command line and the studio use (`builders::build("cloth", &[])`) are one
+//! The typed builders (`builders::cloth(&ClothParams::default())` …) and the
+//! registry the command line and the studio use (`build("cloth", &[])`) are one
 //! path: for every built-in scene, both give the same scene — the same name, the same
 //! automatic (stable) dt, the same settings — and the same trajectory, bit for bit.
-// Written for Real = f32; in f64 builds the widening casts are no-ops.
-#![cfg_attr(
-    feature = "f64",
-    allow(clippy::unnecessary_cast, clippy::useless_conversion)
-)]
+//!
+//! A unit test: the assembled scenes' typed builders are the crate's own, reached by users
+//! through the registry only.
 
-use hooke::builders::{self, *};
-use hooke::{Scene, SceneBuilder, Simulation};
+use super::creatures::{InchwormParams, WalkerParams, inchworm, walker};
+use super::drape::{ClothOnSphereParams, TearParams, cloth_on_sphere, tear};
+use super::jelly::{JellyParams, jelly};
+use super::mesh_scenes::{
+    BalloonParams, FinishLineParams, FlagParams, JellyMeshParams, balloon, finish_line, flag,
+    jelly_mesh,
+};
+use super::oscillator::{OscillatorParams, oscillator};
+use super::*;
+use crate::{Scene, SceneBuilder, Simulation};
 
 /// Each built-in's typed builder with its default parameters.
 fn typed(name: &str) -> SceneBuilder {
@@ -39,13 +45,9 @@ fn trajectory_hash(scene: Scene, steps: u64) -> u64 {
 
 #[test]
 fn typed_builders_and_the_registry_give_the_same_scene_and_trajectory() {
-    assert_eq!(
-        builders::builtins().len(),
-        12,
-        "a new built-in: add it above"
-    );
-    for b in builders::builtins() {
-        let from_registry = builders::build(b.name, &[]).unwrap();
+    assert_eq!(builtins().len(), 12, "a new built-in: add it above");
+    for b in builtins() {
+        let from_registry = build(b.name, &[]).unwrap();
         let from_typed = typed(b.name).build().unwrap();
         let (r, t) = (from_registry.settings(), from_typed.settings());
         assert_eq!(from_typed.name(), b.name, "the typed builder's name");
@@ -68,10 +70,11 @@ fn typed_builders_and_the_registry_give_the_same_scene_and_trajectory() {
 }
 
 #[test]
+#[allow(clippy::unnecessary_cast)]
 fn the_automatic_dt_is_stable_for_every_built_in() {
-    for b in builders::builtins() {
+    for b in builtins() {
         let scene = typed(b.name).build().unwrap();
-        let report = hooke::stability::report(scene.model(), scene.settings());
+        let report = crate::stability::report(scene.model(), scene.settings());
         let chosen = report
             .integrators
             .iter()

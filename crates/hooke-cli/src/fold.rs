@@ -5,74 +5,47 @@
 //! how far pairwise distances end up from those of an un-nudged copy settled the same way. A braced model comes back; a
 //! foldable one stays dented.
 
-use crate::real::{Real, Vec3};
-use crate::scene::Scene;
-use crate::settings::Integrator;
-use crate::sim::Simulation;
+use hooke::{Integrator, Real, Scene, Simulation, Vec3};
 
 /// The outcome of [`fold_test`].
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FoldReport {
+pub(crate) struct FoldReport {
     /// The size of the measured nodes' bounding box (its diagonal) \[m].
-    pub size: Real,
+    pub(crate) size: Real,
     /// How far each node was nudged \[m].
-    pub nudge: Real,
+    pub(crate) nudge: Real,
     /// The largest change of a sampled pairwise node distance after settling \[m].
-    pub change: Real,
+    pub(crate) change: Real,
 }
 
 impl FoldReport {
     /// Whether the shape came back: every sampled distance within 1% of the size.
-    pub fn holds(&self) -> bool {
+    pub(crate) fn holds(&self) -> bool {
         self.change <= 0.01 * self.size
     }
 }
 
 /// The most nodes the test simulates (beyond, `None`).
-pub const FOLD_TEST_MAX_NODES: usize = 20_000;
+pub(crate) const FOLD_TEST_MAX_NODES: usize = 20_000;
 
 /// Nudges `scene`'s free nodes by 5% of the size of its solids (or of it all) in random directions (a fixed seed),
 /// settles it (and an un-nudged copy, the reference) for 2000 steps of symplectic Euler at a stable step with velocities decaying
 /// a hundredfold every 0.1 s, and compares up to 4000 sampled pairs of nodes on closed surfaces (all nodes when there
 /// are none). `None` for
 /// scenes with fewer than 3 or more than [`FOLD_TEST_MAX_NODES`] nodes, or that diverge.
-pub fn fold_test(scene: &Scene) -> Option<FoldReport> {
-    let n = scene.model.nodes.len();
+pub(crate) fn fold_test(scene: &Scene) -> Option<FoldReport> {
+    let n = scene.model().nodes().len();
     if !(3..=FOLD_TEST_MAX_NODES).contains(&n) {
         return None;
     }
-    let x0 = scene.state.x.clone();
-    // Measured over the nodes of closed surfaces (the solids), or all nodes without any:
-    // a balloon's string may hang any way.
-    let mut on: Vec<usize> = scene
-        .model
-        .surfaces
-        .iter()
-        .filter(|s| crate::mesh::closed(&s.faces).is_ok())
-        .flat_map(|s| s.faces.iter().flatten().map(|&v| v as usize))
-        .collect();
-    on.sort_unstable();
-    on.dedup();
-    if on.is_empty() {
-        on = (0..n).collect();
-    }
+    let on = measured_nodes(scene);
+    let x0 = scene.state().x();
     let first = x0[on[0]];
     let (lo, hi) = on.iter().fold((first, first), |(lo, hi), &i| {
         (lo.min(x0[i]), hi.max(x0[i]))
     });
     let size = (hi - lo).length();
-    let mut s = scene.clone();
-    let env = &mut s.model.env;
-    env.gravity = Vec3::ZERO;
-    env.wind = Vec3::ZERO;
-    env.fields.clear();
-    env.velocity_retention = 1e-20;
-    s.model.contacts = Default::default();
-    s.model.actuators = Default::default();
-    s.settings.integrator = Integrator::SymplecticEuler;
-    s.settings.substeps = 1;
-    s.settings.dt = crate::stability::stable_dt(&s.model, 1);
-    s.state = crate::state::State::new(x0.clone(), vec![Vec3::ZERO; n]);
+    let settle = settling(scene).ok()?;
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut rnd = || {
         seed = seed
@@ -82,20 +55,19 @@ pub fn fold_test(scene: &Scene) -> Option<FoldReport> {
     };
     // The reference: the same settling without the nudge (a scene need not start at
     // rest: a balloon inflates first).
-    let mut calm = Simulation::new(s.clone());
+    let mut calm = Simulation::new(settle.clone());
     calm.run(2000).ok()?;
-    let x0 = &calm.state().x;
+    let x0 = calm.state().x();
     let nudge = 0.05 * size;
-    for i in 0..n {
-        if s.model.nodes.inv_mass[i] == 0.0 {
-            continue;
-        }
+    let mut sim = Simulation::new(settle);
+    let inv_mass = sim.model().nodes().inv_mass().to_vec();
+    let x = sim.state_mut().x_mut();
+    for (x, _) in x.iter_mut().zip(&inv_mass).filter(|(_, w)| **w != 0.0) {
         let d = Vec3::new(rnd() as Real, rnd() as Real, rnd() as Real);
-        s.state.x[i] += d.normalize_or_zero() * nudge;
+        *x += d.normalize_or_zero() * nudge;
     }
-    let mut sim = Simulation::new(s);
     sim.run(2000).ok()?;
-    let x = &sim.state().x;
+    let x = sim.state().x();
     let m = on.len();
     let pairs = 4000.min(m * (m - 1) / 2);
     let mut change: Real = 0.0;
@@ -110,4 +82,43 @@ pub fn fold_test(scene: &Scene) -> Option<FoldReport> {
         nudge,
         change,
     })
+}
+
+/// The nodes of closed surfaces (the solids), or all nodes without any: a balloon's string
+/// may hang any way.
+fn measured_nodes(scene: &Scene) -> Vec<usize> {
+    let mut on: Vec<usize> = (scene.model().surfaces().iter())
+        .filter(|s| hooke::mesh::closed(&s.faces).is_ok())
+        .flat_map(|s| s.faces.iter().flatten().map(|&v| v as usize))
+        .collect();
+    on.sort_unstable();
+    on.dedup();
+    if on.is_empty() {
+        on = (0..scene.model().nodes().len()).collect();
+    }
+    on
+}
+
+/// `scene` at rest where it is, with nothing acting on it but its springs and gas: no
+/// gravity, wind, fields, contacts or actuators, velocities decaying a hundredfold every
+/// 0.1 s, stepped by symplectic Euler at a stable step.
+fn settling(scene: &Scene) -> Result<Scene, hooke::FieldError> {
+    let mut b = scene.to_builder();
+    b.env.gravity = Vec3::ZERO;
+    b.env.wind = Vec3::ZERO;
+    b.env.fields.clear();
+    b.env.velocity_retention = 1e-20;
+    b.contacts = Default::default();
+    b.actuators = Default::default();
+    b.controllers.clear();
+    (b.t, b.step) = (0.0, 0);
+    (b.verlet_accel, b.impulses, b.last_dv) = (None, None, None);
+    b.touching.clear();
+    for node in &mut b.nodes {
+        node.v = Vec3::ZERO;
+    }
+    b.settings.integrator = Integrator::SymplecticEuler;
+    b.settings.substeps = 1;
+    b.settings.dt = 0.0;
+    b.build()
 }

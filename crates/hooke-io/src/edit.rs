@@ -7,17 +7,15 @@
 //! what solvers carry; [`Editor::build`] validates the result. Removing a node removes its
 //! springs, anchor, faces, and the sensors that watch it (with their controller weights).
 
-use crate::actuation::SensorKind;
-use crate::error::FieldError;
-use crate::scene::{Node, Scene, SceneBuilder, Spring};
+use hooke::{FieldError, Node, Scene, SceneBuilder, Spring};
 
 /// A node's id: stable while other nodes are added and removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NodeId(pub(crate) u64);
+pub struct NodeId(u64);
 
 /// A spring's id: stable while other springs are added and removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SpringId(pub(crate) u64);
+pub struct SpringId(u64);
 
 /// Why an edit was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -108,14 +106,8 @@ impl Editor {
     /// Adds a node; returns its id.
     pub fn add_node(&mut self, node: Node) -> NodeId {
         let id = NodeId(self.fresh());
-        self.b.nodes.push(node);
+        self.b.add_node(node);
         self.nodes.push(id);
-        for per_node in [&mut self.b.verlet_accel, &mut self.b.last_dv]
-            .into_iter()
-            .flatten()
-        {
-            per_node.push(crate::real::Vec3::ZERO);
-        }
         id
     }
 
@@ -130,44 +122,21 @@ impl Editor {
         if ia == ib {
             return Err(EditError::SameNode);
         }
-        spring.a = ia;
-        spring.b = ib;
-        self.b.springs.push(spring);
-        if let Some(imp) = &mut self.b.impulses {
-            imp.push(0.0);
-        }
+        (spring.a, spring.b) = (ia, ib);
+        self.b.add_spring(spring);
         let id = SpringId(self.fresh());
         self.springs.push(id);
         Ok(id)
     }
 
-    /// Removes springs by index (keep[s] = false), keeping everything that refers to
-    /// springs consistent.
-    fn retain_springs(&mut self, keep: &[bool]) {
-        let map = crate::model::keep_map(keep);
-        let mut it = keep.iter();
-        self.b
-            .springs
-            .retain(|_| *it.next().expect("one flag per spring"));
-        let mut it = keep.iter();
-        self.springs
-            .retain(|_| *it.next().expect("one flag per spring"));
-        if let Some(imp) = &mut self.b.impulses {
-            let mut it = keep.iter();
-            imp.retain(|_| *it.next().expect("one flag per spring"));
-        }
-        self.b
-            .actuators
-            .remap_springs(&map, &mut self.b.controllers);
-    }
-
     /// Removes a spring; returns it.
     pub fn remove_spring(&mut self, id: SpringId) -> Result<Spring, EditError> {
         let s = self.spring_index(id).ok_or(EditError::NoSpring(id))?;
-        let spring = self.b.springs[s].clone();
-        let mut keep = vec![true; self.b.springs.len()];
-        keep[s] = false;
-        self.retain_springs(&keep);
+        let spring = self
+            .b
+            .remove_spring(s as u32)
+            .expect("an id's spring is there");
+        self.springs.remove(s);
         Ok(spring)
     }
 
@@ -175,68 +144,14 @@ impl Editor {
     /// returns the node.
     pub fn remove_node(&mut self, id: NodeId) -> Result<Node, EditError> {
         let gone = self.index(id)?;
-        let keep: Vec<bool> = self
-            .b
-            .springs
-            .iter()
-            .map(|s| s.a != gone && s.b != gone)
+        let on_it: Vec<bool> = (self.b.springs.iter())
+            .map(|s| s.a == gone || s.b == gone)
             .collect();
-        self.retain_springs(&keep);
-        let shift = |v: u32| if v > gone { v - 1 } else { v };
-        let b = &mut self.b;
-        let node = b.nodes.remove(gone as usize);
+        let node = self.b.remove_node(gone).expect("an id's node is there");
+        let mut it = on_it.iter();
+        self.springs
+            .retain(|_| !*it.next().expect("one flag per spring"));
         self.nodes.remove(gone as usize);
-        for s in &mut b.springs {
-            s.a = shift(s.a);
-            s.b = shift(s.b);
-        }
-        for n in &mut b.nodes {
-            for nb in [
-                &mut n.roughness.forward_node,
-                &mut n.roughness.backward_node,
-            ] {
-                *nb = nb.filter(|&v| v != gone).map(shift);
-            }
-        }
-        b.anchors.retain(|a| a.node != gone);
-        for a in &mut b.anchors {
-            a.node = shift(a.node);
-        }
-        for surface in &mut b.surfaces {
-            let keep: Vec<bool> = surface.faces.iter().map(|f| !f.contains(&gone)).collect();
-            surface.retain_faces(&keep);
-            for f in &mut surface.faces {
-                *f = f.map(shift);
-            }
-        }
-        b.surfaces.retain(|s| !s.faces.is_empty());
-        for field in &mut b.env.fields {
-            if let Some(list) = &mut field.nodes {
-                list.retain(|&v| v != gone);
-                list.iter_mut().for_each(|v| *v = shift(*v));
-            }
-        }
-        b.touching.retain(|&v| v != gone);
-        b.touching.iter_mut().for_each(|v| *v = shift(*v));
-        for per_node in [&mut b.verlet_accel, &mut b.last_dv].into_iter().flatten() {
-            per_node.remove(gone as usize);
-        }
-        // Sensors that watch the node go, with the controller weights that read them.
-        let act = &mut b.actuators;
-        let watches = |k: &SensorKind| k.nodes().contains(&gone);
-        let kept: Vec<bool> = act.sensors.iter().map(|s| !watches(&s.kind)).collect();
-        let sensor_map = crate::model::keep_map(&kept);
-        act.sensors.retain(|s| !watches(&s.kind));
-        for s in &mut act.sensors {
-            s.kind.map_nodes(shift);
-        }
-        for c in &mut act.controllers {
-            c.weights = c
-                .weights
-                .iter()
-                .filter_map(|&(s, w)| sensor_map[s as usize].map(|n| (n, w)))
-                .collect();
-        }
         Ok(node)
     }
 
@@ -272,7 +187,7 @@ impl Editor {
         let n = &mut self.b.nodes[i];
         n.pinned = pinned;
         if pinned {
-            n.v = crate::real::Vec3::ZERO;
+            n.v = hooke::Vec3::ZERO;
         }
         Ok(())
     }
@@ -281,13 +196,13 @@ impl Editor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::path::{Anchor, Path};
-    use crate::real::vec3;
+    use hooke::actuation::SensorKind;
+    use hooke::{Anchor, Path, Real, Simulation, vec3};
 
     fn chain(n: usize) -> SceneBuilder {
         let mut b = SceneBuilder::new("chain");
         for i in 0..n {
-            b.add_node(Node::new(vec3(i as crate::real::Real, 0.0, 0.0), 1.0));
+            b.add_node(Node::new(vec3(i as Real, 0.0, 0.0), 1.0));
         }
         for i in 0..n as u32 - 1 {
             b.add_spring(Spring::hooke(i, i + 1, 10.0, 0.0));
@@ -307,8 +222,8 @@ mod tests {
         assert_eq!(e.node_index(n1), None);
         assert_eq!(e.remove_node(n1), Err(EditError::NoNode(n1)));
         let scene = e.build().unwrap();
-        assert_eq!(scene.model.nodes.len(), 4);
-        assert_eq!(scene.model.springs.len(), 2);
+        assert_eq!(scene.model().nodes().len(), 4);
+        assert_eq!(scene.model().springs().len(), 2);
         // Add a node and join it to node 3; remove a spring by id.
         let fresh = e.add_node(Node::new(vec3(3.0, 1.0, 0.0), 1.0));
         let s = e
@@ -332,15 +247,15 @@ mod tests {
         .unwrap();
         e.set_pinned(n3, true).unwrap();
         let scene = e.build().unwrap();
-        assert_eq!(scene.model.nodes.len(), 5);
-        assert_eq!(scene.model.springs.len(), 2);
-        assert_eq!(scene.model.anchors.len(), 1);
-        assert!(scene.model.nodes.pinned[2]);
+        assert_eq!(scene.model().nodes().len(), 5);
+        assert_eq!(scene.model().springs().len(), 2);
+        assert_eq!(scene.model().anchors().len(), 1);
+        assert!(scene.model().nodes().pinned()[2]);
     }
 
     #[test]
     fn removing_a_watched_node_removes_its_sensor_and_the_weights_on_it() {
-        use crate::actuation::{Controller, Sensor};
+        use hooke::actuation::{Controller, Sensor};
         let mut b = chain(4);
         for (id, node) in [("first", 0), ("last", 3)] {
             b.actuators.sensors.push(Sensor {
@@ -361,7 +276,7 @@ mod tests {
         let mut e = Editor::new(b);
         e.remove_node(e.node_id(0).unwrap()).unwrap();
         let scene = e.build().unwrap();
-        let act = &scene.model.actuators;
+        let act = scene.model().actuators();
         assert_eq!(act.sensors.len(), 1);
         assert_eq!(act.sensors[0].kind, SensorKind::Contact { node: 2 });
         // Spring 1 (1–2) became spring 0; the weight on "last" is now sensor 0.
@@ -381,14 +296,14 @@ mod tests {
             "counts may not change"
         );
         assert_eq!(e.builder().nodes.len(), 3);
-        let mut sim = crate::Simulation::new(e.build().unwrap());
-        sim.state_mut().x[2] = vec3(5.0, 0.0, 0.0);
+        let mut sim = Simulation::new(e.build().unwrap());
+        sim.state_mut().x_mut()[2] = vec3(5.0, 0.0, 0.0);
         e.sync(sim.scene()).unwrap();
         assert_eq!(e.builder().nodes[2].x, vec3(5.0, 0.0, 0.0));
         // The rest length stays what it was, not the stretched distance.
         assert_eq!(e.builder().springs[1].rest, Some(1.0));
         assert_eq!(e.spring_id(1), Some(s1));
-        let other = crate::Simulation::new(Editor::new(chain(4)).build().unwrap());
+        let other = Simulation::new(Editor::new(chain(4)).build().unwrap());
         assert_eq!(e.sync(other.scene()).unwrap_err(), EditError::Counts);
     }
 }

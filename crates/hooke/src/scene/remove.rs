@@ -1,0 +1,106 @@
+//! Removing nodes and springs from a [`SceneBuilder`] while everything that refers to them
+//! (springs, anchors, faces, force fields, sensors, controllers, muscles, the solvers'
+//! memory) stays consistent.
+
+use super::{Node, SceneBuilder, Spring};
+use crate::actuation::SensorKind;
+use crate::model::keep_map;
+
+impl SceneBuilder {
+    /// Removes spring `s` and returns it; the muscles and controllers on it go, those on
+    /// later springs follow their spring's new index. `None` if there is no spring `s`.
+    pub fn remove_spring(&mut self, s: u32) -> Option<Spring> {
+        let spring = self.springs.get(s as usize)?.clone();
+        let mut keep = vec![true; self.springs.len()];
+        keep[s as usize] = false;
+        self.retain_springs(&keep);
+        Some(spring)
+    }
+
+    /// Removes node `i` and returns it, with its springs, its anchor, the faces on it, and
+    /// the sensors that watch it (with the controller weights that read them); every later
+    /// node's index drops by one wherever it is named. `None` if there is no node `i`.
+    pub fn remove_node(&mut self, i: u32) -> Option<Node> {
+        if i as usize >= self.nodes.len() {
+            return None;
+        }
+        let keep: Vec<bool> = (self.springs.iter())
+            .map(|s| s.a != i && s.b != i)
+            .collect();
+        self.retain_springs(&keep);
+        let node = self.nodes.remove(i as usize);
+        let shift = |v: u32| if v > i { v - 1 } else { v };
+        for s in &mut self.springs {
+            (s.a, s.b) = (shift(s.a), shift(s.b));
+        }
+        for n in &mut self.nodes {
+            for nb in [
+                &mut n.roughness.forward_node,
+                &mut n.roughness.backward_node,
+            ] {
+                *nb = nb.filter(|&v| v != i).map(shift);
+            }
+        }
+        self.anchors.retain(|a| a.node != i);
+        self.anchors.iter_mut().for_each(|a| a.node = shift(a.node));
+        self.remove_node_from_faces(i, shift);
+        for field in &mut self.env.fields {
+            if let Some(list) = &mut field.nodes {
+                list.retain(|&v| v != i);
+                list.iter_mut().for_each(|v| *v = shift(*v));
+            }
+        }
+        self.touching.retain(|&v| v != i);
+        self.touching.iter_mut().for_each(|v| *v = shift(*v));
+        for per_node in [&mut self.verlet_accel, &mut self.last_dv]
+            .into_iter()
+            .flatten()
+        {
+            per_node.remove(i as usize);
+        }
+        self.remove_node_from_sensors(i, shift);
+        Some(node)
+    }
+
+    /// Removes springs by index (keep\[s] = false), keeping everything that refers to
+    /// springs consistent.
+    fn retain_springs(&mut self, keep: &[bool]) {
+        let map = keep_map(keep);
+        let mut it = keep.iter();
+        (self.springs).retain(|_| *it.next().expect("one flag per spring"));
+        if let Some(imp) = &mut self.impulses {
+            let mut it = keep.iter();
+            imp.retain(|_| *it.next().expect("one flag per spring"));
+        }
+        (self.actuators).remap_springs(&map, &mut self.controllers);
+    }
+
+    /// Drops the faces on node `i` (and surfaces left without faces); renumbers the rest.
+    fn remove_node_from_faces(&mut self, i: u32, shift: impl Fn(u32) -> u32) {
+        for surface in &mut self.surfaces {
+            let keep: Vec<bool> = surface.faces.iter().map(|f| !f.contains(&i)).collect();
+            surface.retain_faces(&keep);
+            for f in &mut surface.faces {
+                *f = f.map(&shift);
+            }
+        }
+        self.surfaces.retain(|s| !s.faces.is_empty());
+    }
+
+    /// Sensors that watch node `i` go, with the controller weights that read them.
+    fn remove_node_from_sensors(&mut self, i: u32, shift: impl Fn(u32) -> u32) {
+        let act = &mut self.actuators;
+        let watches = |k: &SensorKind| k.nodes().contains(&i);
+        let kept: Vec<bool> = act.sensors.iter().map(|s| !watches(&s.kind)).collect();
+        let sensor_map = keep_map(&kept);
+        act.sensors.retain(|s| !watches(&s.kind));
+        for s in &mut act.sensors {
+            s.kind.map_nodes(&shift);
+        }
+        for c in &mut act.controllers {
+            c.weights = (c.weights.iter())
+                .filter_map(|&(s, w)| sensor_map[s as usize].map(|n| (n, w)))
+                .collect();
+        }
+    }
+}
