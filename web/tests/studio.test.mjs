@@ -82,12 +82,14 @@ try {
   const { page, errors } = await open(ctx);
   results.load_ms = await page.evaluate(() => window.hookeLoadMs);
   const first = await info(page);
-  check(first.nodes === 64 * 64, `the default scene is the 64×64 cloth (${first.nodes} nodes, ${first.springs} springs)`);
+  check(first.nodes === 32 * 32 && first.playing && first.source === 'drape.json',
+    `the page opens playing the first scene, with no click (${first.source}: ${first.nodes} nodes, ${first.springs} springs, playing: ${first.playing})`);
   const shot0 = await page.screenshot({ path: path.join(art, '01-loaded.png') });
 
-  // The first picture is shaded: the cloth's pixels are not one flat colour. The spread
-  // of their luminance in the box its nodes span on the page, background left out.
-  const spread = await page.evaluate(async (b64) => {
+  // The first picture is shaded: the scene's pixels are not one flat colour (the spread of
+  // their luminance in the box its nodes span on the page, background left out); and the
+  // ground shows: grey grid pixels below that box.
+  const look = await page.evaluate(async (b64) => {
     const h = window.hookeStudio;
     const n = JSON.parse(h.test_info()).nodes;
     let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
@@ -96,6 +98,7 @@ try {
       if (p.length !== 2) continue;
       [x0, y0, x1, y1] = [Math.min(x0, p[0]), Math.min(y0, p[1]), Math.max(x1, p[0]), Math.max(y1, p[1])];
     }
+    const canvas = Array.from(h.test_widget('canvas'));
     const img = new Image();
     img.src = 'data:image/png;base64,' + b64;
     await img.decode();
@@ -104,21 +107,55 @@ try {
     const g = c.getContext('2d');
     g.drawImage(img, 0, 0);
     const r = window.devicePixelRatio || 1;
-    const d = g.getImageData(Math.floor(x0 * r), Math.floor(y0 * r), Math.ceil((x1 - x0) * r), Math.ceil((y1 - y0) * r)).data;
+    const px = (X0, Y0, X1, Y1) => g.getImageData(Math.floor(X0 * r), Math.floor(Y0 * r), Math.max(1, Math.ceil((X1 - X0) * r)), Math.max(1, Math.ceil((Y1 - Y0) * r))).data;
+    const background = (R, G, B) => Math.abs(R - 248) + Math.abs(G - 248) + Math.abs(B - 245) < 6;
+    const d = px(x0, y0, x1, y1);
     const lum = [];
     for (let k = 0; k < d.length; k += 4) {
       const [R, G, B] = [d[k], d[k + 1], d[k + 2]];
-      if (Math.abs(R - 248) + Math.abs(G - 248) + Math.abs(B - 245) < 6) continue; // background
+      if (background(R, G, B)) continue;
       lum.push(0.2126 * R + 0.7152 * G + 0.0722 * B);
     }
     // The 10th to 90th percentile: edges blended with the background and the anchors'
     // marks fall outside it.
     lum.sort((a, b) => a - b);
     const q = (f) => lum[Math.floor(f * (lum.length - 1))];
-    return { pixels: lum.length, p10: q(0.1), p50: q(0.5), p90: q(0.9) };
+    // Ground: grey, not background, anywhere on the canvas below the scene's box.
+    const below = px(canvas[0], y1 + 2, canvas[2], canvas[3]);
+    let grid = 0;
+    for (let k = 0; k < below.length; k += 4) {
+      const [R, G, B] = [below[k], below[k + 1], below[k + 2]];
+      if (!background(R, G, B) && Math.max(R, G, B) - Math.min(R, G, B) < 14 && R > 150) grid++;
+    }
+    return { pixels: lum.length, p10: q(0.1), p50: q(0.5), p90: q(0.9), grid };
   }, shot0.toString('base64'));
-  results.first_frame_luminance = spread;
-  check(spread.pixels > 10000 && spread.p90 - spread.p10 > 15, `the first picture is shaded (${spread.pixels} scene pixels, luminance 10th–50th–90th percentile ${spread.p10.toFixed(0)}–${spread.p50.toFixed(0)}–${spread.p90.toFixed(0)})`);
+  results.first_frame_luminance = look;
+  check(look.pixels > 5000 && look.p90 - look.p10 > 15, `the first picture is shaded (${look.pixels} scene pixels, luminance 10th–50th–90th percentile ${look.p10.toFixed(0)}–${look.p50.toFixed(0)}–${look.p90.toFixed(0)})`);
+  check(look.grid > 500, `the first picture shows the ground (${look.grid} grid pixels below the scene)`);
+
+  // Alive: with no input the clock keeps real time and the page draws at 30 fps or more.
+  const wall0 = Date.now();
+  const t0 = (await info(page)).t;
+  await sleep(4000);
+  const alive = await info(page);
+  const rate = (alive.t - t0) / ((Date.now() - wall0) / 1000);
+  results.first_scene_simulated_s_per_wall_s = rate;
+  results.first_scene_fps = alive.fps;
+  results.first_scene_frame_sim_ms = alive.sim_ms;
+  results.first_scene_frame_draw_ms = alive.draw_ms;
+  // The frame rate is bound by software WebGL's rasterisation (the GPU process takes most
+  // of both cores): 24–35 fps here depending on the machine's load. The goal is 30; 20 is
+  // the floor this test holds (the 64×64 cloth that opened before drew 15–17).
+  check(rate >= 0.95 && alive.fps >= 20,
+    `the first scene runs at ${rate.toFixed(2)} simulated s per wall s and ${alive.fps.toFixed(1)} fps after 4 s (goal 30; stepping ${alive.sim_ms.toFixed(1)} ms, drawing ${alive.draw_ms.toFixed(1)} ms a frame)`);
+  await page.screenshot({ path: path.join(art, '00-alive.png') });
+
+  // The rest works on the big cloth (64×64, pinned at two corners), paused.
+  await page.evaluate(() => window.hookeStudio.test_load_big_cloth());
+  await sleep(500);
+  const cloth = await info(page);
+  check(cloth.nodes === 64 * 64 && !cloth.playing, `the big cloth loads paused (${cloth.nodes} nodes, ${cloth.springs} springs)`);
+  const shotCloth = await page.screenshot({ path: path.join(art, '01-cloth.png') });
 
   // A mouse drag moves a node (paused: it goes where the pointer goes).
   const grab = 40 * 64 + 20;
@@ -204,7 +241,7 @@ try {
   const shot1 = await page.screenshot({ path: path.join(art, '02-playing.png') });
   const running = await info(page);
   check(running.playing && running.t > 0.1, `Play runs the clock (t = ${running.t.toFixed(3)} s)`);
-  check(differs(shot0, shot1), 'the canvas changes over time');
+  check(differs(shotCloth, shot1), 'the canvas changes over time');
   const [, y1] = await node(page, mid);
   check(y1 < y0 - 0.02, `the cloth falls (middle node ${(y0 - y1).toFixed(3)} m down)`);
   check(m1 < m0 - 0.02, `the wind takes effect (the cloth's mean x moved up to ${(m0 - m1).toFixed(4)} m towards −x)`);
@@ -385,8 +422,9 @@ try {
   await sleep(1200);
   await reload();
   const renewed = await info(page);
-  check(asked.nodes === 6 && fresh.nodes === 64 * 64 && fresh.t === 0 && renewed.nodes === 64 * 64 && renewed.t === 0,
-    `New asks, then starts again from the default cloth; a reload keeps it (${asked.nodes} → ${fresh.nodes} nodes, t = ${renewed.t} after the reload)`);
+  check(asked.nodes === 6 && fresh.nodes === 32 * 32 && fresh.source === 'drape.json' && fresh.t < 0.5 && fresh.playing
+    && renewed.nodes === 32 * 32 && renewed.wind[0] === 0,
+    `New asks, then starts again from the first scene, playing; a reload keeps it (${asked.nodes} → ${fresh.nodes} nodes, t = ${fresh.t.toFixed(3)} s, ${renewed.source} after the reload)`);
 
   check(errors.length === 0, `no console errors${errors.length ? ': ' + errors.join(' | ') : ''}`);
 } finally {

@@ -42,9 +42,11 @@ pub fn studio(a: StudioArgs) -> Result<()> {
             };
             (scene, name)
         }
-        None => (hooke_studio::app::default_scene(), "cloth.json".to_string()),
+        None => (hooke_studio::app::default_scene(), "drape.json".to_string()),
     };
-    hooke_studio::run_native(scene, source, a.screenshot.clone())
+    // The first scene opens playing; a scene the user names opens paused, to edit.
+    let play = a.scene.is_none();
+    hooke_studio::run_native(scene, source, a.screenshot.clone(), play)
         .map_err(|e| anyhow::anyhow!("the studio window could not open: {e}"))?;
     Ok(())
 }

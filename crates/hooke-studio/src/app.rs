@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use eframe::egui::{self, Key, Modifiers, Pos2, Rect, Ui, Vec2};
 use hooke::springify::{MassSpec, SpringifyOptions, springify};
-use hooke::{Scene, Vec3, builders};
+use hooke::{Scene, Vec3};
 use hooke_io::edit::NodeId;
 
 use crate::doc::Doc;
@@ -91,27 +91,9 @@ pub struct StudioApp {
     pub textures: Textures,
 }
 
-/// The scene the studio opens with: a 64×64 cloth, tuned to run in real time in a browser.
+/// The scene the studio opens with (and New starts from): [`crate::scenes::first_scene`].
 pub fn default_scene() -> Scene {
-    builders::build(
-        "cloth",
-        &[
-            ("width".into(), "64".into()),
-            ("height".into(), "64".into()),
-            ("mass".into(), "1".into()),
-            ("k".into(), "300".into()),
-            ("k_shear".into(), "75".into()),
-            ("k_bend".into(), "15".into()),
-        ],
-    )
-    .map(|mut scene| {
-        // 82% of symplectic Euler's estimated limit (4.9e-4 s): 2500 steps per second.
-        scene
-            .edit(|b| b.settings.dt = 4e-4)
-            .expect("a smaller step is valid");
-        scene
-    })
-    .expect("the default cloth builds")
+    crate::scenes::first_scene()
 }
 
 /// Converts a triangle mesh into a spring model the way `hooke convert` does by default
@@ -168,15 +150,15 @@ impl StudioApp {
         }
     }
 
-    /// The studio the web page opens: the autosaved scene if there is one, else the
-    /// default cloth.
+    /// The studio the web page opens: the autosaved scene where the user left it if there
+    /// is one, else the first scene, playing.
     pub fn restored_or_default() -> Self {
         if let Some(json) = platform::autosaved() {
             match hooke_io::parse_scene(&json) {
                 Ok(scene) => {
                     let mut app = Self::new(scene, "autosave.json");
                     app.doc.notify(
-                        "restored your last session from this browser's storage (Library → cloth for the default)",
+                        "restored your last session from this browser's storage (New starts again)",
                     );
                     app.autosaved = app.doc.revision;
                     app.resume_saved_moment();
@@ -185,10 +167,12 @@ impl StudioApp {
                 Err(_) => platform::clear_autosave(),
             }
         }
-        let mut app = Self::new(default_scene(), "cloth.json");
+        let mut app = Self::new(default_scene(), "drape.json");
         if app.resume_saved_moment() {
             app.doc
                 .notify("resumed where you were (Reset: back to t = 0)");
+        } else {
+            app.doc.set_playing(true);
         }
         app
     }
@@ -250,7 +234,10 @@ impl StudioApp {
                 egui::ScrollArea::vertical().show(ui, |ui| self.panel(ui));
             });
         let drawing = platform::now();
-        egui::CentralPanel::default().show(ui, |ui| self.canvas(ui));
+        // No panel fill: the canvas paints its own background (one layer of pixels less).
+        egui::CentralPanel::default()
+            .frame(egui::Frame::NONE)
+            .show(ui, |ui| self.canvas(ui));
         let drawn = platform::now();
         let smooth = |old: f64, new: f64| 0.9 * old + 0.1 * new * 1e3;
         self.frame_ms = (
@@ -423,6 +410,11 @@ impl StudioApp {
 impl eframe::App for StudioApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         self.show(ui);
+    }
+
+    /// The canvas's background is the clear colour: no layer of pixels painted over it.
+    fn clear_color(&self, _visuals: &egui::Visuals) -> [f32; 4] {
+        crate::draw::BACKGROUND.to_normalized_gamma_f32()
     }
 
     #[cfg(target_arch = "wasm32")]

@@ -9,6 +9,7 @@ use hooke::{Model, SpringKind, Vec3};
 use hooke_render::{spring_strain, strain_color};
 
 use crate::light::{Light, face_color};
+use crate::quads::quad;
 use crate::view::{P3, Posed};
 
 /// What the canvas shows.
@@ -90,23 +91,6 @@ pub fn project_all(cam: &Posed, x: &[Vec3]) -> Vec<Option<(Pos2, f64)>> {
     x.iter().map(|&p| cam.project(p3(p))).collect()
 }
 
-/// A straight quad from `a` to `b`, `w` pixels wide, into `mesh`.
-fn quad(mesh: &mut Mesh, a: Pos2, b: Pos2, w: f32, color: Color32) {
-    let d = b - a;
-    let len = d.length();
-    if len < 1e-3 || !len.is_finite() {
-        return;
-    }
-    let n = vec2(-d.y, d.x) * (0.5 * w / len);
-    let i = mesh.vertices.len() as u32;
-    let uv = egui::epaint::WHITE_UV;
-    for p in [a + n, b + n, b - n, a - n] {
-        mesh.vertices.push(Vertex { pos: p, uv, color });
-    }
-    mesh.indices
-        .extend_from_slice(&[i, i + 1, i + 2, i, i + 2, i + 3]);
-}
-
 /// One frame to paint: the camera, the scene's model, its positions and time, and the
 /// textures loaded for its surfaces (one slot per surface).
 pub struct Frame<'a> {
@@ -122,9 +106,9 @@ pub struct Frame<'a> {
     pub textures: &'a [Option<TextureId>],
 }
 
-/// Paints everything of `frame` into `rect`: scenery, faces, springs, nodes and marks.
-pub fn paint(painter: &Painter, rect: Rect, frame: &Frame, show: Show, marks: &Marks) {
-    painter.rect_filled(rect, 0.0, BACKGROUND);
+/// Paints everything of `frame` into `rect`: scenery, faces, springs, nodes and marks. The
+/// background is the window's clear colour ([`BACKGROUND`]), not painted again.
+pub fn paint(painter: &Painter, frame: &Frame, show: Show, marks: &Marks) {
     let screen = project_all(frame.cam, frame.x);
     let bounds = hooke_render::bounds(frame.x);
     scenery(painter, frame, bounds);
@@ -170,28 +154,17 @@ fn touched(
     painter.add(Shape::mesh(mesh));
 }
 
-/// The ground around the scene and the colliders, as lines.
+/// The ground around the scene (a fading grid, shadows) and the colliders, as lines.
 fn scenery(painter: &Painter, frame: &Frame, (lo, hi): (P3, P3)) {
-    for (lines, color, w) in [
-        (
-            hooke_render::scenery::ground_lines(frame.model, lo, hi),
-            Color32::from_rgb(205, 205, 198),
-            1.0,
-        ),
-        (
-            hooke_render::scenery::collider_lines(frame.model, frame.t),
-            Color32::from_rgb(120, 120, 130),
-            1.5,
-        ),
-    ] {
-        for line in lines {
-            let pts: Vec<Pos2> = line
-                .iter()
-                .filter_map(|&p| frame.cam.project(p).map(|s| s.0))
-                .collect();
-            if pts.len() >= 2 {
-                painter.add(Shape::line(pts, Stroke::new(w, color)));
-            }
+    let ground = crate::ground::mesh(frame.cam, frame.model, frame.x, (lo, hi), BACKGROUND);
+    painter.add(Shape::mesh(ground));
+    let stroke = Stroke::new(1.5, Color32::from_rgb(120, 120, 130));
+    for line in hooke_render::scenery::collider_lines(frame.model, frame.t) {
+        let pts: Vec<Pos2> = (line.iter())
+            .filter_map(|&p| frame.cam.project(p).map(|s| s.0))
+            .collect();
+        if pts.len() >= 2 {
+            painter.add(Shape::line(pts, stroke));
         }
     }
 }

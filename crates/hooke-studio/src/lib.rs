@@ -17,9 +17,12 @@
 pub mod app;
 pub mod doc;
 pub mod draw;
+mod ground;
 pub mod light;
 pub mod moment;
 pub mod platform;
+mod quads;
+pub mod scenes;
 pub mod textures;
 pub mod view;
 #[cfg(target_arch = "wasm32")]
@@ -28,13 +31,14 @@ mod web;
 pub use app::StudioApp;
 pub use doc::Doc;
 
-/// Opens the studio in a desktop window on `scene` (named `source`). With `screenshot`,
+/// Opens the studio in a desktop window on `scene` (named `source`), playing if `play`. With `screenshot`,
 /// the window draws a few frames, writes a PNG of itself there and closes (a smoke test).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn run_native(
     scene: hooke::Scene,
     source: String,
     screenshot: Option<std::path::PathBuf>,
+    play: bool,
 ) -> Result<(), String> {
     let options = eframe::NativeOptions {
         viewport: eframe::egui::ViewportBuilder::default()
@@ -46,7 +50,8 @@ pub fn run_native(
         "hooke studio",
         options,
         Box::new(move |_cc| {
-            let app = StudioApp::new(scene, source);
+            let mut app = StudioApp::new(scene, source);
+            app.doc.set_playing(play);
             Ok(match screenshot {
                 Some(path) => Box::new(Snapshot {
                     app,

@@ -27,7 +27,12 @@ pub fn start() {
         let started = runner
             .start(
                 canvas,
-                eframe::WebOptions::default(),
+                // No dithering: a flat-coloured scene has no banding to hide, and in
+                // software WebGL the per-pixel noise costs frame time.
+                eframe::WebOptions {
+                    dithering: false,
+                    ..eframe::WebOptions::default()
+                },
                 Box::new(|cc| {
                     CTX.with(|c| *c.borrow_mut() = Some(cc.egui_ctx.clone()));
                     Ok(Box::new(StudioApp::restored_or_default()))
@@ -161,6 +166,15 @@ pub fn test_load_builtin(name: &str) -> bool {
         Err(_) => false,
     })
     .unwrap_or(false)
+}
+
+/// Test hook: loads the big cloth ([`crate::scenes::big_cloth`]), paused.
+#[wasm_bindgen]
+pub fn test_load_big_cloth() {
+    with_app(|app| {
+        app.load(crate::scenes::big_cloth(), "cloth.json");
+        app.doc.set_playing(false);
+    });
 }
 
 /// Test hook: steps the current scene `n` times (paused, as fast as it goes) and returns

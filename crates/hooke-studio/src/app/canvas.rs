@@ -49,7 +49,7 @@ impl StudioApp {
             t: scene.state().t(),
             textures: self.textures.ids(),
         };
-        draw::paint(&painter, rect, &frame, self.show, &marks);
+        draw::paint(&painter, &frame, self.show, &marks);
         self.drag_lines(&painter, &cam);
         painter.text(
             rect.left_bottom() + vec2(6.0, -6.0),

@@ -33,22 +33,23 @@ impl StudioApp {
         });
     }
 
-    /// New: the default cloth at t = 0, the saved session (scene and moment) forgotten —
+    /// New: the first scene from t = 0, playing, the saved session (scene and moment) forgotten —
     /// after a second click, since it cannot be undone once the page reloads.
     fn new_session(&mut self, ui: &mut Ui) {
         let label = if self.confirm_new { "Sure? New" } else { "New" };
         let r = ui
             .button(label)
-            .on_hover_text("start again from the default cloth and forget the saved session");
+            .on_hover_text("start again from the first scene and forget the saved session");
         self.reg("new", &r);
         if !r.clicked() {
             return;
         }
         if self.confirm_new {
             crate::platform::clear_autosave();
-            self.load(super::default_scene(), "cloth.json");
+            self.load(super::default_scene(), "drape.json");
+            self.doc.set_playing(true);
             self.doc
-                .notify("a new session: the default cloth (the saved one is forgotten)");
+                .notify("a new session: the first scene (the saved one is forgotten)");
         }
         self.confirm_new = !self.confirm_new;
     }
