@@ -28,7 +28,7 @@ fn assert_roundtrip(scene: &Scene) -> Scene {
 #[test]
 fn every_builtin_roundtrips() {
     for b in builders::builtins() {
-        let scene = b.build(&[]).unwrap();
+        let scene = hooke::builders::build(b.name, &[]).unwrap();
         assert_roundtrip(&scene);
     }
 }

@@ -75,13 +75,8 @@ impl State {
     }
 
     /// Number of nodes.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.x.len()
-    }
-
-    /// Whether there are no nodes.
-    pub fn is_empty(&self) -> bool {
-        self.x.is_empty()
     }
 
     /// A hash of every bit of the state (time, step, positions, velocities, solver memory),

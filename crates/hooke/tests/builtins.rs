@@ -7,7 +7,7 @@ use hooke::{Simulation, builders};
 #[test]
 fn every_builtin_runs_finite_with_pinned_nodes_fixed() {
     for b in builders::builtins() {
-        let scene = b.build(&[]).unwrap();
+        let scene = hooke::builders::build(b.name, &[]).unwrap();
         // Pinned nodes without an anchor path stay put (anchored ones follow their path).
         let anchored: Vec<usize> = scene
             .model()

@@ -316,7 +316,7 @@ pub(crate) fn roughness(r: &Option<RoughnessFile>) -> Roughness {
 pub(crate) fn roughness_file(r: &Roughness) -> Option<RoughnessFile> {
     if *r == Roughness::default() {
         None
-    } else if !r.has_front() && r.forward == r.backward {
+    } else if r.forward_node.is_none() && r.backward_node.is_none() && r.forward == r.backward {
         Some(RoughnessFile::Uniform(r.forward))
     } else {
         Some(RoughnessFile::Directional(DirectionalRoughness {

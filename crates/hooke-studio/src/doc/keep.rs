@@ -48,7 +48,7 @@ impl Doc {
             return scene;
         };
         let st = start.state();
-        if st.len() != scene.state().len() {
+        if st.x().len() != scene.state().x().len() {
             return scene;
         }
         let _ = scene.edit(|b| {

@@ -53,7 +53,7 @@ impl BuiltIn {
     }
 
     /// Builds the scene with `overrides` (name, text value) on top of the defaults.
-    pub fn build(&self, overrides: &[(String, String)]) -> Result<Scene, FieldError> {
+    pub(crate) fn build(&self, overrides: &[(String, String)]) -> Result<Scene, FieldError> {
         let specs = self.params();
         let mut params = Params {
             values: specs.iter().map(|s| (s.name, s.default.clone())).collect(),

@@ -437,7 +437,7 @@ impl Roughness {
     }
 
     /// Whether the node has a front (at least one neighbour).
-    pub fn has_front(&self) -> bool {
+    pub(crate) fn has_front(&self) -> bool {
         self.forward_node.is_some() || self.backward_node.is_some()
     }
 
