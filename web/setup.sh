@@ -8,7 +8,6 @@ sudo=""
 need=()
 command -v chromium >/dev/null || need+=(chromium chromium-driver)
 command -v xvfb-run >/dev/null || need+=(xvfb xauth)
-command -v wasm-opt >/dev/null || need+=(binaryen)
 # Mesa's OpenGL for the desktop window under Xvfb.
 [ -e /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so ] || [ -e /usr/lib/x86_64-linux-gnu/dri/llvmpipe_dri.so ] \
   || need+=(libgl1-mesa-dri libegl1 libgl1)
@@ -22,5 +21,7 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q '0.2.130'; then
   # Not --locked: with it the install fails on a missing dependency version (STACK.md).
   cargo install wasm-bindgen-cli --version 0.2.130
 fi
-[ -e web/node_modules/playwright-core ] || npm ci --prefix web --no-audit --no-fund
-echo "web/setup.sh: ready (chromium, xvfb-run, wasm-opt, wasm32 target, wasm-bindgen 0.2.130, playwright-core)"
+# playwright-core and binaryen (wasm-opt), the versions in web/package-lock.json.
+{ [ -e web/node_modules/playwright-core ] && [ -e web/node_modules/.bin/wasm-opt ]; } \
+  || npm ci --prefix web --no-audit --no-fund
+echo "web/setup.sh: ready (chromium, xvfb-run, wasm32 target, wasm-bindgen 0.2.130, playwright-core and wasm-opt from npm)"

@@ -4,6 +4,7 @@ use hooke::{Model, Springs, Vec3};
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
 use crate::camera::{Camera, P3};
+use crate::light::face_color;
 use crate::scenery;
 
 /// What is drawn.
@@ -201,14 +202,13 @@ enum Item {
     Line((f32, f32), (f32, f32), [u8; 3]),
 }
 
-/// The faces of every surface as depth-tagged items.
-fn face_items(model: &Model, x: &[Vec3], cam: &Camera, look: &Look) -> Vec<(f64, Item)> {
-    let light = {
-        let v = cam.towards_viewer();
-        let l = [v[0] + 0.3, v[1] + 0.6, v[2] + 0.2];
-        let n = (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]).sqrt();
-        l.map(|c| c / n)
-    };
+/// The faces of every surface as depth-tagged items: front and back in the studio's two
+/// colours, each face shaded flat by a light over the viewer's shoulder.
+fn face_items(shot: &Shot, cam: &Camera, look: &Look) -> Vec<(f64, Item)> {
+    let (model, x) = (shot.model, shot.x);
+    let view = glam::DVec3::from(cam.towards_viewer());
+    // A light over the viewer's shoulder (up and to the right of the view direction).
+    let light = (view + glam::DVec3::new(0.3, 0.6, 0.2)).normalize();
     let mut tris: Vec<(f64, Item)> = Vec::new();
     for (si, s) in model.surfaces().iter().enumerate() {
         let texture = match (look.style, look.textures.get(si)) {
@@ -217,7 +217,7 @@ fn face_items(model: &Model, x: &[Vec3], cam: &Camera, look: &Look) -> Vec<(f64,
         };
         for (fi, f) in s.faces.iter().enumerate() {
             let (a, b, c) = (x[f[0] as usize], x[f[1] as usize], x[f[2] as usize]);
-            let n = (b - a).cross(c - a).normalize_or_zero();
+            let n = glam::DVec3::from(p3((b - a).cross(c - a))).normalize_or_zero();
             let Some(pa) = cam.project(p3(a)) else {
                 continue;
             };
@@ -227,9 +227,10 @@ fn face_items(model: &Model, x: &[Vec3], cam: &Camera, look: &Look) -> Vec<(f64,
             let Some(pc) = cam.project(p3(c)) else {
                 continue;
             };
-            let lambert = (p3(n)[0] * light[0] + p3(n)[1] * light[1] + p3(n)[2] * light[2]).abs();
-            let shade = 0.35 + 0.65 * lambert;
-            let rgb = [150.0, 172.0, 205.0].map(|c: f64| (c * shade).round() as u8);
+            // The side the viewer sees: the normal is turned towards it.
+            let front = n.dot(view) >= 0.0;
+            let shade = 0.35 + 0.65 * n.dot(light).abs();
+            let rgb = face_color(front, None).map(|c| (c * shade).round() as u8);
             let depth = (pa.2 + pb.2 + pc.2) / 3.0;
             // Texture pixel coordinates of the corners (v up, as in OBJ).
             let tex = texture.map(|img| {
@@ -340,7 +341,7 @@ pub fn draw_frame(shot: &Shot, cam: &Camera, look: &Look, (lo, hi): (P3, P3)) ->
         ..Stroke::default()
     };
     let on_surface = if solid {
-        let mut items = face_items(model, x, cam, look);
+        let mut items = face_items(shot, cam, look);
         let (on_surface, hidden) = surface_nodes(model, x);
         items.extend(spring_lines(shot, cam, look.color, Some(&hidden)));
         draw_items(&mut pm, items, look, &stroke);

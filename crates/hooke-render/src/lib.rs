@@ -21,11 +21,13 @@
 pub mod camera;
 mod draw;
 pub mod gif_out;
+mod light;
 pub mod plot;
 pub mod scenery;
 
 pub use camera::{Camera, View};
 pub use draw::{ColorBy, Look, Shot, Style, draw_frame, spring_strain, strain_color};
+pub use light::{Light, face_color};
 
 use hooke::{Model, Simulation, Springs, Vec3};
 

@@ -8,9 +8,9 @@ use glam::DVec3;
 use hooke::{Model, SpringKind, Vec3};
 use hooke_render::{spring_strain, strain_color};
 
-use crate::light::{Light, face_color};
 use crate::quads::quad;
 use crate::view::{P3, Posed};
+use hooke_render::{Light, face_color};
 
 /// What the canvas shows.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -18,7 +18,6 @@ pub mod app;
 pub mod doc;
 pub mod draw;
 mod ground;
-pub mod light;
 pub mod moment;
 pub mod platform;
 mod quads;

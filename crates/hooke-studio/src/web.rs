@@ -142,6 +142,13 @@ pub fn test_node_screen(i: usize) -> Vec<f32> {
     .unwrap_or_default()
 }
 
+/// Test hook: node `i`'s depth along the view in the last frame \[m] (larger is farther;
+/// NaN when it is not on screen).
+#[wasm_bindgen]
+pub fn test_node_depth(i: usize) -> f64 {
+    with_app(|app| app.node_depth(i).unwrap_or(f64::NAN)).unwrap_or(f64::NAN)
+}
+
 /// Test hook: a named control's rectangle on the page `[left, top, right, bottom]` (CSS
 /// pixels): `play`, `gravity`, `wind-x`, `save`, `canvas`, …
 #[wasm_bindgen]

@@ -285,6 +285,12 @@ impl StudioApp {
     pub fn node_screen(&self, i: usize) -> Option<Pos2> {
         self.screen.get(i).copied().flatten().map(|s| s.0)
     }
+
+    /// Node `i`'s depth along the view in the last frame \[m] (larger is farther; `None`
+    /// when it is behind the camera).
+    pub fn node_depth(&self, i: usize) -> Option<f64> {
+        self.screen.get(i).copied().flatten().map(|s| s.1)
+    }
 }
 
 #[allow(clippy::unnecessary_cast)]

@@ -1,12 +1,12 @@
-//! How the canvas lights faces: a point light above, to the left of and in front of the
-//! scene (fixed to the scene, not to the camera), so even a flat cloth shows a gradient of
-//! light across it; two-sided, the back of a surface in a cooler colour than its front;
-//! strain colours (warm = stretched, cool = compressed) mixed into the cloth's own.
+//! How faces look, in the CLI's pictures and the studio's canvas alike: two-sided, the back
+//! of a surface in a cooler colour than its front, strain colours (warm = stretched, cool =
+//! compressed) mixed into the cloth's own. And the studio's light: a point light above, to
+//! the left of and in front of the scene (fixed to the scene, not to the camera), so even a
+//! flat cloth shows a gradient of light across it.
 
+use crate::camera::P3;
+use crate::draw::strain_color;
 use glam::DVec3;
-use hooke_render::strain_color;
-
-use crate::view::P3;
 
 /// Light that reaches every face, lit or not.
 const AMBIENT: f64 = 0.32;
