@@ -174,10 +174,12 @@ try {
   results.first_scene_frame_sim_ms = alive.sim_ms;
   results.first_scene_frame_draw_ms = alive.draw_ms;
   // The frame rate is bound by software WebGL's rasterisation (the GPU process takes most
-  // of both cores): 24–35 fps here depending on the machine's load. The goal is 30; 20 is
-  // the floor this test holds (the 64×64 cloth that opened before drew 15–17).
-  check(rate >= 0.95 && alive.fps >= 20,
-    `the first scene runs at ${rate.toFixed(2)} simulated s per wall s and ${alive.fps.toFixed(1)} fps after 4 s (goal 30; stepping ${alive.sim_ms.toFixed(1)} ms, drawing ${alive.draw_ms.toFixed(1)} ms a frame)`);
+  // of both cores); without multisampling on such renderers (web/index.html) it is 55–60
+  // fps here, with it 24–35.
+  const renderer = await page.evaluate(() => window.hookeRenderer);
+  results.webgl_renderer = renderer;
+  check(rate >= 0.95 && alive.fps >= 30,
+    `the first scene runs at ${rate.toFixed(2)} simulated s per wall s and ${alive.fps.toFixed(1)} fps after 4 s (stepping ${alive.sim_ms.toFixed(1)} ms, drawing ${alive.draw_ms.toFixed(1)} ms a frame; WebGL: ${renderer})`);
   await page.screenshot({ path: path.join(art, '00-alive.png') });
 
   // The rest works on the big cloth (64×64, pinned at two corners), paused.
@@ -323,6 +325,7 @@ try {
   results.fps_swiftshader = perf.fps;
   results.frame_sim_ms = perf.sim_ms;
   results.frame_draw_ms = perf.draw_ms;
+  check(perf.realtime >= 0.95, `the 64×64 cloth plays at ${perf.realtime.toFixed(2)}× real time and ${perf.fps.toFixed(1)} fps (stepping ${perf.sim_ms.toFixed(1)} ms, drawing ${perf.draw_ms.toFixed(1)} ms a frame)`);
   await clickWidget(page, 'play'); // pause
   await sleep(200);
   // The simulation alone, in this browser's wasm: steps per second of the 64×64 cloth.
