@@ -17,9 +17,11 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown \
   || rustup target add wasm32-unknown-unknown
-if ! wasm-bindgen --version 2>/dev/null | grep -q '0.2.130'; then
-  # Not --locked: with it the install fails on a missing dependency version (STACK.md).
-  cargo install wasm-bindgen-cli --version 0.2.130
+# wasm-bindgen 0.2.130 from web/tools/wasm-bindgen, whose lockfile pins every dependency
+# (wasm-bindgen-cli's own fails with --locked: STACK.md). --force replaces a wasm-bindgen
+# installed another way.
+if ! cargo install --list | grep -q '^hooke-wasm-bindgen v0.2.130'; then
+  cargo install --locked --force --path web/tools/wasm-bindgen
 fi
 # playwright-core and binaryen (wasm-opt), the versions in web/package-lock.json.
 { [ -e web/node_modules/playwright-core ] && [ -e web/node_modules/.bin/wasm-opt ]; } \
