@@ -4,7 +4,7 @@ use hooke::{Model, Springs, Vec3};
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
 use crate::camera::{Camera, P3};
-use crate::light::face_color;
+use crate::colors::{NEUTRAL, face_color, strain_color};
 use crate::scenery;
 
 /// What is drawn.
@@ -64,17 +64,7 @@ pub enum ColorBy {
     None,
 }
 
-/// Strain at which a spring is drawn in full colour.
-pub const FULL_STRAIN: f64 = 0.05;
-
 const BACKGROUND: [u8; 3] = [248, 248, 245];
-const NEUTRAL: [u8; 3] = [70, 72, 90];
-const WARM: [u8; 3] = [220, 50, 30];
-const COOL: [u8; 3] = [30, 90, 220];
-
-fn mix(a: [u8; 3], b: [u8; 3], t: f64) -> [u8; 3] {
-    [0, 1, 2].map(|k| (a[k] as f64 + (b[k] as f64 - a[k] as f64) * t).round() as u8)
-}
 
 /// Spring `s`'s strain (ℓ − L)/L at positions `x` \[m] (0 for a spring of rest length 0),
 /// with the rest lengths of `springs` (the model's, or those in effect).
@@ -86,16 +76,6 @@ pub fn spring_strain(springs: &Springs, x: &[Vec3], s: usize) -> f64 {
         ((x[a] - x[b]).length() as f64 - rest) / rest
     } else {
         0.0
-    }
-}
-
-/// The colour of a spring at `strain` (ℓ − L)/L.
-pub fn strain_color(strain: f64) -> [u8; 3] {
-    let t = (strain / FULL_STRAIN).clamp(-1.0, 1.0);
-    if t >= 0.0 {
-        mix(NEUTRAL, WARM, t)
-    } else {
-        mix(NEUTRAL, COOL, -t)
     }
 }
 

@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 
 pub mod camera;
+mod colors;
 mod draw;
 pub mod gif_out;
 mod light;
@@ -26,8 +27,9 @@ pub mod plot;
 pub mod scenery;
 
 pub use camera::{Camera, View};
-pub use draw::{ColorBy, Look, Shot, Style, draw_frame, spring_strain, strain_color};
-pub use light::{Light, face_color};
+pub use colors::{face_color, strain_color};
+pub use draw::{ColorBy, Look, Shot, Style, draw_frame, spring_strain};
+pub use light::Light;
 
 use hooke::{Model, Simulation, Springs, Vec3};
 

@@ -1,20 +1,13 @@
-//! How faces look, in the CLI's pictures and the studio's canvas alike: two-sided, the back
-//! of a surface in a cooler colour than its front, strain colours (warm = stretched, cool =
-//! compressed) mixed into the cloth's own. And the studio's light: a point light above, to
-//! the left of and in front of the scene (fixed to the scene, not to the camera), so even a
-//! flat cloth shows a gradient of light across it.
+//! The studio's light: a point light above, to the left of and in front of the scene
+//! (fixed to the scene, not to the camera), so even a flat cloth shows a gradient of light
+//! across it.
+
+use glam::DVec3;
 
 use crate::camera::P3;
-use crate::draw::strain_color;
-use glam::DVec3;
 
 /// Light that reaches every face, lit or not.
 const AMBIENT: f64 = 0.32;
-/// The front of a surface, and its back.
-const FRONT: [f64; 3] = [214.0, 202.0, 180.0];
-const BACK: [f64; 3] = [150.0, 165.0, 192.0];
-/// The strain at which a face takes the full strain colour (5%, as the springs' colours).
-const FULL_STRAIN: f64 = 0.05;
 
 /// A point light placed for one scene.
 #[derive(Debug, Clone, Copy)]
@@ -49,19 +42,6 @@ impl Light {
     }
 }
 
-/// The colour of a face corner \[0, 255]: the front or back colour, mixed towards the
-/// strain colour by |strain|/5% when `strain` is given.
-pub fn face_color(front: bool, strain: Option<f64>) -> [f64; 3] {
-    let base = if front { FRONT } else { BACK };
-    let Some(s) = strain else {
-        return base;
-    };
-    let t = (s / FULL_STRAIN).clamp(-1.0, 1.0);
-    let tip = strain_color(if t >= 0.0 { 1.0 } else { -1.0 }).map(f64::from);
-    let w = t.abs();
-    [0, 1, 2].map(|c| base[c] * (1.0 - w) + tip[c] * w)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,13 +66,5 @@ mod tests {
         assert!(lo >= AMBIENT && hi <= 1.0, "{shades:?}");
         // Facing away from the light: ambient only.
         assert_eq!(light.shade([0.0, 1.0, 1.0], -up), AMBIENT);
-    }
-
-    #[test]
-    fn strain_mixes_into_the_cloth_colour() {
-        assert_eq!(face_color(true, Some(0.0)), FRONT);
-        assert_eq!(face_color(false, None), BACK);
-        let hot = face_color(true, Some(1.0));
-        assert_eq!(hot, strain_color(1.0).map(f64::from));
     }
 }
