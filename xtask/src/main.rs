@@ -1,6 +1,7 @@
-//! `cargo xtask test`: every test of the workspace, in f32 and in f64, then the studio's
-//! browser tests (the wasm page in headless Chromium) and its desktop smoke test (a window
-//! under Xvfb that photographs itself).
+//! `cargo xtask test`: every test of the workspace, in f32 and in f64, the Python package's
+//! tests (pytest, in a virtualenv under the target folder), then the studio's browser tests
+//! (the wasm page in headless Chromium) and its desktop smoke test (a window under Xvfb
+//! that photographs itself).
 //!
 //! One target directory is shared by every step (only the hooke crates rebuild for f64).
 //! Exits non-zero on the first failing step. The browser and window steps need tools that
@@ -41,12 +42,35 @@ fn have(program: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// The hooke binary the browser and window tests drive.
-fn hooke_bin() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
+/// The shared target folder.
+fn target() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target"));
-    target.join("debug").join("hooke")
+        .unwrap_or_else(|| root().join("target"))
+}
+
+/// The hooke binary the Python, browser and window tests drive.
+fn hooke_bin() -> PathBuf {
+    target().join("debug").join("hooke")
+}
+
+/// The Python package's tests: a virtualenv under the target folder (made once), the
+/// package installed into it from `python/` as a user would (`pip install ./python`, with
+/// the test extras: pytest, hypothesis), then pytest, comparing with the debug CLI.
+fn python() -> bool {
+    let venv = target().join("py-venv");
+    let py = venv.join("bin").join("python");
+    let (venv_s, py_s) = (venv.to_string_lossy(), py.to_string_lossy());
+    let bin = hooke_bin();
+    (py.exists() || run("python3", &["-m", "venv", &venv_s]))
+        && run(&py_s, &["-m", "pip", "install", "-q", "--upgrade", "pip"])
+        && run(&py_s, &["-m", "pip", "install", "-q", "./python[test]"])
+        && cargo(&["build", "-p", "hooke-cli"])
+        && run_with(
+            &venv.join("bin").join("pytest").to_string_lossy(),
+            &["-q", "python/tests"],
+            &[("HOOKE_BIN", &bin.to_string_lossy())],
+        )
 }
 
 fn studio() -> bool {
@@ -115,27 +139,31 @@ fn cargo(args: &[&str]) -> bool {
     run(&cargo, args)
 }
 
-/// Every workspace test in f32 and f64; then, unless `quick`, the studio's browser and
-/// window tests.
+/// Every workspace test in f32 and f64 and the Python package's; then, unless `quick`,
+/// the studio's browser and window tests.
 fn test(quick: bool) -> bool {
     let steps: [&[&str]; 2] = [
         &["test", "--workspace"],
         &["test", "--workspace", "--features", "hooke/f64"],
     ];
-    steps.iter().all(|s| cargo(s)) && (quick || studio())
+    steps.iter().all(|s| cargo(s)) && python() && (quick || studio())
 }
 
 const USAGE: &str = "usage: cargo xtask test [--quick]
-  test           every test: f32 and f64, then the studio in a browser and a window
-                 (installs Chromium, Xvfb, wasm-bindgen-cli and playwright-core the first time)
-  test --quick   every Rust test in f32 and f64, without the browser and window tests";
+  test           every test: f32 and f64, Python, then the studio in a browser and a window
+                 (installs Chromium, Xvfb, wasm-bindgen and playwright-core the first time;
+                 the Python package into target/py-venv)
+  test --quick   every Rust and Python test, without the browser and window tests";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (ok, what) = match args.as_slice() {
-        ["test"] => (test(false), "f32 and f64, browser, window"),
-        ["test", "--quick"] => (test(true), "f32 and f64; browser and window tests skipped"),
+        ["test"] => (test(false), "f32 and f64, Python, browser, window"),
+        ["test", "--quick"] => (
+            test(true),
+            "f32 and f64, Python; browser and window tests skipped",
+        ),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

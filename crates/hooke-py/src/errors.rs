@@ -1,0 +1,89 @@
+//! The package's exceptions, with the CLI's messages: `SceneError` (a `ValueError`) for a
+//! scene that cannot be read or built, `DivergedError` (a `RuntimeError`) for a run that
+//! blew up, carrying the CLI's diagnosis as attributes.
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+create_exception!(
+    hooke,
+    SceneError,
+    PyValueError,
+    "A scene file, text or parameter that hooke cannot accept. The message is `hooke check`'s: \
+     the file (when there is one), the field path with its index, and the value. Attributes: \
+     `file` (or None) and `field` (the path, e.g. `springs[3].k`, or None)."
+);
+
+create_exception!(
+    hooke,
+    DivergedError,
+    PyRuntimeError,
+    "A simulation that diverged (a non-finite or runaway state). The message is the CLI's \
+     diagnosis; attributes `step`, `time` [s], `node` and `spring` (or None), `integrator`, \
+     `dt` [s] (the step that failed) and `suggested_dt` [s] (a stable step, or None)."
+);
+
+/// A `SceneError` with the message `text`, naming `file` and `field` when known.
+pub(crate) fn scene_error(
+    py: Python<'_>,
+    text: String,
+    file: Option<&str>,
+    field: Option<&str>,
+) -> PyErr {
+    let err = SceneError::new_err(text);
+    let value = err.value(py);
+    // Setting attributes on a fresh exception instance cannot fail.
+    let _ = value.setattr("file", file);
+    let _ = value.setattr("field", field);
+    err
+}
+
+/// The `SceneError` of a field error in text that came from no file.
+pub(crate) fn field_error(py: Python<'_>, e: &hooke::FieldError) -> PyErr {
+    scene_error(py, e.to_string(), None, Some(&e.path))
+}
+
+/// The `SceneError` of a scene that could not be read from a file (or written).
+pub(crate) fn io_error(py: Python<'_>, e: &hooke_io::IoError) -> PyErr {
+    let (file, field) = match e {
+        hooke_io::IoError::Scene { file, error } => (
+            Some(file.as_str()),
+            match error {
+                hooke_io::SceneError::Field(f) => Some(f.path.as_str()),
+                hooke_io::SceneError::Syntax { .. } => None,
+            },
+        ),
+        hooke_io::IoError::Read { file, .. } | hooke_io::IoError::Write { file, .. } => {
+            (Some(file.as_str()), None)
+        }
+    };
+    scene_error(py, e.to_string(), file, field)
+}
+
+/// The `SceneError` of scene text that does not parse or validate.
+pub(crate) fn text_error(py: Python<'_>, e: &hooke_io::SceneError) -> PyErr {
+    let field = match e {
+        hooke_io::SceneError::Field(f) => Some(f.path.as_str()),
+        hooke_io::SceneError::Syntax { .. } => None,
+    };
+    scene_error(py, e.to_string(), None, field)
+}
+
+/// The `DivergedError` of `d`.
+pub(crate) fn diverged(py: Python<'_>, d: &hooke::Diverged) -> PyErr {
+    let err = DivergedError::new_err(d.to_string());
+    let value = err.value(py);
+    let _ = value.setattr("step", d.step);
+    let _ = value.setattr("time", d.t);
+    let _ = value.setattr("node", d.node);
+    let _ = value.setattr("spring", d.spring);
+    let _ = value.setattr("integrator", d.integrator);
+    let _ = value.setattr("dt", d.h);
+    let suggested = d
+        .stable_h
+        .or(d.alternative_h)
+        .map(|h| h * d.substeps as f64);
+    let _ = value.setattr("suggested_dt", suggested);
+    err
+}

@@ -1,0 +1,354 @@
+//! `hooke.Simulation`: steps a scene with the GIL released, numpy positions and velocities
+//! in and out, energy, strains, sensors, muscles' control values, pinning, checkpoints and
+//! a recorded trajectory.
+
+use std::sync::Arc;
+
+use hooke::{Real, Vec3};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rayon::ThreadPool;
+
+use crate::scene::Scene;
+use crate::{arrays, errors, pools};
+
+/// A running simulation of a scene (its own copy).
+///
+/// `integrator`, `dt` [s] and `substeps` override the scene's settings (None keeps the
+/// scene's own, which for a built-in is the stable estimate), as `hooke run` does;
+/// `threads` is the number of worker threads (None: all cores). Results do not depend on
+/// the thread count: a run repeats bit for bit.
+#[pyclass(module = "hooke")]
+pub struct Simulation {
+    sim: hooke::Simulation,
+    pool: Option<Arc<ThreadPool>>,
+    /// Record a frame every this many steps (0: not recording).
+    every: u64,
+    /// Recorded positions, frame after frame (3 values per node).
+    frames: Vec<Real>,
+}
+
+#[pymethods]
+impl Simulation {
+    #[new]
+    #[pyo3(signature = (scene, integrator=None, dt=None, substeps=None, threads=None))]
+    fn new(
+        py: Python<'_>,
+        scene: &Scene,
+        integrator: Option<&str>,
+        dt: Option<f64>,
+        substeps: Option<u32>,
+        threads: Option<usize>,
+    ) -> PyResult<Self> {
+        let mut inner = scene.inner.clone();
+        let mut settings = inner.settings().clone();
+        if let Some(name) = integrator {
+            settings.integrator = name.parse().map_err(|e: hooke::FieldError| {
+                errors::field_error(py, &hooke::FieldError::new("integrator", e.message))
+            })?;
+        }
+        if let Some(dt) = dt {
+            if !(dt.is_finite() && dt > 0.0) {
+                return Err(PyValueError::new_err(format!(
+                    "dt: {dt} is not a valid step; give a finite dt > 0 s"
+                )));
+            }
+            settings.dt = dt as Real;
+        }
+        if let Some(n) = substeps {
+            settings.substeps = n;
+        }
+        if settings != *inner.settings() {
+            inner
+                .edit(|b| b.settings = settings)
+                .map_err(|e| errors::field_error(py, &e))?;
+        }
+        Ok(Self {
+            sim: hooke::Simulation::new(inner),
+            pool: pools::pool(threads)?,
+            every: 0,
+            frames: Vec::new(),
+        })
+    }
+
+    /// Takes `n` steps (the GIL is released meanwhile). Raises `DivergedError` if the
+    /// state blows up; the simulation then holds the last good state.
+    #[pyo3(signature = (n=1))]
+    fn step(&mut self, py: Python<'_>, n: u64) -> PyResult<()> {
+        self.advance(py, n)
+    }
+
+    /// Runs for `duration` seconds of simulated time (rounded to whole steps).
+    fn run(&mut self, py: Python<'_>, duration: f64) -> PyResult<()> {
+        if !(duration.is_finite() && duration >= 0.0) {
+            return Err(PyValueError::new_err(format!(
+                "duration: {duration} is not a time; give a finite duration >= 0 s"
+            )));
+        }
+        let dt = hooke::f64_of(self.sim.settings().dt);
+        self.advance(py, (duration / dt).round() as u64)
+    }
+
+    /// Simulated time [s].
+    #[getter]
+    fn time(&self) -> f64 {
+        self.sim.state().t()
+    }
+
+    /// Steps taken.
+    #[getter]
+    fn steps(&self) -> u64 {
+        self.sim.state().step()
+    }
+
+    /// The step size [s].
+    #[getter]
+    fn dt(&self) -> f64 {
+        hooke::f64_of(self.sim.settings().dt)
+    }
+
+    /// Number of nodes.
+    #[getter]
+    fn nodes(&self) -> usize {
+        self.sim.state().x().len()
+    }
+
+    /// Node positions [m], a new (nodes, 3) array (a copy: it does not change as the
+    /// simulation steps).
+    #[getter]
+    fn positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<Real>>> {
+        arrays::vectors(py, self.sim.state().x())
+    }
+
+    /// Node velocities [m/s], a new (nodes, 3) array.
+    #[getter]
+    fn velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<Real>>> {
+        arrays::vectors(py, self.sim.state().v())
+    }
+
+    /// Sets every node's position [m] from an array of shape (nodes, 3).
+    fn set_positions(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
+        let x = arrays::read_vectors(a, self.nodes(), "positions")?;
+        self.sim.state_mut().x_mut().copy_from_slice(&x);
+        Ok(())
+    }
+
+    /// Sets every node's velocity [m/s] from an array of shape (nodes, 3).
+    fn set_velocities(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
+        let v = arrays::read_vectors(a, self.nodes(), "velocities")?;
+        self.sim.state_mut().v_mut().copy_from_slice(&v);
+        Ok(())
+    }
+
+    /// Energies [J]: `kinetic`, `gravity`, `spring`, `pressure` (the gas in closed
+    /// surfaces), `field` (force fields) and their `total`.
+    fn energy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let e = self.sim.energy();
+        let d = PyDict::new(py);
+        d.set_item("kinetic", e.kinetic)?;
+        d.set_item("gravity", e.potential_gravity)?;
+        d.set_item("spring", e.potential_spring)?;
+        d.set_item("pressure", e.potential_gas)?;
+        d.set_item("field", e.potential_field)?;
+        d.set_item("total", e.total())?;
+        Ok(d)
+    }
+
+    /// Each spring's length [m] now.
+    fn spring_lengths<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<Real>> {
+        let (x, sp) = (self.sim.state().x(), self.sim.live_springs());
+        let len = (0..sp.len())
+            .map(|s| length(x, sp.a()[s], sp.b()[s]))
+            .collect();
+        arrays::scalars(py, len)
+    }
+
+    /// Each spring's strain (ℓ − L)/L, with the rest length L in effect now (muscles and
+    /// controllers change it).
+    fn spring_strains<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<Real>> {
+        let (x, sp) = (self.sim.state().x(), self.sim.live_springs());
+        let strain = (0..sp.len())
+            .map(|s| {
+                let rest = sp.rest()[s];
+                (length(x, sp.a()[s], sp.b()[s]) - rest) / rest
+            })
+            .collect();
+        arrays::scalars(py, strain)
+    }
+
+    /// The sensors' outputs (0 or 1) read at the start of the last step, in sensor order.
+    fn sensors<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<Real>> {
+        arrays::scalars(py, self.sim.sensor_outputs().to_vec())
+    }
+
+    /// Number of actuation channels the muscles read (one past the highest channel).
+    #[getter]
+    fn channels(&self) -> usize {
+        channels(self.sim.model())
+    }
+
+    /// Sets the muscles' control values, one per channel (typically in [-1, 1]); they hold
+    /// until set again.
+    fn set_actuation(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
+        let values = arrays::read_scalars(a, "actuation")?;
+        let n = self.channels();
+        if values.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "actuation: {} values for {n} channels; give one per channel",
+                values.len()
+            )));
+        }
+        self.sim.control.actuation = values;
+        Ok(())
+    }
+
+    /// Pins node `i` where it is (it stops moving and ignores forces).
+    fn pin(&mut self, py: Python<'_>, i: usize) -> PyResult<()> {
+        self.set_pinned(py, i, true)
+    }
+
+    /// Unpins node `i` (it moves under forces again).
+    fn unpin(&mut self, py: Python<'_>, i: usize) -> PyResult<()> {
+        self.set_pinned(py, i, false)
+    }
+
+    /// The scene at this moment: saved or run, it resumes bit for bit.
+    fn checkpoint(&self) -> Scene {
+        Scene {
+            inner: self.sim.scene().clone(),
+        }
+    }
+
+    /// Records the positions every `every` steps from now on (and now), for
+    /// `trajectory()`; `every=0` stops recording.
+    fn record(&mut self, every: u64) {
+        self.every = every;
+        self.frames.clear();
+        if every > 0 {
+            self.push_frame();
+        }
+    }
+
+    /// The recorded positions [m], an array of shape (frames, nodes, 3).
+    fn trajectory<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<Real>>> {
+        let n = self.nodes();
+        let frames = if n == 0 {
+            0
+        } else {
+            self.frames.len() / (3 * n)
+        };
+        PyArray1::from_vec(py, self.frames.clone()).reshape([frames, n, 3])
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<hooke.Simulation {:?}: {} nodes, {}, t = {} s, {} steps>",
+            self.sim.scene().name(),
+            self.nodes(),
+            self.sim.settings().integrator,
+            self.time(),
+            self.steps()
+        )
+    }
+}
+
+impl Simulation {
+    /// Takes `n` steps with the GIL released, in this simulation's thread pool.
+    fn advance(&mut self, py: Python<'_>, n: u64) -> PyResult<()> {
+        let pool = self.pool.clone();
+        py.detach(|| pools::run_in(pool.as_deref(), || self.advance_unlocked(n)))
+            .map_err(|d| errors::diverged(py, &d))
+    }
+
+    /// Takes `n` steps (no Python here: the caller has released the GIL), recording a
+    /// frame at every multiple of `every` steps.
+    fn advance_unlocked(&mut self, n: u64) -> Result<(), hooke::Diverged> {
+        let mut left = n;
+        while left > 0 {
+            let chunk = if self.every > 0 {
+                let into = self.sim.state().step() % self.every;
+                (self.every - into).min(left)
+            } else {
+                left
+            };
+            self.sim.run(chunk)?;
+            left -= chunk;
+            if self.every > 0 && self.sim.state().step() % self.every == 0 {
+                self.push_frame();
+            }
+        }
+        Ok(())
+    }
+
+    fn push_frame(&mut self) {
+        let x = self.sim.state().x();
+        self.frames.extend(x.iter().flat_map(|p| p.to_array()));
+    }
+
+    fn set_pinned(&mut self, py: Python<'_>, i: usize, pinned: bool) -> PyResult<()> {
+        let n = self.nodes();
+        if i >= n {
+            return Err(PyIndexError::new_err(format!(
+                "node {i}: the scene has {n} nodes (0..{})",
+                n.saturating_sub(1)
+            )));
+        }
+        let x = self.sim.state().x()[i];
+        self.sim
+            .edit(|b| {
+                b.nodes[i].pinned = pinned;
+                b.nodes[i].x = x;
+            })
+            .map_err(|e| errors::field_error(py, &e))
+    }
+}
+
+/// |x_b − x_a| [m].
+fn length(x: &[Vec3], a: u32, b: u32) -> Real {
+    (x[b as usize] - x[a as usize]).length()
+}
+
+/// One past the highest channel any muscle reads.
+fn channels(model: &hooke::Model) -> usize {
+    model
+        .actuators()
+        .muscles
+        .iter()
+        .filter_map(|m| match m.drive {
+            hooke::actuation::Drive::Channel(c) => Some(c as usize + 1),
+            hooke::actuation::Drive::Sine { .. } => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Steps every simulation in `sims` by `n` steps, in parallel on all cores with the GIL
+/// released. Each result is bit for bit what stepping it alone gives. If some diverge,
+/// all the others still take their steps, and the first diverged one (in list order)
+/// raises `DivergedError` with its `index` in `sims`.
+#[pyfunction]
+pub(crate) fn step_many(py: Python<'_>, sims: Vec<Bound<'_, Simulation>>, n: u64) -> PyResult<()> {
+    let mut held = Vec::with_capacity(sims.len());
+    for (i, s) in sims.iter().enumerate() {
+        held.push(s.try_borrow_mut().map_err(|_| {
+            PyValueError::new_err(format!(
+                "sims[{i}]: this simulation is already in the list (or in use); give each once"
+            ))
+        })?);
+    }
+    let mut each: Vec<&mut Simulation> = held.iter_mut().map(|r| &mut **r).collect();
+    let results: Vec<Result<(), hooke::Diverged>> = py.detach(|| {
+        use rayon::prelude::*;
+        each.par_iter_mut().map(|s| s.advance_unlocked(n)).collect()
+    });
+    for (i, r) in results.iter().enumerate() {
+        if let Err(d) = r {
+            let err = errors::diverged(py, d);
+            let _ = err.value(py).setattr("index", i);
+            return Err(err);
+        }
+    }
+    Ok(())
+}

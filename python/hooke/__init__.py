@@ -1,0 +1,35 @@
+"""hooke: mass-spring simulation (strings, cloth, jelly, balloons, soft creatures).
+
+Scenes come from files (:func:`load`), the built-ins (:func:`scene`, listed by
+:func:`scenes`) or JSON text (:meth:`Scene.from_json`); a :class:`Simulation` steps one
+with the GIL released (:func:`step_many` steps many at once on every core) and gives positions and velocities as numpy arrays of shape
+(nodes, 3) in the build's float type (``hooke.PRECISION``: ``"f32"`` or ``"f64"``).
+
+Errors: :class:`SceneError` (a ``ValueError``) names the file, field path, index and value
+exactly as ``hooke check`` does; :class:`DivergedError` (a ``RuntimeError``) carries the
+step, node, spring and a stable step to try.
+"""
+
+from ._native import (
+    PRECISION,
+    DivergedError,
+    Scene,
+    SceneError,
+    Simulation,
+    load,
+    scene,
+    scenes,
+    step_many,
+)
+
+__all__ = [
+    "PRECISION",
+    "DivergedError",
+    "Scene",
+    "SceneError",
+    "Simulation",
+    "load",
+    "scene",
+    "scenes",
+    "step_many",
+]
