@@ -33,3 +33,8 @@ __all__ = [
     "scenes",
     "step_many",
 ]
+
+# The Gymnasium environments (hooke/Walker-v0, hooke/Inchworm-v0), registered when
+# gymnasium is installed.
+if __import__("importlib.util").util.find_spec("gymnasium") is not None:
+    from . import envs  # noqa: F401

@@ -283,3 +283,10 @@ def test_step_many_refuses_a_simulation_twice():
     with pytest.raises(ValueError, match=r"sims\[1\]: this simulation is already in the list"):
         hooke.step_many([sim, sim], 10)
     assert sim.steps == 0
+
+
+def test_there_is_one_sensor_value_per_sensor_from_the_start():
+    sim = hooke.Simulation(hooke.scene("walker"))
+    assert sim.sensors().tolist() == [0.0]
+    sim.step(1)
+    assert len(sim.sensors()) == 1

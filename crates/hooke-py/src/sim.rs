@@ -1,18 +1,18 @@
 //! `hooke.Simulation`: steps a scene with the GIL released, numpy positions and velocities
 //! in and out, energy, strains, sensors, muscles' control values, pinning, checkpoints and
-//! a recorded trajectory.
+//! a recorded trajectory, and pictures.
 
 use std::sync::Arc;
 
 use hooke::{Real, Vec3};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::ThreadPool;
 
 use crate::scene::Scene;
-use crate::{arrays, errors, pools};
+use crate::{arrays, errors, pictures, pools};
 
 /// A running simulation of a scene (its own copy).
 ///
@@ -26,8 +26,8 @@ pub struct Simulation {
     pool: Option<Arc<ThreadPool>>,
     /// Record a frame every this many steps (0: not recording).
     every: u64,
-    /// Recorded positions, frame after frame (3 values per node).
-    frames: Vec<Real>,
+    /// The recorded frames (positions, and the springs in effect for pictures).
+    recording: hooke_render::Recording,
 }
 
 #[pymethods]
@@ -69,7 +69,7 @@ impl Simulation {
             sim: hooke::Simulation::new(inner),
             pool: pools::pool(threads)?,
             every: 0,
-            frames: Vec::new(),
+            recording: hooke_render::Recording::default(),
         })
     }
 
@@ -178,9 +178,12 @@ impl Simulation {
         arrays::scalars(py, strain)
     }
 
-    /// The sensors' outputs (0 or 1) read at the start of the last step, in sensor order.
+    /// The sensors' outputs (0 or 1) read at the start of the last step, in sensor order
+    /// (zeros before the first step).
     fn sensors<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<Real>> {
-        arrays::scalars(py, self.sim.sensor_outputs().to_vec())
+        let mut out = self.sim.sensor_outputs().to_vec();
+        out.resize(self.sim.model().actuators().sensors.len(), 0.0);
+        arrays::scalars(py, out)
     }
 
     /// Number of actuation channels the muscles read (one past the highest channel).
@@ -222,24 +225,72 @@ impl Simulation {
     }
 
     /// Records the positions every `every` steps from now on (and now), for
-    /// `trajectory()`; `every=0` stops recording.
+    /// `trajectory()` and `render_gif()`; `every=0` stops recording.
     fn record(&mut self, every: u64) {
         self.every = every;
-        self.frames.clear();
+        self.recording = hooke_render::Recording::default();
         if every > 0 {
-            self.push_frame();
+            self.recording.push(&self.sim);
         }
     }
 
     /// The recorded positions [m], an array of shape (frames, nodes, 3).
     fn trajectory<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<Real>>> {
-        let n = self.nodes();
-        let frames = if n == 0 {
-            0
-        } else {
-            self.frames.len() / (3 * n)
-        };
-        PyArray1::from_vec(py, self.frames.clone()).reshape([frames, n, 3])
+        let frames = &self.recording.frames;
+        let flat: Vec<Real> = (frames.iter())
+            .flat_map(|f| f.x.iter().flat_map(|p| p.to_array()))
+            .collect();
+        PyArray1::from_vec(py, flat).reshape([frames.len(), self.nodes(), 3])
+    }
+
+    /// The simulation as it is now, drawn by the CLI's renderer: an array of shape
+    /// (height, width, 3), uint8 RGB. `style`: auto, wire or solid; `camera`: "3d", "2d"
+    /// or (yaw, pitch) in degrees. The camera frames the nodes as they are now.
+    #[pyo3(signature = (width=640, height=480, style="auto", camera=None))]
+    fn render<'py>(
+        &self,
+        py: Python<'py>,
+        width: u32,
+        height: u32,
+        style: &str,
+        camera: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let (w, h) = pictures::size(width, height)?;
+        let view = camera.map_or(Ok(hooke_render::View::DEFAULT_3D), pictures::view)?;
+        let look = pictures::look(pictures::style(style, self.sim.model())?);
+        let mut one = hooke_render::Recording::default();
+        one.push(&self.sim);
+        let frame = one.render(view, &look, w, h).remove(0);
+        pictures::rgb(py, &frame)
+    }
+
+    /// Writes the recorded frames (`record(every)`, then steps) as an animated GIF at
+    /// `path`, one camera framed on the whole run, played at the simulated speed.
+    #[pyo3(signature = (path, width=640, height=480, style="auto", camera=None))]
+    fn render_gif(
+        &self,
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        width: u32,
+        height: u32,
+        style: &str,
+        camera: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        if self.recording.frames.len() < 2 {
+            return Err(PyValueError::new_err(
+                "render_gif: fewer than 2 frames recorded; call record(every) before stepping",
+            ));
+        }
+        let (w, h) = pictures::size(width, height)?;
+        let view = camera.map_or(Ok(hooke_render::View::DEFAULT_3D), pictures::view)?;
+        let look = pictures::look(pictures::style(style, self.sim.model())?);
+        let delay = ((self.every as f64 * self.dt() * 100.0).round() as u16).max(2);
+        let recording = &self.recording;
+        py.detach(|| {
+            let frames = recording.render(view, &look, w, h);
+            hooke_render::gif_out::write_gif(&path, &frames, delay)
+        })
+        .map_err(|e| PyOSError::new_err(e.to_string()))
     }
 
     fn __repr__(&self) -> String {
@@ -276,15 +327,10 @@ impl Simulation {
             self.sim.run(chunk)?;
             left -= chunk;
             if self.every > 0 && self.sim.state().step() % self.every == 0 {
-                self.push_frame();
+                self.recording.push(&self.sim);
             }
         }
         Ok(())
-    }
-
-    fn push_frame(&mut self) {
-        let x = self.sim.state().x();
-        self.frames.extend(x.iter().flat_map(|p| p.to_array()));
     }
 
     fn set_pinned(&mut self, py: Python<'_>, i: usize, pinned: bool) -> PyResult<()> {
