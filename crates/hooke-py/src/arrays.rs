@@ -9,7 +9,10 @@ use pyo3::prelude::*;
 
 /// `v` as a new (n, 3) array: one copy, into memory numpy owns.
 pub(crate) fn vectors<'py>(py: Python<'py>, v: &[Vec3]) -> PyResult<Bound<'py, PyArray2<Real>>> {
-    let flat: Vec<Real> = v.iter().flat_map(|p| p.to_array()).collect();
+    let mut flat = vec![0.0; 3 * v.len()];
+    for (out, p) in flat.chunks_exact_mut(3).zip(v) {
+        out.copy_from_slice(&p.to_array());
+    }
     PyArray1::from_vec(py, flat).reshape([v.len(), 3])
 }
 

@@ -65,9 +65,10 @@ impl Simulation {
                 .edit(|b| b.settings = settings)
                 .map_err(|e| errors::field_error(py, &e))?;
         }
+        let pool = Some(pools::pool(threads)?).filter(|_| !pools::runs_inline(inner.model()));
         Ok(Self {
             sim: hooke::Simulation::new(inner),
-            pool: pools::pool(threads)?,
+            pool,
             every: 0,
             recording: hooke_render::Recording::default(),
         })
