@@ -290,3 +290,29 @@ def test_there_is_one_sensor_value_per_sensor_from_the_start():
     assert sim.sensors().tolist() == [0.0]
     sim.step(1)
     assert len(sim.sensors()) == 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    hnp.arrays(
+        dtype=st.sampled_from([np.float32, np.float64, np.int64, np.complex128, np.bool_]),
+        shape=hnp.array_shapes(min_dims=0, max_dims=2, max_side=3),
+        elements=None,
+    )
+)
+def test_any_actuation_is_taken_whole_or_refused_whole(a):
+    """set_actuation on the one-channel muscle: the right length of finite real numbers is
+    taken; anything else raises ValueError and the muscle keeps its value."""
+    sim = hooke.Simulation(hooke.Scene.from_json(MUSCLE))
+    sim.set_actuation([0.5])
+    sim.step(10)
+    try:
+        sim.set_actuation(a)
+    except ValueError:
+        sim.step(1)
+        ref = hooke.Simulation(hooke.Scene.from_json(MUSCLE))
+        ref.set_actuation([0.5])
+        ref.step(11)
+        assert np.array_equal(sim.positions, ref.positions), "a refused value changed nothing"
+        return
+    assert a.shape == (1,) and a.dtype.kind in "iuf" and np.isfinite(a).all()
