@@ -269,24 +269,24 @@ impl Simulation {
     /// `path`, one camera framed on the whole run, played at the simulated speed.
     #[pyo3(signature = (path, width=640, height=480, style="auto", camera=None))]
     fn render_gif(
-        &self,
-        py: Python<'_>,
+        slf: PyRef<'_, Self>,
         path: std::path::PathBuf,
         width: u32,
         height: u32,
         style: &str,
         camera: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        if self.recording.frames.len() < 2 {
+        let (py, this) = (slf.py(), &*slf);
+        if this.recording.frames.len() < 2 {
             return Err(PyValueError::new_err(
                 "render_gif: fewer than 2 frames recorded; call record(every) before stepping",
             ));
         }
         let (w, h) = pictures::size(width, height)?;
         let view = camera.map_or(Ok(hooke_render::View::DEFAULT_3D), pictures::view)?;
-        let look = pictures::look(pictures::style(style, self.sim.model())?);
-        let delay = ((self.every as f64 * self.dt() * 100.0).round() as u16).max(2);
-        let recording = &self.recording;
+        let look = pictures::look(pictures::style(style, this.sim.model())?);
+        let delay = ((this.every as f64 * this.dt() * 100.0).round() as u16).max(2);
+        let recording = &this.recording;
         py.detach(|| {
             let frames = recording.render(view, &look, w, h);
             hooke_render::gif_out::write_gif(&path, &frames, delay)
