@@ -8,13 +8,12 @@ Prints M spring-updates/s (median of short batches), to set beside hooke in the 
     /tmp/warpenv/bin/python bench/peers/newton_cloth.py c128.json [SECONDS]
 """
 import json
-import statistics
 import sys
-import time
 
 import warp as wp
 
 import newton
+from timing import spring_updates_per_second
 
 wp.config.quiet = True
 scene = json.load(open(sys.argv[1]))
@@ -39,21 +38,5 @@ def step():
     s0, s1 = s1, s0
 
 
-for _ in range(20):
-    step()
-wp.synchronize()
-t0, n = time.perf_counter(), 0
-while time.perf_counter() - t0 < 0.3:
-    step()
-    n += 1
-wp.synchronize()
-batch = max(1, int(n / (time.perf_counter() - t0) * seconds / 20))
-rates = []
-start = time.perf_counter()
-while time.perf_counter() - start < seconds or len(rates) < 5:
-    t = time.perf_counter()
-    for _ in range(batch):
-        step()
-    wp.synchronize()
-    rates.append(batch * len(springs) / (time.perf_counter() - t))
-print(f"newton-cpu {len(nodes)} nodes {len(springs)} springs: {statistics.median(rates) / 1e6:.1f} M spring-updates/s (median of {len(rates)} batches)")
+rate, batches = spring_updates_per_second(step, wp.synchronize, len(springs), seconds)
+print(f"newton-cpu {len(nodes)} nodes {len(springs)} springs: {rate / 1e6:.1f} M spring-updates/s (median of {batches} batches)")

@@ -6,9 +6,11 @@ spring-updates/s (median of short batches), to set beside `hooke bench` in the s
     hooke scene cloth --width 128 --height 128 -o c128.json
     /tmp/warpenv/bin/python bench/peers/warp_cloth.py c128.json [SECONDS]
 """
-import json, sys, time, statistics
+import json, sys
 import numpy as np
 import warp as wp
+
+from timing import spring_updates_per_second
 
 wp.config.quiet = True
 wp.init()
@@ -59,20 +61,5 @@ def step():
     wp.launch(spring_forces, dim=len(springs), inputs=[X, V, A, B, R, K, C, F], device=dev)
     wp.launch(integrate, dim=len(nodes), inputs=[X, V, F, IM, g, dt], device=dev)
 
-for _ in range(20):
-    step()
-wp.synchronize()
-t0 = time.perf_counter(); n = 0
-while time.perf_counter() - t0 < 0.3:
-    step(); n += 1
-wp.synchronize()
-batch = max(1, int(n / (time.perf_counter() - t0) * seconds / 20))
-rates = []
-start = time.perf_counter()
-while time.perf_counter() - start < seconds or len(rates) < 5:
-    t = time.perf_counter()
-    for _ in range(batch):
-        step()
-    wp.synchronize()
-    rates.append(batch * len(springs) / (time.perf_counter() - t))
-print(f"warp-cpu {len(nodes)} nodes {len(springs)} springs: {statistics.median(rates) / 1e6:.1f} M spring-updates/s (median of {len(rates)} batches)")
+rate, batches = spring_updates_per_second(step, wp.synchronize, len(springs), seconds)
+print(f"warp-cpu {len(nodes)} nodes {len(springs)} springs: {rate / 1e6:.1f} M spring-updates/s (median of {batches} batches)")

@@ -97,16 +97,30 @@ class CreatureEnv(gym.Env):
         return self._observe(), {"time": self.sim.time}
 
     def step(self, action):
-        a = np.clip(np.asarray(action, dtype=np.float64), -1.0, 1.0)
-        before = self._com_x()
-        self.sim.set_actuation(a)
-        self._actions += 1
-        truncated = self._actions >= self.max_actions
+        start = self._act(action)
         try:
             self.sim.step(self.steps_per_action)
         except _native.DivergedError as e:
-            return self._observe_safe(), -10.0, True, truncated, {"diverged": str(e)}
-        progress = (self._com_x() - before) / self.control_dt
+            return self._outcome(start, str(e))
+        return self._outcome(start)
+
+    def _act(self, action) -> tuple[float, np.ndarray]:
+        """Sets the muscles from `action` for the next interval; returns where the centre
+        of mass starts and the clipped action, for :meth:`_outcome`."""
+        a = np.clip(np.asarray(action, dtype=np.float64), -1.0, 1.0)
+        start = (self._com_x(), a)
+        self.sim.set_actuation(a)
+        self._actions += 1
+        return start
+
+    def _outcome(self, start, diverged: str | None = None):
+        """(observation, reward, terminated, truncated, info) after the interval begun by
+        :meth:`_act`; `diverged` is the diagnosis if the simulation blew up."""
+        truncated = self._actions >= self.max_actions
+        if diverged is not None:
+            return self._observe_safe(), -10.0, True, truncated, {"diverged": diverged}
+        x0, a = start
+        progress = (self._com_x() - x0) / self.control_dt
         reward = progress - self.action_cost * float(np.mean(a**2)) if a.size else progress
         return self._observe(), float(reward), False, truncated, {"time": self.sim.time, "progress": progress}
 
@@ -155,27 +169,15 @@ class VectorCreatureEnv(gym.vector.VectorEnv):
         return np.stack(obs), {}
 
     def step(self, actions):
-        actions = np.asarray(actions)
-        before = []
-        for env, a in zip(self.envs, actions):
-            a = np.clip(a.astype(np.float64), -1.0, 1.0)
-            before.append((env._com_x(), a))
-            env.sim.set_actuation(a)
-            env._actions += 1
-        diverged = -1
+        starts = [env._act(a) for env, a in zip(self.envs, np.asarray(actions))]
+        diverged = (-1, None)
         try:
             _native.step_many([env.sim for env in self.envs], self.envs[0].steps_per_action)
         except _native.DivergedError as e:
-            diverged = e.index
+            diverged = (e.index, str(e))
         obs, rewards, terms, truncs, finals = [], [], [], [], {}
-        for i, (env, (x0, a)) in enumerate(zip(self.envs, before)):
-            term = i == diverged
-            trunc = env._actions >= env.max_actions
-            if term:
-                o, r = env._observe_safe(), -10.0
-            else:
-                o = env._observe()
-                r = (env._com_x() - x0) / env.control_dt - env.action_cost * float(np.mean(a**2))
+        for i, (env, start) in enumerate(zip(self.envs, starts)):
+            o, r, term, trunc, _ = env._outcome(start, diverged[1] if i == diverged[0] else None)
             if term or trunc:
                 finals[i] = o
                 o = env.reset()[0]

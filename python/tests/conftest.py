@@ -17,7 +17,7 @@ def hooke_bin():
     if path is None:
         target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
         path = target / "debug" / "hooke"
-    path = pathlib.Path(path)
+    path = pathlib.Path(path).resolve()  # the tests run it from other folders
     if not path.exists():
         pytest.fail(f"no hooke binary at {path}: run `cargo build -p hooke-cli` or set HOOKE_BIN")
     return path

@@ -62,9 +62,10 @@ fn python() -> bool {
     let py = venv.join("bin").join("python");
     let (venv_s, py_s) = (venv.to_string_lossy(), py.to_string_lossy());
     let bin = hooke_bin();
-    (py.exists() || run("python3", &["-m", "venv", &venv_s]))
-        && run(&py_s, &["-m", "pip", "install", "-q", "--upgrade", "pip"])
-        && run(&py_s, &["-m", "pip", "install", "-q", "./python[test]"])
+    let made = py.exists()
+        || (run("python3", &["-m", "venv", &venv_s])
+            && run(&py_s, &["-m", "pip", "install", "-q", "--upgrade", "pip"]));
+    made && run(&py_s, &["-m", "pip", "install", "-q", "./python[test]"])
         && cargo(&["build", "-p", "hooke-cli"])
         && run_with(
             &venv.join("bin").join("pytest").to_string_lossy(),

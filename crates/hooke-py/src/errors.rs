@@ -47,27 +47,25 @@ pub(crate) fn field_error(py: Python<'_>, e: &hooke::FieldError) -> PyErr {
 /// The `SceneError` of a scene that could not be read from a file (or written).
 pub(crate) fn io_error(py: Python<'_>, e: &hooke_io::IoError) -> PyErr {
     let (file, field) = match e {
-        hooke_io::IoError::Scene { file, error } => (
-            Some(file.as_str()),
-            match error {
-                hooke_io::SceneError::Field(f) => Some(f.path.as_str()),
-                hooke_io::SceneError::Syntax { .. } => None,
-            },
-        ),
+        hooke_io::IoError::Scene { file, error } => (file, field_of(error)),
         hooke_io::IoError::Read { file, .. } | hooke_io::IoError::Write { file, .. } => {
-            (Some(file.as_str()), None)
+            (file, None)
         }
     };
-    scene_error(py, e.to_string(), file, field)
+    scene_error(py, e.to_string(), Some(file), field)
 }
 
 /// The `SceneError` of scene text that does not parse or validate.
 pub(crate) fn text_error(py: Python<'_>, e: &hooke_io::SceneError) -> PyErr {
-    let field = match e {
-        hooke_io::SceneError::Field(f) => Some(f.path.as_str()),
+    scene_error(py, e.to_string(), None, field_of(e))
+}
+
+/// The field path of a scene error (none for a JSON syntax error).
+fn field_of(e: &hooke_io::SceneError) -> Option<&str> {
+    match e {
+        hooke_io::SceneError::Field(f) => Some(&f.path),
         hooke_io::SceneError::Syntax { .. } => None,
-    };
-    scene_error(py, e.to_string(), None, field)
+    }
 }
 
 /// The `DivergedError` of `d`.

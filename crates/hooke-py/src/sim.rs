@@ -167,14 +167,12 @@ impl Simulation {
     }
 
     /// Each spring's strain (ℓ − L)/L, with the rest length L in effect now (muscles and
-    /// controllers change it).
+    /// controllers change it); 0 for a spring of rest length 0.
     fn spring_strains<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<Real>> {
         let (x, sp) = (self.sim.state().x(), self.sim.live_springs());
+        // The pictures' strain: 0 for a spring of rest length 0.
         let strain = (0..sp.len())
-            .map(|s| {
-                let rest = sp.rest()[s];
-                (length(x, sp.a()[s], sp.b()[s]) - rest) / rest
-            })
+            .map(|s| hooke_render::spring_strain(sp, x, s) as Real)
             .collect();
         arrays::scalars(py, strain)
     }
@@ -259,10 +257,16 @@ impl Simulation {
         let (w, h) = pictures::size(width, height)?;
         let view = camera.map_or(Ok(hooke_render::View::DEFAULT_3D), pictures::view)?;
         let look = pictures::look(pictures::style(style, self.sim.model())?);
-        let mut one = hooke_render::Recording::default();
-        one.push(&self.sim);
-        let frame = one.render(view, &look, w, h).remove(0);
-        pictures::rgb(py, &frame)
+        let (x, t) = (self.sim.state().x(), self.sim.state().t());
+        let shot = hooke_render::Shot {
+            model: self.sim.model(),
+            springs: self.sim.live_springs(),
+            x,
+            t,
+        };
+        let (lo, hi) = hooke_render::bounds(x);
+        let cam = hooke_render::Camera::framing(view, lo, hi, w, h);
+        pictures::rgb(py, &hooke_render::draw_frame(&shot, &cam, &look, (lo, hi)))
     }
 
     /// Writes the recorded frames (`record(every)`, then steps) as an animated GIF at

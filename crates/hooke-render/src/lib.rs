@@ -22,14 +22,12 @@ pub mod camera;
 mod colors;
 mod draw;
 pub mod gif_out;
-mod light;
 pub mod plot;
 pub mod scenery;
 
 pub use camera::{Camera, View};
 pub use colors::{face_color, strain_color};
 pub use draw::{ColorBy, Look, Shot, Style, draw_frame, spring_strain};
-pub use light::Light;
 
 use hooke::{Model, Simulation, Springs, Vec3};
 

@@ -10,7 +10,9 @@ use hooke_render::{spring_strain, strain_color};
 
 use crate::quads::quad;
 use crate::view::{P3, Posed};
-use hooke_render::{Light, face_color};
+use hooke_render::face_color;
+
+use crate::light::Light;
 
 /// What the canvas shows.
 #[derive(Debug, Clone, Copy, PartialEq)]

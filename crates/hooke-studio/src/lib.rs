@@ -18,6 +18,7 @@ pub mod app;
 pub mod doc;
 pub mod draw;
 mod ground;
+mod light;
 pub mod moment;
 pub mod platform;
 mod quads;

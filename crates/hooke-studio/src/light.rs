@@ -4,7 +4,7 @@
 
 use glam::DVec3;
 
-use crate::camera::P3;
+use crate::view::P3;
 
 /// Light that reaches every face, lit or not.
 const AMBIENT: f64 = 0.32;
