@@ -180,7 +180,7 @@ fn bench_case(case: &Case, integrator: Integrator, seconds: f64) -> Result<()> {
         let n = (case.settle / hooke::f64_of(sim.settings().dt)).round() as u64;
         sim.run(n)?;
     }
-    let before = sim.counters().clone();
+    let before = sim.counters();
     let step0 = sim.state().step();
     let (rates, steps) = timed_batches(&mut sim, seconds, springs)?;
     // Contacts per step over every step since `before` (the warm-up included).

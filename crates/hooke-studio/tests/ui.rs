@@ -333,7 +333,7 @@ fn nissen_limit_and_stability_warnings_are_shown() {
     let r = h.state().rects["cs"];
     let rail = h.ctx.global_style().spacing.slider_width;
     click(&mut h, pos2(r.left() + rail - 1.0, r.center().y));
-    let cs = h.state().doc.scene().model().springs().cs()[0];
+    let cs = h.state().doc.scene().to_builder().springs[0].cs;
     assert_eq!(cs, 1.0);
     let warning =
         "1 stable spring(s) above Nissen's limit 1/(n+1); spring 0: max(cs, cd) = 1 > 1/3";

@@ -116,6 +116,14 @@ pub struct Counters {
     pub controller_switches: u64,
     /// Springs torn.
     pub springs_torn: u64,
+    /// Symbolic analyses of the solver in use (the implicit integrators' direct solver).
+    pub symbolic_analyses: u64,
+    /// Numeric factorisations of the solver in use (the direct solver of the implicit
+    /// integrators, or fast mass-spring's matrix).
+    pub factorizations: u64,
+    /// Small substeps XPBD takes per integration step (its `iterations`, or the automatic
+    /// count for this scene); 0 for other integrators.
+    pub xpbd_substeps: u32,
 }
 
 /// A wall clock for the stage timers (reads nothing on wasm32, which has no clock).

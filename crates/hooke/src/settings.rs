@@ -205,8 +205,9 @@ impl StableForm {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
     /// Step size \[s] (one step = `substeps` integration steps of dt/substeps). 0 (the
-    /// default) in a [`SceneBuilder`](crate::SceneBuilder) means automatic: the stable step
-    /// of [`stability::stable_dt`](crate::stability::stable_dt), chosen when the scene is built.
+    /// default) in a [`SceneBuilder`](crate::SceneBuilder) means automatic, chosen when the
+    /// scene is built: the largest value of the form {1, 2, 5}·10^k at most half symplectic
+    /// Euler's limit for the integration step (times `substeps`), and at most 1 ms.
     pub dt: Real,
     /// Integration steps per step (≥ 1).
     pub substeps: u32,

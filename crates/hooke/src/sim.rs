@@ -129,32 +129,24 @@ impl Simulation {
         Ok(r)
     }
 
-    /// Factorisations made so far by the solver in use: (symbolic analyses, numeric
-    /// factorisations) — the direct solver of the implicit integrators, or fast
-    /// mass-spring's matrix.
-    pub fn factorizations(&self) -> (u64, u64) {
-        self.ws
-            .solver
-            .as_ref()
-            .map_or((0, 0), |s| s.factorizations())
-    }
-
-    /// Small substeps XPBD takes per integration step (its `iterations`, or the automatic
-    /// count for this scene), or 0 for other integrators.
-    pub fn xpbd_substeps(&self) -> u32 {
-        match self.scene.settings.integrator {
-            Integrator::Xpbd => self
-                .scene
-                .settings
+    /// Timing and work counters since creation, with the solver's factorisations and
+    /// XPBD's substep count as they stand now.
+    pub fn counters(&self) -> Counters {
+        let solver = self.ws.solver.as_ref();
+        let (symbolic_analyses, factorizations) = solver.map_or((0, 0), |s| s.factorizations());
+        let settings = &self.scene.settings;
+        let xpbd_substeps = match settings.integrator {
+            Integrator::Xpbd => settings
                 .iterations
-                .unwrap_or_else(|| self.ws.solver.as_ref().map_or(0, |s| s.small_substeps())),
+                .unwrap_or_else(|| solver.map_or(0, |s| s.small_substeps())),
             _ => 0,
+        };
+        Counters {
+            symbolic_analyses,
+            factorizations,
+            xpbd_substeps,
+            ..self.ws.counters.clone()
         }
-    }
-
-    /// Timing and work counters since creation.
-    pub fn counters(&self) -> &Counters {
-        &self.ws.counters
     }
 
     /// Energies, momentum and strain of the current state.

@@ -103,7 +103,7 @@ fn run(case: &Case, threads: usize) -> u64 {
         }
         for f in case.uses {
             assert!(
-                f.count(sim.counters()) > 0,
+                f.count(&sim.counters()) > 0,
                 "{}: {f:?} never happened in {} steps",
                 case.name,
                 case.steps

@@ -8,7 +8,7 @@ use hooke::{Settings, Simulation};
 /// One line on what the large-step solvers did (empty for the explicit integrators).
 pub fn solver_summary(sim: &Simulation) -> String {
     let c = sim.counters();
-    let (analyses, factorizations) = sim.factorizations();
+    let (analyses, factorizations) = (c.symbolic_analyses, c.factorizations);
     let mut parts = Vec::new();
     if c.linear_solves > 0 {
         parts.push(format!("{} linear solves", c.linear_solves));
@@ -24,8 +24,8 @@ pub fn solver_summary(sim: &Simulation) -> String {
             "{analyses} symbolic analyses, {factorizations} factorisations"
         ));
     }
-    if sim.xpbd_substeps() > 0 {
-        parts.push(format!("{} XPBD substeps per step", sim.xpbd_substeps()));
+    if c.xpbd_substeps > 0 {
+        parts.push(format!("{} XPBD substeps per step", c.xpbd_substeps));
     }
     if c.sweeps > 0 {
         parts.push(format!(

@@ -40,11 +40,6 @@ impl Nodes {
         &self.radius
     }
 
-    /// Friction roughness of each node, and the neighbours that define its front.
-    pub fn roughness(&self) -> &[Roughness] {
-        &self.roughness
-    }
-
     /// Number of nodes.
     pub fn len(&self) -> usize {
         self.mass.len()

@@ -62,7 +62,8 @@ impl DampingMode {
     }
 }
 
-/// Per-spring data, one array per attribute.
+/// Per-spring data, one array per attribute. The columns that drawing and analysis read
+/// have accessors; the full description of each spring is in [`Scene::to_builder`](crate::Scene::to_builder).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Springs {
     /// First end (node index).
@@ -116,21 +117,6 @@ impl Springs {
     /// Damping c of each spring [N·s/m] (0 for `stable`).
     pub fn c(&self) -> &[Real] {
         &self.c
-    }
-
-    /// Nissen stiffness coefficient Cs of each spring, in [0, 1] (0 unless `stable`).
-    pub fn cs(&self) -> &[Real] {
-        &self.cs
-    }
-
-    /// Nissen damping coefficient Cd of each spring, in [0, 1] (0 unless `stable`).
-    pub fn cd(&self) -> &[Real] {
-        &self.cd
-    }
-
-    /// How each spring's damping acts.
-    pub fn damping(&self) -> &[DampingMode] {
-        &self.damping
     }
 
     /// Strain (ℓ − L)/L past which each spring tears; infinite = never.

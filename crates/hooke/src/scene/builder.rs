@@ -127,8 +127,8 @@ impl SceneBuilder {
 
     /// Validates everything and builds the scene. Errors name the field, e.g.
     /// `springs[4].b: 9 is not a node (the scene has 8 nodes, 0..7)`. With
-    /// `settings.dt` = 0 the step is [`stability::stable_dt`]: the same for a scene
-    /// from a typed builder, the built-in registry or a file.
+    /// `settings.dt` = 0 the step is chosen here ([`Settings::dt`] says how): the same for
+    /// a scene from a typed builder, the built-in registry or a file.
     pub fn build(self) -> Result<Scene, FieldError> {
         let mut settings = self.settings.clone();
         settings.validate_solver()?;

@@ -24,5 +24,5 @@ mod steps;
 pub use limit::{Limit, largest_stable_h_switched};
 pub(crate) use limit::{largest_stable_h_with, stiffest_spring};
 pub use report::{IntegratorLimit, NissenLimit, Report, nissen_limit, report};
-pub use steps::stable_dt;
+pub(crate) use steps::stable_dt;
 pub(crate) use steps::xpbd_substeps;

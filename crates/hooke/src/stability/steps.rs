@@ -9,7 +9,7 @@ use crate::settings::Integrator;
 /// The step size builders choose when none is given (`dt` = 0): the largest value of the
 /// form {1, 2, 5}·10^k at most half the symplectic Euler limit of the integration step,
 /// times `substeps`, and at most 1 ms \[s].
-pub fn stable_dt(model: &Model, substeps: u32) -> Real {
+pub(crate) fn stable_dt(model: &Model, substeps: u32) -> Real {
     let h = match largest_stable_h(model, Integrator::SymplecticEuler) {
         Limit::Max(h) => 0.5 * h * substeps as f64,
         _ => 1e-3,
