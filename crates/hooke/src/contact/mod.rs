@@ -2,7 +2,8 @@
 //! collisions between node radii, with Coulomb friction (seed 004).
 //!
 //! Contacts run as a stage after each integration step, so they work the same way with
-//! every integrator:
+//! every integrator — except XPBD, which runs the same two parts inside each of its small
+//! substeps (`inside.rs`: a projection after a frame-sized step fights the solver):
 //!
 //! 1. **Surfaces** (`surface.rs`, `respond.rs`): a node (centre within its radius of a
 //!    surface) is put back on the surface (seed 004: "when a mass crosses through the
@@ -26,6 +27,7 @@
 //! direction friction opposes.
 
 pub(crate) mod grid;
+pub(crate) mod inside;
 pub(crate) mod respond;
 pub(crate) mod surface;
 

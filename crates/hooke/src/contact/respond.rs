@@ -67,27 +67,42 @@ pub(crate) fn respond(
         vn
     };
     let dvn = vn_new - vn;
-    let speed = vt.length();
-    if speed > 0.0 {
-        let t = vt / speed;
-        let r = node.roughness_along(n, t);
-        let (mu_s, mu_k) = (hit.static_roughness * r, hit.roughness * r);
-        if speed <= mu_s * dvn {
-            // Static: no slip. Undo this step's slide over the surface as well.
-            vt = Vec3::ZERO;
-            let slide = (*x - node.x_old) - hit.velocity * h;
-            *x -= slide - n * slide.dot(n);
-        } else {
-            // Kinetic: the impulse μk·Δvₙ against the slide (never past a stop), and the
-            // position change that goes with the lost velocity.
-            let dv = (mu_k * dvn).min(speed);
-            vt -= t * dv;
-            *x -= t * (dv * h);
-        }
-    }
+    vt = friction(x, vt, node, hit, dvn, h);
     let vr = vt + n * vn_new;
     *v = vr + hit.velocity;
     true
+}
+
+/// Coulomb friction for a contact whose normal impulse per unit mass is `dvn` ≥ 0 [m/s]:
+/// returns the new tangential velocity relative to the surface (`vt` before) and moves `x`
+/// to match. Static (|vₜ| ≤ μs·Δvₙ): vₜ = 0 and this step's slide over the surface is
+/// undone; kinetic: vₜ loses μk·Δvₙ (never past a stop) and x the matching μk·Δvₙ·h.
+#[inline]
+pub(crate) fn friction(
+    x: &mut Vec3,
+    vt: Vec3,
+    node: &NodeContact,
+    hit: &Hit,
+    dvn: Real,
+    h: Real,
+) -> Vec3 {
+    let speed = vt.length();
+    if speed <= 0.0 {
+        return vt;
+    }
+    let n = hit.normal;
+    let t = vt / speed;
+    let r = node.roughness_along(n, t);
+    let (mu_s, mu_k) = (hit.static_roughness * r, hit.roughness * r);
+    if speed <= mu_s * dvn {
+        let slide = (*x - node.x_old) - hit.velocity * h;
+        *x -= slide - n * slide.dot(n);
+        Vec3::ZERO
+    } else {
+        let dv = (mu_k * dvn).min(speed);
+        *x -= t * (dv * h);
+        vt - t * dv
+    }
 }
 
 /// Inputs of the surface stage.

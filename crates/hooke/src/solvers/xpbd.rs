@@ -16,8 +16,17 @@
 //! their effective k = cs·m_red/h_s² and c = cd·m_red/h_s at the substep size, so cs = 1
 //! reaches the rest length in one substep as Nissen's spring does. The pass is sequential
 //! in spring order, so results are deterministic.
+//!
+//! Contacts act inside every substep, after the springs ([`crate::contact::inside`]):
+//! one relaxation sweep of the node collisions, then the ground, the terrain and the
+//! colliders push nodes out to their radius with position-based Coulomb friction, and a
+//! node that hit a surface faster than the restitution threshold leaves it with −e times
+//! its approach speed.
 
 use super::blocks::{self, V3};
+use crate::contact::CollisionMode;
+use crate::contact::grid::{CollisionPass, CollisionWs};
+use crate::contact::inside::{Pushed, SolverContacts};
 use crate::counters::Phase;
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, SpringKind, Springs};
@@ -52,16 +61,61 @@ impl Solver for Xpbd {
         let hs = ctx.h as f64 / substeps as f64;
         let springs = ws.springs.values(ctx.model);
         let co = SpringCoeffs::compile_in(ctx.model, springs, hs as Real, Form::Forces, None);
+        let start = st.x.clone();
+        let surfaces = SolverContacts::new(ctx.model, (ctx.t0, ctx.t1()), &start);
         let mut sub = Substeps::new((ctx.model, springs, &co), &fixed, hs, st);
+        let (mut touched, mut pairs) = (Vec::new(), 0);
         for _ in 0..substeps {
             ws.counters.time(Phase::Nodes, || sub.predict(&ws.fconst));
             ws.counters.time(Phase::Springs, || sub.project());
             ws.counters.spring_updates += springs.len() as u64;
+            let col = &ctx.model.contacts.collisions;
+            if col.mode != CollisionMode::Off {
+                let pass = CollisionPass {
+                    model: ctx.model,
+                    mode: col.mode,
+                    friction: col.friction,
+                    iterations: 1,
+                };
+                pairs = sub.collide(&mut ws.collisions, &pass);
+            }
+            if let Some(s) = &surfaces {
+                touched = sub.push_out(s);
+            }
             sub.velocities();
+            sub.bounce(&touched, bounce_threshold(ctx));
         }
         sub.finish(st, ws.retention);
+        st.touching = touched.iter().map(|t| t.node).collect();
+        ws.counters.surface_contacts += touched.len() as u64;
+        ws.counters.pair_contacts += pairs;
         StepReport::default()
     }
+
+    fn handles_contacts(&self) -> bool {
+        true
+    }
+}
+
+/// The approach speed below which nothing bounces, as in the `contacts` stage \[m/s].
+fn bounce_threshold(ctx: &StepCtx) -> f64 {
+    let g = ctx.model.env.gravity.length();
+    ctx.model
+        .contacts
+        .restitution_threshold
+        .max(2.0 * g * ctx.h) as f64
+}
+
+/// A node that touched a surface in a substep, with its approach speed before.
+struct Touched {
+    node: u32,
+    surface: Pushed,
+    /// Normal velocity relative to the surface before the substep's contacts [m/s].
+    vn: f64,
+}
+
+fn to_vec3(p: V3) -> Vec3 {
+    Vec3::new(p[0] as Real, p[1] as Real, p[2] as Real)
 }
 
 #[inline(always)]
@@ -164,6 +218,70 @@ impl<'a> Substeps<'a> {
             for kk in 0..3 {
                 x[a][kk] += u[kk] * w[a] * dl;
                 x[b][kk] -= u[kk] * w[b] * dl;
+            }
+        }
+    }
+
+    /// One relaxation sweep of the node collisions ([`crate::contact::grid`]) on this
+    /// substep's positions, its velocity corrections (approach and friction) taken as
+    /// position corrections Δv·h_s; returns the touching pairs.
+    fn collide(&mut self, cws: &mut CollisionWs, pass: &CollisionPass) -> u64 {
+        let hs = self.hs;
+        let mut x: Vec<Vec3> = self.x.iter().map(|&p| to_vec3(p)).collect();
+        let v0: Vec<Vec3> = (0..x.len())
+            .map(|i| to_vec3(sub(self.x[i], self.x_prev[i])) / hs as Real)
+            .collect();
+        let mut v = v0.clone();
+        let pairs = cws.run(pass, &mut x, &mut v);
+        for (i, p) in self.x.iter_mut().enumerate() {
+            let moved = x[i] + (v[i] - v0[i]) * hs as Real;
+            if moved != to_vec3(*p) {
+                *p = moved.to_array().map(|c| c as f64);
+            }
+        }
+        pairs
+    }
+
+    /// Every free node pushed out of the surfaces, with friction; returns those that
+    /// touched, in node order.
+    fn push_out(&mut self, surfaces: &SolverContacts) -> Vec<Touched> {
+        let mut touched = Vec::new();
+        let hs = self.hs as Real;
+        for i in 0..self.x.len() {
+            if self.w[i] == 0.0 {
+                continue;
+            }
+            let mut p = to_vec3(self.x[i]);
+            let Some(pushed) = surfaces.push_out(i, &mut p, to_vec3(self.x_prev[i]), hs) else {
+                continue;
+            };
+            self.x[i] = p.to_array().map(|c| c as f64);
+            let v = to_vec3(self.v[i]) - pushed.velocity;
+            touched.push(Touched {
+                node: i as u32,
+                surface: pushed,
+                vn: v.dot(pushed.normal) as f64,
+            });
+        }
+        touched
+    }
+
+    /// A node that approached a surface faster than `threshold` [m/s] leaves it with −e
+    /// times its approach speed along the normal (its velocity after the substep's
+    /// projection has no approach left).
+    fn bounce(&mut self, touched: &[Touched], threshold: f64) {
+        for t in touched {
+            let e = t.surface.restitution as f64;
+            if e == 0.0 || -t.vn <= threshold {
+                continue;
+            }
+            let i = t.node as usize;
+            let n = t.surface.normal.to_array().map(|c| c as f64);
+            let u = t.surface.velocity.to_array().map(|c| c as f64);
+            let vr: V3 = std::array::from_fn(|k| self.v[i][k] - u[k]);
+            let vn = vr[0] * n[0] + vr[1] * n[1] + vr[2] * n[2];
+            for k in 0..3 {
+                self.v[i][k] += (-e * t.vn - vn) * n[k];
             }
         }
     }

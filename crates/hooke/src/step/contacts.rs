@@ -9,9 +9,11 @@ use crate::contact::respond::{self, SurfacePass};
 use crate::contact::surface::Posed;
 use crate::state::State;
 
-/// Only scenes with something to touch, and only while the state is finite.
+/// Only scenes with something to touch, only while the state is finite, and only after
+/// solvers that leave contacts to this stage (XPBD handles them in its own substeps).
 pub(super) fn active(ctx: &StepCtx, ws: &Workspace) -> bool {
-    ctx.model.contacts.any() && ws.finite != Some(false)
+    let in_solver = ws.solver.as_ref().is_some_and(|s| s.handles_contacts());
+    ctx.model.contacts.any() && ws.finite != Some(false) && !in_solver
 }
 
 pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {

@@ -150,4 +150,10 @@ pub(crate) trait Solver: std::fmt::Debug + Send + Sync {
     fn small_substeps(&self) -> u32 {
         0
     }
+
+    /// Whether the solver handles the contacts itself, inside its own small steps (and sets
+    /// `State::touching`), so the `contacts` stage has nothing to do.
+    fn handles_contacts(&self) -> bool {
+        false
+    }
 }
