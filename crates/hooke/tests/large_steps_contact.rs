@@ -2,7 +2,8 @@
 //! showcase, the cloth dropped on a sphere, at a frame-sized step of 1/60 s must behave
 //! like symplectic Euler at its own small step. Contacts applied after the step as a
 //! projection fought the large-step solvers (XPBD went from 4.9 J to 4 861 J and 1 075%
-//! stretch); XPBD now handles them in its own substeps.
+//! stretch, backward Euler to 36 J); XPBD now handles them in its own substeps, the
+//! implicit integrators as penalty planes with friction inside the solve.
 // Written for Real = f32; in f64 builds some casts are no-ops.
 #![allow(clippy::unnecessary_cast, clippy::useless_conversion)]
 
@@ -66,19 +67,37 @@ fn audit(scene: Scene, seconds: f64) -> Audit {
     a
 }
 
+/// The bounds a large-step solver at 1/60 s must keep against symplectic Euler at its own
+/// step: energy never 1% above the start, stretch within 3× and compression within 1.5×
+/// the reference's, node centres at least `clearance` radii outside the sphere.
+fn drapes_like_symplectic_euler(integrator: Integrator, clearance: f64) {
+    let reference = audit(scene(Integrator::SymplecticEuler, None), 3.0);
+    let a = audit(scene(integrator, Some(FRAME)), 3.0);
+    println!("symplectic Euler at its own step: {reference:?}\n{integrator} at 1/60 s: {a:?}");
+    assert!(
+        a.e_max <= 1.01 * a.e0,
+        "{integrator}: energy rose to {} J from {} J",
+        a.e_max,
+        a.e0
+    );
+    assert!(a.stretch <= 3.0 * reference.stretch, "{integrator}: {a:?}");
+    assert!(
+        a.compression <= 1.5 * reference.compression,
+        "{integrator}: {a:?}"
+    );
+    assert!(a.clearance >= clearance, "{integrator}: {}", a.clearance);
+}
+
 #[test]
 fn xpbd_at_frame_steps_drapes_the_cloth_like_symplectic_euler() {
-    let reference = audit(scene(Integrator::SymplecticEuler, None), 3.0);
-    let xpbd = audit(scene(Integrator::Xpbd, Some(FRAME)), 3.0);
-    println!("symplectic Euler at its own step: {reference:?}\nXPBD at 1/60 s: {xpbd:?}");
-    assert!(
-        xpbd.e_max <= 1.01 * xpbd.e0,
-        "energy rose to {} J from {} J",
-        xpbd.e_max,
-        xpbd.e0
-    );
-    assert!(xpbd.stretch <= 3.0 * reference.stretch);
-    assert!(xpbd.compression <= 1.5 * reference.compression);
-    // Node centres stay a radius outside the sphere (to rounding).
-    assert!(xpbd.clearance >= 0.999, "{}", xpbd.clearance);
+    // XPBD projects: node centres stay a radius outside the sphere (to rounding).
+    drapes_like_symplectic_euler(Integrator::Xpbd, 0.999);
+}
+
+#[test]
+fn backward_euler_at_frame_steps_drapes_the_cloth_like_symplectic_euler() {
+    // The issue asks for no node inside by more than its radius (clearance ≥ 0); the
+    // penalty and the planes' linearisation leave nodes within 10% of their radius of
+    // the surface (measured: 0.947 radii clear at worst).
+    drapes_like_symplectic_euler(Integrator::BackwardEuler, 0.9);
 }

@@ -446,6 +446,33 @@ impl CollisionWs {
         .any(|moved| moved)
     }
 
+    /// The pairs of nodes closer than the sum of their radii at positions `x` (for the
+    /// solvers that take collisions into their own step), as (i, j) from each side,
+    /// i ascending.
+    pub(crate) fn overlapping(&mut self, p: &CollisionPass, x: &[Vec3]) -> Vec<(u32, u32)> {
+        if p.mode == CollisionMode::Off {
+            return Vec::new();
+        }
+        if p.mode == CollisionMode::Bodies && self.body.len() != x.len() {
+            self.body = bodies(p.model);
+        }
+        if self.stale(x) {
+            self.broad_phase(p, x);
+        }
+        let radius = &p.model.nodes.radius;
+        let mut pairs = Vec::new();
+        for (k, &i) in self.active.iter().enumerate() {
+            let (lo, hi) = (self.start[k] as usize, self.start[k + 1] as usize);
+            for &j in &self.nbr[lo..hi] {
+                let rs = radius[i as usize] + radius[j as usize];
+                if (x[i as usize] - x[j as usize]).length_squared() < rs * rs {
+                    pairs.push((i, j));
+                }
+            }
+        }
+        pairs
+    }
+
     /// Drops cached per-model data (after the model changed).
     pub(crate) fn invalidate(&mut self) {
         self.body.clear();

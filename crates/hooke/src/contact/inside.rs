@@ -15,7 +15,7 @@
 //! separates node radii (self-collision) and finds nothing left to do on the surfaces.
 
 use super::respond::{self, NodeContact};
-use super::surface::Posed;
+use super::surface::{Hit, Posed};
 use crate::model::Model;
 use crate::real::{Real, Vec3};
 
@@ -24,7 +24,7 @@ pub(crate) struct SolverContacts<'a> {
     posed: Posed<'a>,
     model: &'a Model,
     /// The positions at the start of the step, where nodes take their fronts from.
-    fronts_at: &'a [Vec3],
+    fronts_at: Vec<Vec3>,
 }
 
 /// What [`SolverContacts::push_out`] did to one node.
@@ -41,17 +41,36 @@ pub(crate) struct Pushed {
 impl<'a> SolverContacts<'a> {
     /// The surfaces placed for the step from `t0` to `t1` \[s]; `None` when the scene has
     /// none. `fronts_at`: positions at the start of the step.
-    pub(crate) fn new(
-        model: &'a Model,
-        (t0, t1): (f64, f64),
-        fronts_at: &'a [Vec3],
-    ) -> Option<Self> {
+    pub(crate) fn new(model: &'a Model, (t0, t1): (f64, f64), fronts_at: &[Vec3]) -> Option<Self> {
         let contacts = &model.contacts;
         contacts.has_surfaces().then(|| Self {
             posed: Posed::new(contacts, t0, t1),
             model,
-            fronts_at,
+            fronts_at: fronts_at.to_vec(),
         })
+    }
+
+    /// Node `i`'s collision radius \[m].
+    pub(crate) fn radius(&self, i: usize) -> Real {
+        self.model.nodes.radius[i]
+    }
+
+    /// The surfaces node `i` at `p` is within its radius of, in order.
+    pub(crate) fn hits(&self, i: usize, p: Vec3) -> impl Iterator<Item = Hit> + '_ {
+        let r = self.model.nodes.radius[i];
+        (0..self.posed.len()).filter_map(move |k| self.posed.touch(k, p, r))
+    }
+
+    /// Node `i`'s contact as [`respond::friction`] needs it, `x_old` its position a step
+    /// ago.
+    pub(crate) fn node(&self, i: usize, x_old: Vec3) -> NodeContact {
+        let rough = self.model.nodes.roughness[i];
+        NodeContact {
+            radius: self.model.nodes.radius[i],
+            x_old,
+            front: rough.front(i, &self.fronts_at),
+            roughness: rough,
+        }
     }
 
     /// Pushes node `i` (at `x`, at `x_prev` a small step `h` ago) out of each surface in
@@ -66,13 +85,7 @@ impl<'a> SolverContacts<'a> {
             };
             let depth = r - hit.phi;
             *x += hit.normal * depth;
-            let rough = self.model.nodes.roughness[i];
-            let node = NodeContact {
-                radius: r,
-                x_old: x_prev,
-                front: rough.front(i, self.fronts_at),
-                roughness: rough,
-            };
+            let node = self.node(i, x_prev);
             // The slide over the surface this small step, as a velocity.
             let slide = (*x - x_prev) / h - hit.velocity;
             let vt = slide - hit.normal * slide.dot(hit.normal);

@@ -25,6 +25,10 @@ use super::blocks::{self, BlockMatrix, BlockPattern, SpringTerms, V3, Weights};
 use super::direct::Expanded;
 use super::eval;
 use super::laplacian::{Laplacian, QWeights};
+use super::penalty::{Iterate, Planes};
+use crate::contact::grid::{CollisionPass, CollisionWs};
+use crate::contact::inside::SolverContacts;
+use crate::contact::surface::Hit;
 use crate::counters::Phase;
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, Springs};
@@ -202,6 +206,14 @@ impl Solver for Implicit {
         self.ws.as_ref().map_or((0, 0), ImplicitWs::factorizations)
     }
 
+    fn handles_surfaces(&self) -> bool {
+        true
+    }
+
+    fn handles_collisions(&self) -> bool {
+        true
+    }
+
     /// One step of the method from `st` (velocities of kinematic nodes already set by the
     /// control stage); fixed nodes keep Δv = 0.
     fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
@@ -210,14 +222,35 @@ impl Solver for Implicit {
             .ws
             .get_or_insert_with(|| ImplicitWs::new(model, ws.springs.values(model), h));
         let mut step = Newton::start(self.method, ctx, st, ws);
+        step.find_planes(&iws.coeffs, ws, &st.x);
         step.first(iws, ws);
         for _ in 1..ctx.settings.newton_iterations {
             step.iterate(iws, ws);
         }
+        // With contacts, a step that gained energy (more than 0.01%: a contact holds or lets
+        // go of a node suddenly, and one linearised solve can overshoot) or whose contacts
+        // switched on or off takes Newton iterations until it does not.
+        if step.planes.is_some() {
+            let e0 = step_energy(model, ws, st);
+            for _ in 0..CONTACT_ITERATIONS {
+                step.write(st, ws.retention);
+                let gained = step_energy(model, ws, st) > e0 + 1e-4 * e0.abs();
+                if !gained && step.contacts_settled() {
+                    break;
+                }
+                step.iterate(iws, ws);
+            }
+        }
+        st.touching = step.touching();
+        ws.counters.surface_contacts += st.touching.len() as u64;
+        ws.counters.pair_contacts += step.planes.as_ref().map_or(0, |p| p.pairs()).div_ceil(2);
         step.finish(st, ws.retention);
         StepReport::default()
     }
 }
+
+/// The most Newton iterations added to a step because contacts switched on or off.
+const CONTACT_ITERATIONS: u32 = 4;
 
 /// One implicit step in progress: the start state, the forces there, and the iterate Δv.
 struct Newton<'a> {
@@ -229,6 +262,8 @@ struct Newton<'a> {
     f0: Vec<V3>,
     dv: Vec<V3>,
     weights: Weights,
+    /// Surface contacts, as penalty planes ([`super::penalty`]).
+    planes: Option<Planes<'a>>,
 }
 
 impl<'a> Newton<'a> {
@@ -263,7 +298,104 @@ impl<'a> Newton<'a> {
                 alpha_d: h * method.w1 * method.b_v,
                 alpha_k: h * h * method.w1 * method.b_x,
             },
+            planes: None,
         }
+    }
+
+    /// The contact planes of the free nodes near a surface at their inertial prediction
+    /// y = x₀ + h·v₀ + h²·M⁻¹·f_const (`fconst` \[N]), each a hundred times as stiff as
+    /// the node, m/h² + Σₛ kₛ.
+    fn find_planes(&mut self, co: &SpringCoeffs, ws: &mut Workspace, fronts_at: &[Vec3]) {
+        let (model, h) = (self.ctx.model, self.ctx.h as f64);
+        let times = (self.ctx.t0, self.ctx.t1());
+        let Some(surfaces) = SolverContacts::new(model, times, fronts_at) else {
+            return;
+        };
+        let mut planes = Planes::new(surfaces, h, self.method.c_x);
+        let adj = model.adjacency();
+        let mut y = self.x0.clone();
+        let mut stiffness = vec![0.0; y.len()];
+        for i in (0..self.x0.len()).filter(|&i| !self.fixed[i]) {
+            let m = model.nodes.mass[i] as f64;
+            let f = ws.fconst[i].to_array().map(|c| c as f64);
+            y[i] = std::array::from_fn(|k| self.x0[i][k] + h * self.v0[i][k] + h * h * f[k] / m);
+            let springs = adj.as_a(i).iter().chain(adj.as_b(i));
+            let k: f64 = springs.map(|&s| co.k[s as usize] as f64).sum();
+            stiffness[i] = m / (h * h) + k;
+            let start = (self.x0[i], self.v0[i], self.f0[i]);
+            planes.add(i, (start, y[i]), (m, stiffness[i]));
+        }
+        self.pair_planes(&mut planes, &mut ws.collisions, (&y, &stiffness));
+        self.planes = (!planes.is_empty()).then_some(planes);
+    }
+
+    /// Node collisions as planes too: each free node of a pair that overlaps at the
+    /// predictions `y` sees the other as a sphere it must leave by its share of the
+    /// overlap (by inverse mass), moving with the other's velocity.
+    fn pair_planes(
+        &self,
+        planes: &mut Planes,
+        cws: &mut CollisionWs,
+        (y, stiffness): (&[V3], &[f64]),
+    ) {
+        let model = self.ctx.model;
+        let col = &model.contacts.collisions;
+        let pass = CollisionPass {
+            model,
+            mode: col.mode,
+            friction: col.friction,
+            iterations: col.iterations,
+        };
+        let yr = to_real(y);
+        let (w, radius) = (&model.nodes.inv_mass, &model.nodes.radius);
+        for (i, j) in cws.overlapping(&pass, &yr) {
+            let (i, j) = (i as usize, j as usize);
+            if self.fixed[i] {
+                continue;
+            }
+            let d = yr[i] - yr[j];
+            let (dist, rs) = (d.length(), radius[i] + radius[j]);
+            let share = if self.fixed[j] {
+                1.0
+            } else {
+                w[i] / (w[i] + w[j])
+            };
+            let hit = Hit {
+                phi: radius[i] - (rs - dist) * share,
+                normal: if dist > 0.0 { d / dist } else { Vec3::Y },
+                velocity: to_real(&[self.v0[j]])[0],
+                roughness: col.friction,
+                static_roughness: col.friction,
+                restitution: 0.0,
+            };
+            let m = model.nodes.mass[i] as f64;
+            let start = (self.x0[i], self.v0[i], self.f0[i]);
+            planes.add_pair(i, (start, y[i]), (m, stiffness[i]), hit);
+        }
+    }
+
+    /// The nodes on a surface at the end of the step, ascending.
+    fn touching(&self) -> Vec<u32> {
+        let x_end = self.end_positions();
+        self.planes
+            .as_ref()
+            .map_or(Vec::new(), |p| p.touching(&x_end))
+    }
+
+    /// Whether the contacts are as the last solve assumed ([`Planes::settled`]).
+    fn contacts_settled(&mut self) -> bool {
+        let x_end = self.end_positions();
+        self.planes.as_mut().is_none_or(|p| p.settled(&x_end))
+    }
+
+    /// End positions x₁ = x₀ + h·(v₀ + c_x·Δv) of the current iterate.
+    fn end_positions(&self) -> Vec<V3> {
+        let (h, c_x) = (self.ctx.h as f64, self.method.c_x);
+        (0..self.x0.len())
+            .map(|i| {
+                std::array::from_fn(|k| self.x0[i][k] + h * (self.v0[i][k] + c_x * self.dv[i][k]))
+            })
+            .collect()
     }
 
     /// Assembles A at (x, v) into `iws.matrix`; returns K·v.
@@ -308,6 +440,18 @@ impl<'a> Newton<'a> {
                 }
             }
         }
+        if let Some(planes) = &mut self.planes {
+            // The linear contact model is expanded at Δv = 0, whatever the warm start.
+            let x_end: Vec<V3> = (0..self.x0.len())
+                .map(|i| std::array::from_fn(|k| self.x0[i][k] + h * self.v0[i][k]))
+                .collect();
+            let it = Iterate {
+                x_end: &x_end,
+                v_end: &self.v0,
+                linear: true,
+            };
+            planes.add_to(&iws.pattern, &mut iws.matrix, &mut rhs, it);
+        }
         let mut dv = std::mem::take(&mut self.dv);
         self.solve(iws, ws, &rhs, &mut dv);
         self.dv = dv;
@@ -336,6 +480,18 @@ impl<'a> Newton<'a> {
             }
         }
         self.assemble(iws, ws, &xe, &ve);
+        let x_end = self.end_positions();
+        let v_end: Vec<V3> = (0..n)
+            .map(|i| std::array::from_fn(|k| self.v0[i][k] + self.dv[i][k]))
+            .collect();
+        if let Some(planes) = &mut self.planes {
+            let it = Iterate {
+                x_end: &x_end,
+                v_end: &v_end,
+                linear: false,
+            };
+            planes.add_to(&iws.pattern, &mut iws.matrix, &mut rhs, it);
+        }
         // Newton corrections start from zero.
         let mut delta = vec![[0.0; 3]; n];
         self.solve(iws, ws, &rhs, &mut delta);
@@ -348,18 +504,38 @@ impl<'a> Newton<'a> {
 
     /// v₁ = (v₀ + Δv)·r, x₁ = x₀ + h·(v₀ + c_x·Δv); CG's warm start kept in the state.
     fn finish(self, st: &mut State, retention: Real) {
-        let (m, h) = (self.method, self.ctx.h as f64);
+        self.write(st, retention);
+    }
+
+    /// Writes the iterate's end of step into `st`, nodes held by static friction held.
+    fn write(&self, st: &mut State, retention: Real) {
         let cg = self.ctx.settings.linear_solver == LinearSolver::Cg;
         st.last_dv = cg.then(|| to_real(&self.dv));
+        let mut x1 = self.end_positions();
+        let mut v1: Vec<V3> = (0..self.x0.len())
+            .map(|i| std::array::from_fn(|k| self.v0[i][k] + self.dv[i][k]))
+            .collect();
+        if let Some(planes) = &self.planes {
+            let masses = &self.ctx.model.nodes.mass;
+            planes.hold(masses, (&self.x0, &self.v0), (&mut x1, &mut v1));
+        }
         let ret = retention as f64;
         for i in 0..self.x0.len() {
-            let (x0, v0, dv) = (self.x0[i], self.v0[i], self.dv[i]);
-            let x1: V3 = std::array::from_fn(|k| x0[k] + h * (v0[k] + m.c_x * dv[k]));
-            let v1: V3 = std::array::from_fn(|k| (v0[k] + dv[k]) * ret);
-            st.x[i] = Vec3::new(x1[0] as Real, x1[1] as Real, x1[2] as Real);
-            st.v[i] = Vec3::new(v1[0] as Real, v1[1] as Real, v1[2] as Real);
+            let (x, v) = (x1[i], v1[i]);
+            st.x[i] = Vec3::new(x[0] as Real, x[1] as Real, x[2] as Real);
+            st.v[i] = Vec3::new(
+                (v[0] * ret) as Real,
+                (v[1] * ret) as Real,
+                (v[2] * ret) as Real,
+            );
         }
     }
+}
+
+/// Total energy of `st` with the springs in effect \[J].
+fn step_energy(model: &Model, ws: &Workspace, st: &State) -> f64 {
+    let sp = &ws.springs;
+    crate::diagnostics::energy(model, &sp.layout, &sp.forces, &ws.fbase, st).total()
 }
 
 /// Total forces at (x, v) in f64.

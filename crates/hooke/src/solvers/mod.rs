@@ -22,6 +22,7 @@ pub(crate) mod fms;
 pub(crate) mod implicit;
 mod impulse;
 pub(crate) mod laplacian;
+mod penalty;
 mod rk4;
 mod symplectic;
 mod verlet;

@@ -61,8 +61,7 @@ impl Solver for Xpbd {
         let hs = ctx.h as f64 / substeps as f64;
         let springs = ws.springs.values(ctx.model);
         let co = SpringCoeffs::compile_in(ctx.model, springs, hs as Real, Form::Forces, None);
-        let start = st.x.clone();
-        let surfaces = SolverContacts::new(ctx.model, (ctx.t0, ctx.t1()), &start);
+        let surfaces = SolverContacts::new(ctx.model, (ctx.t0, ctx.t1()), &st.x);
         let mut sub = Substeps::new((ctx.model, springs, &co), &fixed, hs, st);
         let (mut touched, mut pairs) = (Vec::new(), 0);
         for _ in 0..substeps {
@@ -92,7 +91,11 @@ impl Solver for Xpbd {
         StepReport::default()
     }
 
-    fn handles_contacts(&self) -> bool {
+    fn handles_surfaces(&self) -> bool {
+        true
+    }
+
+    fn handles_collisions(&self) -> bool {
         true
     }
 }

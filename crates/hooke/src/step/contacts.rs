@@ -9,11 +9,9 @@ use crate::contact::respond::{self, SurfacePass};
 use crate::contact::surface::Posed;
 use crate::state::State;
 
-/// Only scenes with something to touch, only while the state is finite, and only after
-/// solvers that leave contacts to this stage (XPBD handles them in its own substeps).
+/// Only scenes with something to touch, and only while the state is finite.
 pub(super) fn active(ctx: &StepCtx, ws: &Workspace) -> bool {
-    let in_solver = ws.solver.as_ref().is_some_and(|s| s.handles_contacts());
-    ctx.model.contacts.any() && ws.finite != Some(false) && !in_solver
+    ctx.model.contacts.any() && ws.finite != Some(false)
 }
 
 pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
@@ -26,8 +24,13 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
         friction: col.friction,
         iterations: col.iterations,
     };
-    ws.counters.pair_contacts += ws.collisions.run(&pass, &mut st.x, &mut st.v);
-    if contacts.has_surfaces() {
+    // Solvers that take large steps handle what they can inside the step (XPBD both parts,
+    // the implicit integrators the surfaces).
+    let solver = ws.solver.as_ref();
+    if !solver.is_some_and(|s| s.handles_collisions()) {
+        ws.counters.pair_contacts += ws.collisions.run(&pass, &mut st.x, &mut st.v);
+    }
+    if contacts.has_surfaces() && !solver.is_some_and(|s| s.handles_surfaces()) {
         let posed = Posed::new(contacts, ctx.t0, ctx.t1());
         let g = model.env.gravity.length();
         let pass = SurfacePass {
@@ -40,7 +43,7 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
             threshold: contacts.restitution_threshold.max(2.0 * g * h),
         };
         st.touching = respond::surfaces(&pass, &mut st.x, &mut st.v);
+        ws.counters.surface_contacts += st.touching.len() as u64;
     }
-    ws.counters.surface_contacts += st.touching.len() as u64;
     Ok(())
 }

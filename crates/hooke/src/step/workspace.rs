@@ -151,9 +151,15 @@ pub(crate) trait Solver: std::fmt::Debug + Send + Sync {
         0
     }
 
-    /// Whether the solver handles the contacts itself, inside its own small steps (and sets
-    /// `State::touching`), so the `contacts` stage has nothing to do.
-    fn handles_contacts(&self) -> bool {
+    /// Whether the solver handles the surfaces (ground, terrain, colliders) itself and sets
+    /// `State::touching`, so the `contacts` stage leaves them out.
+    fn handles_surfaces(&self) -> bool {
+        false
+    }
+
+    /// Whether the solver handles node collisions itself, so the `contacts` stage leaves
+    /// them out.
+    fn handles_collisions(&self) -> bool {
         false
     }
 }
