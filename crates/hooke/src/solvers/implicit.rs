@@ -385,7 +385,12 @@ impl<'a> Newton<'a> {
     /// Whether the contacts are as the last solve assumed ([`Planes::settled`]).
     fn contacts_settled(&mut self) -> bool {
         let x_end = self.end_positions();
-        self.planes.as_mut().is_none_or(|p| p.settled(&x_end))
+        let v_end: Vec<V3> = (0..self.x0.len())
+            .map(|i| std::array::from_fn(|k| self.v0[i][k] + self.dv[i][k]))
+            .collect();
+        self.planes
+            .as_mut()
+            .is_none_or(|p| p.settled((&x_end, &v_end)))
     }
 
     /// End positions x₁ = x₀ + h·(v₀ + c_x·Δv) of the current iterate.

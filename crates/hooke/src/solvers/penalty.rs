@@ -69,6 +69,8 @@ struct Plane {
     last: Friction,
     /// Whether the plane is a surface's (else another node's).
     surface: bool,
+    /// Whether the node's roughness depends on the way it slides (it has a front).
+    directional: bool,
 }
 
 /// The contact planes of one implicit step.
@@ -174,11 +176,17 @@ impl<'a> Planes<'a> {
         let inv_m = if node.m > 0.0 { 1.0 / node.m } else { 0.0 };
         let free: V3 = std::array::from_fn(|k| rel[k] + self.h * node.f0[k] * inv_m);
         let slide: V3 = std::array::from_fn(|k| free[k] - dot(free, n) * n[k]);
-        let along = vec3(slide).normalize_or_zero();
-        let rough = self
-            .surfaces
-            .node(i, vec3(p))
-            .roughness_along(hit.normal, along);
+        // Seed 004: the way a node is driven is its slide while it slides, else the way
+        // the forces push it.
+        let moving: V3 = std::array::from_fn(|k| rel[k] - dot(rel, n) * n[k]);
+        let driven = if dot(moving, moving).sqrt() > EPS_V {
+            moving
+        } else {
+            slide
+        };
+        let along = vec3(driven).normalize_or_zero();
+        let contact = self.surfaces.node(i, vec3(p));
+        let rough = contact.roughness_along(hit.normal, along);
         let mu_k = (hit.roughness * rough) as f64;
         let braked = self.h * mu_k * load.max(0.0) * inv_m;
         self.list.push(Plane {
@@ -193,6 +201,7 @@ impl<'a> Planes<'a> {
             counted: true,
             last: Friction::default(),
             surface: true,
+            directional: contact.roughness.has_front(),
         });
     }
 
@@ -200,12 +209,27 @@ impl<'a> Planes<'a> {
     /// (inside where it was counted, outside where not, to 1% of the node's radius) and
     /// no free node without a plane went into a surface. If not, the planes of those nodes
     /// are added and the caller solves again (a Newton iteration).
-    pub(super) fn settled(&mut self, x_end: &[V3]) -> bool {
+    pub(super) fn settled(&mut self, (x_end, v_end): (&[V3], &[V3])) -> bool {
         // Within 1% of the radius of the plane, either way, is where the solve put it.
         let switched = self.list.iter().any(|p| {
             let depth = p.offset - dot(p.n, x_end[p.node as usize]);
             let tol = 0.01 * self.surfaces.radius(p.node as usize) as f64;
             if p.counted { depth < -tol } else { depth > tol }
+        });
+        // A node with seed 004's directional roughness that came out sliding must have been
+        // braked by μk·λ (to 10%): its roughness depends on the way it slides, and the
+        // lagged slide can be far from the one the solve found (an inchworm's feet).
+        let slipped = self.list.iter().any(|p| {
+            if !p.directional {
+                return false;
+            }
+            let f = p.last;
+            let rel: V3 = std::array::from_fn(|k| v_end[p.node as usize][k] - p.u[k]);
+            let vn = dot(rel, p.n);
+            let vt: V3 = std::array::from_fn(|k| rel[k] - vn * p.n[k]);
+            let speed = dot(vt, vt).sqrt();
+            let coulomb = p.mu.0 * f.lambda;
+            p.counted && speed > EPS_V && (f.c * speed - coulomb).abs() > 0.1 * coulomb
         });
         let mut has = vec![false; x_end.len()];
         for p in &self.list {
@@ -224,7 +248,7 @@ impl<'a> Planes<'a> {
                 entered |= self.add_at(&node, x_end[i]);
             }
         }
-        !switched && !entered
+        !switched && !slipped && !entered
     }
 
     /// Whether no node touches anything.
