@@ -168,6 +168,49 @@ fn scene_writes_a_file_that_check_accepts_and_refuses_to_clobber() {
     }
 }
 
+/// The midpoint rules are stable at any step for linear springs only: at a frame-sized
+/// step on stiff cloth (ω·h ≈ 95, where they diverge) `check` warns; on a soft cloth at a
+/// small step (ω·h ≈ 3.5) it does not.
+#[test]
+fn check_warns_that_the_midpoint_rules_need_near_linear_springs_at_large_steps() {
+    let d = scratch("midpoint");
+    let args = [
+        "check",
+        "cloth-on-sphere",
+        "--integrator",
+        "implicit-midpoint",
+    ];
+    let large = hooke(&[&args[..], &["--dt", "0.0166667"]].concat(), &d);
+    assert!(large.status.success(), "{}", text(&large.stderr));
+    let report = text(&large.stdout);
+    assert!(
+        report.contains("verdict: WARNING")
+            && report.contains("only while the springs stay linear")
+            && report.contains("ω·h = 95"),
+        "{report}"
+    );
+    let small = hooke(
+        &[
+            "check",
+            "cloth",
+            "-p",
+            "width=12",
+            "-p",
+            "height=12",
+            "--integrator",
+            "implicit-midpoint",
+            "--dt",
+            "0.002",
+        ],
+        &d,
+    );
+    let report = text(&small.stdout);
+    assert!(
+        report.contains("verdict: dt = 0.002 s is stable for implicit-midpoint"),
+        "{report}"
+    );
+}
+
 #[test]
 fn check_reports_nissen_limits_and_isolated_nodes() {
     let d = scratch("nissen");
