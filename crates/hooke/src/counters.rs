@@ -121,6 +121,8 @@ pub struct Counters {
     /// Numeric factorisations of the solver in use (the direct solver of the implicit
     /// integrators, or fast mass-spring's matrix).
     pub factorizations: u64,
+    /// Fast mass-spring's integration steps solved by Newton because something touched.
+    pub contact_steps: u64,
     /// Small substeps XPBD takes per integration step (its `iterations`, or the automatic
     /// count for this scene); 0 for other integrators.
     pub xpbd_substeps: u32,

@@ -24,6 +24,12 @@ pub fn solver_summary(sim: &Simulation) -> String {
             "{analyses} symbolic analyses, {factorizations} factorisations"
         ));
     }
+    if c.contact_steps > 0 {
+        parts.push(format!(
+            "{} of {} steps by Newton (something touched)",
+            c.contact_steps, c.integration_steps
+        ));
+    }
     if c.xpbd_substeps > 0 {
         parts.push(format!("{} XPBD substeps per step", c.xpbd_substeps));
     }
