@@ -27,8 +27,9 @@ struct Audit {
 
 const FRAME: f64 = 1.0 / 60.0;
 
-fn scene(integrator: Integrator, dt: Option<f64>) -> Scene {
-    let mut s = builders::build("cloth-on-sphere", &[]).unwrap();
+/// The built-in scene `name` with `integrator` and, if given, step `dt` \[s].
+fn builtin(name: &str, integrator: Integrator, dt: Option<f64>) -> Scene {
+    let mut s = builders::build(name, &[]).unwrap();
     s.edit(|b| {
         b.settings.integrator = integrator;
         if let Some(dt) = dt {
@@ -37,6 +38,10 @@ fn scene(integrator: Integrator, dt: Option<f64>) -> Scene {
     })
     .unwrap();
     s
+}
+
+fn scene(integrator: Integrator, dt: Option<f64>) -> Scene {
+    builtin("cloth-on-sphere", integrator, dt)
 }
 
 fn audit(scene: Scene, seconds: f64) -> Audit {
@@ -111,15 +116,7 @@ fn backward_euler_at_frame_steps_drapes_the_cloth_like_symplectic_euler() {
 
 /// How far the inchworm's centre moves along x in `seconds` \[m].
 fn crawl(integrator: Integrator, dt: Option<f64>, seconds: f64) -> f64 {
-    let mut s = builders::build("inchworm", &[]).unwrap();
-    s.edit(|b| {
-        b.settings.integrator = integrator;
-        if let Some(dt) = dt {
-            b.settings.dt = dt as hooke::Real;
-        }
-    })
-    .unwrap();
-    let mut sim = Simulation::new(s);
+    let mut sim = Simulation::new(builtin("inchworm", integrator, dt));
     let centre = |sim: &Simulation| {
         let x = sim.state().x();
         x.iter().map(|p| p.x as f64).sum::<f64>() / x.len() as f64

@@ -185,6 +185,19 @@ pub(crate) struct CollisionPass<'a> {
     pub iterations: u32,
 }
 
+impl<'a> CollisionPass<'a> {
+    /// The model's node collisions as it describes them.
+    pub(crate) fn of(model: &'a Model) -> Self {
+        let col = &model.contacts.collisions;
+        Self {
+            model,
+            mode: col.mode,
+            friction: col.friction,
+            iterations: col.iterations,
+        }
+    }
+}
+
 /// The broad phase's grid: nodes with a radius counting-sorted into hashed cells, and what
 /// decides whether two of them are candidates.
 struct Grid<'a> {
@@ -271,6 +284,16 @@ impl Grid<'_> {
 }
 
 impl CollisionWs {
+    /// Brings the bodies and the candidate lists up to date for positions `x`.
+    fn update_lists(&mut self, p: &CollisionPass, x: &[Vec3]) {
+        if p.mode == CollisionMode::Bodies && self.body.len() != x.len() {
+            self.body = bodies(p.model);
+        }
+        if self.stale(x) {
+            self.broad_phase(p, x);
+        }
+    }
+
     /// Finds the candidate pairs at positions `x`.
     fn broad_phase(&mut self, p: &CollisionPass, x: &[Vec3]) {
         let model = p.model;
@@ -366,12 +389,7 @@ impl CollisionWs {
             self.pairs = 0;
             return 0;
         }
-        if p.mode == CollisionMode::Bodies && self.body.len() != x.len() {
-            self.body = bodies(p.model);
-        }
-        if self.stale(x) {
-            self.broad_phase(p, x);
-        }
+        self.update_lists(p, x);
         let m = self.active.len();
         self.dx.resize(m, Vec3::ZERO);
         self.dv.resize(m, Vec3::ZERO);
@@ -453,12 +471,7 @@ impl CollisionWs {
         if p.mode == CollisionMode::Off {
             return Vec::new();
         }
-        if p.mode == CollisionMode::Bodies && self.body.len() != x.len() {
-            self.body = bodies(p.model);
-        }
-        if self.stale(x) {
-            self.broad_phase(p, x);
-        }
+        self.update_lists(p, x);
         let radius = &p.model.nodes.radius;
         let mut pairs = Vec::new();
         for (k, &i) in self.active.iter().enumerate() {

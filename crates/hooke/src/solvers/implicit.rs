@@ -340,12 +340,7 @@ impl<'a> Newton<'a> {
     ) {
         let model = self.ctx.model;
         let col = &model.contacts.collisions;
-        let pass = CollisionPass {
-            model,
-            mode: col.mode,
-            friction: col.friction,
-            iterations: col.iterations,
-        };
+        let pass = CollisionPass::of(model);
         let yr = to_real(y);
         let (w, radius) = (&model.nodes.inv_mass, &model.nodes.radius);
         for (i, j) in cws.overlapping(&pass, &yr) {
@@ -385,12 +380,17 @@ impl<'a> Newton<'a> {
     /// Whether the contacts are as the last solve assumed ([`Planes::settled`]).
     fn contacts_settled(&mut self) -> bool {
         let x_end = self.end_positions();
-        let v_end: Vec<V3> = (0..self.x0.len())
-            .map(|i| std::array::from_fn(|k| self.v0[i][k] + self.dv[i][k]))
-            .collect();
+        let v_end = self.end_velocities();
         self.planes
             .as_mut()
             .is_none_or(|p| p.settled((&x_end, &v_end)))
+    }
+
+    /// End velocities v₀ + Δv of the current iterate (before the energy loss).
+    fn end_velocities(&self) -> Vec<V3> {
+        (0..self.x0.len())
+            .map(|i| std::array::from_fn(|k| self.v0[i][k] + self.dv[i][k]))
+            .collect()
     }
 
     /// End positions x₁ = x₀ + h·(v₀ + c_x·Δv) of the current iterate.
@@ -486,9 +486,7 @@ impl<'a> Newton<'a> {
         }
         self.assemble(iws, ws, &xe, &ve);
         let x_end = self.end_positions();
-        let v_end: Vec<V3> = (0..n)
-            .map(|i| std::array::from_fn(|k| self.v0[i][k] + self.dv[i][k]))
-            .collect();
+        let v_end = self.end_velocities();
         if let Some(planes) = &mut self.planes {
             let it = Iterate {
                 x_end: &x_end,
@@ -517,9 +515,7 @@ impl<'a> Newton<'a> {
         let cg = self.ctx.settings.linear_solver == LinearSolver::Cg;
         st.last_dv = cg.then(|| to_real(&self.dv));
         let mut x1 = self.end_positions();
-        let mut v1: Vec<V3> = (0..self.x0.len())
-            .map(|i| std::array::from_fn(|k| self.v0[i][k] + self.dv[i][k]))
-            .collect();
+        let mut v1 = self.end_velocities();
         if let Some(planes) = &self.planes {
             let masses = &self.ctx.model.nodes.mass;
             planes.hold(masses, (&self.x0, &self.v0), (&mut x1, &mut v1));

@@ -48,6 +48,9 @@ use crate::step::{StepCtx, Workspace};
 /// (fast mass-spring hands such steps to Newton).
 pub(super) fn anything_touches(ctx: &StepCtx, st: &State, ws: &mut Workspace) -> bool {
     let model = ctx.model;
+    if !model.contacts.any() {
+        return false;
+    }
     let h = ctx.h;
     let predicted: Vec<Vec3> = (0..st.len())
         .map(|i| {
@@ -69,13 +72,7 @@ pub(super) fn anything_touches(ctx: &StepCtx, st: &State, ws: &mut Workspace) ->
             return true;
         }
     }
-    let col = &model.contacts.collisions;
-    let pass = CollisionPass {
-        model,
-        mode: col.mode,
-        friction: col.friction,
-        iterations: col.iterations,
-    };
+    let pass = CollisionPass::of(model);
     !ws.collisions.overlapping(&pass, &predicted).is_empty()
 }
 
@@ -110,6 +107,20 @@ struct Plane {
     surface: bool,
     /// Whether the node's roughness depends on the way it slides (it has a front).
     directional: bool,
+}
+
+impl Plane {
+    /// δ at `x`: how far the node is inside the plane \[m].
+    fn depth(&self, x: V3) -> f64 {
+        self.offset - dot(self.n, x)
+    }
+
+    /// The tangential part of the velocity `v` relative to the surface.
+    fn tangential(&self, v: V3) -> V3 {
+        let rel: V3 = std::array::from_fn(|k| v[k] - self.u[k]);
+        let vn = dot(rel, self.n);
+        std::array::from_fn(|k| rel[k] - vn * self.n[k])
+    }
 }
 
 /// The contact planes of one implicit step.
@@ -157,10 +168,7 @@ impl<'a> Planes<'a> {
         (start, y): ((V3, V3, V3), V3),
         (m, k_node): (f64, f64),
     ) {
-        if self.k_node.len() <= i {
-            self.k_node.resize(i + 1, 0.0);
-        }
-        self.k_node[i] = k_node;
+        self.set_stiffness(i, k_node);
         let (x0, v0, f0) = start;
         let node = Node { i, m, v0, f0 };
         if !self.add_at(&node, y) {
@@ -177,10 +185,7 @@ impl<'a> Planes<'a> {
         (m, k_node): (f64, f64),
         hit: Hit,
     ) {
-        if self.k_node.len() <= i {
-            self.k_node.resize(i + 1, 0.0);
-        }
-        self.k_node[i] = k_node;
+        self.set_stiffness(i, k_node);
         let (_, v0, f0) = start;
         self.push(&Node { i, m, v0, f0 }, hit, y);
         if let Some(p) = self.list.last_mut() {
@@ -191,6 +196,21 @@ impl<'a> Planes<'a> {
     /// Planes from other nodes.
     pub(super) fn pairs(&self) -> u64 {
         self.list.iter().filter(|p| !p.surface).count() as u64
+    }
+
+    /// Records node `i`'s stiffness m/h² + Σₛ kₛ [N/m] (which its planes are made stiffer
+    /// than, and which marks it free for [`Self::settled`]).
+    fn set_stiffness(&mut self, i: usize, k_node: f64) {
+        if self.k_node.len() <= i {
+            self.k_node.resize(i + 1, 0.0);
+        }
+        self.k_node[i] = k_node;
+    }
+
+    /// How far inside or outside its plane a node may end and still count as where the
+    /// solve put it: 1% of its radius \[m].
+    fn slack(&self, p: &Plane) -> f64 {
+        0.01 * self.surfaces.radius(p.node as usize) as f64
     }
 
     /// Adds the planes of the surfaces `node` at `p` touches; returns whether it touched.
@@ -249,10 +269,8 @@ impl<'a> Planes<'a> {
     /// no free node without a plane went into a surface. If not, the planes of those nodes
     /// are added and the caller solves again (a Newton iteration).
     pub(super) fn settled(&mut self, (x_end, v_end): (&[V3], &[V3])) -> bool {
-        // Within 1% of the radius of the plane, either way, is where the solve put it.
         let switched = self.list.iter().any(|p| {
-            let depth = p.offset - dot(p.n, x_end[p.node as usize]);
-            let tol = 0.01 * self.surfaces.radius(p.node as usize) as f64;
+            let (depth, tol) = (p.depth(x_end[p.node as usize]), self.slack(p));
             if p.counted { depth < -tol } else { depth > tol }
         });
         // A node with seed 004's directional roughness that came out sliding must have been
@@ -263,9 +281,7 @@ impl<'a> Planes<'a> {
                 return false;
             }
             let f = p.last;
-            let rel: V3 = std::array::from_fn(|k| v_end[p.node as usize][k] - p.u[k]);
-            let vn = dot(rel, p.n);
-            let vt: V3 = std::array::from_fn(|k| rel[k] - vn * p.n[k]);
+            let vt = p.tangential(v_end[p.node as usize]);
             let speed = dot(vt, vt).sqrt();
             let coulomb = p.mu.0 * f.lambda;
             p.counted && speed > EPS_V && (f.c * speed - coulomb).abs() > 0.1 * coulomb
@@ -314,12 +330,7 @@ impl<'a> Planes<'a> {
             if !p.counted || f.lambda <= 0.0 {
                 continue;
             }
-            let tangential = |v: V3| -> V3 {
-                let rel: V3 = std::array::from_fn(|k| v[k] - p.u[k]);
-                let vn = dot(rel, p.n);
-                std::array::from_fn(|k| rel[k] - vn * p.n[k])
-            };
-            let (vt, vt0) = (tangential(v1[i]), tangential(v0[i]));
+            let (vt, vt0) = (p.tangential(v1[i]), p.tangential(v0[i]));
             let applied = f.force(vt);
             let m = masses[i] as f64;
             let other: V3 = std::array::from_fn(|k| m * (vt[k] - vt0[k]) / h - applied[k]);
@@ -348,13 +359,7 @@ impl<'a> Planes<'a> {
         let mut nodes: Vec<u32> = self
             .list
             .iter()
-            .filter(|p| {
-                if !p.surface {
-                    return false;
-                }
-                let tol = 0.01 * self.surfaces.radius(p.node as usize) as f64;
-                p.offset - dot(p.n, x_end[p.node as usize]) > -tol
-            })
+            .filter(|p| p.surface && p.depth(x_end[p.node as usize]) > -self.slack(p))
             .map(|p| p.node)
             .collect();
         nodes.dedup();
@@ -374,7 +379,7 @@ impl<'a> Planes<'a> {
         let h = self.h;
         for p in &mut self.list {
             let i = p.node as usize;
-            let depth = p.offset - dot(p.n, it.x_end[i]);
+            let depth = p.depth(it.x_end[i]);
             p.counted = it.linear || depth > 0.0;
             if !p.counted {
                 continue;
@@ -384,9 +389,7 @@ impl<'a> Planes<'a> {
             } else {
                 p.kappa * depth
             };
-            let rel: V3 = std::array::from_fn(|k| it.v_end[i][k] - p.u[k]);
-            let vn = dot(rel, p.n);
-            let vt: V3 = std::array::from_fn(|k| rel[k] - vn * p.n[k]);
+            let vt = p.tangential(it.v_end[i]);
             let speed = if it.linear {
                 p.slide0
             } else {

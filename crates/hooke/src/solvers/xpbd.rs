@@ -68,13 +68,11 @@ impl Solver for Xpbd {
             ws.counters.time(Phase::Nodes, || sub.predict(&ws.fconst));
             ws.counters.time(Phase::Springs, || sub.project());
             ws.counters.spring_updates += springs.len() as u64;
-            let col = &ctx.model.contacts.collisions;
-            if col.mode != CollisionMode::Off {
+            if ctx.model.contacts.collisions.mode != CollisionMode::Off {
+                // One relaxation sweep a substep: the substeps are the iterations.
                 let pass = CollisionPass {
-                    model: ctx.model,
-                    mode: col.mode,
-                    friction: col.friction,
                     iterations: 1,
+                    ..CollisionPass::of(ctx.model)
                 };
                 pairs = sub.collide(&mut ws.collisions, &pass);
             }

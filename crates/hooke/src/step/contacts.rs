@@ -17,13 +17,7 @@ pub(super) fn active(ctx: &StepCtx, ws: &Workspace) -> bool {
 pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
     let (model, h) = (ctx.model, ctx.h);
     let contacts = &model.contacts;
-    let col = &contacts.collisions;
-    let pass = CollisionPass {
-        model,
-        mode: col.mode,
-        friction: col.friction,
-        iterations: col.iterations,
-    };
+    let pass = CollisionPass::of(model);
     // Solvers that take large steps handle what they can inside the step (XPBD both parts,
     // the implicit integrators the surfaces).
     let solver = ws.solver.as_ref();
