@@ -15,8 +15,14 @@ class SceneError(ValueError):
     field: str | None
 
 class DivergedError(RuntimeError):
-    """A simulation whose state blew up; the message is the CLI's diagnosis."""
+    """A simulation that diverged (a non-finite state, or the watchdog's energy from
+    nothing or overstretched spring); the message is the CLI's report."""
 
+    cause: str  # "non-finite", "energy-gain" or "overstretched"
+    audit: dict[str, float] | None
+    stretch: float | None
+    history: list[tuple[float, float]]
+    last_good: tuple[int, float] | None
     step: int
     time: float
     node: int | None
@@ -76,6 +82,7 @@ class Simulation:
     def set_positions(self, a: ArrayLike) -> None: ...
     def set_velocities(self, a: ArrayLike) -> None: ...
     def energy(self) -> dict[str, float]: ...
+    def audit(self) -> dict[str, float]: ...
     def spring_lengths(self) -> NDArray[np.floating[Any]]: ...
     def spring_strains(self) -> NDArray[np.floating[Any]]: ...
     def sensors(self) -> NDArray[np.floating[Any]]: ...

@@ -316,3 +316,22 @@ def test_any_actuation_is_taken_whole_or_refused_whole(a):
         assert np.array_equal(sim.positions, ref.positions), "a refused value changed nothing"
         return
     assert a.shape == (1,) and a.dtype.kind in "iuf" and np.isfinite(a).all()
+
+
+def test_the_audit_balances_the_books():
+    sim = hooke.Simulation(hooke.scene("cloth", width=12, height=12))
+    sim.run(0.5)
+    a = sim.audit()
+    assert a["damping"] < 0 and a["air"] < 0, a
+    assert a["now"] - a["start"] == pytest.approx(a["work_in"] - a["work_out"] + a["residual"], abs=1e-9)
+    assert abs(a["relative_residual"]) < 0.01, a
+
+
+def test_the_watchdog_raises_a_divergence_error_with_its_report():
+    sim = hooke.Simulation(hooke.scene("cloth-on-sphere"), integrator="implicit-midpoint", dt=1 / 60)
+    with pytest.raises(hooke.DivergenceError) as e:
+        sim.run(3.0)
+    err = e.value
+    assert err.cause in ("energy-gain", "overstretched"), str(err)
+    assert err.history and err.last_good is not None and err.audit is not None
+    assert "backward-euler" in str(err)

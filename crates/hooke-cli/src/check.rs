@@ -14,6 +14,10 @@ pub struct CheckArgs {
     /// List Nissen's limit for every stable spring, not only those over it
     #[arg(long)]
     pub springs: bool,
+    /// Also run the scene this long \[s] under the watchdog and report what happened: the
+    /// energy audit of a clean run, or the divergence report (exit 3)
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    pub trial: Option<f64>,
 }
 
 fn fmt_limit(l: Limit, substeps: u32) -> String {
@@ -139,7 +143,10 @@ pub fn check(a: CheckArgs) -> Result<()> {
             list.join(", ")
         );
     }
-    Ok(())
+    match a.trial {
+        Some(seconds) => crate::trial::trial(scene, seconds),
+        None => Ok(()),
+    }
 }
 
 /// The scene's name, sizes and step.

@@ -18,6 +18,7 @@ mod run;
 mod scene_cmd;
 #[cfg(feature = "studio")]
 mod studio_cmd;
+mod trial;
 
 use std::process::ExitCode;
 

@@ -401,28 +401,7 @@ fn builtin_names_win_over_folders_and_folders_are_not_scenes() {
 #[test]
 fn stiff_cloth_symplectic_euler_exits_3_implicit_runs() {
     let d = scratch("stiff");
-    let mk = hooke(
-        &[
-            "scene",
-            "cloth",
-            "--width",
-            "64",
-            "--height",
-            "64",
-            "--pin",
-            "top",
-            "--plane",
-            "vertical",
-            "--k",
-            "1000",
-            "--dt",
-            "0.0333333333",
-            "-o",
-            "curtain.json",
-        ],
-        &d,
-    );
-    assert!(mk.status.success(), "{}", text(&mk.stderr));
+    common::stiff_curtain(&d);
     let se = hooke(&["run", "curtain.json", "--steps", "100", "-q"], &d);
     assert_eq!(se.status.code(), Some(3), "{}", text(&se.stderr));
     let e = text(&se.stderr);

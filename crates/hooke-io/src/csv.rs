@@ -4,13 +4,13 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use hooke::Energy;
+use hooke::{Audit, Energy};
 
 use crate::IoError;
 
 /// Column names, in order. The first eight are the documented interface; later columns
 /// may be appended, never reordered.
-pub const COLUMNS: [&str; 13] = [
+pub const COLUMNS: [&str; 25] = [
     "t",
     "kinetic",
     "potential_gravity",
@@ -24,6 +24,19 @@ pub const COLUMNS: [&str; 13] = [
     "max_stretch",
     "max_compression",
     "potential_gas",
+    // The energy audit (hooke::Audit), each since the run's start \[J]:
+    "work_in",
+    "work_out",
+    "residual",
+    "kinematic",
+    "actuators",
+    "forces",
+    "air",
+    "damping",
+    "retention",
+    "contacts",
+    "tearing",
+    "moved",
 ];
 
 /// Writes energy samples.
@@ -48,8 +61,8 @@ impl EnergyCsv {
         writeln!(self.out, "{s}").map_err(|e| IoError::write(&self.path, e))
     }
 
-    /// Appends the sample at time `t` \[s].
-    pub fn push(&mut self, t: f64, e: &Energy) -> Result<(), IoError> {
+    /// Appends the sample at time `t` \[s]: the energy and the audit's balance.
+    pub fn push(&mut self, t: f64, e: &Energy, a: &Audit) -> Result<(), IoError> {
         let row = [
             t,
             e.kinetic,
@@ -64,6 +77,18 @@ impl EnergyCsv {
             e.max_stretch,
             e.max_compression,
             e.potential_gas,
+            a.work_in(),
+            a.work_out(),
+            a.residual(),
+            a.kinematic,
+            a.actuators,
+            a.forces,
+            a.air,
+            a.damping,
+            a.retention,
+            a.contacts,
+            a.tearing,
+            a.moved,
         ]
         .map(|v| v.to_string())
         .join(",");

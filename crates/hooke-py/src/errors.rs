@@ -19,9 +19,14 @@ create_exception!(
     hooke,
     DivergedError,
     PyRuntimeError,
-    "A simulation that diverged (a non-finite or runaway state). The message is the CLI's \
-     diagnosis; attributes `step`, `time` [s], `node` and `spring` (or None), `integrator`, \
-     `dt` [s] (the step that failed) and `suggested_dt` [s] (a stable step, or None)."
+    "A simulation that diverged: a non-finite state, or the watchdog saw energy from nothing \
+     or a spring stretched past 1000%. The message is the CLI's report; attributes `cause` \
+     ('non-finite', 'energy-gain' or 'overstretched'), `step`, `time` [s], `node` and `spring` \
+     (or None), `integrator`, `dt` [s] (the step that failed), `suggested_dt` [s] (a stable \
+     step, or None), `audit` (the energy audit as a dict, or None), `stretch` (the largest \
+     strain, or None), `history` (the watchdog's recent readings: (time [s], residual as a \
+     fraction of the energy in play)) and `last_good` ((step, time) of the last state the \
+     watchdog passed, or None). Also importable as `DivergenceError`."
 );
 
 /// A `SceneError` with the message `text`, naming `file` and `field` when known.
@@ -83,5 +88,37 @@ pub(crate) fn diverged(py: Python<'_>, d: &hooke::Diverged) -> PyErr {
         .or(d.alternative_h)
         .map(|h| h * d.substeps as f64);
     let _ = value.setattr("suggested_dt", suggested);
+    let cause = match d.cause {
+        hooke::Cause::NonFinite => "non-finite",
+        hooke::Cause::EnergyGain => "energy-gain",
+        hooke::Cause::Overstretched => "overstretched",
+    };
+    let _ = value.setattr("cause", cause);
+    let w = d.watch.as_deref().cloned().unwrap_or_default();
+    let audit = w.audit.as_ref().and_then(|a| audit_dict(py, a).ok());
+    let _ = value.setattr("audit", audit);
+    let _ = value.setattr("stretch", w.stretch);
+    let _ = value.setattr("history", w.history);
+    let _ = value.setattr("last_good", w.last_good);
     err
+}
+
+/// The energy audit as a dict of joules: `start`, `now`, each term, `work_in`, `work_out`,
+/// `residual`, `moved`, and `relative_residual` (a fraction).
+pub(crate) fn audit_dict<'py>(
+    py: Python<'py>,
+    a: &hooke::Audit,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let d = pyo3::types::PyDict::new(py);
+    d.set_item("start", a.start)?;
+    d.set_item("now", a.now)?;
+    for (name, w) in a.terms() {
+        d.set_item(name, w)?;
+    }
+    d.set_item("work_in", a.work_in())?;
+    d.set_item("work_out", a.work_out())?;
+    d.set_item("residual", a.residual())?;
+    d.set_item("moved", a.moved)?;
+    d.set_item("relative_residual", a.relative_residual())?;
+    Ok(d)
 }

@@ -157,6 +157,15 @@ impl Simulation {
         Ok(d)
     }
 
+    /// The energy audit since the first step (or the last change by hand): a dict of joules
+    /// with the total energy at the `start` and `now`, each term as signed work on the
+    /// model (`kinematic`, `actuators`, `forces`, `air`, and the losses `damping`,
+    /// `retention`, `contacts`, `tearing` as negative numbers), `work_in`, `work_out`, the
+    /// `residual` no term explains, the energy in play (`moved`) and `relative_residual`.
+    fn audit<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        errors::audit_dict(py, &self.sim.audit(&self.sim.energy()))
+    }
+
     /// Each spring's length [m] now.
     fn spring_lengths<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<Real>> {
         let (x, sp) = (self.sim.state().x(), self.sim.live_springs());

@@ -49,6 +49,10 @@ pub struct EnergySample {
     pub kinetic: f64,
     /// Potential energy (springs, gravity, fields, gas) \[J].
     pub potential: f64,
+    /// The energy audit's residual: the change no driver or loss explains \[J].
+    pub residual: f64,
+    /// The energy in play the residual is judged by \[J].
+    pub moved: f64,
 }
 
 /// The scene being edited and run.
@@ -511,10 +515,7 @@ impl Doc {
             .filter_map(|(id, x)| Some((self.world.node_index(*id)? as u32, *x)))
             .collect();
         if let Err(d) = self.sim.step() {
-            self.playing = false;
-            // Back to where it was before it blew up, so the user can fix it.
-            self.reset();
-            self.message = Some(format!("{d}; reset to the start"));
+            self.stop_diverged(&d);
             return false;
         }
         true
@@ -522,10 +523,13 @@ impl Doc {
 
     fn sample(&mut self) {
         let e = self.sim.energy();
+        let audit = self.sim.audit(&e);
         self.history.push_back(EnergySample {
             t: self.sim.state().t(),
             kinetic: e.kinetic,
             potential: e.total() - e.kinetic,
+            residual: audit.residual(),
+            moved: audit.moved,
         });
         while self.history.len() > HISTORY {
             self.history.pop_front();

@@ -25,13 +25,15 @@ pub enum Stage {
     Anchors,
     /// Non-finite check; the clock advances.
     Check,
+    /// The energy audit books the integration step's work and dissipation.
+    Audit,
     /// Springs past their break strain found and removed (once per step).
     Tear,
 }
 
 impl Stage {
     /// All stages in order.
-    pub const ALL: [Stage; 10] = [
+    pub const ALL: [Stage; 11] = [
         Stage::Sensors,
         Stage::Muscles,
         Stage::Control,
@@ -41,6 +43,7 @@ impl Stage {
         Stage::Contacts,
         Stage::Anchors,
         Stage::Check,
+        Stage::Audit,
         Stage::Tear,
     ];
 
@@ -56,6 +59,7 @@ impl Stage {
             Stage::Contacts => "contacts",
             Stage::Anchors => "anchors",
             Stage::Check => "check",
+            Stage::Audit => "audit",
             Stage::Tear => "tear",
         }
     }
@@ -65,7 +69,7 @@ impl Stage {
     fn always(self) -> bool {
         matches!(
             self,
-            Stage::Control | Stage::Integrate | Stage::Anchors | Stage::Check
+            Stage::Control | Stage::Integrate | Stage::Anchors | Stage::Check | Stage::Audit
         )
     }
 }
@@ -123,6 +127,7 @@ pub struct Counters {
     pub factorizations: u64,
     /// Fast mass-spring's integration steps solved by Newton because something touched.
     pub contact_steps: u64,
+
     /// Small substeps XPBD takes per integration step (its `iterations`, or the automatic
     /// count for this scene); 0 for other integrators.
     pub xpbd_substeps: u32,

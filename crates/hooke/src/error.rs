@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::audit::Audit;
+
 /// A bad value in a model or scene description, located by a path in the scene format's
 /// own names (`springs[3].k`, `settings.dt`), so a front end can point at the exact field.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -23,10 +25,24 @@ impl FieldError {
     }
 }
 
-/// Why a simulation stopped: a state became non-finite.
+/// What stopped a diverging simulation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// A position or velocity became non-finite.
+    NonFinite,
+    /// The energy audit's residual gained more than half the energy in play at two readings
+    /// in a row, growing: energy that nothing put in (the watchdog, see [`Audit`]).
+    EnergyGain,
+    /// A spring stretched past 10 times its rest length (the watchdog).
+    Overstretched,
+}
+
+/// Why a simulation stopped: a state became non-finite, or the watchdog saw it diverge
+/// (energy from nothing, a spring stretched far past anything physical).
 ///
-/// Carries what a user needs to fix the scene: when it happened, where, and a step size
-/// that the stability estimate expects to work.
+/// Carries what a user needs to fix the scene: when it happened, where, the audit's recent
+/// readings, and a step size or solver that is expected to work. The last state the
+/// watchdog passed is kept ([`crate::Simulation::last_good`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Diverged {
     /// Steps completed before the bad step (the bad step is `step + 1`).
@@ -48,6 +64,24 @@ pub struct Diverged {
     pub substeps: u32,
     /// When `stable_h` is `None`: symplectic Euler's largest stable step, if it has one \[s].
     pub alternative_h: Option<f64>,
+    /// What stopped the run.
+    pub cause: Cause,
+    /// What the watchdog knew at the stop (`None` before its first reading).
+    pub watch: Option<Box<WatchReport>>,
+}
+
+/// What the watchdog knew when a run stopped.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WatchReport {
+    /// The energy audit at the stop (`None` when the state is not finite).
+    pub audit: Option<Audit>,
+    /// The largest spring stretch (ℓ − L)/L at the stop, when finite \[-].
+    pub stretch: Option<f64>,
+    /// The recent readings: (time \[s], residual as a fraction of the energy in play
+    /// \[-]), oldest first.
+    pub history: Vec<(f64, f64)>,
+    /// Step and time \[s] of the last state the watchdog passed, if any.
+    pub last_good: Option<(u64, f64)>,
 }
 
 impl fmt::Display for Diverged {
@@ -58,6 +92,9 @@ impl fmt::Display for Diverged {
             self.step + 1,
             self.t
         )?;
+        if self.cause != Cause::NonFinite {
+            return self.watchdog_report(f);
+        }
         match self.node {
             Some(n) => write!(f, "node {n} became non-finite")?,
             None => write!(f, "a value became non-finite")?,
@@ -90,6 +127,76 @@ impl fmt::Display for Diverged {
                     ),
                 }
             }
+        }
+    }
+}
+
+impl Diverged {
+    /// The report of a watchdog stop: what it saw, where, the recent readings, a remedy.
+    fn watchdog_report(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let w = self.watch.as_deref().cloned().unwrap_or_default();
+        let stretch = w.stretch.unwrap_or(0.0) * 100.0;
+        match (self.cause, &w.audit) {
+            (Cause::EnergyGain, Some(a)) => write!(
+                f,
+                "the energy audit's residual gained {:.4} J from nothing, {:.0}% of the {:.4} J in play (the watchdog stops at 50% twice in a row, growing)",
+                a.residual(),
+                100.0 * a.relative_residual(),
+                a.moved
+            )?,
+            _ => write!(
+                f,
+                "a spring is stretched {stretch:.0}% (the watchdog stops at 1000%)"
+            )?,
+        }
+        if let Some(n) = self.node {
+            write!(f, "; node {n} moves fastest")?;
+        }
+        if let Some(s) = self.spring {
+            write!(f, "; spring {s} is stretched most ({stretch:.0}%)")?;
+        }
+        write!(f, "; {} with h = {:.3e} s", self.integrator, self.h)?;
+        if !w.history.is_empty() {
+            let recent: Vec<String> = w
+                .history
+                .iter()
+                .map(|(t, r)| format!("{t:.3} s {:+.1}%", 100.0 * r))
+                .collect();
+            write!(f, ". Residual at the last readings: {}", recent.join(", "))?;
+        }
+        write!(f, ". {}.", self.remedy())?;
+        if let Some((step, t)) = w.last_good {
+            write!(f, " The last good state is step {step} (t = {t:.4} s).")?;
+        }
+        write!(
+            f,
+            " To let it run on regardless, set settings.allow_divergence (hooke run --allow-divergence)."
+        )
+    }
+
+    /// What to try instead.
+    fn remedy(&self) -> String {
+        let half = self.h * self.substeps as f64 / 2.0;
+        match self.integrator {
+            "implicit-midpoint" | "trapezoidal" => format!(
+                "{} is stable at any step only for linear springs; use backward-euler (stable at any dt, with numerical damping) or a smaller dt (try {half:.3e} s)",
+                self.integrator
+            ),
+            "xpbd" => format!(
+                "give XPBD more substeps (settings.iterations) or a smaller dt (try {half:.3e} s)"
+            ),
+            _ => match (self.stable_h, self.alternative_h) {
+                (Some(h), _) if h < self.h => format!(
+                    "the stability estimate needs dt <= {:.3e} s here; lower dt or use backward-euler",
+                    h * self.substeps as f64
+                ),
+                (None, Some(alt)) => format!(
+                    "{} has no stable step size for this scene (undamped springs grow under it); symplectic-euler is stable for dt <= {:.3e} s",
+                    self.integrator,
+                    alt * self.substeps as f64
+                ),
+                _ => format!("lower dt (try {half:.3e} s) or use backward-euler"),
+            },
         }
     }
 }

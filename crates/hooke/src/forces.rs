@@ -47,6 +47,8 @@ pub(crate) struct SpringCoeffs {
     pub iso: bool,
     /// Whether any spring is a rope (else the kernels skip the slack test).
     pub rope: bool,
+    /// Whether any spring is damped (else the audit skips the damping pass).
+    pub damped: bool,
 }
 
 /// Which springs a set of coefficients covers.
@@ -80,6 +82,7 @@ impl SpringCoeffs {
             compress: vec![1.0; m],
             iso: false,
             rope: false,
+            damped: false,
         };
         for p in 0..m {
             let s = order.map_or(p, |o| o[p] as usize);
@@ -109,6 +112,7 @@ impl SpringCoeffs {
         }
         out.iso = out.c_iso.iter().any(|&c| c != 0.0);
         out.rope = out.compress.iter().any(|&c| c != 1.0);
+        out.damped = out.iso || out.c_axial.iter().any(|&c| c != 0.0);
         out
     }
 }
@@ -155,6 +159,18 @@ pub(crate) fn spring_force_as<const ISO: bool, const ROPE: bool>(
     dv: Vec3,
     c: Coef,
 ) -> Vec3 {
+    spring_force_and_power::<ISO, ROPE>(d, dv, c).0
+}
+
+/// [`spring_force_as`] and the power its damping dissipates \[W],
+/// P = on·(c_ax·(u·Δv)² + c_iso·|Δv|²) ≥ 0, where `on` is 0 for a slack rope. The energy
+/// audit integrates it over the step.
+#[inline(always)]
+pub(crate) fn spring_force_and_power<const ISO: bool, const ROPE: bool>(
+    d: Vec3,
+    dv: Vec3,
+    c: Coef,
+) -> (Vec3, Real) {
     let (dx, dy, dz) = (d.x, d.y, d.z);
     let len = (dx * dx + dy * dy + dz * dz).sqrt();
     let inv = if len > 0.0 { 1.0 / len } else { 0.0 };
@@ -170,8 +186,10 @@ pub(crate) fn spring_force_as<const ISO: bool, const ROPE: bool>(
     } else {
         (c.k * stretch + c.c_axial * rel) * inv
     };
-    if ISO {
+    let mut power = c.c_axial * rel * rel;
+    let f = if ISO {
         let ci = if ROPE { c.c_iso * on } else { c.c_iso };
+        power += c.c_iso * dv.length_squared();
         Vec3::new(
             -(s * dx) - ci * dv.x,
             -(s * dy) - ci * dv.y,
@@ -179,11 +197,14 @@ pub(crate) fn spring_force_as<const ISO: bool, const ROPE: bool>(
         )
     } else {
         Vec3::new(-(s * dx), -(s * dy), -(s * dz))
-    }
+    };
+    (f, if ROPE { power * on } else { power })
 }
 
 /// Computes every spring's force on its end a into `out`, one entry per spring in the
-/// layout's (kernel) order. `co` must be compiled in the same order.
+/// layout's (kernel) order, and returns the power the springs' damping dissipates \[W]
+/// (see [`spring_force_and_power`]; summed per chunk in chunk order, so the same for any
+/// thread count). `co` must be compiled in the same order.
 ///
 /// # Panics
 /// If the lengths disagree or a spring names a node outside `x`.
@@ -193,7 +214,7 @@ pub(crate) fn spring_pass(
     x: &[Vec3],
     v: &[Vec3],
     out: &mut [Vec3],
-) {
+) -> f64 {
     let m = layout.len();
     assert!(
         out.len() == m && co.k.len() == m && x.len() == v.len(),
@@ -213,8 +234,8 @@ fn spring_chunks<const ISO: bool, const ROPE: bool>(
     x: &[Vec3],
     v: &[Vec3],
     out: &mut [Vec3],
-) {
-    par::chunks_mut(out, par::SPRING_CHUNK, |start, part| {
+) -> f64 {
+    let parts = par::map_chunks_mut(out, par::SPRING_CHUNK, |start, part| {
         let r = start..start + part.len();
         let (a, b, rest) = (
             &layout.a[r.clone()],
@@ -239,12 +260,17 @@ fn spring_chunks<const ISO: bool, const ROPE: bool>(
             };
             crate::simd::springs::<ISO, ROPE>(&s, x, v, part)
         };
-        for (j, f) in part.iter_mut().enumerate().skip(done) {
+        let mut power = done.1 as f64;
+        for (j, f) in part.iter_mut().enumerate().skip(done.0) {
             let (ia, ib) = (a[j] as usize, b[j] as usize);
             let c = co.at(start + j, rest[j]);
-            *f = spring_force_as::<ISO, ROPE>(x[ia] - x[ib], v[ia] - v[ib], c);
+            let (fj, pj) = spring_force_and_power::<ISO, ROPE>(x[ia] - x[ib], v[ia] - v[ib], c);
+            *f = fj;
+            power += pj as f64;
         }
+        power
     });
+    parts.into_iter().sum()
 }
 
 /// The scalar spring pass (no SIMD, no threads), to check the SIMD kernel against; same

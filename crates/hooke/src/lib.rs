@@ -51,6 +51,7 @@
 )]
 
 pub mod actuation;
+mod audit;
 pub mod builders;
 mod compose;
 pub mod contact;
@@ -78,11 +79,13 @@ pub mod stability;
 mod state;
 mod step;
 mod validate;
+mod watch;
 
+pub use audit::Audit;
 pub use compose::Part;
 pub use counters::{Counters, Phase, Stage};
 pub use diagnostics::Energy;
-pub use error::{Diverged, FieldError};
+pub use error::{Cause, Diverged, FieldError, WatchReport};
 pub use model::{
     DampingMode, Environment, FieldKind, ForceField, Model, Nodes, SpringKind, Springs,
 };

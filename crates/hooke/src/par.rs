@@ -31,6 +31,29 @@ where
     }
 }
 
+/// Calls `f(start, chunk)` for consecutive chunks of `data` and returns the results in
+/// chunk order.
+pub(crate) fn map_chunks_mut<T, R, F>(data: &mut [T], chunk: usize, f: F) -> Vec<R>
+where
+    T: Send,
+    R: Send,
+    F: Fn(usize, &mut [T]) -> R + Sync + Send,
+{
+    #[cfg(not(target_arch = "wasm32"))]
+    if data.len() > chunk {
+        use rayon::prelude::*;
+        return data
+            .par_chunks_mut(chunk)
+            .enumerate()
+            .map(|(c, part)| f(c * chunk, part))
+            .collect();
+    }
+    data.chunks_mut(chunk)
+        .enumerate()
+        .map(|(c, part)| f(c * chunk, part))
+        .collect()
+}
+
 /// Calls `f(start, a_chunk, b_chunk)` for matching chunks of two equally long slices.
 pub(crate) fn chunks_mut2<A, B, F>(a: &mut [A], b: &mut [B], chunk: usize, f: F)
 where

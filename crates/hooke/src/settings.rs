@@ -235,6 +235,9 @@ pub struct Settings {
     /// The impulse solver stops early once no spring's velocity error exceeds this \[m/s]
     /// (0 = always run every iteration).
     pub impulse_tolerance: f64,
+    /// Let a diverging run go on: no watchdog (see [`Diverged`](crate::Diverged)); a
+    /// non-finite state still stops the run. The energy audit still books.
+    pub allow_divergence: bool,
 }
 
 impl Default for Settings {
@@ -253,6 +256,7 @@ impl Default for Settings {
             cg_max_iterations: 2000,
             warm_start: true,
             impulse_tolerance: 0.0,
+            allow_divergence: false,
         }
     }
 }

@@ -13,14 +13,15 @@
 //! a checkpoint saves. The one change a step makes to the model is explicit: springs that
 //! tear are removed from it (see [`Simulation::step`]).
 
+use crate::audit::watchdog::Watch;
 use crate::counters::Counters;
 use crate::diagnostics::{self, Energy};
-use crate::error::{Diverged, FieldError};
+use crate::error::{Cause, Diverged, FieldError, WatchReport};
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, Springs};
 use crate::real::Real;
 use crate::scene::{Scene, SceneBuilder};
-use crate::settings::{Integrator, Settings, StableForm};
+use crate::settings::{Integrator, Settings};
 use crate::solvers;
 use crate::stability;
 use crate::state::{Control, State};
@@ -50,6 +51,8 @@ pub struct Simulation {
     ws: Workspace,
     /// The model or the settings changed since the workspace was compiled.
     dirty: bool,
+    /// The watchdog's memory.
+    watch: Watch,
 }
 
 impl Simulation {
@@ -61,6 +64,7 @@ impl Simulation {
             control: Control::default(),
             ws: Workspace::default(),
             dirty: true,
+            watch: Watch::default(),
         };
         sim.prepare();
         sim
@@ -102,9 +106,11 @@ impl Simulation {
         &self.scene.settings
     }
 
-    /// Mutable access to the state (dragging, resetting). Clears Verlet's saved acceleration.
+    /// Mutable access to the state (dragging, resetting). Clears Verlet's saved acceleration
+    /// and starts the energy audit over at the next step.
     pub fn state_mut(&mut self) -> &mut State {
         self.scene.state.verlet_accel = None;
+        self.ws.audit.started = false;
         &mut self.scene.state
     }
 
@@ -126,6 +132,7 @@ impl Simulation {
     pub fn edit<R>(&mut self, f: impl FnOnce(&mut SceneBuilder) -> R) -> Result<R, FieldError> {
         let r = self.scene.edit(f)?;
         self.dirty = true;
+        self.ws.audit.started = false;
         Ok(r)
     }
 
@@ -151,25 +158,12 @@ impl Simulation {
 
     /// Energies, momentum and strain of the current state.
     pub fn energy(&self) -> Energy {
-        let (model, settings) = (&self.scene.model, &self.scene.settings);
+        let model = &self.scene.model;
         let springs = &self.ws.springs;
-        // Where the compiled force coefficients leave stable springs out (the impulse form
-        // and the impulse solver apply them as impulses), their potential still counts.
-        let without_stable = settings.stable_form == StableForm::Impulse
-            || settings.integrator == Integrator::Impulse;
-        let full;
-        let co = if without_stable {
-            let order = Some(&springs.layout.order[..]);
-            let live = springs.values(model);
-            full = SpringCoeffs::compile_in(model, live, settings.h(), Form::Forces, order);
-            &full
-        } else {
-            &springs.forces
-        };
         diagnostics::energy(
             model,
             &springs.layout,
-            co,
+            springs.whole(),
             &self.ws.fbase,
             &self.scene.state,
         )
@@ -221,6 +215,7 @@ impl Simulation {
     /// a checkpoint saved from it resumes the torn cloth.
     pub fn step(&mut self) -> Result<(), Diverged> {
         self.prepare();
+        self.start_audit();
         let Self {
             scene, control, ws, ..
         } = self;
@@ -249,7 +244,7 @@ impl Simulation {
         }
         self.remove_torn();
         self.scene.state.step += 1;
-        Ok(())
+        self.watch_step()
     }
 
     /// Advances `n` steps, stopping at the first divergence.
@@ -281,8 +276,28 @@ impl Simulation {
         self.dirty = true;
     }
 
+    /// The workspace (the audit's books live there).
+    pub(crate) fn ws(&self) -> &Workspace {
+        &self.ws
+    }
+
+    /// The workspace, mutable.
+    pub(crate) fn ws_mut(&mut self) -> &mut Workspace {
+        &mut self.ws
+    }
+
+    /// The watchdog's memory.
+    pub(crate) fn watch(&self) -> &Watch {
+        &self.watch
+    }
+
+    /// The watchdog's memory, mutable.
+    pub(crate) fn watch_mut(&mut self) -> &mut Watch {
+        &mut self.watch
+    }
+
     /// Builds the divergence report for the current (non-finite) state.
-    fn diagnose(&self) -> Diverged {
+    pub(crate) fn diagnose(&self) -> Diverged {
         let st = &self.scene.state;
         let model = &self.scene.model;
         let springs = self.live_springs();
@@ -314,6 +329,14 @@ impl Simulation {
             stable_h: limit.h(),
             substeps: settings.substeps,
             alternative_h,
+            cause: Cause::NonFinite,
+            watch: (!self.watch.history.is_empty()).then(|| {
+                Box::new(WatchReport {
+                    history: self.watch.history.iter().copied().collect(),
+                    last_good: self.watch.last_good.as_ref().map(|s| (s.step, s.t)),
+                    ..WatchReport::default()
+                })
+            }),
         }
     }
 }

@@ -119,7 +119,7 @@ fn integrator_cases() -> Vec<Case> {
         .iter()
         .map(|integ| {
             let name = integ.to_string();
-            let scene = common::builtin(
+            let mut scene = common::builtin(
                 "cloth",
                 &[
                     ("width", "48"),
@@ -128,6 +128,12 @@ fn integrator_cases() -> Vec<Case> {
                     ("integrator", &name),
                 ],
             );
+            // Explicit Euler gains energy at this dt (the watchdog stops it in step 196):
+            // the table checks that a run repeats, not that it is stable.
+            let unstable = *integ == Integrator::ExplicitEuler;
+            scene
+                .edit(|b| b.settings.allow_divergence = unstable)
+                .unwrap();
             let steps = if integ.is_explicit() { 300 } else { 40 };
             case(format!("cloth-48/{name}"), scene, steps)
         })

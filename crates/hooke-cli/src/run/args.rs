@@ -43,6 +43,10 @@ pub struct RunArgs {
     /// Print no progress bar
     #[arg(long, short)]
     pub quiet: bool,
+    /// Let a diverging run go on (the watchdog stops a run whose energy audit shows energy
+    /// from nothing, or whose springs stretch past 1000%, with exit code 3)
+    #[arg(long)]
+    pub allow_divergence: bool,
 }
 
 /// Export formats of `hooke run --export`.

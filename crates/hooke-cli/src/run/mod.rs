@@ -13,7 +13,7 @@ use hooke::{Diverged, Scene, Simulation};
 use indicatif::{ProgressBar, ProgressStyle};
 
 pub use args::RunArgs;
-pub use summary::solver_summary;
+pub use summary::{audit_summary, solver_summary};
 
 use crate::load::Source;
 use crate::{bad, thread_pool};
@@ -65,6 +65,9 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     let size = (scene.model().nodes().len(), scene.model().springs().len());
     let settings = scene.settings().clone();
     let mut sim = Simulation::new(scene);
+    if a.allow_divergence {
+        sim.edit(|b| b.settings.allow_divergence = true)?;
+    }
     let mut outputs = Outputs::open(&a, &out, &sim, &source, steps)?;
     let (gif_every, export_every) = (outputs.gif_every(), outputs.export_every());
     let started = Instant::now();
@@ -77,9 +80,19 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
             ""
         };
         eprintln!(
-            "energy.csv{also} in {} hold the run up to the last finite step",
+            "energy.csv{also} in {} hold the run up to the stop",
             out.display()
         );
+        if let Some(good) = sim.last_good() {
+            let path = out.join("last-good.json");
+            hooke_io::write_scene(&path, &good)?;
+            eprintln!(
+                "{}: the last good state (step {}, t = {:.4} s), to resume from or inspect",
+                path.display(),
+                good.state().step(),
+                good.state().t()
+            );
+        }
         return Err(d.into());
     }
     hooke_io::write_scene(&out.join("final.json"), sim.scene())?;

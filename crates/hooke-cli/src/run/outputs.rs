@@ -102,7 +102,8 @@ impl Outputs {
         if let Some(r) = &mut o.recording {
             r.push(sim);
         }
-        o.energy.push(sim.state().t(), &sim.energy())?;
+        let e = sim.energy();
+        o.energy.push(sim.state().t(), &e, &sim.audit(&e))?;
         if let Some(t) = &mut o.traj {
             t.push(sim.state().x())?;
         }
@@ -129,7 +130,8 @@ impl Outputs {
             log.push(step, t, sim)?;
         }
         if i % sample == 0 || i == self.steps {
-            self.energy.push(sim.state().t(), &sim.energy())?;
+            let e = sim.energy();
+            self.energy.push(sim.state().t(), &e, &sim.audit(&e))?;
         }
         if let (Some(w), Some(k)) = (&mut self.traj, traj)
             && i % k == 0

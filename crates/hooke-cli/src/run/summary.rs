@@ -168,6 +168,32 @@ pub(super) fn print(sim: &Simulation, ran: &Ran) {
         println!("  {name:<11} {text}");
     }
     print_energy(sim);
+    println!("  audit       {}", audit_summary(sim));
+}
+
+/// One line on the energy audit: the balance, the terms that moved energy, the residual.
+pub fn audit_summary(sim: &Simulation) -> String {
+    let a = sim.audit(&sim.energy());
+    let terms: Vec<String> = a
+        .terms()
+        .iter()
+        .filter(|t| t.1 != 0.0)
+        .map(|(name, w)| format!("{name} {w:+.4e}"))
+        .collect();
+    format!(
+        "E − E0 = {:+.4e} J = in {:.4e} − out {:.4e} J ({}); residual {:+.4e} J ({:+.2}% of {:.4e} J in play)",
+        a.now - a.start,
+        a.work_in(),
+        a.work_out(),
+        if terms.is_empty() {
+            "nothing".to_string()
+        } else {
+            terms.join(", ")
+        },
+        a.residual(),
+        100.0 * a.relative_residual(),
+        a.moved
+    )
 }
 
 /// The final energies and strains.

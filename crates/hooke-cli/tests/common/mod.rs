@@ -30,3 +30,28 @@ pub fn text(b: &[u8]) -> String {
 pub fn scenes() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes")
 }
+
+/// Writes the stiff curtain to `dir/curtain.json`: a 64×64 cloth, k = 1000 N/m, pinned along
+/// its top edge, hanging in a vertical plane, at dt = 1/30 s.
+pub fn stiff_curtain(dir: &Path) {
+    let args = [
+        "scene",
+        "cloth",
+        "--width",
+        "64",
+        "--height",
+        "64",
+        "--pin",
+        "top",
+        "--plane",
+        "vertical",
+        "--k",
+        "1000",
+        "--dt",
+        "0.0333333333",
+        "-o",
+        "curtain.json",
+    ];
+    let mk = hooke(&args, dir);
+    assert!(mk.status.success(), "{}", text(&mk.stderr));
+}

@@ -42,6 +42,7 @@ pub(super) fn settings_into(s: &SettingsFile, b: &mut SceneBuilder) -> Result<()
     st.cg_max_iterations = s.cg_max_iterations;
     st.warm_start = s.warm_start;
     st.impulse_tolerance = s.impulse_tolerance;
+    st.allow_divergence = s.allow_divergence;
     let env = &mut b.env;
     env.gravity = v3(s.gravity);
     env.wind = v3(s.wind);
@@ -95,6 +96,7 @@ pub(super) fn settings_file(b: &SceneBuilder) -> SettingsFile {
         cg_max_iterations: s.cg_max_iterations,
         warm_start: s.warm_start,
         impulse_tolerance: s.impulse_tolerance,
+        allow_divergence: s.allow_divergence,
         restitution_threshold: b.contacts.restitution_threshold,
         fields: env.fields.iter().map(field_file).collect(),
     }

@@ -135,6 +135,9 @@ pub struct SettingsFile {
     /// used), so resting contact stays at rest.
     #[serde(default = "default_restitution_threshold")]
     pub restitution_threshold: Real,
+    /// Let a diverging run go on: no watchdog (a non-finite state still stops the run).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub allow_divergence: bool,
 }
 
 impl Default for SettingsFile {
@@ -161,6 +164,7 @@ impl Default for SettingsFile {
             warm_start: true,
             impulse_tolerance: 0.0,
             restitution_threshold: default_restitution_threshold(),
+            allow_divergence: false,
         }
     }
 }

@@ -5,6 +5,8 @@ use eframe::egui::{self, Color32, Pos2, Sense, Stroke, Ui, pos2, vec2};
 use hooke::{Environment, Integrator, Real, Settings, SpringKind};
 
 use super::{StudioApp, sliders};
+use crate::doc::EnergySample;
+use std::collections::VecDeque;
 
 impl StudioApp {
     pub(super) fn panel(&mut self, ui: &mut Ui) {
@@ -167,68 +169,106 @@ impl StudioApp {
             );
             return;
         }
-        type Series = (
-            &'static str,
-            Color32,
-            Box<dyn Fn(&crate::doc::EnergySample) -> f64>,
-        );
+        let plot = Plot {
+            painter: &painter,
+            inner: rect.shrink(4.0),
+            t: (
+                h.front().unwrap().t,
+                h.back().unwrap().t.max(h.front().unwrap().t + 1e-9),
+            ),
+        };
+        let (lo, hi) = plot.energies(h);
+        let r = plot.residual(h);
+        let last = h.back().unwrap();
+        ui.label(format!(
+            "{lo:.3e} … {hi:.3e} J over the last {:.2} s",
+            plot.t.1 - plot.t.0
+        ));
+        ui.label(format!(
+            "audit residual {:+.3e} J ({:+.2}% of the {:.3e} J in play; dashed, own scale ±{r:.1e} J)",
+            last.residual,
+            100.0 * last.residual / last.moved.max(f64::MIN_POSITIVE),
+            last.moved
+        ));
+    }
+}
+
+/// Where the energy plot draws: its painter, the inner rectangle, the time span \[s].
+struct Plot<'a> {
+    painter: &'a egui::Painter,
+    inner: egui::Rect,
+    t: (f64, f64),
+}
+
+/// One line of the plot: its name, colour and value per sample.
+type Series = (&'static str, Color32, fn(&EnergySample) -> f64);
+
+impl Plot<'_> {
+    /// Kinetic, potential and total energy on one scale; returns it (lo, hi) \[J].
+    fn energies(&self, h: &VecDeque<EnergySample>) -> (f64, f64) {
         let series: [Series; 3] = [
-            (
-                "kinetic",
-                Color32::from_rgb(220, 60, 40),
-                Box::new(|s| s.kinetic),
-            ),
-            (
-                "potential",
-                Color32::from_rgb(40, 90, 220),
-                Box::new(|s| s.potential),
-            ),
-            (
-                "total",
-                Color32::from_rgb(30, 30, 30),
-                Box::new(|s| s.kinetic + s.potential),
-            ),
+            ("kinetic", Color32::from_rgb(220, 60, 40), |s| s.kinetic),
+            ("potential", Color32::from_rgb(40, 90, 220), |s| s.potential),
+            ("total", Color32::from_rgb(30, 30, 30), |s| {
+                s.kinetic + s.potential
+            }),
         ];
-        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for (_, _, f) in &series {
-            for s in h {
-                let v = f(s);
-                if v.is_finite() {
-                    lo = lo.min(v);
-                    hi = hi.max(v);
-                }
-            }
-        }
+        let values = series.iter().flat_map(|(_, _, f)| h.iter().map(f));
+        let (lo, mut hi) = values
+            .filter(|v| v.is_finite())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            });
         if hi - lo < 1e-12 {
             hi = lo + 1e-12;
         }
-        let (t0, t1) = (
-            h.front().unwrap().t,
-            h.back().unwrap().t.max(h.front().unwrap().t + 1e-9),
-        );
-        let inner = rect.shrink(4.0);
         for (i, (name, color, f)) in series.iter().enumerate() {
-            let pts: Vec<Pos2> = h
-                .iter()
-                .map(|s| {
-                    pos2(
-                        inner.left() + ((s.t - t0) / (t1 - t0)) as f32 * inner.width(),
-                        inner.bottom() - ((f(s) - lo) / (hi - lo)) as f32 * inner.height(),
-                    )
-                })
-                .collect();
-            painter.add(egui::Shape::line(pts, Stroke::new(1.5, *color)));
-            painter.text(
-                pos2(inner.left() + 2.0 + 70.0 * i as f32, inner.top()),
-                egui::Align2::LEFT_TOP,
-                *name,
-                egui::FontId::proportional(11.0),
-                *color,
-            );
+            let line = self.line(h, *f, (lo, hi));
+            self.painter
+                .add(egui::Shape::line(line, Stroke::new(1.5, *color)));
+            legend(self.painter, self.inner, i, name, *color);
         }
-        ui.label(format!(
-            "{lo:.3e} … {hi:.3e} J over the last {:.2} s",
-            t1 - t0
-        ));
+        (lo, hi)
     }
+
+    /// The audit's residual, dashed, on its own scale symmetric about 0 (a line in the
+    /// middle when the books balance); returns the scale's half height \[J].
+    fn residual(&self, h: &VecDeque<EnergySample>) -> f64 {
+        let r = h.iter().map(|s| s.residual.abs()).fold(1e-12, f64::max);
+        let orange = Color32::from_rgb(230, 140, 20);
+        let line = self.line(h, |s| s.residual, (-r, r));
+        let dashes = egui::Shape::dashed_line(&line, Stroke::new(1.2, orange), 4.0, 3.0);
+        self.painter.extend(dashes);
+        legend(self.painter, self.inner, 3, "residual", orange);
+        r
+    }
+
+    /// The points of `f` over the samples, scaled from (lo, hi) to the rectangle.
+    fn line(
+        &self,
+        h: &VecDeque<EnergySample>,
+        f: fn(&EnergySample) -> f64,
+        (lo, hi): (f64, f64),
+    ) -> Vec<Pos2> {
+        let (inner, (t0, t1)) = (self.inner, self.t);
+        h.iter()
+            .map(|s| {
+                pos2(
+                    inner.left() + ((s.t - t0) / (t1 - t0)) as f32 * inner.width(),
+                    inner.bottom() - ((f(s) - lo) / (hi - lo)) as f32 * inner.height(),
+                )
+            })
+            .collect()
+    }
+}
+
+/// The name of series `i` at the top of the plot, in its colour.
+fn legend(painter: &egui::Painter, inner: egui::Rect, i: usize, name: &str, color: Color32) {
+    painter.text(
+        pos2(inner.left() + 2.0 + 66.0 * i as f32, inner.top()),
+        egui::Align2::LEFT_TOP,
+        name,
+        egui::FontId::proportional(11.0),
+        color,
+    );
 }

@@ -1,5 +1,6 @@
-//! What the browser keeps across a reload: the scene as edited in the state Reset returns
-//! to, and the moment on screen resumed on top of it (see [`crate::moment`]).
+//! Resuming a moment of the same scene: what the browser keeps across a reload (the scene
+//! as edited in the state Reset returns to, and the moment on screen resumed on top of it,
+//! see [`crate::moment`]), and the last good state after a divergence.
 
 use hooke::{Scene, Vec3};
 
@@ -60,5 +61,28 @@ impl Doc {
             b.touching.clear();
         });
         scene
+    }
+
+    /// The simulation diverged (`d`): pause at the last state the watchdog passed, with its
+    /// report, so the user sees what went wrong before it exploded and can fix it; without
+    /// one (not finite before the first reading), back to the start.
+    pub(super) fn stop_diverged(&mut self, d: &hooke::Diverged) {
+        self.playing = false;
+        self.accumulator = 0.0;
+        let good = self.sim.last_good();
+        let paused = good.is_some_and(|g| {
+            let st = g.state();
+            self.resume(st.t(), st.step(), st.x(), st.v())
+        });
+        let at = if paused {
+            format!(
+                "paused at the last good state, t = {:.4} s",
+                self.sim.state().t()
+            )
+        } else {
+            self.reset();
+            "reset to the start".to_string()
+        };
+        self.message = Some(format!("{d}; {at}"));
     }
 }

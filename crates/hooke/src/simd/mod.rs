@@ -24,7 +24,8 @@ pub(crate) use slices::SpringSlices;
 use crate::real::Vec3;
 
 /// Computes the forces of a leading run of springs into `out` with the platform's SIMD
-/// kernel; returns how many were done (0 where none runs).
+/// kernel; returns how many were done (0 where none runs) and the power their damping
+/// dissipates \[W] (see [`crate::forces::spring_force_and_power`]).
 ///
 /// # Panics
 /// If a spring names a node outside `x`, or the slices differ in length.
@@ -33,7 +34,7 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
     x: &[Vec3],
     v: &[Vec3],
     out: &mut [Vec3],
-) -> usize {
+) -> (usize, f32) {
     let m = out.len();
     assert!(
         [s.a.len(), s.b.len(), s.rest.len(), s.k.len()]
@@ -44,7 +45,7 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
         "spring slices differ in length"
     );
     if x.is_empty() {
-        return 0;
+        return (0, 0.0);
     }
     #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
     return avx2::springs::<ISO, ROPE>(s, x, v, out);
@@ -57,6 +58,6 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
     #[allow(unreachable_code)]
     {
         let _ = s;
-        0
+        (0, 0.0)
     }
 }

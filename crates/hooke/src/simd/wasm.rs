@@ -41,7 +41,7 @@ pub(super) fn springs<const ISO: bool, const ROPE: bool>(
     x: &[Vec3A],
     v: &[Vec3A],
     out: &mut [Vec3A],
-) -> usize {
+) -> (usize, f32) {
     let m4 = out.len() / 4 * 4;
     let last = u32x4_splat((x.len() - 1).min(u32::MAX as usize) as u32);
     let xp = x.as_ptr() as *const v128;
@@ -49,6 +49,9 @@ pub(super) fn springs<const ISO: bool, const ROPE: bool>(
     let op = out.as_mut_ptr() as *mut v128;
     let zero = f32x4_splat(0.0);
     let one = f32x4_splat(1.0);
+    let tiny = f32x4_splat(1e-12);
+    // Damping power per lane: on·(c_ax·rel² + c_iso·|Δv|²) (not part of the forces).
+    let mut power = zero;
     let mut j = 0;
     while j < m4 {
         let a = &s.a[j..j + 4];
@@ -111,6 +114,22 @@ pub(super) fn springs<const ISO: bool, const ROPE: bool>(
             }
         };
         let (fx, fy, fz) = (f(dx, ux), f(dy, uy), f(dz, uz));
+        // Damping power, with relative speeds under 1e-12 m/s taken as 0: their squares
+        // would be subnormal, and subnormal arithmetic is slow.
+        let moving = |u: v128| v128_and(u, f32x4_ge(f32x4_abs(u), tiny));
+        let mut p = f32x4_mul(f32x4_mul(ca, rel), moving(rel));
+        if ROPE {
+            p = f32x4_mul(p, on);
+        }
+        if ISO {
+            let (mx, my, mz) = (moving(ux), moving(uy), moving(uz));
+            let dv2 = f32x4_add(
+                f32x4_add(f32x4_mul(mx, mx), f32x4_mul(my, my)),
+                f32x4_mul(mz, mz),
+            );
+            p = f32x4_add(p, f32x4_mul(cio, dv2));
+        }
+        power = f32x4_add(power, p);
         // Back to rows (x y z 0).
         let lo_xy = i32x4_shuffle::<0, 4, 1, 5>(fx, fy); // f0x f0y f1x f1y
         let hi_xy = i32x4_shuffle::<2, 6, 3, 7>(fx, fy); // f2x f2y f3x f3y
@@ -128,5 +147,11 @@ pub(super) fn springs<const ISO: bool, const ROPE: bool>(
         }
         j += 4;
     }
-    m4
+    let lanes = [0, 1, 2, 3].map(|l| match l {
+        0 => f32x4_extract_lane::<0>(power),
+        1 => f32x4_extract_lane::<1>(power),
+        2 => f32x4_extract_lane::<2>(power),
+        _ => f32x4_extract_lane::<3>(power),
+    });
+    (m4, lanes.iter().sum())
 }

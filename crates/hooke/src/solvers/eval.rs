@@ -12,9 +12,10 @@ use crate::step::Workspace;
 /// constant forces, drag), timed as those two parts.
 pub(super) fn forces_at(model: &Model, ws: &mut Workspace, x: &[Vec3], v: &[Vec3], f: &mut [Vec3]) {
     let springs = &ws.springs;
-    ws.counters.time(Phase::Springs, || {
+    let power = ws.counters.time(Phase::Springs, || {
         forces::spring_pass(&springs.layout, &springs.forces, x, v, &mut ws.sf)
     });
+    ws.audit.note_damping_power(power);
     let nf = NodeForces::new(model, &springs.layout, &ws.sf, &ws.fconst);
     ws.counters.time(Phase::Nodes, || {
         par::chunks_mut(f, par::NODE_CHUNK, |start, part| {

@@ -66,9 +66,10 @@ impl Solver for Impulse {
 fn other_forces(ctx: &StepCtx, st: &mut State, ws: &mut Workspace, w: &[Real]) {
     let (model, h) = (ctx.model, ctx.h);
     let springs = &ws.springs;
-    ws.counters.time(Phase::Springs, || {
+    let power = ws.counters.time(Phase::Springs, || {
         forces::spring_pass(&springs.layout, &springs.forces, &st.x, &st.v, &mut ws.sf)
     });
+    ws.audit.note_damping_power(power);
     let nf = NodeForces::new(model, &springs.layout, &ws.sf, &ws.fconst);
     ws.counters.time(Phase::Nodes, || {
         for i in 0..st.len() {

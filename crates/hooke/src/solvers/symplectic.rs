@@ -24,12 +24,17 @@ impl Solver for SymplecticEuler {
         let (model, h) = (ctx.model, ctx.h);
         let (x, v) = (&mut st.x, &mut st.v);
         let springs = &ws.springs;
-        ws.counters.time(Phase::Springs, || {
-            forces::spring_pass(&springs.layout, &springs.forces, x, v, &mut ws.sf);
+        let power = ws.counters.time(Phase::Springs, || {
+            let p = forces::spring_pass(&springs.layout, &springs.forces, x, v, &mut ws.sf);
             if let Some(imp) = &springs.impulses {
+                // (Their damping stays in the audit's residual: an impulse's loss depends on
+                // the velocities after all of them.)
                 forces::spring_pass(&springs.layout, imp, x, v, &mut ws.sj);
             }
+            p
         });
+        // The energy audit's damping term (see `crate::audit`).
+        ws.audit.note_damping_power(power);
         ws.counters.spring_updates += model.springs.len() as u64;
         let nf = NodeForces::new(model, &springs.layout, &ws.sf, &ws.fconst);
         let nj = NodeForces::new(model, &springs.layout, &ws.sj, &ws.fconst);

@@ -4,6 +4,8 @@
 //! line from where they were when the step began to their target, reached at its end.
 
 use super::{Flow, StepCtx, Workspace};
+use crate::audit::Held;
+use crate::audit::measure::{node_energy, spring_force_on};
 use crate::real::{Real, Vec3};
 use crate::state::State;
 
@@ -30,8 +32,38 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
         let to = start + (target - start) * frac;
         ws.kinematic.push((node, st.x[node as usize], to));
     }
+    let e0: Vec<f64> = ws
+        .kinematic
+        .iter()
+        .map(|&(n, _, _)| {
+            let i = n as usize;
+            node_energy(ctx.model, &ws.fbase, (st.x[i], st.v[i]), i)
+        })
+        .collect();
     for &(node, from, target) in &ws.kinematic {
         st.v[node as usize] = (target - from) / ctx.h;
     }
+    book_held(st, ws, &e0);
     Ok(())
+}
+
+/// The audit: each kinematic node's position, the springs' force on it and its own energy
+/// at the start of the integration step (the audit stage books its work at the end).
+fn book_held(st: &State, ws: &mut Workspace, e0: &[f64]) {
+    let springs = &ws.springs;
+    ws.audit.held.clear();
+    for (&(node, from, _), &e0) in ws.kinematic.iter().zip(e0) {
+        let f0 = spring_force_on(
+            &springs.layout,
+            springs.whole(),
+            (&st.x, &st.v),
+            node as usize,
+        );
+        ws.audit.held.push(Held {
+            node,
+            x0: from,
+            f0,
+            e0,
+        });
+    }
 }

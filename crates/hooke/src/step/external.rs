@@ -19,9 +19,12 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
     if !pressure::active(ctx, ws) {
         ws.fconst.copy_from_slice(&ws.fbase);
     }
+    ws.audit.forced.clear();
     for &(node, f) in forces {
         if let Some(fc) = ws.fconst.get_mut(node as usize) {
             *fc += f;
+            // The audit books f·(x₁ − x₀) at the end of the integration step.
+            ws.audit.forced.push((node, st.x[node as usize], f));
         }
     }
     if ws.external != *forces {

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! step      = sensors, then SUBSTEP × substeps, then tear
-//! SUBSTEP   = muscles → control → pressure → external → integrate → contacts → anchors → check
+//! SUBSTEP   = muscles → control → pressure → external → integrate → contacts → anchors → check → audit
 //! ```
 //!
 //! Every stage is one function in its own file with the same signature: it reads the
@@ -13,6 +13,7 @@
 //! force family or a contact kind is one file here and one line in a list.
 
 mod anchors;
+mod audit;
 mod check;
 mod contacts;
 mod control;
@@ -57,7 +58,7 @@ const fn stage(
 pub(crate) const BEGIN: [StageFn; 1] = [stage(Stage::Sensors, sensors::active, sensors::run)];
 
 /// Each integration step of length h = dt/substeps.
-pub(crate) const SUBSTEP: [StageFn; 8] = [
+pub(crate) const SUBSTEP: [StageFn; 9] = [
     stage(Stage::Muscles, muscles::active, muscles::run),
     stage(Stage::Control, always, control::run),
     stage(Stage::Pressure, pressure::active, pressure::run),
@@ -66,6 +67,7 @@ pub(crate) const SUBSTEP: [StageFn; 8] = [
     stage(Stage::Contacts, contacts::active, contacts::run),
     stage(Stage::Anchors, always, anchors::run),
     stage(Stage::Check, always, check::run),
+    stage(Stage::Audit, always, audit::run),
 ];
 
 /// Once at the end of a step: springs past their break strain found.

@@ -16,20 +16,32 @@ pub(super) fn active(ctx: &StepCtx, _: &Workspace) -> bool {
 pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
     let act = &ctx.model.actuators;
     let out = act.sense(&st.x, st.t, &st.touching);
-    let mut switched = 0;
+    let mut switched = Vec::new();
     for (i, (c, cs)) in act.controllers.iter().zip(&mut st.controllers).enumerate() {
         if cs.update(c.sum(&out), c.delay) {
-            ws.springs.switch(ctx.model, i, cs.active);
-            switched += 1;
+            switched.push((i, cs.active));
         }
     }
     ws.sensors = out;
-    if switched > 0 {
+    if !switched.is_empty() {
+        // The audit books the controllers' work as the potential their springs gain.
+        let mut changed: Vec<u32> = switched
+            .iter()
+            .map(|&(i, _)| act.controllers[i].spring)
+            .collect();
+        changed.sort_unstable();
+        changed.dedup();
+        let before = super::muscles::potential_of(ws, &st.x, &changed);
+        for &(i, active) in &switched {
+            ws.springs.switch(ctx.model, i, active);
+        }
+        let switched = switched.len() as u64;
         ws.counters.controller_switches += switched;
         ws.springs.compile_coefficients(ctx.model, ctx.settings);
         let springs = ws.springs.values(ctx.model);
         let solver = ws.solver.as_mut().expect("compiled");
         solver.compile(ctx.model, springs, ctx.h);
+        ws.audit.audit.actuators += super::muscles::potential_of(ws, &st.x, &changed) - before;
     }
     Ok(())
 }

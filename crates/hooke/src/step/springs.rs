@@ -22,6 +22,9 @@ pub(crate) struct SpringSet {
     pub forces: SpringCoeffs,
     /// Impulse coefficients of `stable` springs (impulse form only), kernel order.
     pub impulses: Option<SpringCoeffs>,
+    /// Every spring as a force, kernel order, when `forces` leaves the `stable` ones out
+    /// (the impulse form, the impulse solver): what their energy and the audit read.
+    whole: Option<SpringCoeffs>,
     /// 1 + break strain per spring in kernel order, when any spring can tear.
     pub tear_limits: Option<Vec<Real>>,
 }
@@ -119,6 +122,15 @@ impl SpringSet {
         self.forces = SpringCoeffs::compile_in(model, springs, h, form, order);
         self.impulses = impulse_form
             .then(|| SpringCoeffs::compile_in(model, springs, h, Form::StableImpulses, order));
+        self.whole = (form == Form::ForcesWithoutStable)
+            .then(|| SpringCoeffs::compile_in(model, springs, h, Form::Forces, order));
+    }
+
+    /// Every spring's coefficients as a force, kernel order: what the energy of the springs
+    /// and the energy audit read (`stable` springs included, also where they act as
+    /// impulses).
+    pub(crate) fn whole(&self) -> &SpringCoeffs {
+        self.whole.as_ref().unwrap_or(&self.forces)
     }
 }
 

@@ -9,6 +9,7 @@
 //! (and go with them), length sensors keep measuring the two former ends.
 
 use super::{Flow, StepCtx, Workspace};
+use crate::audit::measure::spring_energy;
 use crate::layout::SpringLayout;
 use crate::par;
 use crate::real::{Real, Vec3};
@@ -23,6 +24,16 @@ pub(super) fn run(_: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
     let springs = &ws.springs;
     let limits = springs.tear_limits.as_ref().expect("active");
     ws.torn = overstrained(&springs.layout, limits, &st.x);
+    // The audit: the potential of the springs that tear goes with them.
+    let lost: f64 = ws
+        .torn
+        .iter()
+        .map(|&s| {
+            let p = springs.layout.pos_of[s as usize] as usize;
+            spring_energy(&springs.layout, springs.whole(), &st.x, p)
+        })
+        .sum();
+    ws.audit.audit.tearing += lost;
     Ok(())
 }
 

@@ -3,6 +3,7 @@
 //! the workspace holds and which works in it.
 
 use super::{SpringSet, StepCtx};
+use crate::audit::Ledger;
 use crate::contact::grid::CollisionWs;
 use crate::counters::Counters;
 use crate::forces;
@@ -57,6 +58,8 @@ pub(crate) struct Workspace {
     pub torn: Vec<u32>,
     /// Timing and work counters.
     pub counters: Counters,
+    /// The energy audit's books (kept when the workspace is compiled again).
+    pub audit: Ledger,
 }
 
 impl Workspace {

@@ -1,0 +1,129 @@
+//! The audit's measurements: spring and node energies, the springs' force on one node,
+//! damping and air power. Sums are in f64; the passes over all springs or nodes use fixed
+//! chunks combined in order, so they are the same for any thread count.
+
+use crate::forces::{SpringCoeffs, spring_force_as};
+use crate::layout::SpringLayout;
+use crate::model::Model;
+use crate::par;
+use crate::real::{Real, Vec3};
+
+/// ½·k·(ℓ − L)² of the spring at kernel position `p` (0 for a slack rope) \[J].
+pub(crate) fn spring_energy(layout: &SpringLayout, co: &SpringCoeffs, x: &[Vec3], p: usize) -> f64 {
+    let d = x[layout.a[p] as usize] - x[layout.b[p] as usize];
+    let stretch = d.length() as f64 - layout.rest[p] as f64;
+    if co.compress[p] == 0.0 && stretch < 0.0 {
+        return 0.0;
+    }
+    0.5 * co.k[p] as f64 * stretch * stretch
+}
+
+/// Kernel positions of the springs at node `i`: those with `i` as end a (a contiguous run),
+/// then those with `i` as end b.
+pub(crate) fn springs_at(layout: &SpringLayout, i: usize) -> (std::ops::Range<usize>, &[u32]) {
+    let (a0, a1) = (layout.a_start[i] as usize, layout.a_start[i + 1] as usize);
+    let (b0, b1) = (layout.b_start[i] as usize, layout.b_start[i + 1] as usize);
+    (a0..a1, &layout.b_pos[b0..b1])
+}
+
+/// The force of the spring at kernel position `p` on its end a at (x, v) \[N].
+fn spring_at(layout: &SpringLayout, co: &SpringCoeffs, x: &[Vec3], v: &[Vec3], p: usize) -> Vec3 {
+    let (a, b) = (layout.a[p] as usize, layout.b[p] as usize);
+    spring_force_as::<true, true>(x[a] - x[b], v[a] - v[b], co.at(p, layout.rest[p]))
+}
+
+/// The springs' force on node `i` at (x, v) \[N]: Σ over its springs as end a − Σ as end b.
+pub(crate) fn spring_force_on(
+    layout: &SpringLayout,
+    co: &SpringCoeffs,
+    (x, v): (&[Vec3], &[Vec3]),
+    i: usize,
+) -> Vec3 {
+    let (as_a, as_b) = springs_at(layout, i);
+    let pull: Vec3 = as_a.map(|p| spring_at(layout, co, x, v, p)).sum();
+    let push: Vec3 = as_b
+        .iter()
+        .map(|&p| spring_at(layout, co, x, v, p as usize))
+        .sum();
+    pull - push
+}
+
+/// Node `i`'s kinetic energy plus the potential of its constant force f (gravity and
+/// fields), ½·m·|v|² − f·x; 0 for a node of infinite mass (left out of the energy) \[J].
+pub(crate) fn node_energy(model: &Model, fbase: &[Vec3], (x, v): (Vec3, Vec3), i: usize) -> f64 {
+    if model.nodes.inv_mass[i] == 0.0 {
+        return 0.0;
+    }
+    let m = model.nodes.mass[i] as f64;
+    0.5 * m * v.length_squared() as f64 - fbase[i].dot(x) as f64
+}
+
+/// Where a solver evaluates the damping force over a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rule {
+    /// At the end velocity v₁ (backward Euler, fast mass-spring).
+    End,
+    /// At the mean velocity v̄ = (v₀ + v₁)/2 (implicit midpoint; the trapezoidal rule's
+    /// mean of the two forces is the same for a force linear in v).
+    Mean,
+}
+
+/// The power the springs' damping dissipates over a step from v₀ to v₁ at positions x,
+/// as the solver's own step sees it: its work is h·F_d(v_e)·v̄ (the kinetic energy a step
+/// changes is m·(v₁ − v₀)·v̄ = h·F·v̄), so P = Σ c_ax·(u·Δv_e)·(u·Δv̄) + c_iso·Δv_e·Δv̄ with
+/// v_e the velocity of `rule` (slack ropes excluded) \[W].
+pub(crate) fn damping_power(
+    (layout, co): (&SpringLayout, &SpringCoeffs),
+    x: &[Vec3],
+    (v0, v1): (&[Vec3], &[Vec3]),
+    rule: Rule,
+) -> f64 {
+    par::map_chunks(layout.len(), par::SPRING_CHUNK, |r| {
+        let mut sum = 0.0f64;
+        for p in r {
+            let (a, b) = (layout.a[p] as usize, layout.b[p] as usize);
+            let d = x[a] - x[b];
+            let len = d.length();
+            let stretch = len - layout.rest[p];
+            if len == 0.0 || (co.compress[p] == 0.0 && stretch < 0.0) {
+                continue;
+            }
+            let u = d / len;
+            let (dv0, dv1) = (v0[a] - v0[b], v1[a] - v1[b]);
+            let mean = (dv0 + dv1) * 0.5;
+            let eval = if rule == Rule::End { dv1 } else { mean };
+            let axial = co.c_axial[p] as f64 * (u.dot(eval) as f64) * (u.dot(mean) as f64);
+            sum += axial + co.c_iso[p] as f64 * eval.dot(mean) as f64;
+        }
+        sum
+    })
+    .into_iter()
+    .sum()
+}
+
+/// Over all nodes: Σ ½·m·|v|² \[J] and Σ (v − w)·v [m²/s²] (w the wind), in f64 (the
+/// squares of tiny f32 speeds would be subnormal, and slow). Nodes that do not move by
+/// forces (pinned: v = 0; kinematic: the caller takes them out) are not skipped here.
+pub(crate) fn node_sums(mass: &[Real], v: &[Vec3], w: Vec3) -> (f64, f64) {
+    // Four independent accumulators: one would chain every add on the last.
+    let (mut ke, mut air) = ([0.0f64; 4], [0.0f64; 4]);
+    let mut add = |l: usize, m: Real, v: Vec3| {
+        let (u, a) = (
+            v.to_array().map(f64::from),
+            (v - w).to_array().map(f64::from),
+        );
+        ke[l] += m as f64 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        air[l] += a[0] * u[0] + a[1] * u[1] + a[2] * u[2];
+    };
+    let (mq, vq) = (mass.chunks_exact(4), v.chunks_exact(4));
+    let tail = mq.remainder().iter().zip(vq.remainder());
+    for (m4, v4) in mq.zip(vq) {
+        for l in 0..4 {
+            add(l, m4[l], v4[l]);
+        }
+    }
+    for (m, v) in tail {
+        add(0, *m, *v);
+    }
+    (0.5 * ke.iter().sum::<f64>(), air.iter().sum())
+}

@@ -1,0 +1,163 @@
+//! The simulation's energy audit and watchdog ([`crate::audit`]): the audit starts at the
+//! first step (and again after an edit or a change of state by hand); every few steps the
+//! watchdog reads it and stops a diverging run with a report, keeping the last good state.
+
+use crate::audit::watchdog::{self, GAIN_BOUND, STRETCH_BOUND};
+use crate::audit::{Audit, Ledger, Reading};
+use crate::diagnostics::Energy;
+use crate::error::{Cause, Diverged};
+use crate::real::Vec3;
+use crate::scene::Scene;
+use crate::sim::Simulation;
+
+impl Simulation {
+    /// The energy audit since it started, with the energy now (pass [`Self::energy`]):
+    /// the work the drivers did, what dissipation took, and the residual no term explains.
+    ///
+    /// ```
+    /// use hooke::{builders, Simulation};
+    ///
+    /// let mut sim = Simulation::new(builders::build("cloth", &[])?);
+    /// sim.run(500)?;
+    /// let audit = sim.audit(&sim.energy());
+    /// // The springs' damping and the air took energy; the books balance to under 1%.
+    /// assert!(audit.damping > 0.0 && audit.air < 0.0);
+    /// assert!(audit.relative_residual().abs() < 0.01);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn audit(&self, now: &Energy) -> Audit {
+        let ledger = &self.ws().audit;
+        if !ledger.started {
+            let mut fresh = Ledger::default();
+            fresh.restart(&reading(now), self.state().t());
+            return fresh.read(&reading(now));
+        }
+        ledger.read(&reading(now))
+    }
+
+    /// The last state the watchdog passed, as a scene to save or resume from (the model
+    /// and settings as they are now); `None` before its first reading.
+    pub fn last_good(&self) -> Option<Scene> {
+        let state = self.watch().last_good.clone()?;
+        let mut scene = self.scene().clone();
+        scene.state = state;
+        Some(scene)
+    }
+
+    /// Starts the audit at the current state, if it is not running.
+    pub(crate) fn start_audit(&mut self) {
+        if self.ws().audit.started {
+            return;
+        }
+        let e = self.energy();
+        let t = self.state().t();
+        self.ws_mut().audit.restart(&reading(&e), t);
+        self.watch_mut().history.clear();
+    }
+
+    /// The watchdog's reading, when one is due after this step.
+    pub(crate) fn watch_step(&mut self) -> Result<(), Diverged> {
+        if self.settings().allow_divergence {
+            return Ok(());
+        }
+        let small = self.ws().solver.as_ref().map_or(0, |s| s.small_substeps());
+        let every = watchdog::every(self.settings(), small);
+        let w = self.watch_mut();
+        if w.countdown > 1 {
+            w.countdown -= 1;
+            return Ok(());
+        }
+        w.countdown = every;
+        let e = self.energy();
+        let ledger = &mut self.ws_mut().audit;
+        ledger.peak = ledger.peak.max(ledger.moving(&reading(&e)));
+        let audit = ledger.read(&reading(&e));
+        let t = self.state().t();
+        self.watch_mut().remember(t, audit.relative_residual());
+        let over = audit.residual() > GAIN_BOUND * audit.moved && audit.residual() > 0.0;
+        let gain = self.watch_mut().gaining(over, audit.residual());
+        let stretch_bound = STRETCH_BOUND.max(2.0 * self.ws().audit.start_stretch);
+        let cause = if e.max_stretch > stretch_bound {
+            Some(Cause::Overstretched)
+        } else if gain {
+            Some(Cause::EnergyGain)
+        } else {
+            None
+        };
+        if let Some(cause) = cause {
+            return Err(self.watchdog_report(cause, audit, &e));
+        }
+        // A reading over the bound is not an alarm yet, nor a good state.
+        if !over {
+            let state = self.state().clone();
+            self.watch_mut().last_good = Some(state);
+        }
+        Ok(())
+    }
+
+    /// The divergence report of a watchdog stop.
+    fn watchdog_report(&self, cause: Cause, audit: Audit, e: &Energy) -> Diverged {
+        let mut d = self.diagnose();
+        let st = self.state();
+        // The reading follows the bad step, which the clock already counts.
+        d.step = st.step().saturating_sub(1);
+        d.t = st.t() - hooke_dt(self);
+        let model = self.model();
+        let speed = |i: usize| {
+            if model.nodes().inv_mass()[i] > 0.0 {
+                st.v()[i].length()
+            } else {
+                0.0
+            }
+        };
+        d.node = (0..st.x().len())
+            .max_by(|&a, &b| speed(a).total_cmp(&speed(b)))
+            .map(|i| i as u32);
+        d.spring = most_stretched(
+            model.springs().a(),
+            model.springs().b(),
+            self.live_springs().rest(),
+            st.x(),
+        );
+        d.cause = cause;
+        let w = d.watch.get_or_insert_with(Default::default);
+        w.audit = Some(audit);
+        w.stretch = Some(e.max_stretch);
+        d
+    }
+}
+
+/// The spring with the largest stretch (ℓ − L)/L.
+fn most_stretched(a: &[u32], b: &[u32], rest: &[crate::real::Real], x: &[Vec3]) -> Option<u32> {
+    let stretch = |s: usize| {
+        let l = (x[a[s] as usize] - x[b[s] as usize]).length();
+        if rest[s] > 0.0 {
+            (l - rest[s]) / rest[s]
+        } else {
+            0.0
+        }
+    };
+    (0..a.len())
+        .max_by(|&p, &q| stretch(p).total_cmp(&stretch(q)))
+        .map(|s| s as u32)
+}
+
+/// The step size \[s].
+fn hooke_dt(sim: &Simulation) -> f64 {
+    crate::real::f64_of(sim.settings().dt)
+}
+
+/// What the audit reads of the energy `e`.
+fn reading(e: &Energy) -> Reading {
+    Reading {
+        total: e.total(),
+        moving: e.kinetic + e.potential_spring,
+        constant: e.potential_gravity + e.potential_field,
+        scale: e.kinetic
+            + e.potential_spring
+            + e.potential_gravity.abs()
+            + e.potential_field.abs()
+            + e.potential_gas.abs(),
+        stretch: e.max_stretch,
+    }
+}
