@@ -231,10 +231,16 @@ impl Plot<'_> {
         (lo, hi)
     }
 
-    /// The audit's residual, dashed, on its own scale symmetric about 0 (a line in the
-    /// middle when the books balance); returns the scale's half height \[J].
+    /// The audit's residual, dashed, on its own scale symmetric about 0 and at least ±2% of
+    /// the energy in play (a line in the middle when the books balance); returns the
+    /// scale's half height \[J].
     fn residual(&self, h: &VecDeque<EnergySample>) -> f64 {
-        let r = h.iter().map(|s| s.residual.abs()).fold(1e-12, f64::max);
+        // At least ±2% of the energy in play: balanced books stay near the middle.
+        let floor = 0.02 * h.back().map_or(0.0, |s| s.moved);
+        let r = h
+            .iter()
+            .map(|s| s.residual.abs())
+            .fold(floor.max(1e-12), f64::max);
         let orange = Color32::from_rgb(230, 140, 20);
         let line = self.line(h, |s| s.residual, (-r, r));
         let dashes = egui::Shape::dashed_line(&line, Stroke::new(1.2, orange), 4.0, 3.0);

@@ -72,3 +72,30 @@ fn a_resumed_moment_continues_and_reset_returns_to_the_start() {
     // A moment of another scene (other counts) is refused.
     assert!(!fresh.resume(1.0, 1, &st.x()[..1], &st.v()[..1]));
 }
+
+/// A run the watchdog stops pauses at its last good state with the report, instead of
+/// drawing the explosion (or throwing the run away).
+#[test]
+fn a_diverging_run_pauses_at_the_last_good_state() {
+    // The cloth on the sphere with implicit midpoint at 1/60 s gains energy from nothing.
+    let mut scene = hooke::builders::build("cloth-on-sphere", &[]).unwrap();
+    scene
+        .edit(|b| {
+            b.settings.integrator = hooke::Integrator::ImplicitMidpoint;
+            b.settings.dt = 1.0 / 60.0;
+        })
+        .unwrap();
+    let mut doc = Doc::new(scene, "cloth-on-sphere.json");
+    doc.set_playing(true);
+    let taken = doc.run_steps(180);
+    assert!(taken < 180, "it ran all 180 steps");
+    assert!(!doc.playing);
+    let message = doc.message.clone().unwrap_or_default();
+    assert!(
+        message.contains("paused at the last good state"),
+        "{message}"
+    );
+    let t = doc.sim().state().t();
+    assert!(t > 0.0, "back at the start");
+    assert!(doc.sim().state().x().iter().all(|x| x.is_finite()));
+}

@@ -138,6 +138,9 @@ pub(crate) struct Ledger {
     pub forced: Vec<(u32, Vec3, Vec3)>,
     /// Positions and velocities before the contact stage.
     pub before_contacts: (Vec<Vec3>, Vec<Vec3>),
+    /// The springs' forces on the nodes the contact stage changed, before and after it
+    /// (scratch of its energy change).
+    pub contact_forces: (Vec<Vec3>, Vec<Vec3>),
 }
 
 impl Ledger {

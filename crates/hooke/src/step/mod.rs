@@ -15,6 +15,7 @@
 mod anchors;
 mod audit;
 mod check;
+mod contact_energy;
 mod contacts;
 mod control;
 mod ctx;
