@@ -18,7 +18,9 @@ pub struct PlotArgs {
 }
 
 /// Reads energy.csv and draws kinetic, potential (gravity + springs + fields + gas) and
-/// total energy against time into `out`.
+/// total energy against time into `out`, and, when the file has the energy audit's columns,
+/// the total its books explain, E(0) + W_in − W_out (on the total when they balance; the
+/// gap is the residual).
 pub fn plot_energy(csv: &Path, out: &Path, title: &str) -> Result<()> {
     let text = std::fs::read_to_string(csv)
         .map_err(|e| bad(format!("{}: cannot read: {e}", csv.display())))?;
@@ -35,16 +37,22 @@ pub fn plot_energy(csv: &Path, out: &Path, title: &str) -> Result<()> {
             csv.display()
         )));
     };
-    let mut series = [
+    let books = col("work_in").zip(col("work_out"));
+    let mut series: Vec<Series> = [
         ("kinetic", [40, 100, 220]),
         ("potential", [230, 120, 20]),
         ("total", [30, 30, 30]),
+        ("E(0) + W_in - W_out (audit)", [40, 170, 70]),
     ]
+    .into_iter()
+    .take(if books.is_some() { 4 } else { 3 })
     .map(|(name, rgb)| Series {
         name: name.into(),
         rgb,
         points: Vec::new(),
-    });
+    })
+    .collect();
+    let mut start = None;
     for (i, line) in lines.enumerate() {
         let v: Vec<f64> = line
             .split(',')
@@ -63,6 +71,10 @@ pub fn plot_energy(csv: &Path, out: &Path, title: &str) -> Result<()> {
         series[0].points.push((v[t], v[k]));
         series[1].points.push((v[t], v[total] - v[k]));
         series[2].points.push((v[t], v[total]));
+        if let Some((w_in, w_out)) = books {
+            let e0 = *start.get_or_insert(v[total]);
+            series[3].points.push((v[t], e0 + v[w_in] - v[w_out]));
+        }
     }
     let pm = line_plot(&series, title, "time [s]", "energy [J]", 1000, 600);
     pm.save_png(out)
