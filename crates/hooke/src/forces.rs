@@ -162,15 +162,15 @@ pub(crate) fn spring_force_as<const ISO: bool, const ROPE: bool>(
     spring_force_and_power::<ISO, ROPE>(d, dv, c).0
 }
 
-/// [`spring_force_as`] and the power its damping dissipates \[W],
-/// P = on·(c_ax·(u·Δv)² + c_iso·|Δv|²) ≥ 0, where `on` is 0 for a slack rope. The energy
-/// audit integrates it over the step.
+/// [`spring_force_as`], the power its damping dissipates \[W],
+/// P = on·(c_ax·(u·Δv)² + c_iso·|Δv|²) ≥ 0 with `on` 0 for a slack rope (the energy audit
+/// integrates it over the step), and the stretch ℓ − L \[m].
 #[inline(always)]
 pub(crate) fn spring_force_and_power<const ISO: bool, const ROPE: bool>(
     d: Vec3,
     dv: Vec3,
     c: Coef,
-) -> (Vec3, Real) {
+) -> (Vec3, Real, Real) {
     let (dx, dy, dz) = (d.x, d.y, d.z);
     let len = (dx * dx + dy * dy + dz * dz).sqrt();
     let inv = if len > 0.0 { 1.0 / len } else { 0.0 };
@@ -198,7 +198,7 @@ pub(crate) fn spring_force_and_power<const ISO: bool, const ROPE: bool>(
     } else {
         Vec3::new(-(s * dx), -(s * dy), -(s * dz))
     };
-    (f, if ROPE { power * on } else { power })
+    (f, if ROPE { power * on } else { power }, stretch)
 }
 
 /// Computes every spring's force on its end a into `out`, one entry per spring in the
@@ -264,7 +264,7 @@ fn spring_chunks<const ISO: bool, const ROPE: bool>(
         for (j, f) in part.iter_mut().enumerate().skip(done.0) {
             let (ia, ib) = (a[j] as usize, b[j] as usize);
             let c = co.at(start + j, rest[j]);
-            let (fj, pj) = spring_force_and_power::<ISO, ROPE>(x[ia] - x[ib], v[ia] - v[ib], c);
+            let (fj, pj, _) = spring_force_and_power::<ISO, ROPE>(x[ia] - x[ib], v[ia] - v[ib], c);
             *f = fj;
             power += pj as f64;
         }

@@ -101,7 +101,7 @@ impl Simulation {
         let st = self.state();
         // The reading follows the bad step, which the clock already counts.
         d.step = st.step().saturating_sub(1);
-        d.t = st.t() - hooke_dt(self);
+        d.t = st.t() - step_size(self);
         let model = self.model();
         let speed = |i: usize| {
             if model.nodes().inv_mass()[i] > 0.0 {
@@ -143,7 +143,7 @@ fn most_stretched(a: &[u32], b: &[u32], rest: &[crate::real::Real], x: &[Vec3]) 
 }
 
 /// The step size \[s].
-fn hooke_dt(sim: &Simulation) -> f64 {
+fn step_size(sim: &Simulation) -> f64 {
     crate::real::f64_of(sim.settings().dt)
 }
 

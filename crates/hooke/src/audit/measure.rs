@@ -2,20 +2,28 @@
 //! damping and air power. Sums are in f64; the passes over all springs or nodes use fixed
 //! chunks combined in order, so they are the same for any thread count.
 
-use crate::forces::{SpringCoeffs, spring_force_as};
+use crate::forces::{Coef, SpringCoeffs, spring_force_as};
 use crate::layout::SpringLayout;
 use crate::model::Model;
 use crate::par;
 use crate::real::{Real, Vec3};
+use crate::settings::Integrator;
 
 /// ½·k·(ℓ − L)² of the spring at kernel position `p` (0 for a slack rope) \[J].
 pub(crate) fn spring_energy(layout: &SpringLayout, co: &SpringCoeffs, x: &[Vec3], p: usize) -> f64 {
     let d = x[layout.a[p] as usize] - x[layout.b[p] as usize];
     let stretch = d.length() as f64 - layout.rest[p] as f64;
-    if co.compress[p] == 0.0 && stretch < 0.0 {
+    elastic_energy(co.at(p, layout.rest[p]), stretch)
+}
+
+/// ½·k·s² of a spring with coefficients `c` at stretch s = ℓ − L \[m] (0 for a slack
+/// rope) \[J].
+#[inline]
+pub(crate) fn elastic_energy(c: Coef, stretch: f64) -> f64 {
+    if c.compress == 0.0 && stretch < 0.0 {
         return 0.0;
     }
-    0.5 * co.k[p] as f64 * stretch * stretch
+    0.5 * c.k as f64 * stretch * stretch
 }
 
 /// Kernel positions of the springs at node `i`: those with `i` as end a (a contiguous run),
@@ -66,6 +74,20 @@ pub(crate) enum Rule {
     /// At the mean velocity v̄ = (v₀ + v₁)/2 (implicit midpoint; the trapezoidal rule's
     /// mean of the two forces is the same for a force linear in v).
     Mean,
+}
+
+impl Rule {
+    /// The rule the audit measures `integrator`'s damping by; `None` where it does not:
+    /// the explicit integrators and the impulse solver report the power of their spring
+    /// pass, and XPBD damps inside its small substeps, where the big step does not see it
+    /// (its damping stays in the residual with its numerical damping).
+    pub(crate) fn of(integrator: Integrator) -> Option<Rule> {
+        match integrator {
+            Integrator::BackwardEuler | Integrator::FastMassSpring => Some(Rule::End),
+            Integrator::ImplicitMidpoint | Integrator::Trapezoidal => Some(Rule::Mean),
+            _ => None,
+        }
+    }
 }
 
 /// The power the springs' damping dissipates over a step from v₀ to v₁ at positions x,

@@ -17,7 +17,6 @@
 
 use super::{Flow, StepCtx, Workspace};
 use crate::audit::measure::{Rule, damping_power, node_energy, node_sums, spring_force_on};
-use crate::settings::Integrator;
 use crate::state::State;
 
 pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
@@ -30,22 +29,12 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
     }
     let springs = (&ws.springs.layout, &ws.springs.forces);
     let noted = ledger.damping_power.take();
-    let integrator = ctx.settings.integrator;
-    let power = if integrator.is_explicit() || integrator == Integrator::Impulse {
-        noted.unwrap_or(0.0)
-    } else if integrator == Integrator::Xpbd {
-        // XPBD damps inside its small substeps (γ = α̃·c·h_s per constraint projection):
-        // the big step's velocities do not show it, so it stays in the residual with
-        // XPBD's numerical damping.
-        0.0
-    } else if springs.1.damped && ledger.v_start.len() == st.len() {
-        let rule = match integrator {
-            Integrator::ImplicitMidpoint | Integrator::Trapezoidal => Rule::Mean,
-            _ => Rule::End,
-        };
-        damping_power(springs, &st.x, (&ledger.v_start, &st.v), rule)
-    } else {
-        0.0
+    let power = match Rule::of(ctx.settings.integrator) {
+        None => noted.unwrap_or(0.0),
+        Some(rule) if springs.1.damped && ledger.v_start.len() == st.len() => {
+            damping_power(springs, &st.x, (&ledger.v_start, &st.v), rule)
+        }
+        Some(_) => 0.0,
     };
     ledger.audit.damping += h * power;
     book_air_and_retention(ctx, st, ws);

@@ -12,8 +12,8 @@
 //! each: its energies, and (for the shadow term) its forces, added to both its ends.
 
 use super::{StepCtx, Workspace};
-use crate::audit::measure::node_energy;
-use crate::forces::Coef;
+use crate::audit::measure::{elastic_energy, node_energy, springs_at};
+use crate::forces::{Coef, spring_force_and_power};
 use crate::real::Vec3;
 use crate::settings::Integrator;
 use crate::state::State;
@@ -64,7 +64,7 @@ fn springs_change(
     }
     let mut de = 0.0;
     for i in (0..st.len()).filter(|&i| changed[i]) {
-        let (as_a, as_b) = crate::audit::measure::springs_at(layout, i);
+        let (as_a, as_b) = springs_at(layout, i);
         let own = as_b.iter().map(|&p| p as usize);
         let own = own.filter(|&p| !changed[layout.a[p] as usize]);
         for p in as_a.chain(own) {
@@ -79,16 +79,10 @@ fn springs_change(
     de
 }
 
-/// One spring's energy ½·k·(ℓ − L)² (0 for a slack rope) \[J] and its force on end a \[N]
-/// (the formula of [`crate::forces`], from the same square root).
+/// One spring's energy ½·k·(ℓ − L)² (0 for a slack rope) \[J] and its force on end a \[N],
+/// from one evaluation of the spring kernel.
 #[inline]
 fn measure(d: Vec3, dv: Vec3, c: Coef) -> (f64, Vec3) {
-    let len = d.length();
-    let stretch = len - c.rest;
-    let on = if stretch < 0.0 { c.compress } else { 1.0 };
-    let energy = 0.5 * (c.k * on) as f64 * stretch as f64 * stretch as f64;
-    let inv = if len > 0.0 { 1.0 / len } else { 0.0 };
-    let rel = d.dot(dv) * inv;
-    let force = d * (-(c.k * stretch + c.c_axial * rel) * on * inv) - dv * (c.c_iso * on);
-    (energy, force)
+    let (force, _, stretch) = spring_force_and_power::<true, true>(d, dv, c);
+    (elastic_energy(c, stretch as f64), force)
 }

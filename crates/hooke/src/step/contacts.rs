@@ -15,6 +15,8 @@ pub(super) fn active(ctx: &StepCtx, ws: &Workspace) -> bool {
 }
 
 pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
+    // Solvers that take large steps handle what they can inside the step (XPBD both parts,
+    // the implicit integrators the surfaces).
     let solver = ws.solver.as_ref();
     let collisions = !solver.is_some_and(|s| s.handles_collisions());
     let surfaces =
@@ -25,23 +27,25 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
     let (before_x, before_v) = &mut ws.audit.before_contacts;
     before_x.clone_from(&st.x);
     before_v.clone_from(&st.v);
-    respond(ctx, st, ws);
+    respond(ctx, st, ws, (collisions, surfaces));
     ws.audit.audit.contacts -= super::contact_energy::energy_change(ctx, st, ws);
     Ok(())
 }
 
-/// Node collisions, then the surfaces, for what the solver does not do itself.
-fn respond(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) {
+/// Node collisions, then the surfaces: those of the two the solver does not do itself.
+fn respond(
+    ctx: &StepCtx,
+    st: &mut State,
+    ws: &mut Workspace,
+    (collisions, surfaces): (bool, bool),
+) {
     let (model, h) = (ctx.model, ctx.h);
     let contacts = &model.contacts;
-    let pass = CollisionPass::of(model);
-    // Solvers that take large steps handle what they can inside the step (XPBD both parts,
-    // the implicit integrators the surfaces).
-    let solver = ws.solver.as_ref();
-    if !solver.is_some_and(|s| s.handles_collisions()) {
+    if collisions {
+        let pass = CollisionPass::of(model);
         ws.counters.pair_contacts += ws.collisions.run(&pass, &mut st.x, &mut st.v);
     }
-    if contacts.has_surfaces() && !solver.is_some_and(|s| s.handles_surfaces()) {
+    if surfaces {
         let posed = Posed::new(contacts, ctx.t0, ctx.t1());
         let g = model.env.gravity.length();
         let pass = SurfacePass {

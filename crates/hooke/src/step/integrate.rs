@@ -5,7 +5,7 @@
 //! contacts need them (friction judges a node's slide from there).
 
 use super::{Flow, StepCtx, Workspace};
-use crate::settings::Integrator;
+use crate::audit::measure::Rule;
 use crate::state::State;
 
 pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
@@ -14,10 +14,7 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
         ws.x_old.extend_from_slice(&st.x);
     }
     // The audit measures the implicit solvers' damping from where the step started.
-    let integrator = ctx.settings.integrator;
-    let own_rule =
-        !(integrator.is_explicit() || matches!(integrator, Integrator::Xpbd | Integrator::Impulse));
-    if ws.springs.forces.damped && own_rule {
+    if ws.springs.forces.damped && Rule::of(ctx.settings.integrator).is_some() {
         ws.audit.v_start.clone_from(&st.v);
     }
     // The solver lives in the workspace it also works in: take it out while it steps.

@@ -16,18 +16,17 @@ pub(super) fn active(ctx: &StepCtx, _: &Workspace) -> bool {
 /// lengths change at fixed positions: W = Σ ½·k·((ℓ − L₁)² − (ℓ − L₀)²).
 pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
     let muscles = &ctx.model.actuators.muscles;
-    let springs: Vec<u32> = muscles.iter().map(|m| m.spring).collect();
-    let before = potential_of(ws, &st.x, &springs);
+    let springs = || muscles.iter().map(|m| m.spring);
+    let before = potential_of(ws, &st.x, springs());
     ws.springs.flex(muscles, ctx.t0, &ctx.control.actuation);
-    ws.audit.audit.actuators += potential_of(ws, &st.x, &springs) - before;
+    ws.audit.audit.actuators += potential_of(ws, &st.x, springs()) - before;
     Ok(())
 }
 
 /// Σ ½·k·(ℓ − L)² over the given springs (user indices) with the values in effect \[J].
-pub(super) fn potential_of(ws: &Workspace, x: &[Vec3], springs: &[u32]) -> f64 {
+pub(super) fn potential_of(ws: &Workspace, x: &[Vec3], springs: impl Iterator<Item = u32>) -> f64 {
     let (layout, co) = (&ws.springs.layout, ws.springs.whole());
     springs
-        .iter()
-        .map(|&s| spring_energy(layout, co, x, layout.pos_of[s as usize] as usize))
+        .map(|s| spring_energy(layout, co, x, layout.pos_of[s as usize] as usize))
         .sum()
 }

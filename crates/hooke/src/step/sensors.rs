@@ -31,7 +31,7 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
             .collect();
         changed.sort_unstable();
         changed.dedup();
-        let before = super::muscles::potential_of(ws, &st.x, &changed);
+        let before = super::muscles::potential_of(ws, &st.x, changed.iter().copied());
         for &(i, active) in &switched {
             ws.springs.switch(ctx.model, i, active);
         }
@@ -41,7 +41,8 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
         let springs = ws.springs.values(ctx.model);
         let solver = ws.solver.as_mut().expect("compiled");
         solver.compile(ctx.model, springs, ctx.h);
-        ws.audit.audit.actuators += super::muscles::potential_of(ws, &st.x, &changed) - before;
+        ws.audit.audit.actuators +=
+            super::muscles::potential_of(ws, &st.x, changed.iter().copied()) - before;
     }
     Ok(())
 }
