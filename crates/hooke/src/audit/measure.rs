@@ -127,25 +127,30 @@ pub(crate) fn damping_power(
 /// squares of tiny f32 speeds would be subnormal, and slow). Nodes that do not move by
 /// forces (pinned: v = 0; kinematic: the caller takes them out) are not skipped here.
 pub(crate) fn node_sums(mass: &[Real], v: &[Vec3], w: Vec3) -> (f64, f64) {
-    // Four independent accumulators: one would chain every add on the last.
-    let (mut ke, mut air) = ([0.0f64; 4], [0.0f64; 4]);
-    let mut add = |l: usize, m: Real, v: Vec3| {
-        let (u, a) = (
-            v.to_array().map(f64::from),
-            (v - w).to_array().map(f64::from),
-        );
-        ke[l] += m as f64 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-        air[l] += a[0] * u[0] + a[1] * u[1] + a[2] * u[2];
-    };
-    let (mq, vq) = (mass.chunks_exact(4), v.chunks_exact(4));
-    let tail = mq.remainder().iter().zip(vq.remainder());
-    for (m4, v4) in mq.zip(vq) {
-        for l in 0..4 {
-            add(l, m4[l], v4[l]);
+    let parts = par::map_chunks(v.len(), par::NODE_CHUNK, |r| {
+        // Four independent accumulators: one would chain every add on the last.
+        let (mut ke, mut air) = ([0.0f64; 4], [0.0f64; 4]);
+        let mut add = |l: usize, m: Real, v: Vec3| {
+            let (u, a) = (
+                v.to_array().map(f64::from),
+                (v - w).to_array().map(f64::from),
+            );
+            ke[l] += m as f64 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+            air[l] += a[0] * u[0] + a[1] * u[1] + a[2] * u[2];
+        };
+        let (mq, vq) = (mass[r.clone()].chunks_exact(4), v[r].chunks_exact(4));
+        let tail = mq.remainder().iter().zip(vq.remainder());
+        for (m4, v4) in mq.zip(vq) {
+            for l in 0..4 {
+                add(l, m4[l], v4[l]);
+            }
         }
-    }
-    for (m, v) in tail {
-        add(0, *m, *v);
-    }
-    (0.5 * ke.iter().sum::<f64>(), air.iter().sum())
+        for (m, v) in tail {
+            add(0, *m, *v);
+        }
+        (0.5 * ke.iter().sum::<f64>(), air.iter().sum::<f64>())
+    });
+    parts
+        .into_iter()
+        .fold((0.0, 0.0), |s, p| (s.0 + p.0, s.1 + p.1))
 }
