@@ -234,7 +234,7 @@ fn print_limits(report: &stability::Report, s: &hooke::Settings) {
     let omega_h = stiffest_omega_h(report);
     if midpoint_rule(s.integrator) && omega_h > MIDPOINT_OMEGA_H {
         println!(
-            "verdict: WARNING: dt = {} s is stable for {} only while the springs stay linear: the stiffest node has k·h²/m = {:.0} (ω·h = {omega_h:.0}), where stretching or turning springs make it diverge; backward-euler, fast-mass-spring and xpbd damp it",
+            "verdict: WARNING: dt = {} s is stable for {} only while the springs stay linear: the stiffest node has k·h²/m = {:.0} (ω·h = {omega_h:.0}), where stretching or turning springs can make it diverge: a step whose Newton iterations do not converge is halved (up to 16 substeps, at many times the cost), and the watchdog stops a run that still gains energy; backward-euler, fast-mass-spring and xpbd damp it",
             s.dt,
             s.integrator,
             omega_h * omega_h
@@ -287,7 +287,7 @@ fn guarantee(i: Integrator, s: &hooke::Settings, report: &stability::Report) -> 
             1.0 / (1.0 + omega_h * omega_h)
         ),
         i if midpoint_rule(i) && omega_h > MIDPOINT_OMEGA_H => format!(
-            " for linear springs only (implicit, no damping; ω·h = {omega_h:.0} here: expect trouble)"
+            " for linear springs only (implicit, no damping; ω·h = {omega_h:.0} here: expect steps halved, up to 16 substeps, where Newton does not converge — many times backward-euler's cost — or a divergence stop)"
         ),
         i if midpoint_rule(i) => " for linear springs (implicit, no damping)".to_string(),
         _ => String::new(),

@@ -127,6 +127,9 @@ pub struct Counters {
     pub factorizations: u64,
     /// Fast mass-spring's integration steps solved by Newton because something touched.
     pub contact_steps: u64,
+    /// Steps of the midpoint rules rejected because Newton left their equations unsolved,
+    /// and taken as two half steps instead (each half counts again if it is halved too).
+    pub halved_steps: u64,
 
     /// Small substeps XPBD takes per integration step (its `iterations`, or the automatic
     /// count for this scene); 0 for other integrators.

@@ -30,6 +30,12 @@ pub fn solver_summary(sim: &Simulation) -> String {
             c.contact_steps, c.integration_steps
         ));
     }
+    if c.halved_steps > 0 {
+        parts.push(format!(
+            "{} steps halved (Newton did not converge)",
+            c.halved_steps
+        ));
+    }
     if c.xpbd_substeps > 0 {
         parts.push(format!("{} XPBD substeps per step", c.xpbd_substeps));
     }

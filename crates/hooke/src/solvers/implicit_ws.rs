@@ -1,0 +1,109 @@
+//! What the implicit integrators keep between steps, and their linear solves: the block
+//! pattern, the springs' coefficients, the assembled matrix, and the direct solver's
+//! factor (or the conjugate gradients that stand in for it).
+
+use super::blocks::{self, BlockMatrix, BlockPattern, SpringTerms, V3, Weights};
+use super::direct::Expanded;
+use super::laplacian::{Laplacian, QWeights};
+use crate::forces::{Form, SpringCoeffs};
+use crate::model::{Model, Springs};
+use crate::real::Real;
+use crate::settings::{LinearSolver, Preconditioner, Settings};
+
+/// What the implicit integrators keep between steps: the block pattern and the direct
+/// solver's symbolic analysis (rebuilt when the topology changes).
+#[derive(Debug, Clone)]
+pub(super) struct ImplicitWs {
+    pub pattern: BlockPattern,
+    pub coeffs: SpringCoeffs,
+    pub terms: SpringTerms,
+    /// The Laplacian preconditioner's cached factorisation.
+    pub lap: Laplacian,
+    pub matrix: BlockMatrix,
+    direct: Option<Expanded>,
+    /// Steps the direct solver could not factor and CG solved instead.
+    pub direct_fallbacks: u64,
+}
+
+impl ImplicitWs {
+    /// Prepares for `model` with the springs in effect compiled for step `h`.
+    pub(super) fn new(model: &Model, springs: &Springs, h: Real) -> Self {
+        let co = SpringCoeffs::compile_in(model, springs, h, Form::Forces, None);
+        Self {
+            pattern: BlockPattern::new(model),
+            terms: SpringTerms::new(&co),
+            coeffs: co,
+            lap: Laplacian::default(),
+            matrix: BlockMatrix::default(),
+            direct: None,
+            direct_fallbacks: 0,
+        }
+    }
+
+    /// Symbolic analyses and numeric factorisations done by the direct solver.
+    pub(super) fn factorizations(&self) -> (u64, u64) {
+        self.direct
+            .as_ref()
+            .map_or((0, 0), |d| (d.spd.symbolic_analyses, d.spd.factorizations))
+    }
+
+    /// Solves A·x = b with the chosen linear solver; returns the CG iterations used (0 for
+    /// a direct solve). `model`, `w` and `fixed` define the Laplacian preconditioner.
+    pub(super) fn solve(
+        &mut self,
+        settings: &Settings,
+        ctx: (&Model, Weights, &[bool]),
+        b: &[V3],
+        x: &mut [V3],
+    ) -> u32 {
+        if settings.linear_solver == LinearSolver::Direct {
+            let d = self
+                .direct
+                .get_or_insert_with(|| Expanded::new(&self.pattern));
+            if d.factor(&self.matrix.val).is_ok() {
+                x.copy_from_slice(b);
+                d.spd.solve(x.as_flattened_mut(), 1);
+                return 0;
+            }
+            self.direct_fallbacks += 1;
+        }
+        let jacobi;
+        let laplacian;
+        let precond: &dyn Fn(&[V3], &mut [V3]) = match settings.cg_preconditioner {
+            Preconditioner::Jacobi => {
+                jacobi = blocks::block_jacobi(&self.pattern, &self.matrix);
+                &jacobi
+            }
+            Preconditioner::Laplacian => {
+                let (model, w, fixed) = ctx;
+                let qw = QWeights {
+                    wk: w.alpha_k,
+                    wc: w.alpha_d,
+                    diag: w.alpha_d * model.env.air_drag as f64,
+                };
+                self.lap.prepare(model, &self.coeffs, qw, fixed);
+                let lap = &self.lap;
+                let nf = lap.free_count();
+                laplacian = move |r: &[V3], z: &mut [V3]| {
+                    let mut buf = vec![0.0; 3 * nf];
+                    for (j, &i) in lap.free.iter().enumerate() {
+                        for k in 0..3 {
+                            buf[k * nf + j] = r[i as usize][k];
+                        }
+                    }
+                    lap.solve(&mut buf);
+                    // Fixed nodes have identity rows in A: z = r there.
+                    z.copy_from_slice(r);
+                    for (j, &i) in lap.free.iter().enumerate() {
+                        for k in 0..3 {
+                            z[i as usize][k] = buf[k * nf + j];
+                        }
+                    }
+                };
+                &laplacian
+            }
+        };
+        let limits = (settings.cg_tolerance, settings.cg_max_iterations);
+        blocks::pcg((&self.pattern, &self.matrix), precond, b, x, limits).iterations
+    }
+}
