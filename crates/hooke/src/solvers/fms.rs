@@ -20,7 +20,7 @@
 use super::blocks::{self, V3};
 use super::implicit::Implicit;
 use super::laplacian::{Laplacian, QWeights};
-use super::penalty;
+use super::touch;
 use crate::counters::{Counters, Phase};
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, SpringKind, Springs};
@@ -88,7 +88,7 @@ impl Solver for FastMassSpring {
     /// One step with `settings.iterations()` local/global iterations, or by Newton when
     /// something touches. Fixed nodes move with their (kinematic) velocity.
     fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
-        self.touched = penalty::anything_touches(ctx, st, ws);
+        self.touched = touch::anything_touches(ctx, st, ws);
         if self.touched {
             ws.counters.contact_steps += 1;
             return self.newton.step(ctx, st, ws);

@@ -26,9 +26,7 @@ use super::blocks::{self, V3, Weights};
 use super::eval;
 use super::implicit_ws::ImplicitWs;
 use super::penalty::{Iterate, Planes};
-use crate::contact::grid::{CollisionPass, CollisionWs};
-use crate::contact::inside::SolverContacts;
-use crate::contact::surface::Hit;
+use super::touch::{self, Start};
 use crate::counters::Phase;
 use crate::forces::SpringCoeffs;
 use crate::model::{Model, Springs};
@@ -181,7 +179,7 @@ impl Implicit {
         step.find_planes(&iws.coeffs, ws, &st.x);
         step.first(iws, ws);
         for _ in 1..ctx.settings.newton_iterations {
-            step.iterate(iws, ws);
+            step.iterate(iws, ws, None);
         }
         // With contacts, a step that gained energy (more than 0.01%: a contact holds or lets
         // go of a node suddenly, and one linearised solve can overshoot) or whose contacts
@@ -194,7 +192,7 @@ impl Implicit {
                 if !gained && step.contacts_settled() {
                     break;
                 }
-                step.iterate(iws, ws);
+                step.iterate(iws, ws, None);
             }
         } else if check && !step.converge(iws, ws) {
             return false;
@@ -277,71 +275,15 @@ impl<'a> Newton<'a> {
         }
     }
 
-    /// The contact planes of the free nodes near a surface at their inertial prediction
-    /// y = x₀ + h·v₀ + h²·M⁻¹·f_const (`fconst` \[N]), each a hundred times as stiff as
-    /// the node, m/h² + Σₛ kₛ.
+    /// The contact planes of this step ([`touch::find`]).
     fn find_planes(&mut self, co: &SpringCoeffs, ws: &mut Workspace, fronts_at: &[Vec3]) {
-        let (model, h) = (self.ctx.model, self.ctx.h as f64);
-        let times = (self.ctx.t0, self.ctx.t1());
-        let Some(surfaces) = SolverContacts::new(model, times, fronts_at) else {
-            return;
+        let start = Start {
+            x0: &self.x0,
+            v0: &self.v0,
+            f0: &self.f0,
+            fixed: &self.fixed,
         };
-        let mut planes = Planes::new(surfaces, h, self.method.c_x);
-        let adj = model.adjacency();
-        let mut y = self.x0.clone();
-        let mut stiffness = vec![0.0; y.len()];
-        for i in (0..self.x0.len()).filter(|&i| !self.fixed[i]) {
-            let m = model.nodes.mass[i] as f64;
-            let f = ws.fconst[i].to_array().map(|c| c as f64);
-            y[i] = std::array::from_fn(|k| self.x0[i][k] + h * self.v0[i][k] + h * h * f[k] / m);
-            let springs = adj.as_a(i).iter().chain(adj.as_b(i));
-            let k: f64 = springs.map(|&s| co.k[s as usize] as f64).sum();
-            stiffness[i] = m / (h * h) + k;
-            let start = (self.x0[i], self.v0[i], self.f0[i]);
-            planes.add(i, (start, y[i]), (m, stiffness[i]));
-        }
-        self.pair_planes(&mut planes, &mut ws.collisions, (&y, &stiffness));
-        self.planes = (!planes.is_empty()).then_some(planes);
-    }
-
-    /// Node collisions as planes too: each free node of a pair that overlaps at the
-    /// predictions `y` sees the other as a sphere it must leave by its share of the
-    /// overlap (by inverse mass), moving with the other's velocity.
-    fn pair_planes(
-        &self,
-        planes: &mut Planes,
-        cws: &mut CollisionWs,
-        (y, stiffness): (&[V3], &[f64]),
-    ) {
-        let model = self.ctx.model;
-        let col = &model.contacts.collisions;
-        let pass = CollisionPass::of(model);
-        let yr = to_real(y);
-        let (w, radius) = (&model.nodes.inv_mass, &model.nodes.radius);
-        for (i, j) in cws.overlapping(&pass, &yr) {
-            let (i, j) = (i as usize, j as usize);
-            if self.fixed[i] {
-                continue;
-            }
-            let d = yr[i] - yr[j];
-            let (dist, rs) = (d.length(), radius[i] + radius[j]);
-            let share = if self.fixed[j] {
-                1.0
-            } else {
-                w[i] / (w[i] + w[j])
-            };
-            let hit = Hit {
-                phi: radius[i] - (rs - dist) * share,
-                normal: if dist > 0.0 { d / dist } else { Vec3::Y },
-                velocity: to_real(&[self.v0[j]])[0],
-                roughness: col.friction,
-                static_roughness: col.friction,
-                restitution: 0.0,
-            };
-            let m = model.nodes.mass[i] as f64;
-            let start = (self.x0[i], self.v0[i], self.f0[i]);
-            planes.add_pair(i, (start, y[i]), (m, stiffness[i]), hit);
-        }
+        self.planes = touch::find(self.ctx, co, ws, &start, (self.method.c_x, fronts_at));
     }
 
     /// The nodes on a surface at the end of the step, ascending.
@@ -451,58 +393,58 @@ impl<'a> Newton<'a> {
         (xe, ve)
     }
 
-    /// The relative residual of the step's equations at the current iterate,
-    /// |g(Δv)| / (|M·Δv| + |h·(w₀·f₀ + w₁·f_e)|) over the free nodes, with
-    /// g(Δv) = M·Δv − h·(w₀·f₀ + w₁·f(x_e, v_e)).
-    fn residual(&self, ws: &mut Workspace) -> f64 {
+    /// The negative residual −g(Δv) = h·(w₀·f₀ + w₁·f(x_e, v_e)) − M·Δv of the step's
+    /// equations at the current iterate (zero at fixed nodes), its size relative to
+    /// |M·Δv| + |h·f̄| + |h·f_const| over the free nodes, and the evaluation point.
+    fn residual(&self, ws: &mut Workspace) -> (Vec<V3>, f64, (Vec<V3>, Vec<V3>)) {
         let (m, h, model) = (self.method, self.ctx.h as f64, self.ctx.model);
         let (xe, ve) = self.evaluation_point();
         let fe = forces_v3(model, ws, (&xe, &ve), m.checks_convergence());
+        let mut minus_g = vec![[0.0; 3]; self.x0.len()];
         let (mut g2, mut scale2) = (0.0, 0.0);
         for i in (0..self.x0.len()).filter(|&i| !self.fixed[i]) {
             let mass = model.nodes.mass[i] as f64;
+            let weight = ws.fconst[i].to_array().map(|f| h * f as f64);
             for k in 0..3 {
                 let inertia = mass * self.dv[i][k];
                 let force = h * (m.w0 * self.f0[i][k] + m.w1 * fe[i][k]);
-                g2 += (inertia - force) * (inertia - force);
-                let weight = h * ws.fconst[i].to_array()[k] as f64;
-                scale2 += inertia * inertia + force * force + weight * weight;
+                minus_g[i][k] = force - inertia;
+                g2 += minus_g[i][k] * minus_g[i][k];
+                scale2 += inertia * inertia + force * force + weight[k] * weight[k];
             }
         }
-        if scale2 == 0.0 {
+        let relative = if scale2 == 0.0 {
             0.0
         } else {
             (g2 / scale2).sqrt()
-        }
+        };
+        (minus_g, relative, (xe, ve))
     }
 
     /// Newton iterations, at most [`EXTRA_ITERATIONS`], until the residual is under
     /// [`NEWTON_TOLERANCE`]; whether it got there.
     fn converge(&mut self, iws: &mut ImplicitWs, ws: &mut Workspace) -> bool {
         for _ in 0..EXTRA_ITERATIONS {
-            if self.residual(ws) <= NEWTON_TOLERANCE {
+            if self.iterate(iws, ws, Some(NEWTON_TOLERANCE)) {
                 return true;
             }
-            self.iterate(iws, ws);
         }
-        self.residual(ws) <= NEWTON_TOLERANCE
+        self.residual(ws).1 <= NEWTON_TOLERANCE
     }
 
     /// A Newton step on g(Δv) = M·Δv − h·(w₀·f₀ + w₁·f(x_e, v_e)) with the Jacobian at the
-    /// current iterate.
-    fn iterate(&mut self, iws: &mut ImplicitWs, ws: &mut Workspace) {
-        let (m, h, model) = (self.method, self.ctx.h as f64, self.ctx.model);
+    /// current iterate, unless the residual there is already at most `stop_below`
+    /// (relative, see [`Newton::residual`]); returns whether it stopped so.
+    fn iterate(
+        &mut self,
+        iws: &mut ImplicitWs,
+        ws: &mut Workspace,
+        stop_below: Option<f64>,
+    ) -> bool {
         let n = self.x0.len();
-        let (xe, ve) = self.evaluation_point();
-        let fe = forces_v3(model, ws, (&xe, &ve), m.checks_convergence());
-        let mut rhs = vec![[0.0; 3]; n];
-        for i in 0..n {
-            if !self.fixed[i] {
-                let mass = model.nodes.mass[i] as f64;
-                for k in 0..3 {
-                    rhs[i][k] = h * (m.w0 * self.f0[i][k] + m.w1 * fe[i][k]) - mass * self.dv[i][k];
-                }
-            }
+        let (mut rhs, relative, (xe, ve)) = self.residual(ws);
+        if stop_below.is_some_and(|tol| relative <= tol) {
+            return true;
         }
         self.assemble(iws, ws, &xe, &ve);
         let x_end = self.end_positions();
@@ -523,6 +465,7 @@ impl<'a> Newton<'a> {
                 self.dv[i][k] += delta[i][k];
             }
         }
+        false
     }
 
     /// v₁ = (v₀ + Δv)·r, x₁ = x₀ + h·(v₀ + c_x·Δv); CG's warm start kept in the state.

@@ -154,14 +154,9 @@ impl Laplacian {
     }
 
     /// Solves Q·x = rhs in place for 3 coordinate columns of the free nodes
-    /// (`rhs[k·n_free + j]` is coordinate k of free node j). The columns are independent
-    /// solves with the same factor, so they run in parallel (each column's result is the
-    /// same whichever thread computes it).
+    /// (`rhs[k·n_free + j]` is coordinate k of free node j), all three with the same factor.
     pub(crate) fn solve(&self, rhs: &mut [f64]) {
         let spd = self.spd.as_ref().expect("prepared");
-        let nf = self.free.len();
-        let (x, yz) = rhs.split_at_mut(nf);
-        let _ = (x, yz);
         spd.solve(rhs, 3);
     }
 }

@@ -27,6 +27,7 @@ pub(crate) mod laplacian;
 mod penalty;
 mod rk4;
 mod symplectic;
+mod touch;
 mod verlet;
 pub(crate) mod xpbd;
 

@@ -36,45 +36,9 @@
 //! `contacts` stage holds a node.
 
 use super::blocks::{BlockMatrix, BlockPattern, V3};
-use crate::contact::grid::CollisionPass;
 use crate::contact::inside::SolverContacts;
 use crate::contact::surface::Hit;
 use crate::real::{Real, Vec3};
-use crate::state::State;
-use crate::step::{StepCtx, Workspace};
-
-/// Whether any free node is within its radius of a surface, or of another node it may
-/// collide with, at its start or at its inertial prediction y = x₀ + h·v₀ + h²·M⁻¹·f_const
-/// (fast mass-spring hands such steps to Newton).
-pub(super) fn anything_touches(ctx: &StepCtx, st: &State, ws: &mut Workspace) -> bool {
-    let model = ctx.model;
-    if !model.contacts.any() {
-        return false;
-    }
-    let h = ctx.h;
-    let predicted: Vec<Vec3> = (0..st.len())
-        .map(|i| {
-            let m = model.nodes.mass[i];
-            let a = if m > 0.0 {
-                ws.fconst[i] / m
-            } else {
-                Vec3::ZERO
-            };
-            st.x[i] + st.v[i] * h + a * (h * h)
-        })
-        .collect();
-    let fixed = ws.fixed(model);
-    if let Some(s) = SolverContacts::new(model, (ctx.t0, ctx.t1()), &st.x) {
-        let near = |i: usize| {
-            s.hits(i, st.x[i]).next().is_some() || s.hits(i, predicted[i]).next().is_some()
-        };
-        if (0..st.len()).any(|i| !fixed[i] && near(i)) {
-            return true;
-        }
-    }
-    let pass = CollisionPass::of(model);
-    !ws.collisions.overlapping(&pass, &predicted).is_empty()
-}
 
 /// How much stiffer a contact is than the node it holds.
 const GAMMA: f64 = 100.0;
