@@ -71,13 +71,10 @@ fn the_midpoint_rules_run_the_driven_curtain_clean_by_halving_steps() {
     }
 }
 
-/// At 0.2 s steps halving is not enough (16 substeps of 12.5 ms each, still unsolved): the
-/// residual grows and the watchdog stops the run with exit 3, a report and last-good.json.
-#[test]
-fn the_watchdog_stops_the_midpoint_rule_where_halving_is_not_enough() {
-    let d = common::scratch_in("watchdog", "coarse");
-    driven_curtain(&d);
-    let args = [
+/// `hooke run` of the driven curtain with implicit midpoint at 0.2 s for 3 s, quiet, with
+/// `extra` arguments.
+fn coarse_midpoint<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
         "run",
         "curtain.json",
         "--integrator",
@@ -87,10 +84,18 @@ fn the_watchdog_stops_the_midpoint_rule_where_halving_is_not_enough() {
         "--duration",
         "3",
         "-q",
-        "-o",
-        "runs",
     ];
-    let o = hooke(&args, &d);
+    args.extend_from_slice(extra);
+    args
+}
+
+/// At 0.2 s steps halving is not enough (16 substeps of 12.5 ms each, still unsolved): the
+/// residual grows and the watchdog stops the run with exit 3, a report and last-good.json.
+#[test]
+fn the_watchdog_stops_the_midpoint_rule_where_halving_is_not_enough() {
+    let d = common::scratch_in("watchdog", "coarse");
+    driven_curtain(&d);
+    let o = hooke(&coarse_midpoint(&["-o", "runs"]), &d);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{err}");
     assert!(err.contains("energy audit's residual gained"), "{err}");
@@ -157,19 +162,7 @@ fn check_trial_agrees_and_allow_divergence_lets_it_run() {
         "{}",
         text(&trial.stdout)
     );
-    let args = [
-        "run",
-        "curtain.json",
-        "--integrator",
-        "implicit-midpoint",
-        "--dt",
-        "0.2",
-        "--duration",
-        "3",
-        "-q",
-        "--allow-divergence",
-    ];
-    let on = hooke(&args, &d);
+    let on = hooke(&coarse_midpoint(&["--allow-divergence"]), &d);
     assert!(on.status.success(), "{}", text(&on.stderr));
 }
 
