@@ -21,7 +21,7 @@
 
 use crate::model::{Model, Springs};
 use crate::par;
-use crate::real::Vec3;
+use crate::real::{Real, Vec3};
 
 /// A 3×3 block, row-major.
 pub(crate) type B3 = [[f64; 3]; 3];
@@ -426,6 +426,16 @@ pub(crate) fn invert(m: &B3) -> B3 {
 pub(crate) fn to_v3(v: &[Vec3]) -> Vec<V3> {
     #[allow(clippy::useless_conversion)]
     v.iter().map(|p| p.to_array().map(f64::from)).collect()
+}
+
+/// An f64 vector in the build's precision.
+pub(crate) fn real(p: V3) -> Vec3 {
+    Vec3::new(p[0] as Real, p[1] as Real, p[2] as Real)
+}
+
+/// f64 vectors in the build's precision.
+pub(crate) fn to_real(v: &[V3]) -> Vec<Vec3> {
+    v.iter().map(|&p| real(p)).collect()
 }
 
 #[cfg(test)]

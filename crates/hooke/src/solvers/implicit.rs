@@ -73,12 +73,6 @@ impl Method {
     }
 }
 
-fn to_real(v: &[V3]) -> Vec<Vec3> {
-    v.iter()
-        .map(|p| Vec3::new(p[0] as Real, p[1] as Real, p[2] as Real))
-        .collect()
-}
-
 /// Backward Euler, implicit midpoint or the trapezoidal rule, with what it keeps between
 /// steps.
 #[derive(Debug)]
@@ -179,7 +173,7 @@ impl Implicit {
         step.find_planes(&iws.coeffs, ws, &st.x);
         step.first(iws, ws);
         for _ in 1..ctx.settings.newton_iterations {
-            step.iterate(iws, ws, None);
+            step.iterate(iws, ws);
         }
         // With contacts, a step that gained energy (more than 0.01%: a contact holds or lets
         // go of a node suddenly, and one linearised solve can overshoot) or whose contacts
@@ -192,7 +186,7 @@ impl Implicit {
                 if !gained && step.contacts_settled() {
                     break;
                 }
-                step.iterate(iws, ws, None);
+                step.iterate(iws, ws);
             }
         } else if check && !step.converge(iws, ws) {
             return false;
@@ -393,10 +387,8 @@ impl<'a> Newton<'a> {
         (xe, ve)
     }
 
-    /// The negative residual −g(Δv) = h·(w₀·f₀ + w₁·f(x_e, v_e)) − M·Δv of the step's
-    /// equations at the current iterate (zero at fixed nodes), its size relative to
-    /// |M·Δv| + |h·f̄| + |h·f_const| over the free nodes, and the evaluation point.
-    fn residual(&self, ws: &mut Workspace) -> (Vec<V3>, f64, (Vec<V3>, Vec<V3>)) {
+    /// The step's equations at the current iterate ([`Residual`]).
+    fn residual(&self, ws: &mut Workspace) -> Residual {
         let (m, h, model) = (self.method, self.ctx.h as f64, self.ctx.model);
         let (xe, ve) = self.evaluation_point();
         let fe = forces_v3(model, ws, (&xe, &ve), m.checks_convergence());
@@ -418,34 +410,42 @@ impl<'a> Newton<'a> {
         } else {
             (g2 / scale2).sqrt()
         };
-        (minus_g, relative, (xe, ve))
+        Residual {
+            minus_g,
+            relative,
+            at: (xe, ve),
+        }
     }
 
     /// Newton iterations, at most [`EXTRA_ITERATIONS`], until the residual is under
     /// [`NEWTON_TOLERANCE`]; whether it got there.
     fn converge(&mut self, iws: &mut ImplicitWs, ws: &mut Workspace) -> bool {
         for _ in 0..EXTRA_ITERATIONS {
-            if self.iterate(iws, ws, Some(NEWTON_TOLERANCE)) {
+            let residual = self.residual(ws);
+            if residual.relative <= NEWTON_TOLERANCE {
                 return true;
             }
+            self.solve_from(iws, ws, residual);
         }
-        self.residual(ws).1 <= NEWTON_TOLERANCE
+        self.residual(ws).relative <= NEWTON_TOLERANCE
     }
 
     /// A Newton step on g(Δv) = M·Δv − h·(w₀·f₀ + w₁·f(x_e, v_e)) with the Jacobian at the
-    /// current iterate, unless the residual there is already at most `stop_below`
-    /// (relative, see [`Newton::residual`]); returns whether it stopped so.
-    fn iterate(
-        &mut self,
-        iws: &mut ImplicitWs,
-        ws: &mut Workspace,
-        stop_below: Option<f64>,
-    ) -> bool {
+    /// current iterate.
+    fn iterate(&mut self, iws: &mut ImplicitWs, ws: &mut Workspace) {
+        let residual = self.residual(ws);
+        self.solve_from(iws, ws, residual);
+    }
+
+    /// The Newton step from the `residual` at the current iterate: solves
+    /// J·δ = −g (the contacts' planes added) and moves Δv by δ.
+    fn solve_from(&mut self, iws: &mut ImplicitWs, ws: &mut Workspace, residual: Residual) {
         let n = self.x0.len();
-        let (mut rhs, relative, (xe, ve)) = self.residual(ws);
-        if stop_below.is_some_and(|tol| relative <= tol) {
-            return true;
-        }
+        let Residual {
+            minus_g: mut rhs,
+            at: (xe, ve),
+            ..
+        } = residual;
         self.assemble(iws, ws, &xe, &ve);
         let x_end = self.end_positions();
         let v_end = self.end_velocities();
@@ -465,7 +465,6 @@ impl<'a> Newton<'a> {
                 self.dv[i][k] += delta[i][k];
             }
         }
-        false
     }
 
     /// v₁ = (v₀ + Δv)·r, x₁ = x₀ + h·(v₀ + c_x·Δv); CG's warm start kept in the state.
@@ -476,7 +475,7 @@ impl<'a> Newton<'a> {
     /// Writes the iterate's end of step into `st`, nodes held by static friction held.
     fn write(&self, st: &mut State, retention: Real) {
         let cg = self.ctx.settings.linear_solver == LinearSolver::Cg;
-        st.last_dv = cg.then(|| to_real(&self.dv));
+        st.last_dv = cg.then(|| blocks::to_real(&self.dv));
         let mut x1 = self.end_positions();
         let mut v1 = self.end_velocities();
         if let Some(planes) = &self.planes {
@@ -496,6 +495,16 @@ impl<'a> Newton<'a> {
     }
 }
 
+/// The residual of an implicit step's equations at an iterate.
+struct Residual {
+    /// −g(Δv) = h·(w₀·f₀ + w₁·f(x_e, v_e)) − M·Δv per node (zero at fixed nodes) [N·s].
+    minus_g: Vec<V3>,
+    /// |g| relative to |M·Δv| + |h·f̄| + |h·f_const| over the free nodes.
+    relative: f64,
+    /// The evaluation point (x_e, v_e) the forces were taken at.
+    at: (Vec<V3>, Vec<V3>),
+}
+
 /// Total energy of `st` with the springs in effect \[J].
 fn step_energy(model: &Model, ws: &Workspace, st: &State) -> f64 {
     let sp = &ws.springs;
@@ -513,7 +522,7 @@ fn step_energy(model: &Model, ws: &Workspace, st: &State) -> f64 {
 fn forces_v3(model: &Model, ws: &mut Workspace, (x, v): (&[V3], &[V3]), exact: bool) -> Vec<V3> {
     if !exact {
         let mut f = vec![Vec3::ZERO; x.len()];
-        eval::forces_at(model, ws, &to_real(x), &to_real(v), &mut f);
+        eval::forces_at(model, ws, &blocks::to_real(x), &blocks::to_real(v), &mut f);
         return blocks::to_v3(&f);
     }
     let (springs, fconst) = (&ws.springs, &ws.fconst);

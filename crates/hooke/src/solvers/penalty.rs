@@ -35,7 +35,7 @@
 //! (its slide undone) when the friction could have stopped it within μs·λ, as the
 //! `contacts` stage holds a node.
 
-use super::blocks::{BlockMatrix, BlockPattern, V3};
+use super::blocks::{BlockMatrix, BlockPattern, V3, real};
 use crate::contact::inside::SolverContacts;
 use crate::contact::surface::Hit;
 use crate::real::{Real, Vec3};
@@ -104,10 +104,6 @@ fn dot(a: V3, b: V3) -> f64 {
 
 fn v3(p: Vec3) -> V3 {
     p.to_array().map(|c| c as f64)
-}
-
-fn vec3(p: V3) -> Vec3 {
-    Vec3::new(p[0] as Real, p[1] as Real, p[2] as Real)
 }
 
 impl<'a> Planes<'a> {
@@ -179,7 +175,7 @@ impl<'a> Planes<'a> {
 
     /// Adds the planes of the surfaces `node` at `p` touches; returns whether it touched.
     fn add_at(&mut self, node: &Node, p: V3) -> bool {
-        let hits: Vec<Hit> = self.surfaces.hits(node.i, vec3(p)).collect();
+        let hits: Vec<Hit> = self.surfaces.hits(node.i, real(p)).collect();
         for hit in &hits {
             self.push(node, *hit, p);
         }
@@ -207,8 +203,8 @@ impl<'a> Planes<'a> {
         } else {
             slide
         };
-        let along = vec3(driven).normalize_or_zero();
-        let contact = self.surfaces.node(i, vec3(p));
+        let along = real(driven).normalize_or_zero();
+        let contact = self.surfaces.node(i, real(p));
         let rough = contact.roughness_along(hit.normal, along);
         let mu_k = (hit.roughness * rough) as f64;
         let braked = self.h * mu_k * load.max(0.0) * inv_m;

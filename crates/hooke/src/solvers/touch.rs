@@ -2,13 +2,13 @@
 //! another node (fast mass-spring's steps without contacts skip all of this), and the
 //! contact planes ([`super::penalty`]) of the nodes that are.
 
-use super::blocks::V3;
+use super::blocks::{V3, real, to_real};
 use super::penalty::Planes;
 use crate::contact::grid::{CollisionPass, CollisionWs};
 use crate::contact::inside::SolverContacts;
 use crate::contact::surface::Hit;
 use crate::forces::SpringCoeffs;
-use crate::real::{Real, Vec3};
+use crate::real::Vec3;
 use crate::state::State;
 use crate::step::{StepCtx, Workspace};
 
@@ -51,10 +51,6 @@ pub(super) struct Start<'s> {
     pub v0: &'s [V3],
     pub f0: &'s [V3],
     pub fixed: &'s [bool],
-}
-
-fn to_real(p: V3) -> Vec3 {
-    Vec3::new(p[0] as Real, p[1] as Real, p[2] as Real)
 }
 
 /// The contact planes of the free nodes near a surface at their inertial prediction
@@ -108,7 +104,7 @@ fn pair_planes(
     let model = ctx.model;
     let col = &model.contacts.collisions;
     let pass = CollisionPass::of(model);
-    let yr: Vec<Vec3> = y.iter().map(|&p| to_real(p)).collect();
+    let yr = to_real(y);
     let (w, radius) = (&model.nodes.inv_mass, &model.nodes.radius);
     for (i, j) in cws.overlapping(&pass, &yr) {
         let (i, j) = (i as usize, j as usize);
@@ -125,7 +121,7 @@ fn pair_planes(
         let hit = Hit {
             phi: radius[i] - (rs - dist) * share,
             normal: if dist > 0.0 { d / dist } else { Vec3::Y },
-            velocity: to_real(start.v0[j]),
+            velocity: real(start.v0[j]),
             roughness: col.friction,
             static_roughness: col.friction,
             restitution: 0.0,
