@@ -173,9 +173,12 @@ try {
   results.first_scene_fps = alive.fps;
   results.first_scene_frame_sim_ms = alive.sim_ms;
   results.first_scene_frame_draw_ms = alive.draw_ms;
-  // The frame rate is bound by software WebGL's rasterisation (the GPU process takes most
-  // of both cores); without multisampling on such renderers (web/index.html) it is 55–60
-  // fps here, with it 24–35.
+  // The frame rate is bound by software WebGL's rasterisation: SwiftShader's shaders take
+  // half of both cores, the page's wasm an eighth (perf, all processes, 2026-11-25). Hence
+  // no multisampling, depth or stencil on such renderers (web/index.html) and no fill under
+  // the studio's panels; the first scene measured 33–36 fps before that last change and
+  // 37–44 after it on one machine, while another measured 55–60 on 2026-11-24 — the
+  // machines' speed varies.
   const renderer = await page.evaluate(() => window.hookeRenderer);
   results.webgl_renderer = renderer;
   check(rate >= 0.95 && alive.fps >= 30,

@@ -226,9 +226,17 @@ impl StudioApp {
         self.doc.advance(wall_dt, &platform::now, now + budget);
         let stepped = platform::now();
         self.shortcuts(ui);
-        egui::Panel::top("toolbar").show(ui, |ui| self.toolbar(ui));
-        egui::Panel::bottom("status").show(ui, |ui| self.status(ui));
+        // The panels are not filled: the clear colour under them is the same light grey,
+        // and in software WebGL a third of the page's pixels cost frame rate to fill.
+        let frame = egui::Frame::side_top_panel(ui.style()).fill(egui::Color32::TRANSPARENT);
+        egui::Panel::top("toolbar")
+            .frame(frame)
+            .show(ui, |ui| self.toolbar(ui));
+        egui::Panel::bottom("status")
+            .frame(frame)
+            .show(ui, |ui| self.status(ui));
         egui::Panel::left("panel")
+            .frame(frame)
             .default_size(290.0)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.panel(ui));
