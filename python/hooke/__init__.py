@@ -12,6 +12,9 @@ the watchdog's energy from nothing or a spring stretched past 1000%), step, node
 the energy audit and its recent readings, the last good step and a stable step to try.
 :meth:`Simulation.audit` gives the energy audit: what drove and dissipated the energy, and
 the residual no term explains.
+
+:func:`sweep` runs many variants of a scene (a grid or any list of parameter values at
+scene paths such as ``springs[*].k``) and returns a pandas DataFrame of their metrics.
 """
 
 from ._native import (
@@ -25,6 +28,7 @@ from ._native import (
     scenes,
     step_many,
 )
+from .sweeps import sweep
 
 DivergenceError = DivergedError
 
@@ -39,6 +43,7 @@ __all__ = [
     "scene",
     "scenes",
     "step_many",
+    "sweep",
 ]
 
 # The Gymnasium environments (hooke/Walker-v0, hooke/Inchworm-v0), registered when

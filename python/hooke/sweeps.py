@@ -1,0 +1,275 @@
+"""Parameter sweeps: many variants of one scene, one row of metrics each.
+
+:func:`sweep` builds every variant first (a bad path or value fails before anything
+runs, naming the path), runs them in batches side by side on this machine's cores, and
+returns a pandas DataFrame with a row per variant.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from . import metrics as _metrics
+from . import paths, sweep_files
+from ._native import DivergedError, Scene, SceneError, Simulation, load
+
+#: Samples a run keeps for the metrics (positions, strains, energy), more for ``period``.
+SAMPLES = 100
+PERIOD_SAMPLES = 1000
+
+
+@dataclass
+class Variant:
+    """One variant: its number in the sweep, its parameter values and its scene."""
+
+    index: int
+    values: dict[str, Any]
+    scene: Scene
+    steps: int
+
+
+def designs(params: Mapping[str, Sequence[Any]] | Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The variants' parameter values: the full grid of a dict of lists (the first path
+    varies slowest), or a list of dicts as given (any design, e.g. a Latin hypercube)."""
+    if isinstance(params, Mapping):
+        keys = list(params)
+        for k in keys:
+            if isinstance(params[k], (str, bytes)) or not isinstance(params[k], Iterable):
+                raise ValueError(f"params[{k!r}]: give a list of values, not {params[k]!r}")
+        grid = itertools.product(*(list(params[k]) for k in keys))
+        return [dict(zip(keys, values)) for values in grid]
+    out = [dict(d) for d in params]
+    if not out:
+        raise ValueError("params: an empty list of variants")
+    return out
+
+
+def _document(scene: Scene | str | os.PathLike[str]) -> dict[str, Any]:
+    if isinstance(scene, (str, os.PathLike)):
+        scene = load(scene)
+    if not isinstance(scene, Scene):
+        raise TypeError(f"scene: a hooke.Scene or a scene file's path, not {type(scene).__name__}")
+    return json.loads(scene.to_json())
+
+
+def variants(
+    scene: Scene | str | os.PathLike[str],
+    params: Mapping[str, Sequence[Any]] | Sequence[Mapping[str, Any]],
+    duration: float | None = None,
+    steps: int | None = None,
+) -> list[Variant]:
+    """Every variant built and validated, with the steps it will run: `steps`, or
+    `duration` over its own dt, or the scene's own duration. Raises
+    :class:`hooke.SceneError` naming the variant and the path of a bad path or value."""
+    if duration is not None and steps is not None:
+        raise ValueError("give duration or steps, not both")
+    if duration is not None and not (math.isfinite(duration) and duration > 0):
+        raise ValueError(f"duration: {duration} is not a positive number of seconds")
+    if steps is not None and steps < 1:
+        raise ValueError(f"steps: {steps} is not a positive number of steps")
+    base = _document(scene)
+    out = []
+    for i, values in enumerate(designs(params)):
+        doc = json.loads(json.dumps(base))
+        try:
+            for path, value in values.items():
+                paths.set_value(doc, path, _plain(value))
+            built = Scene.from_json(json.dumps(doc))
+        except SceneError as e:
+            raise SceneError(f"variant {i} ({_describe(values)}): {e}") from None
+        n = steps if steps is not None else round((duration or built.duration) / built.dt)
+        out.append(Variant(i, values, built, max(int(n), 1)))
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars and arrays as the plain numbers and lists JSON takes."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return value
+
+
+def _describe(values: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in values.items())
+
+
+def run_batch(batch: Sequence[Variant], wanted: list[tuple[str, Any]]) -> list[dict[str, Any]]:
+    """Runs `batch` side by side on all cores (a thread each, the GIL released while it
+    steps) and measures `wanted` ((column, built-in name or callable) pairs); one row per
+    variant, in order."""
+    t0 = time.perf_counter()
+    sims = [Simulation(v.scene) for v in batch]
+    every = any(m == "period" for _, m in wanted)
+    count = PERIOD_SAMPLES if every else SAMPLES
+    samples = [_metrics_samples(v, s, every) for v, s in zip(batch, sims)]
+    failed: dict[int, tuple[str, str]] = {}
+    with ThreadPoolExecutor(max_workers=min(len(sims), os.cpu_count() or 1)) as pool:
+        for k in range(1, count + 1):
+            targets = [min(v.steps, round(k * v.steps / count)) for v in batch]
+            _advance(pool, sims, targets, failed)
+            for j, s in enumerate(sims):
+                if j not in failed and (not samples[j].times or samples[j].times[-1] != s.time):
+                    samples[j].take(s)
+    wall = time.perf_counter() - t0
+    rows = []
+    for j, (v, s) in enumerate(zip(batch, sims)):
+        status, message = failed.get(j, ("ok", ""))
+        row: dict[str, Any] = dict(v.values)
+        for name, m in wanted:
+            row[name], problem = _measure(m, s, samples[j], status == "diverged")
+            if problem and status == "ok":
+                status, message = "error", f"metric {name}: {problem}"
+        row.update(steps=s.steps, wall_time=wall / len(batch), status=status, message=message)
+        rows.append(row)
+    return rows
+
+
+def _metrics_samples(v: Variant, sim: Simulation, every_position: bool) -> _metrics.Samples:
+    doc = json.loads(v.scene.to_json())
+    masses = np.array([n.get("mass", 0.0) for n in doc["nodes"]], dtype=np.float64)
+    gravity = np.array(doc["settings"].get("gravity", [0.0, -9.81, 0.0]), dtype=np.float64)
+    s = _metrics.Samples(masses=masses, gravity=gravity, every_position=every_position)
+    s.take(sim)
+    return s
+
+
+def _advance(
+    pool: ThreadPoolExecutor,
+    sims: list[Simulation],
+    targets: list[int],
+    failed: dict[int, tuple[str, str]],
+) -> None:
+    """Steps each simulation not yet failed to its target step count, side by side on the
+    pool's threads (each step runs with the GIL released, so on every core); records the
+    ones that diverge or fail in `failed`, with the report."""
+    running = {
+        j: pool.submit(_step, sims[j], targets[j] - sims[j].steps)
+        for j in range(len(sims))
+        if j not in failed and targets[j] > sims[j].steps
+    }
+    for j, future in running.items():
+        problem = future.result()
+        if problem is not None:
+            failed[j] = problem
+
+
+def _step(sim: Simulation, n: int) -> tuple[str, str] | None:
+    """Steps `sim` by `n`; the status and message of a failure, or None."""
+    try:
+        sim.step(n)
+    except DivergedError as e:
+        return "diverged", str(e)
+    except Exception as e:  # noqa: BLE001 - any failure is the variant's, not the sweep's
+        return "error", f"{type(e).__name__}: {e}"
+    return None
+
+
+def _measure(m: str | Callable[[Any], float], sim: Simulation, s: _metrics.Samples, diverged: bool) -> tuple[float, str]:
+    """A metric's value and, if measuring it failed, why."""
+    try:
+        if isinstance(m, str):
+            return _metrics.value(m, sim, s, diverged), ""
+        if diverged:
+            return float("nan"), ""
+        return float(m(sim)), ""
+    except Exception as e:  # noqa: BLE001 - a user's metric failing is that row's error
+        return float("nan"), f"{type(e).__name__}: {e}"
+
+
+def sweep(
+    scene: Scene | str | os.PathLike[str],
+    params: Mapping[str, Sequence[Any]] | Sequence[Mapping[str, Any]],
+    metrics: Any,
+    duration: float | None = None,
+    steps: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    batch: int | None = None,
+):
+    """Runs every variant of `scene` that `params` describes and measures `metrics`.
+
+    `params`: a dict of scene paths to lists of values (the full grid; ``nodes[*].mass``
+    sets every node's mass), or a list of dicts (any design). `metrics`: built-in names
+    (``com_distance``, ``final_kinetic``, ``max_strain``, ``energy_drift``, ``period``,
+    ``diverged``; see :mod:`hooke.metrics`) or callables ``f(sim) -> float`` given the
+    finished :class:`hooke.Simulation`. Each variant runs `steps`, or `duration` seconds
+    over its own dt, or the scene's duration. `batch`: variants run side by side (default:
+    four per core).
+
+    Returns a pandas DataFrame indexed by the variant's number (its place in `params`):
+    a column per parameter path, a column per metric, then ``steps`` (taken),
+    ``wall_time`` \\[s], ``status`` (``ok``, ``diverged`` or ``error``) and ``message``
+    (the divergence report or the error). A variant that diverges is a row, not an
+    exception. Raises :class:`hooke.SceneError` naming the variant and path of a bad
+    parameter before anything runs.
+
+    `out`: a folder; ``results.parquet`` there is rewritten as each batch finishes (and
+    ``results.csv`` at the end), so a sweep killed half-way loses nothing, and
+    ``resume=True`` runs only the variants missing from it (the folder must hold the same
+    sweep; without `resume` a folder with results is refused, never overwritten).
+    """
+    import pandas as pd
+
+    if backend != "local":
+        raise ValueError(f"backend {backend!r}: only 'local' is available in this version")
+    if address is not None:
+        raise ValueError("address: only the 'ray' backend joins a cluster, and this version has only 'local'")
+    wanted = _metrics.resolve(metrics)
+    todo = variants(scene, params, duration, steps)
+    size = batch or 4 * (os.cpu_count() or 1)
+    if size < 1:
+        raise ValueError(f"batch: {batch} is not a positive number of variants")
+    columns = list(dict.fromkeys(k for v in todo for k in v.values))
+    columns += [name for name, _ in wanted] + ["steps", "wall_time", "status", "message"]
+    folder = None
+    if out is not None:
+        ident = sweep_files.identity(
+            _document_json(scene), [v.values for v in todo], [n for n, _ in wanted], [v.steps for v in todo]
+        )
+        folder = sweep_files.Folder(out, ident, resume)
+        finished = folder.finished()
+        todo = [v for v in todo if v.index not in finished]
+    table = folder.done if folder is not None else pd.DataFrame(columns=columns)
+    for start in _progress(range(0, len(todo), size), len(todo), size):
+        part = todo[start : start + size]
+        rows = run_batch(part, wanted)
+        new = pd.DataFrame(rows, columns=columns, index=pd.Index([v.index for v in part], name="variant"))
+        table = new if table.empty else pd.concat([table, new])
+        if folder is not None:
+            folder.save(table.sort_index())
+    table = table.sort_index()
+    table.index.name = "variant"
+    if folder is not None:
+        folder.save(table)
+        folder.save_csv(table)
+    return table
+
+
+def _document_json(scene: Scene | str | os.PathLike[str]) -> str:
+    return json.dumps(_document(scene), sort_keys=True)
+
+
+def _progress(starts: range, total: int, size: int) -> Iterable[int]:
+    """The batch starts, with a progress bar (tqdm) in variants when it is installed."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        yield from starts
+        return
+    with tqdm(total=total, unit="variant", disable=None, desc="sweep") as bar:
+        for s in starts:
+            yield s
+            bar.update(min(size, total - s))
