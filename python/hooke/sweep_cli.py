@@ -1,7 +1,7 @@
 """``python -m hooke sweep``: a parameter sweep from the command line.
 
     python -m hooke sweep SCENE --set 'springs[*].k=100,200,400' --set settings.dt=1e-4,2e-4 \\
-        --metric com_distance --duration 5 --out DIR
+        --metric com_distance --duration 5 [--ray [ADDRESS]] --out DIR
 
 SCENE is a scene file or a built-in scene's name. Writes ``DIR/results.parquet``,
 ``DIR/results.csv`` and ``DIR/sweep.png`` (a line per metric against one parameter, a
@@ -105,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     sw.add_argument("--batch", type=int, help="variants run side by side (default: four per core)")
     sw.add_argument("--out", required=True, help="folder for results.parquet, results.csv and sweep.png")
     sw.add_argument("--resume", action="store_true", help="finish the sweep whose results are in --out")
+    sw.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
+                    help="run on Ray: join ADDRESS ('auto', 'ray://host:10001', host:port) or start a local instance")
     args = ap.parse_args(argv)
     try:
         table = sweep(
@@ -116,8 +118,10 @@ def main(argv: list[str] | None = None) -> int:
             batch=args.batch,
             out=args.out,
             resume=args.resume,
+            backend="local" if args.ray is None else "ray",
+            address=args.ray or None,
         )
-    except (SceneError, ValueError, FileExistsError) as e:
+    except (SceneError, ValueError, FileExistsError, ImportError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     out = pathlib.Path(args.out)

@@ -25,6 +25,10 @@ from ._native import DivergedError, Scene, SceneError, Simulation, load
 #: Samples a run keeps for the metrics (positions, strains, energy), more for ``period``.
 SAMPLES = 100
 PERIOD_SAMPLES = 1000
+#: The watchdog's stretch bound (hooke's audit::watchdog::STRETCH_BOUND): ℓ > 11·L.
+STRETCH_BOUND = 10.0
+#: Variants per Ray task by default: enough to hide a task's overhead.
+RAY_BATCH = 8
 
 
 @dataclass
@@ -76,19 +80,24 @@ def variants(
         raise ValueError(f"duration: {duration} is not a positive number of seconds")
     if steps is not None and steps < 1:
         raise ValueError(f"steps: {steps} is not a positive number of steps")
-    base = _document(scene)
+    base = json.dumps(_document(scene))
     out = []
     for i, values in enumerate(designs(params)):
-        doc = json.loads(json.dumps(base))
         try:
-            for path, value in values.items():
-                paths.set_value(doc, path, _plain(value))
-            built = Scene.from_json(json.dumps(doc))
+            built = build(base, values)
         except SceneError as e:
             raise SceneError(f"variant {i} ({_describe(values)}): {e}") from None
         n = steps if steps is not None else round((duration or built.duration) / built.dt)
         out.append(Variant(i, values, built, max(int(n), 1)))
     return out
+
+
+def build(base: str, values: Mapping[str, Any]) -> Scene:
+    """The scene `base` (a scene file's JSON) with `values` set at their paths."""
+    doc = json.loads(base)
+    for path, value in values.items():
+        paths.set_value(doc, path, _plain(value))
+    return Scene.from_json(json.dumps(doc))
 
 
 def _plain(value: Any) -> Any:
@@ -104,17 +113,18 @@ def _describe(values: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in values.items())
 
 
-def run_batch(batch: Sequence[Variant], wanted: list[tuple[str, Any]]) -> list[dict[str, Any]]:
+def run_batch(batch: Sequence[Variant], wanted: list[tuple[str, Any]], threads: int | None = None) -> list[dict[str, Any]]:
     """Runs `batch` side by side on all cores (a thread each, the GIL released while it
     steps) and measures `wanted` ((column, built-in name or callable) pairs); one row per
-    variant, in order."""
+    variant, in order. `threads`: how many cores to use (default all)."""
     t0 = time.perf_counter()
-    sims = [Simulation(v.scene) for v in batch]
+    cores = threads or os.cpu_count() or 1
+    sims = [Simulation(v.scene, threads=threads) for v in batch]
     every = any(m == "period" for _, m in wanted)
     count = PERIOD_SAMPLES if every else SAMPLES
     samples = [_metrics_samples(v, s, every) for v, s in zip(batch, sims)]
     failed: dict[int, tuple[str, str]] = {}
-    with ThreadPoolExecutor(max_workers=min(len(sims), os.cpu_count() or 1)) as pool:
+    with ThreadPoolExecutor(max_workers=min(len(sims), cores)) as pool:
         for k in range(1, count + 1):
             targets = [min(v.steps, round(k * v.steps / count)) for v in batch]
             _advance(pool, sims, targets, failed)
@@ -124,7 +134,7 @@ def run_batch(batch: Sequence[Variant], wanted: list[tuple[str, Any]]) -> list[d
     wall = time.perf_counter() - t0
     rows = []
     for j, (v, s) in enumerate(zip(batch, sims)):
-        status, message = failed.get(j, ("ok", ""))
+        status, message = failed.get(j, None) or _judge(samples[j])
         row: dict[str, Any] = dict(v.values)
         for name, m in wanted:
             row[name], problem = _measure(m, s, samples[j], status == "diverged")
@@ -133,6 +143,21 @@ def run_batch(batch: Sequence[Variant], wanted: list[tuple[str, Any]]) -> list[d
         row.update(steps=s.steps, wall_time=wall / len(batch), status=status, message=message)
         rows.append(row)
     return rows
+
+
+def _judge(s: _metrics.Samples) -> tuple[str, str]:
+    """A run that ended without a divergence report: ``diverged`` all the same when a
+    spring ended up stretched past the watchdog's bound (1000%) or the energy is not finite
+    (a run shorter than the watchdog's reading interval is never read), else ``ok``."""
+    worst = max(s.max_strain)
+    if not math.isfinite(worst) or not all(math.isfinite(e) for e in s.energy):
+        return "diverged", "the state became non-finite (the watchdog had not read it yet)"
+    if worst > STRETCH_BOUND:
+        return "diverged", (
+            f"a spring is stretched {100 * worst:.3g}% (past the watchdog's {100 * STRETCH_BOUND:.0f}%; "
+            f"the run ended before the watchdog read it)"
+        )
+    return "ok", ""
 
 
 def _metrics_samples(v: Variant, sim: Simulation, every_position: bool) -> _metrics.Samples:
@@ -216,6 +241,12 @@ def sweep(
     exception. Raises :class:`hooke.SceneError` naming the variant and path of a bad
     parameter before anything runs.
 
+    `backend`: ``"local"`` (this machine's cores; no Ray needed) or ``"ray"`` (batches as
+    Ray tasks, the scene sent once, results streamed back as tasks finish, a lost worker's
+    batch retried; :mod:`hooke.sweep_ray`). `address` (Ray only): None joins this
+    process's Ray instance or starts a local one, ``"auto"`` joins a running cluster,
+    ``"ray://host:10001"`` a remote one. `batch` defaults to 8 variants per Ray task.
+
     `out`: a folder; ``results.parquet`` there is rewritten as each batch finishes (and
     ``results.csv`` at the end), so a sweep killed half-way loses nothing, and
     ``resume=True`` runs only the variants missing from it (the folder must hold the same
@@ -223,13 +254,13 @@ def sweep(
     """
     import pandas as pd
 
-    if backend != "local":
-        raise ValueError(f"backend {backend!r}: only 'local' is available in this version")
-    if address is not None:
-        raise ValueError("address: only the 'ray' backend joins a cluster, and this version has only 'local'")
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend {backend!r}: 'local' (this machine) or 'ray' (a Ray cluster)")
+    if address is not None and backend != "ray":
+        raise ValueError("address: only the 'ray' backend joins a cluster; pass backend='ray'")
     wanted = _metrics.resolve(metrics)
     todo = variants(scene, params, duration, steps)
-    size = batch or 4 * (os.cpu_count() or 1)
+    size = batch or (RAY_BATCH if backend == "ray" else 4 * (os.cpu_count() or 1))
     if size < 1:
         raise ValueError(f"batch: {batch} is not a positive number of variants")
     columns = list(dict.fromkeys(k for v in todo for k in v.values))
@@ -243,10 +274,15 @@ def sweep(
         finished = folder.finished()
         todo = [v for v in todo if v.index not in finished]
     table = folder.done if folder is not None else pd.DataFrame(columns=columns)
-    for start in _progress(range(0, len(todo), size), len(todo), size):
-        part = todo[start : start + size]
-        rows = run_batch(part, wanted)
+    if backend == "ray":
+        from . import sweep_ray
+
+        batches = sweep_ray.run(json.dumps(_document(scene)), todo, wanted, size, address)
+    else:
+        batches = ((part, run_batch(part, wanted)) for part in _chunks(todo, size))
+    for part, rows in _progress(batches, len(todo)):
         new = pd.DataFrame(rows, columns=columns, index=pd.Index([v.index for v in part], name="variant"))
+        new = new[~new.index.isin(table.index)]  # each variant once, whatever was retried
         table = new if table.empty else pd.concat([table, new])
         if folder is not None:
             folder.save(table.sort_index())
@@ -258,18 +294,23 @@ def sweep(
     return table
 
 
+def _chunks(todo: list[Variant], size: int) -> Iterable[list[Variant]]:
+    for start in range(0, len(todo), size):
+        yield todo[start : start + size]
+
+
 def _document_json(scene: Scene | str | os.PathLike[str]) -> str:
     return json.dumps(_document(scene), sort_keys=True)
 
 
-def _progress(starts: range, total: int, size: int) -> Iterable[int]:
-    """The batch starts, with a progress bar (tqdm) in variants when it is installed."""
+def _progress(batches: Iterable[tuple[list[Variant], Any]], total: int) -> Iterable[tuple[list[Variant], Any]]:
+    """The batches as they finish, with a progress bar (tqdm) counting variants."""
     try:
         from tqdm.auto import tqdm
     except ImportError:
-        yield from starts
+        yield from batches
         return
     with tqdm(total=total, unit="variant", disable=None, desc="sweep") as bar:
-        for s in starts:
-            yield s
-            bar.update(min(size, total - s))
+        for part, rows in batches:
+            yield part, rows
+            bar.update(len(part))
