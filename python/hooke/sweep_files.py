@@ -1,5 +1,5 @@
-"""A sweep's folder: ``results.parquet`` rewritten (atomically) as rows arrive, so a sweep
-killed half-way loses nothing, and ``sweep.json`` saying which sweep it holds, so that
+"""A sweep's folder: ``results.parquet`` rewritten (atomically) as rows arrive, at most
+every two seconds, so a sweep killed half-way loses at most that, and ``sweep.json`` saying which sweep it holds, so that
 ``resume=True`` runs only the variants missing there and refuses another sweep's folder.
 """
 
@@ -9,9 +9,12 @@ import hashlib
 import json
 import os
 import pathlib
-from typing import Any
+import time
+from typing import Any, Callable
 
 RESULTS = "results.parquet"
+#: Seconds between rewrites of the results while a sweep runs: what a kill can lose.
+SAVE_EVERY = 2.0
 IDENTITY = "sweep.json"
 
 
@@ -36,6 +39,7 @@ class Folder:
         self.results = self.dir / RESULTS
         saved_ident = self.dir / IDENTITY
         self.done = pd.DataFrame()
+        self.saved_at = -float("inf")
         if self.results.exists() or saved_ident.exists():
             if not resume:
                 raise FileExistsError(
@@ -57,10 +61,16 @@ class Folder:
         """The variants (numbers) already in the results."""
         return set(int(i) for i in self.done.index)
 
-    def save(self, table: Any) -> None:
-        """Writes `table` (every row so far) as the results, replacing the file whole."""
+    def save(self, table: Callable[[], Any], final: bool = False) -> None:
+        """Writes `table()` (every row so far) as the results, replacing the file whole —
+        at most every `SAVE_EVERY` seconds unless `final`, so that a sweep of many small
+        batches does not spend its time rewriting (or even assembling) a growing table."""
+        now = time.monotonic()
+        if not final and now - self.saved_at < SAVE_EVERY:
+            return
+        self.saved_at = now
         tmp = self.results.with_name(self.results.name + ".tmp")
-        table.to_parquet(tmp)
+        table().to_parquet(tmp)
         os.replace(tmp, self.results)
 
     def save_csv(self, table: Any) -> pathlib.Path:

@@ -1,8 +1,8 @@
 """Parameter sweeps: many variants of one scene, one row of metrics each.
 
 :func:`sweep` builds every variant first (a bad path or value fails before anything
-runs, naming the path), runs them in batches side by side on this machine's cores, and
-returns a pandas DataFrame with a row per variant.
+runs, naming the path), runs them in batches side by side on this machine's cores (or as
+Ray tasks, :mod:`hooke.sweep_ray`), and returns a pandas DataFrame with a row per variant.
 """
 
 from __future__ import annotations
@@ -49,8 +49,10 @@ def designs(params: Mapping[str, Sequence[Any]] | Sequence[Mapping[str, Any]]) -
         for k in keys:
             if isinstance(params[k], (str, bytes)) or not isinstance(params[k], Iterable):
                 raise ValueError(f"params[{k!r}]: give a list of values, not {params[k]!r}")
-        grid = itertools.product(*(list(params[k]) for k in keys))
-        return [dict(zip(keys, values)) for values in grid]
+        grid = [dict(zip(keys, values)) for values in itertools.product(*(list(params[k]) for k in keys))]
+        if not grid:
+            raise ValueError("params: no variants (a path has no values, or no path is given)")
+        return grid
     out = [dict(d) for d in params]
     if not out:
         raise ValueError("params: an empty list of variants")
@@ -247,8 +249,9 @@ def sweep(
     process's Ray instance or starts a local one, ``"auto"`` joins a running cluster,
     ``"ray://host:10001"`` a remote one. `batch` defaults to 8 variants per Ray task.
 
-    `out`: a folder; ``results.parquet`` there is rewritten as each batch finishes (and
-    ``results.csv`` at the end), so a sweep killed half-way loses nothing, and
+    `out`: a folder; ``results.parquet`` there is rewritten as batches finish (at most
+    every 2 s, and ``results.csv`` at the end), so a sweep killed half-way loses at most
+    the last two seconds' rows, and
     ``resume=True`` runs only the variants missing from it (the folder must hold the same
     sweep; without `resume` a folder with results is refused, never overwritten).
     """
@@ -273,24 +276,34 @@ def sweep(
         folder = sweep_files.Folder(out, ident, resume)
         finished = folder.finished()
         todo = [v for v in todo if v.index not in finished]
-    table = folder.done if folder is not None else pd.DataFrame(columns=columns)
+    earlier = folder.done if folder is not None else pd.DataFrame(columns=columns)
     if backend == "ray":
         from . import sweep_ray
 
         batches = sweep_ray.run(json.dumps(_document(scene)), todo, wanted, size, address)
     else:
         batches = ((part, run_batch(part, wanted)) for part in _chunks(todo, size))
+    parts, seen = [earlier], set(earlier.index)
     for part, rows in _progress(batches, len(todo)):
-        new = pd.DataFrame(rows, columns=columns, index=pd.Index([v.index for v in part], name="variant"))
-        new = new[~new.index.isin(table.index)]  # each variant once, whatever was retried
-        table = new if table.empty else pd.concat([table, new])
+        keep = [(v.index, row) for v, row in zip(part, rows) if v.index not in seen]  # once each, retried or not
+        seen.update(i for i, _ in keep)
+        index = pd.Index([i for i, _ in keep], name="variant")
+        parts.append(pd.DataFrame([row for _, row in keep], columns=columns, index=index))
         if folder is not None:
-            folder.save(table.sort_index())
-    table = table.sort_index()
-    table.index.name = "variant"
+            folder.save(lambda: _table(parts))
+    table = _table(parts)
     if folder is not None:
-        folder.save(table)
+        folder.save(lambda: table, final=True)
         folder.save_csv(table)
+    return table
+
+
+def _table(parts: list[Any]):
+    """The rows so far as one table, by variant."""
+    import pandas as pd
+
+    table = pd.concat([p for p in parts if not p.empty] or parts[:1]).sort_index()
+    table.index.name = "variant"
     return table
 
 
