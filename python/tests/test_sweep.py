@@ -225,3 +225,17 @@ def test_the_command_line_exits_1_when_variants_diverge_and_2_on_a_bad_path(tmp_
     assert r.returncode == 2 and "springs[9].k" in r.stderr and not (tmp_path / "p").exists()
     r = run_cli("sweep", "no-such-scene", "--set", "springs[0].k=1", "--metric", "period", "--out", "q", cwd=tmp_path)
     assert r.returncode == 2 and "no-such-scene: no such scene file, nor a built-in scene" in r.stderr
+
+
+def test_a_run_too_short_for_the_watchdog_is_judged_at_its_end():
+    """Six steps at dt = 0.5 s stretch the spring past 10⁸% before the watchdog's first
+    reading: Simulation.check_divergence reads it now, and the sweep's row says so."""
+    doc = json.loads(oscillator().to_json())
+    doc["settings"]["dt"] = 0.5
+    sim = hooke.Simulation(hooke.Scene.from_json(json.dumps(doc)))
+    sim.step(6)
+    with pytest.raises(hooke.DivergedError, match="a spring is stretched"):
+        sim.check_divergence()
+    df = hooke.sweep(oscillator(), {"settings.dt": [1e-3, 0.5]}, ["diverged", "max_strain"], steps=6)
+    assert list(df["status"]) == ["ok", "diverged"]
+    assert "a spring is stretched" in df["message"].iloc[1] and math.isnan(df["max_strain"].iloc[1])

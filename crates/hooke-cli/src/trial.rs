@@ -17,8 +17,16 @@ pub fn trial(scene: Scene, seconds: f64) -> Result<()> {
     let steps = (seconds / hooke::f64_of(scene.settings().dt)).ceil() as u64;
     let mut sim = Simulation::new(scene);
     let (mut stretch, mut squash) = (0.0f64, 0.0f64);
-    for _ in 0..steps {
-        if let Err(d) = sim.step() {
+    for i in 1..=steps {
+        // The last step also takes a last reading (a short trial would otherwise end unread).
+        let stepped = sim.step().and_then(|()| {
+            if i == steps {
+                sim.check_divergence()
+            } else {
+                Ok(())
+            }
+        });
+        if let Err(d) = stepped {
             println!(
                 "trial: DIVERGED after {:.4} s of the {seconds} s under the watchdog",
                 d.t

@@ -201,3 +201,27 @@ fn energy_csv_carries_the_balance() {
         "{last:?}"
     );
 }
+
+/// A run shorter than the watchdog's interval between readings is still judged: the
+/// oscillator at dt = 0.5 s (3.5× its stable step) for 6 steps stretches its spring past
+/// 10⁸%, and `hooke run` stops with exit 3 and the report instead of a normal summary.
+#[test]
+fn a_run_too_short_for_a_reading_is_judged_at_its_end() {
+    let d = common::scratch_in("watchdog", "short");
+    let o = hooke(&["scene", "oscillator", "-o", "osc.json"], &d);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let path = d.join("osc.json");
+    let mut scene: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    scene["settings"]["dt"] = 0.5.into();
+    std::fs::write(&path, serde_json::to_string(&scene).unwrap()).unwrap();
+    let o = hooke(&["run", "osc.json", "--steps", "6", "-o", "out"], &d);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(err.contains("a spring is stretched"), "{err}");
+    // The same run for 6 steps at the scene's own dt is fine.
+    scene["settings"]["dt"] = 0.001.into();
+    std::fs::write(&path, serde_json::to_string(&scene).unwrap()).unwrap();
+    let o = hooke(&["run", "osc.json", "--steps", "6", "-o", "fine"], &d);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}

@@ -92,6 +92,15 @@ impl Simulation {
         self.advance(py, (duration / dt).round() as u64)
     }
 
+    /// Reads the watchdog now, whether or not a reading is due, and raises
+    /// `DivergedError` if the run is diverging: the watchdog reads every few steps, so a
+    /// run shorter than that (or the last steps of one) is otherwise not judged.
+    fn check_divergence(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.sim
+            .check_divergence()
+            .map_err(|d| errors::diverged(py, &d))
+    }
+
     /// Simulated time [s].
     #[getter]
     fn time(&self) -> f64 {

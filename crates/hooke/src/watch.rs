@@ -68,6 +68,33 @@ impl Simulation {
             return Ok(());
         }
         w.countdown = every;
+        self.read_watchdog()
+    }
+
+    /// Reads the watchdog now, whether or not a reading is due, and returns the divergence
+    /// it finds: a run shorter than the interval between readings (65 spring passes), or
+    /// the last steps of a longer one, are judged too. `hooke run` calls it after its last
+    /// step. Nothing to judge before the first step or with `settings.allow_divergence`.
+    ///
+    /// ```
+    /// use hooke::{builders, Simulation};
+    ///
+    /// let mut scene = builders::build("oscillator", &[])?;
+    /// scene.edit(|b| b.settings.dt = 0.5)?; // far past the stable step
+    /// let mut sim = Simulation::new(scene);
+    /// sim.run(6)?; // too short for a reading: the spring is stretched past 10⁸%
+    /// assert!(sim.check_divergence().is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check_divergence(&mut self) -> Result<(), Diverged> {
+        if self.settings().allow_divergence || !self.ws().audit.started {
+            return Ok(());
+        }
+        self.read_watchdog()
+    }
+
+    /// One reading of the audit: a divergence, or the state remembered as good.
+    fn read_watchdog(&mut self) -> Result<(), Diverged> {
         let e = self.energy();
         let ledger = &mut self.ws_mut().audit;
         ledger.peak = ledger.peak.max(ledger.moving(&reading(&e)));

@@ -191,6 +191,11 @@ fn step_all(
         }
     }
     bar.finish_and_clear();
+    if result.is_ok() {
+        // A last reading: the watchdog reads every few steps, and a short run (or the
+        // tail of one) would otherwise end unread.
+        result = sim.check_divergence();
+    }
     Ok((result, stepping))
 }
 
