@@ -233,9 +233,9 @@ def sweep(
 
     Returns a pandas DataFrame indexed by the variant's number (its place in `params`):
     a column per parameter path, a column per metric, then ``steps`` (taken),
-    ``wall_time`` \\[s], ``status`` (``ok``, ``diverged`` or ``error``) and ``message``
-    (the divergence report or the error). A variant that diverges is a row, not an
-    exception. Raises :class:`hooke.SceneError` naming the variant and path of a bad
+    ``wall_time`` (its batch's wall time shared among the batch's variants, s),
+    ``status`` (``ok``, ``diverged`` or ``error``) and ``message`` (the divergence report
+    or the error). A variant that diverges is a row, not an exception. Raises :class:`hooke.SceneError` naming the variant and path of a bad
     parameter before anything runs.
 
     `backend`: ``"local"`` (this machine's cores; no Ray needed) or ``"ray"`` (batches as
