@@ -22,10 +22,10 @@ def _batch_task(base: str, batch: list[tuple[int, dict[str, Any], int]], wanted:
     """A Ray task: runs one batch on the CPUs Ray assigned it; rows in batch order."""
     import ray
 
-    from .sweeps import Variant, build, run_batch
+    from .sweeps import Variant, run_batch
 
     cpus = ray.get_runtime_context().get_assigned_resources().get("CPU", 1)
-    variants = [Variant(i, values, build(base, values), steps) for i, values, steps in batch]
+    variants = [Variant.of(i, base, values, steps) for i, values, steps in batch]
     return run_batch(variants, wanted, threads=max(1, int(cpus)))
 
 

@@ -31,12 +31,26 @@ RAY_BATCH = 8
 
 @dataclass
 class Variant:
-    """One variant: its number in the sweep, its parameter values and its scene."""
+    """One variant: its number in the sweep, its parameter values, its scene, the steps it
+    runs, and what the metrics read of its scene (node masses \\[kg], gravity \\[m/s²])."""
 
     index: int
     values: dict[str, Any]
     scene: Scene
     steps: int
+    masses: np.ndarray
+    gravity: np.ndarray
+
+    @staticmethod
+    def of(index: int, base: str, values: Mapping[str, Any], steps: int | None, duration: float | None = None) -> "Variant":
+        """Variant `index`: the scene `base` (a scene file's JSON) with `values` set, for
+        `steps`, or `duration` over its own dt, or its own duration."""
+        doc = _with_values(base, values)
+        scene = Scene.from_json(json.dumps(doc))
+        n = steps if steps is not None else round((duration or scene.duration) / scene.dt)
+        masses = np.array([node.get("mass", 0.0) for node in doc["nodes"]], dtype=np.float64)
+        gravity = np.array(doc["settings"].get("gravity", [0.0, -9.81, 0.0]), dtype=np.float64)
+        return Variant(index, dict(values), scene, max(int(n), 1), masses, gravity)
 
 
 def designs(params: Mapping[str, Sequence[Any]] | Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -57,12 +71,13 @@ def designs(params: Mapping[str, Sequence[Any]] | Sequence[Mapping[str, Any]]) -
     return out
 
 
-def _document(scene: Scene | str | os.PathLike[str]) -> dict[str, Any]:
+def base_json(scene: Scene | str | os.PathLike[str]) -> str:
+    """The scene (or the scene file at a path) as its file's JSON text."""
     if isinstance(scene, (str, os.PathLike)):
         scene = load(scene)
     if not isinstance(scene, Scene):
         raise TypeError(f"scene: a hooke.Scene or a scene file's path, not {type(scene).__name__}")
-    return json.loads(scene.to_json())
+    return scene.to_json()
 
 
 def variants(
@@ -74,30 +89,35 @@ def variants(
     """Every variant built and validated, with the steps it will run: `steps`, or
     `duration` over its own dt, or the scene's own duration. Raises
     :class:`hooke.SceneError` naming the variant and the path of a bad path or value."""
+    return _variants(base_json(scene), params, duration, steps)
+
+
+def _variants(base: str, params: Any, duration: float | None, steps: int | None) -> list[Variant]:
     if duration is not None and steps is not None:
         raise ValueError("give duration or steps, not both")
     if duration is not None and not (math.isfinite(duration) and duration > 0):
         raise ValueError(f"duration: {duration} is not a positive number of seconds")
     if steps is not None and steps < 1:
         raise ValueError(f"steps: {steps} is not a positive number of steps")
-    base = json.dumps(_document(scene))
     out = []
     for i, values in enumerate(designs(params)):
         try:
-            built = build(base, values)
+            out.append(Variant.of(i, base, values, steps, duration))
         except SceneError as e:
             raise SceneError(f"variant {i} ({_describe(values)}): {e}") from None
-        n = steps if steps is not None else round((duration or built.duration) / built.dt)
-        out.append(Variant(i, values, built, max(int(n), 1)))
     return out
 
 
 def build(base: str, values: Mapping[str, Any]) -> Scene:
     """The scene `base` (a scene file's JSON) with `values` set at their paths."""
+    return Scene.from_json(json.dumps(_with_values(base, values)))
+
+
+def _with_values(base: str, values: Mapping[str, Any]) -> dict[str, Any]:
     doc = json.loads(base)
     for path, value in values.items():
         paths.set_value(doc, path, _plain(value))
-    return Scene.from_json(json.dumps(doc))
+    return doc
 
 
 def _plain(value: Any) -> Any:
@@ -152,10 +172,7 @@ def run_batch(batch: Sequence[Variant], wanted: list[tuple[str, Any]], threads: 
 
 
 def _metrics_samples(v: Variant, sim: Simulation, every_position: bool) -> _metrics.Samples:
-    doc = json.loads(v.scene.to_json())
-    masses = np.array([n.get("mass", 0.0) for n in doc["nodes"]], dtype=np.float64)
-    gravity = np.array(doc["settings"].get("gravity", [0.0, -9.81, 0.0]), dtype=np.float64)
-    s = _metrics.Samples(masses=masses, gravity=gravity, every_position=every_position)
+    s = _metrics.Samples(masses=v.masses, gravity=v.gravity, every_position=every_position)
     s.take(sim)
     return s
 
@@ -257,7 +274,8 @@ def sweep(
     if address is not None and backend != "ray":
         raise ValueError("address: only the 'ray' backend joins a cluster; pass backend='ray'")
     wanted = _metrics.resolve(metrics)
-    todo = variants(scene, params, duration, steps)
+    base = base_json(scene)
+    todo = _variants(base, params, duration, steps)
     size = batch or (RAY_BATCH if backend == "ray" else 4 * (os.cpu_count() or 1))
     if size < 1:
         raise ValueError(f"batch: {batch} is not a positive number of variants")
@@ -266,7 +284,7 @@ def sweep(
     folder = None
     if out is not None:
         ident = sweep_files.identity(
-            _document_json(scene), [v.values for v in todo], [n for n, _ in wanted], [v.steps for v in todo]
+            base, [v.values for v in todo], [n for n, _ in wanted], [v.steps for v in todo]
         )
         folder = sweep_files.Folder(out, ident, resume)
         finished = folder.finished()
@@ -275,7 +293,7 @@ def sweep(
     if backend == "ray":
         from . import sweep_ray
 
-        batches = sweep_ray.run(json.dumps(_document(scene)), todo, wanted, size, address)
+        batches = sweep_ray.run(base, todo, wanted, size, address)
     else:
         batches = ((part, run_batch(part, wanted)) for part in _chunks(todo, size))
     parts, seen = [earlier], set(earlier.index)
@@ -305,10 +323,6 @@ def _table(parts: list[Any]):
 def _chunks(todo: list[Variant], size: int) -> Iterable[list[Variant]]:
     for start in range(0, len(todo), size):
         yield todo[start : start + size]
-
-
-def _document_json(scene: Scene | str | os.PathLike[str]) -> str:
-    return json.dumps(_document(scene), sort_keys=True)
 
 
 def _progress(batches: Iterable[tuple[list[Variant], Any]], total: int) -> Iterable[tuple[list[Variant], Any]]:

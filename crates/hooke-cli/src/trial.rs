@@ -17,28 +17,23 @@ pub fn trial(scene: Scene, seconds: f64) -> Result<()> {
     let steps = (seconds / hooke::f64_of(scene.settings().dt)).ceil() as u64;
     let mut sim = Simulation::new(scene);
     let (mut stretch, mut squash) = (0.0f64, 0.0f64);
-    for i in 1..=steps {
-        // The last step also takes a last reading (a short trial would otherwise end unread).
-        let stepped = sim.step().and_then(|()| {
-            if i == steps {
-                sim.check_divergence()
-            } else {
-                Ok(())
-            }
-        });
-        if let Err(d) = stepped {
-            println!(
-                "trial: DIVERGED after {:.4} s of the {seconds} s under the watchdog",
-                d.t
-            );
-            return Err(d.into());
-        }
+    let stopped = |d: hooke::Diverged| {
+        println!(
+            "trial: DIVERGED after {:.4} s of the {seconds} s under the watchdog",
+            d.t
+        );
+        anyhow::Error::from(d)
+    };
+    for _ in 0..steps {
+        sim.step().map_err(stopped)?;
         if sim.state().step() % 10 == 0 {
             let e = sim.energy();
             stretch = stretch.max(e.max_stretch);
             squash = squash.max(e.max_compression);
         }
     }
+    // A last reading: a short trial (or the tail of one) would otherwise end unread.
+    sim.check_divergence().map_err(stopped)?;
     println!(
         "trial: ran {seconds} s ({steps} steps) under the watchdog with no alarm; max stretch {:.2}%, max compression {:.2}% (sampled every 10 steps)",
         100.0 * stretch,

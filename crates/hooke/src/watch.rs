@@ -60,8 +60,7 @@ impl Simulation {
         if self.settings().allow_divergence {
             return Ok(());
         }
-        let small = self.ws().solver.as_ref().map_or(0, |s| s.small_substeps());
-        let every = watchdog::every(self.settings(), small);
+        let every = self.reading_interval();
         let w = self.watch_mut();
         if w.countdown > 1 {
             w.countdown -= 1;
@@ -90,7 +89,19 @@ impl Simulation {
         if self.settings().allow_divergence || !self.ws().audit.started {
             return Ok(());
         }
+        let every = self.reading_interval();
+        let w = self.watch_mut();
+        if w.countdown == every {
+            return Ok(()); // the last step was read already
+        }
+        w.countdown = every;
         self.read_watchdog()
+    }
+
+    /// Steps between the watchdog's readings for the current settings and solver.
+    fn reading_interval(&self) -> u64 {
+        let small = self.ws().solver.as_ref().map_or(0, |s| s.small_substeps());
+        watchdog::every(self.settings(), small)
     }
 
     /// One reading of the audit: a divergence, or the state remembered as good.
