@@ -52,6 +52,7 @@
 
 pub mod actuation;
 mod audit;
+pub mod backend;
 pub mod builders;
 mod compose;
 pub mod contact;

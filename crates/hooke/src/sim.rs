@@ -177,7 +177,7 @@ impl Simulation {
     }
 
     /// Compiles the workspace after an edit, a tear or a change of step size.
-    fn prepare(&mut self) {
+    pub(crate) fn prepare(&mut self) {
         let h = self.scene.settings.h();
         if !self.dirty && self.ws.h == Some(h) {
             return;

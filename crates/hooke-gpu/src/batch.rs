@@ -1,0 +1,294 @@
+//! [`Batch`]: many worlds (scenes of any topology) stepped together on one GPU, one
+//! dispatch per stage for all of them. State stays on the device; positions and
+//! velocities come back only when asked.
+
+use hooke::{Path, Real, Simulation, Vec3};
+
+use crate::buffers::{Buffers, TARGET_ROWS};
+use crate::kernels::Kernels;
+use crate::pack::Packed;
+use crate::{Gpu, GpuError};
+
+/// What the host keeps of one world: its clock and its anchors' paths.
+#[derive(Debug)]
+struct World {
+    name: String,
+    /// Simulated time \[s], advanced one integration step at a time as on the CPU.
+    t: f64,
+    /// Integration step \[s].
+    h: f64,
+    /// Steps taken on the GPU since the batch was made.
+    steps: u64,
+    /// `steps` when the state was last written back into the simulation.
+    synced: u64,
+    /// First node in the batch, number of nodes.
+    nodes: (usize, usize),
+    /// The paths of its anchors, in the order of the batch's anchor list.
+    paths: Vec<Path>,
+}
+
+/// Worlds stepped together on one GPU (see the crate docs).
+#[derive(Debug)]
+pub struct Batch {
+    gpu: Gpu,
+    worlds: Vec<World>,
+    substeps: u32,
+    /// Nodes, springs and anchors of all worlds.
+    totals: (u32, u32, u32),
+    buffers: Buffers,
+    kernels: Kernels,
+}
+
+/// Positions and velocities of every world, as read back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Readback {
+    /// Positions \[m], per world.
+    pub x: Vec<Vec<Vec3>>,
+    /// Velocities [m/s], per world.
+    pub v: Vec<Vec<Vec3>>,
+}
+
+impl Batch {
+    /// Uploads the worlds with their current states. Each must be a scene the GPU step
+    /// covers ([`Simulation::explicit_step`]); all must take the same number of substeps
+    /// per step.
+    pub fn new(gpu: &Gpu, sims: &mut [Simulation]) -> Result<Self, GpuError> {
+        let mut steps = Vec::with_capacity(sims.len());
+        for sim in sims.iter_mut() {
+            let step = sim.explicit_step().map_err(|u| GpuError::Unsupported {
+                scene: sim.scene().name().to_string(),
+                feature: u.0,
+            })?;
+            steps.push(step);
+        }
+        let substeps = steps.first().map_or(1, |s| s.substeps);
+        if let Some(s) = steps.iter().find(|s| s.substeps != substeps) {
+            return Err(GpuError::Batch(format!(
+                "its worlds take {substeps} and {} substeps per step; one batch steps them together, so give them the same settings.substeps",
+                s.substeps
+            )));
+        }
+        let packed = Packed::new(&steps);
+        let (x, v) = (
+            gather(sims, |s| s.state().x()),
+            gather(sims, |s| s.state().v()),
+        );
+        let buffers = Buffers::new(gpu, &packed, &x, &v)?;
+        let kernels = Kernels::new(gpu, &buffers);
+        gpu.finish()?;
+        let worlds = sims
+            .iter()
+            .zip(&steps)
+            .zip(&packed.offsets)
+            .map(|((sim, step), off)| World {
+                name: sim.scene().name().to_string(),
+                t: sim.state().t(),
+                h: step.h as f64,
+                steps: 0,
+                synced: 0,
+                nodes: (off.0 as usize, step.inv_mass.len()),
+                paths: sim
+                    .model()
+                    .anchors()
+                    .iter()
+                    .map(|a| a.path.clone())
+                    .collect(),
+            })
+            .collect();
+        let totals = (
+            x.len() as u32,
+            packed.springs.len() as u32,
+            packed.anchors.len() as u32,
+        );
+        Ok(Self {
+            gpu: gpu.clone(),
+            worlds,
+            substeps,
+            totals,
+            buffers,
+            kernels,
+        })
+    }
+
+    /// Number of worlds.
+    pub fn len(&self) -> usize {
+        self.worlds.len()
+    }
+
+    /// Whether the batch has no worlds.
+    pub fn is_empty(&self) -> bool {
+        self.worlds.is_empty()
+    }
+
+    /// Springs in all worlds together.
+    pub fn springs(&self) -> u64 {
+        self.totals.1 as u64
+    }
+
+    /// Integration steps per step (the worlds' `settings.substeps`).
+    pub fn substeps(&self) -> u32 {
+        self.substeps
+    }
+
+    /// Steps taken since the batch was made (the same for every world).
+    pub fn steps(&self) -> u64 {
+        self.worlds.first().map_or(0, |w| w.steps)
+    }
+
+    /// Simulated time of world `w` \[s].
+    pub fn time(&self, w: usize) -> f64 {
+        self.worlds[w].t
+    }
+
+    /// Advances every world `steps` steps. The work is queued: this returns before the
+    /// GPU is done (reading back, or [`Self::finish`], waits).
+    pub fn step(&mut self, steps: u64) {
+        let total = steps * self.substeps as u64;
+        let rows = if self.totals.2 > 0 {
+            TARGET_ROWS as u64
+        } else {
+            1024
+        };
+        let mut done = 0;
+        while done < total {
+            let block = (total - done).min(rows) as usize;
+            self.submit(block);
+            done += block as u64;
+        }
+        for w in &mut self.worlds {
+            w.steps += steps;
+        }
+    }
+
+    /// Records and submits `block` integration steps of every world.
+    fn submit(&mut self, block: usize) {
+        if self.totals.2 > 0 {
+            let targets = self.anchor_targets(block);
+            let q = &self.gpu.queue;
+            q.write_buffer(&self.buffers.targets, 0, bytemuck::cast_slice(&targets));
+            q.write_buffer(&self.buffers.clock, 0, bytemuck::cast_slice(&[0u32; 4]));
+        } else {
+            for w in &mut self.worlds {
+                (0..block).for_each(|_| w.t += w.h);
+            }
+        }
+        let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = enc.begin_compute_pass(&Default::default());
+            for _ in 0..block {
+                self.kernels.record_step(&mut pass, self.totals);
+            }
+        }
+        self.gpu.queue.submit([enc.finish()]);
+    }
+
+    /// The anchors' targets at the end of each of the next `block` integration steps,
+    /// row by row (t advanced as on the CPU: t₁ = t₀ + h in f64; positions cast to the
+    /// working precision, then to f32).
+    fn anchor_targets(&mut self, block: usize) -> Vec<[f32; 4]> {
+        let mut rows = vec![Vec::with_capacity(self.totals.2 as usize); block];
+        for w in &mut self.worlds {
+            for row in rows.iter_mut() {
+                w.t += w.h;
+                for path in &w.paths {
+                    let p = path.position(w.t).map(|c| c as Real as f32);
+                    row.push([p[0], p[1], p[2], 0.0]);
+                }
+            }
+        }
+        rows.concat()
+    }
+
+    /// Waits until the GPU has done everything queued; an error the device reported
+    /// meanwhile (out of memory, a lost device) comes back here.
+    pub fn finish(&self) -> Result<(), GpuError> {
+        self.gpu.finish()
+    }
+
+    /// Reads every world's positions and velocities back (waits for the queued steps).
+    pub fn read(&self) -> Result<Readback, GpuError> {
+        let n = self.totals.0 as usize;
+        let bytes = (n * 16) as u64;
+        let b = &self.buffers;
+        let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+        if n > 0 {
+            enc.copy_buffer_to_buffer(&b.x, 0, &b.staging, 0, bytes);
+            enc.copy_buffer_to_buffer(&b.v, 0, &b.staging, bytes, bytes);
+        }
+        self.gpu.queue.submit([enc.finish()]);
+        let slice = b.staging.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        self.finish()?;
+        let mapped = rx.recv().map_err(|e| GpuError::Device(e.to_string()))?;
+        mapped.map_err(|e| GpuError::Device(e.to_string()))?;
+        let all: Vec<Vec3> = {
+            let view = slice
+                .get_mapped_range()
+                .map_err(|e| GpuError::Device(e.to_string()))?;
+            let floats: &[[f32; 4]] = bytemuck::cast_slice(&view);
+            floats[..2 * n]
+                .iter()
+                .map(|p| Vec3::new(p[0] as Real, p[1] as Real, p[2] as Real))
+                .collect()
+        };
+        b.staging.unmap();
+        let per_world = |base: usize| {
+            self.worlds
+                .iter()
+                .map(|w| all[base + w.nodes.0..base + w.nodes.0 + w.nodes.1].to_vec())
+                .collect()
+        };
+        Ok(Readback {
+            x: per_world(0),
+            v: per_world(n),
+        })
+    }
+
+    /// Writes every world's state into its simulation — the ones [`Self::new`] was given,
+    /// in the same order, not stepped since — : positions, velocities, steps and time. A
+    /// non-finite value is an error naming the world and the node (the simulations then
+    /// keep their earlier states).
+    pub fn write_back(&mut self, sims: &mut [Simulation]) -> Result<(), GpuError> {
+        if sims.len() != self.worlds.len() {
+            return Err(GpuError::Batch(format!(
+                "it has {} worlds and was given {} simulations to write back",
+                self.worlds.len(),
+                sims.len()
+            )));
+        }
+        let r = self.read()?;
+        for (w, world) in self.worlds.iter().enumerate() {
+            let bad = r.x[w]
+                .iter()
+                .zip(&r.v[w])
+                .position(|(x, v)| !(x.is_finite() && v.is_finite()));
+            if let Some(node) = bad {
+                return Err(GpuError::NonFinite {
+                    world: w,
+                    scene: world.name.clone(),
+                    step: world.steps,
+                    node,
+                });
+            }
+        }
+        for ((w, world), sim) in self.worlds.iter_mut().enumerate().zip(sims) {
+            sim.set_stepped(world.steps - world.synced, &r.x[w], &r.v[w]);
+            world.synced = world.steps;
+        }
+        Ok(())
+    }
+}
+
+/// Positions or velocities of every simulation, one after another, as xyz0.
+fn gather(sims: &[Simulation], of: impl Fn(&Simulation) -> &[Vec3]) -> Vec<[f32; 4]> {
+    sims.iter()
+        .flat_map(|s| {
+            of(s)
+                .iter()
+                .map(|p| [p.x as f32, p.y as f32, p.z as f32, 0.0])
+        })
+        .collect()
+}

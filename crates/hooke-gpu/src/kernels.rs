@@ -1,0 +1,123 @@
+//! The compute pipelines of `step.wgsl` and their bind groups, and how one integration
+//! step of every world is recorded.
+
+use wgpu::{BindGroup, ComputePass, ComputePipeline};
+
+use crate::Gpu;
+use crate::buffers::Buffers;
+
+/// Threads per workgroup of the spring and node kernels (`WG` in step.wgsl).
+const WG: u32 = 256;
+/// Workgroups per dimension a dispatch may have (WebGPU's minimum limit).
+const MAX_GROUPS: u32 = 65_535;
+
+/// One kernel: its pipeline and the bind group of the buffers it reads.
+#[derive(Debug)]
+struct Kernel {
+    pipeline: ComputePipeline,
+    bind: BindGroup,
+}
+
+/// Every kernel of the step.
+#[derive(Debug)]
+pub(crate) struct Kernels {
+    springs: Kernel,
+    nodes: Kernel,
+    anchors_before: Kernel,
+    anchors_after: Kernel,
+    tick: Kernel,
+}
+
+impl Kernels {
+    pub(crate) fn new(gpu: &Gpu, b: &Buffers) -> Self {
+        let module = gpu
+            .device
+            .create_shader_module(wgpu::include_wgsl!("step.wgsl"));
+        let all = [
+            &b.counts,
+            &b.x,
+            &b.v,
+            &b.springs,
+            &b.sf,
+            &b.node_force,
+            &b.node_index,
+            &b.b_pos,
+            &b.worlds,
+            &b.anchors,
+            &b.targets,
+            &b.clock,
+            &b.anchor_v,
+        ];
+        let kernel = |entry: &str, bindings: &[u32]| {
+            let pipeline = gpu
+                .device
+                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some(entry),
+                    layout: None,
+                    module: &module,
+                    entry_point: Some(entry),
+                    compilation_options: Default::default(),
+                    cache: None,
+                });
+            let entries: Vec<wgpu::BindGroupEntry> = bindings
+                .iter()
+                .map(|&i| wgpu::BindGroupEntry {
+                    binding: i,
+                    resource: all[i as usize].as_entire_binding(),
+                })
+                .collect();
+            let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(entry),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &entries,
+            });
+            Kernel { pipeline, bind }
+        };
+        Self {
+            springs: kernel("spring_pass", &[0, 1, 2, 3, 4]),
+            nodes: kernel("node_pass", &[0, 1, 2, 4, 5, 6, 7, 8]),
+            anchors_before: kernel("anchors_before", &[0, 1, 2, 6, 8, 9, 10, 11, 12]),
+            anchors_after: kernel("anchors_after", &[0, 1, 2, 9, 10, 11, 12]),
+            tick: kernel("tick", &[11]),
+        }
+    }
+
+    /// Records one integration step of every world: `nodes`, `springs` and `anchors`
+    /// are the batch's totals.
+    pub(crate) fn record_step(
+        &self,
+        pass: &mut ComputePass<'_>,
+        (nodes, springs, anchors): (u32, u32, u32),
+    ) {
+        if anchors > 0 {
+            dispatch(pass, &self.anchors_before, anchors.div_ceil(64), 1);
+        }
+        let groups = |items: u32| items.div_ceil(WG);
+        let (gx, gy) = grid(groups(springs));
+        dispatch(pass, &self.springs, gx, gy);
+        let (gx, gy) = grid(groups(nodes));
+        dispatch(pass, &self.nodes, gx, gy);
+        if anchors > 0 {
+            dispatch(pass, &self.anchors_after, anchors.div_ceil(64), 1);
+            dispatch(pass, &self.tick, 1, 1);
+        }
+    }
+}
+
+/// `groups` workgroups as a 2D grid within the per-dimension limit.
+fn grid(groups: u32) -> (u32, u32) {
+    if groups <= MAX_GROUPS {
+        (groups, 1)
+    } else {
+        (MAX_GROUPS, groups.div_ceil(MAX_GROUPS))
+    }
+}
+
+fn dispatch(pass: &mut ComputePass<'_>, k: &Kernel, gx: u32, gy: u32) {
+    if gx == 0 {
+        return;
+    }
+    pass.set_pipeline(&k.pipeline);
+    pass.set_bind_group(0, &k.bind, &[]);
+    pass.dispatch_workgroups(gx, gy, 1);
+}

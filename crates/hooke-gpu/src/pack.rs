@@ -1,0 +1,147 @@
+//! The worlds of a batch packed into one set of arrays, as the kernels read them
+//! (`step.wgsl`): nodes and springs of every world one after another, spring ends and
+//! node ranges shifted by the world's offsets, so one dispatch steps them all.
+//!
+//! Concatenating keeps each world's kernel order (springs sorted by end a) and so the
+//! CPU's summation order per node: a world steps the same in a batch as alone.
+
+use bytemuck::{Pod, Zeroable};
+use hooke::Vec3;
+use hooke::backend::ExplicitStep;
+
+/// One spring as the spring kernel reads it (32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub(crate) struct GpuSpring {
+    pub a: u32,
+    pub b: u32,
+    pub rest: f32,
+    pub k: f32,
+    pub c_axial: f32,
+    pub c_iso: f32,
+    pub compress: f32,
+    pub _pad: f32,
+}
+
+/// One world's constants as the node kernel reads them (32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub(crate) struct GpuWorld {
+    pub h: f32,
+    pub retention: f32,
+    pub air_drag: f32,
+    pub _pad: f32,
+    pub wind: [f32; 4],
+}
+
+/// Node flag: pinned without a path (v = 0 after each integration step).
+pub(crate) const PINNED: u32 = 1;
+
+/// Every world of a batch in the kernels' layout.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Packed {
+    pub springs: Vec<GpuSpring>,
+    pub worlds: Vec<GpuWorld>,
+    /// Per node: constant force m·g + fields (xyz) \[N] and inverse mass (w) [1/kg].
+    pub node_force: Vec<[f32; 4]>,
+    /// Per node and one past the last: (a_start, b_start, world, flags).
+    pub node_index: Vec<[u32; 4]>,
+    /// Positions where each node is end b, node by node.
+    pub b_pos: Vec<u32>,
+    /// The anchored nodes of every world (global node indices).
+    pub anchors: Vec<u32>,
+    /// Each world's first node, first spring and first anchor.
+    pub offsets: Vec<(u32, u32, u32)>,
+}
+
+fn v4(v: Vec3) -> [f32; 4] {
+    [v.x as f32, v.y as f32, v.z as f32, 0.0]
+}
+
+impl Packed {
+    /// Packs the worlds in order.
+    pub(crate) fn new(steps: &[ExplicitStep]) -> Self {
+        let mut p = Packed::default();
+        for (w, s) in steps.iter().enumerate() {
+            p.push(w as u32, s);
+        }
+        let (n, m) = (p.node_force.len() as u32, p.springs.len() as u32);
+        p.node_index.push([m, m, 0, 0]);
+        debug_assert_eq!(p.node_index.len() as u32, n + 1);
+        p
+    }
+
+    fn push(&mut self, world: u32, s: &ExplicitStep) {
+        let (n0, m0) = (self.node_force.len() as u32, self.springs.len() as u32);
+        self.offsets.push((n0, m0, self.anchors.len() as u32));
+        self.worlds.push(GpuWorld {
+            h: s.h as f32,
+            retention: s.retention as f32,
+            air_drag: s.air_drag as f32,
+            _pad: 0.0,
+            wind: v4(s.wind),
+        });
+        for p in 0..s.a.len() {
+            self.springs.push(GpuSpring {
+                a: s.a[p] + n0,
+                b: s.b[p] + n0,
+                rest: s.rest[p] as f32,
+                k: s.k[p] as f32,
+                c_axial: s.c_axial[p] as f32,
+                c_iso: s.c_iso[p] as f32,
+                compress: s.compress[p] as f32,
+                _pad: 0.0,
+            });
+        }
+        let n = s.inv_mass.len();
+        let mut flags = vec![0u32; n];
+        for &i in &s.pinned {
+            flags[i as usize] |= PINNED;
+        }
+        for (i, &flag) in flags.iter().enumerate() {
+            let mut f = v4(s.fconst[i]);
+            f[3] = s.inv_mass[i] as f32;
+            self.node_force.push(f);
+            let (a0, b0) = (s.a_start[i] + m0, s.b_start[i] + m0);
+            self.node_index.push([a0, b0, world, flag]);
+        }
+        self.b_pos.extend(s.b_pos.iter().map(|&p| p + m0));
+        self.anchors.extend(s.anchored.iter().map(|&i| i + n0));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step_of(name: &str, params: &[(&str, &str)]) -> ExplicitStep {
+        let params: Vec<(String, String)> = params
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let scene = hooke::builders::build(name, &params).unwrap();
+        hooke::Simulation::new(scene).explicit_step().unwrap()
+    }
+
+    /// Two worlds: the second's ends, ranges and b-positions are shifted by the first's
+    /// sizes, and the sentinel closes the last node's ranges.
+    #[test]
+    fn second_world_is_shifted_by_the_first() {
+        let s1 = step_of("cloth", &[("width", "4"), ("height", "3")]);
+        let s2 = step_of("string", &[]);
+        let p = Packed::new(&[s1.clone(), s2.clone()]);
+        let (n1, m1) = (s1.inv_mass.len() as u32, s1.a.len() as u32);
+        assert_eq!(p.offsets[1], (n1, m1, s1.anchored.len() as u32));
+        assert_eq!(p.springs[m1 as usize].a, s2.a[0] + n1);
+        assert_eq!(p.springs[m1 as usize].b, s2.b[0] + n1);
+        let last = p.node_index.len() - 1;
+        assert_eq!(p.node_index[last][0], p.springs.len() as u32);
+        assert_eq!(
+            p.node_index[n1 as usize],
+            [m1, m1, 1, p.node_index[n1 as usize][3]]
+        );
+        assert_eq!(p.b_pos[s1.b_pos.len()], s2.b_pos[0] + m1);
+        // Node ranges cover every spring once, in order.
+        assert!(p.node_index.windows(2).all(|w| w[0][0] <= w[1][0]));
+    }
+}

@@ -1,0 +1,196 @@
+//! The explicit step as flat arrays, for another backend (the GPU, `hooke-gpu`) to take
+//! the same step as [`Simulation::step`] with symplectic Euler.
+//!
+//! [`Simulation::explicit_step`] compiles what the CPU's fast path reads — the springs in
+//! kernel order (sorted by end a, so node i is end a of one contiguous run and end b of a
+//! listed set), their coefficients for the step size h (Nissen's stable springs already in
+//! force form), the constant forces m·g + fields, inverse masses, the velocity retention
+//! r^h·f — or names the first feature of the scene that this form cannot express. After
+//! the other backend has stepped, [`Simulation::set_stepped`] puts its state back so every
+//! output of the CPU path (checkpoints, energies, pictures) works on it.
+//!
+//! One integration step of h, for every node i (w = 1/m, 0 for pinned and anchored):
+//!
+//! ```text
+//! F_s  = −(k·(ℓ − L) + c_ax·(u·Δv))·u·on − c_iso·on·Δv     (each spring, on its end a)
+//! f_i  = Σ_{a-run} F_s − Σ_{b-list} F_s + fconst_i − air_drag·(v_i − wind)
+//! v_i' = v_i + f_i·(h·w_i);   x_i' = x_i + v_i'·h;   v_i'' = v_i'·retention
+//! ```
+//!
+//! with `on` = 0 for a slack rope (ℓ < L), else 1; then anchored nodes are put on their
+//! path at the step's end t + h with v = (target − x)/h (also their velocity during the
+//! step), and pinned nodes get v = 0.
+
+use crate::model::Model;
+use crate::real::{Real, Vec3};
+use crate::settings::{Integrator, StableForm};
+use crate::sim::Simulation;
+
+/// The symplectic-Euler step of one simulation as flat arrays (see the module docs).
+/// Spring arrays are in kernel order (`order[p]` is the user's index of position `p`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExplicitStep {
+    /// Integration step h = dt / substeps \[s].
+    pub h: Real,
+    /// Integration steps per step.
+    pub substeps: u32,
+    /// Velocity factor after each integration step, r^h·f (energy loss).
+    pub retention: Real,
+    /// Air drag [N·s/m].
+    pub air_drag: Real,
+    /// Wind velocity [m/s].
+    pub wind: Vec3,
+    /// Inverse mass per node [1/kg] (0 for pinned and anchored nodes).
+    pub inv_mass: Vec<Real>,
+    /// Constant force per node: m·g plus force fields \[N].
+    pub fconst: Vec<Vec3>,
+    /// Pinned nodes without an anchor path (v = 0 after every integration step).
+    pub pinned: Vec<u32>,
+    /// Nodes on anchor paths, in the model's anchor order.
+    pub anchored: Vec<u32>,
+    /// Kernel position → the user's spring index.
+    pub order: Vec<u32>,
+    /// End a per position (non-decreasing).
+    pub a: Vec<u32>,
+    /// End b per position.
+    pub b: Vec<u32>,
+    /// Rest length per position L \[m].
+    pub rest: Vec<Real>,
+    /// Stiffness per position k [N/m] (stable springs: cs·m_red/h²).
+    pub k: Vec<Real>,
+    /// Axial damping per position c_ax [N·s/m] (stable springs: cd·m_red/h).
+    pub c_axial: Vec<Real>,
+    /// Isotropic damping per position c_iso [N·s/m].
+    pub c_iso: Vec<Real>,
+    /// 1 for springs that push when compressed, 0 for ropes.
+    pub compress: Vec<Real>,
+    /// `n + 1` offsets: node i is end a of positions `a_start[i]..a_start[i+1]`.
+    pub a_start: Vec<u32>,
+    /// `n + 1` offsets into `b_pos`.
+    pub b_start: Vec<u32>,
+    /// Positions where each node is end b, node by node, ascending.
+    pub b_pos: Vec<u32>,
+}
+
+/// A feature of a scene that [`ExplicitStep`] cannot express, named for a user
+/// ("tearing", "the ground plane", "the backward-euler integrator", …).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unsupported {}
+
+impl Simulation {
+    /// The step as flat arrays for another backend, or the first feature of the scene
+    /// (or of its [`Control`](crate::Control)) that the explicit form does not cover.
+    pub fn explicit_step(&mut self) -> Result<ExplicitStep, Unsupported> {
+        if let Some(what) = unsupported(self) {
+            return Err(Unsupported(what));
+        }
+        self.prepare();
+        let model = self.model();
+        let ws = self.ws();
+        let (layout, co) = (&ws.springs.layout, &ws.springs.forces);
+        Ok(ExplicitStep {
+            h: ws.h.expect("prepared"),
+            substeps: self.settings().substeps,
+            retention: ws.retention,
+            air_drag: model.env.air_drag,
+            wind: model.env.wind,
+            inv_mass: model.nodes.inv_mass.clone(),
+            fconst: ws.fbase.clone(),
+            pinned: ws.pinned.clone(),
+            anchored: model.anchors.iter().map(|a| a.node).collect(),
+            order: layout.order.clone(),
+            a: layout.a.clone(),
+            b: layout.b.clone(),
+            rest: layout.rest.clone(),
+            k: co.k.clone(),
+            c_axial: co.c_axial.clone(),
+            c_iso: co.c_iso.clone(),
+            compress: co.compress.clone(),
+            a_start: layout.a_start.clone(),
+            b_start: layout.b_start.clone(),
+            b_pos: layout.b_pos.clone(),
+        })
+    }
+
+    /// Puts back the state after another backend took `steps` steps from this one's
+    /// state: positions `x` \[m] and velocities `v` [m/s] (one per node), the step count
+    /// and the clock advanced as [`Simulation::step`] advances them (t summed one
+    /// integration step at a time, in f64). The energy audit does not see those steps.
+    ///
+    /// # Panics
+    /// If `x` or `v` does not have one entry per node.
+    pub fn set_stepped(&mut self, steps: u64, x: &[Vec3], v: &[Vec3]) {
+        let n = self.model().nodes.len();
+        assert!(
+            x.len() == n && v.len() == n,
+            "set_stepped: one x and v per node"
+        );
+        let h = self.settings().h() as f64;
+        let substeps = self.settings().substeps as u64;
+        let st = self.state_mut();
+        st.x.copy_from_slice(x);
+        st.v.copy_from_slice(v);
+        for _ in 0..steps * substeps {
+            st.t += h;
+        }
+        st.step += steps;
+    }
+}
+
+/// The first feature the explicit form does not cover, for a user.
+fn unsupported(sim: &Simulation) -> Option<String> {
+    let (model, settings) = (sim.model(), sim.settings());
+    if settings.integrator != Integrator::SymplecticEuler {
+        return Some(format!("the {} integrator", settings.integrator));
+    }
+    let has_stable = model.springs.kind.contains(&crate::SpringKind::Stable);
+    if has_stable && settings.stable_form == StableForm::Impulse {
+        return Some("stable springs in impulse form (settings.stable_form)".into());
+    }
+    if let Some(what) = unsupported_model(model) {
+        return Some(what.into());
+    }
+    let control = &sim.control;
+    if !control.targets.is_empty() {
+        return Some("held nodes (Control::targets)".into());
+    }
+    if !control.forces.is_empty() {
+        return Some("forces from the program (Control::forces)".into());
+    }
+    None
+}
+
+/// The first model feature the explicit form does not cover.
+fn unsupported_model(model: &Model) -> Option<&'static str> {
+    let c = &model.contacts;
+    let act = &model.actuators;
+    let checks = [
+        (c.ground.is_some(), "the ground plane"),
+        (c.terrain.is_some(), "the terrain"),
+        (!c.colliders.is_empty(), "colliders"),
+        (
+            c.collisions.mode != crate::contact::CollisionMode::Off,
+            "node collisions",
+        ),
+        (!act.sensors.is_empty(), "sensors"),
+        (!act.controllers.is_empty(), "controllers"),
+        (!act.muscles.is_empty(), "muscles"),
+        (
+            model.surfaces.iter().any(|s| s.pressure.is_some()),
+            "gas pressure",
+        ),
+        (
+            model.springs.break_strain.iter().any(|s| s.is_finite()),
+            "tearing",
+        ),
+    ];
+    checks.into_iter().find(|c| c.0).map(|c| c.1)
+}
