@@ -147,13 +147,48 @@ fn test(quick: bool) -> bool {
         &["test", "--workspace"],
         &["test", "--workspace", "--features", "hooke/f64"],
     ];
-    steps.iter().all(|s| cargo(s)) && python() && (quick || studio())
+    let cargo_bin = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // Mesa's device-select layer prints an XDG_RUNTIME_DIR error without a session.
+    let env = [("NODEVICE_SELECT", "1")];
+    vulkan_driver()
+        && steps.iter().all(|s| run_with(&cargo_bin, s, &env))
+        && python()
+        && (quick || studio())
+}
+
+/// The GPU backend's tests need a Vulkan driver; without a GPU that is Mesa's lavapipe,
+/// installed from Debian the first time (as web/setup.sh installs the browser).
+fn vulkan_driver() -> bool {
+    let icds = ["/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d"];
+    let has_icd = icds.iter().any(|d| {
+        std::fs::read_dir(d).is_ok_and(|mut e| {
+            e.any(|f| f.is_ok_and(|f| f.path().extension().is_some_and(|x| x == "json")))
+        })
+    });
+    if has_icd {
+        return true;
+    }
+    eprintln!(
+        "\nthe GPU backend's tests need a Vulkan driver: installing Mesa's lavapipe (apt-get)"
+    );
+    let ok = run("apt-get", &["update", "-qq"])
+        && run(
+            "apt-get",
+            &["install", "-y", "-qq", "mesa-vulkan-drivers", "libvulkan1"],
+        );
+    if !ok {
+        eprintln!(
+            "install a Vulkan driver (Debian/Ubuntu: apt-get install mesa-vulkan-drivers libvulkan1), then run cargo xtask test again"
+        );
+    }
+    ok
 }
 
 const USAGE: &str = "usage: cargo xtask test [--quick]
   test           every test: f32 and f64, Python, then the studio in a browser and a window
-                 (installs Chromium, Xvfb, wasm-bindgen and playwright-core the first time;
-                 the Python package into target/py-venv)
+                 (installs Chromium, Xvfb, wasm-bindgen and playwright-core, and Mesa's
+                 lavapipe for the GPU tests, the first time; the Python package into
+                 target/py-venv)
   test --quick   every Rust and Python test, without the browser and window tests";
 
 fn main() -> ExitCode {

@@ -23,11 +23,27 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
     if e.downcast_ref::<hooke::Diverged>().is_some() {
         return 3;
     }
+    #[cfg(feature = "gpu")]
+    if let Some(hooke_gpu::GpuError::NonFinite { .. }) = e.downcast_ref() {
+        return 3;
+    }
     if e.downcast_ref::<BadInput>().is_some() {
         return 2;
     }
     match e.downcast_ref::<hooke_io::IoError>() {
         Some(hooke_io::IoError::Scene { .. } | hooke_io::IoError::Read { .. }) => 2,
         _ => 1,
+    }
+}
+
+/// A GPU backend error for the command line: a divergence (exit 3) as itself, a device
+/// failure (exit 1) as itself, everything else (no adapter, an unsupported feature, a
+/// batch too big) as bad input (exit 2).
+#[cfg(feature = "gpu")]
+pub fn gpu_error(e: hooke_gpu::GpuError) -> anyhow::Error {
+    use hooke_gpu::GpuError as G;
+    match e {
+        G::NonFinite { .. } | G::Device(_) => e.into(),
+        _ => bad(e.to_string()),
     }
 }

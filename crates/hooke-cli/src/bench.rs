@@ -32,6 +32,15 @@ pub struct BenchArgs {
     /// Time drawing instead: frames per second of a 64×64 cloth at 640×480, per style
     #[arg(long)]
     pub render: bool,
+    /// Where to step: cpu, or gpu (wgpu; the cloths, symplectic Euler)
+    #[arg(long, value_enum, default_value_t = crate::run::Backend::Cpu)]
+    pub backend: crate::run::Backend,
+    /// GPU: copies of each scene stepped together in one batch
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub batch: usize,
+    /// GPU: steps between read-backs in the "read-back" column
+    #[arg(long, default_value_t = 100, value_name = "K")]
+    pub read_every: u64,
 }
 
 /// A benchmark scene: a built-in scene with parameters.
@@ -130,6 +139,9 @@ fn bench_in_pool(a: BenchArgs) -> Result<()> {
     if a.render {
         return bench_render(a.seconds);
     }
+    if a.backend == crate::run::Backend::Gpu {
+        return bench_gpu(&a);
+    }
     if a.solvers {
         println!(
             "hooke bench --solvers: {}, {} thread(s), load average {}\ncpu: {}",
@@ -167,6 +179,41 @@ fn bench_in_pool(a: BenchArgs) -> Result<()> {
     }
     println!("load average after: {}", load_average());
     Ok(())
+}
+
+/// `hooke bench --backend gpu`: the cloths of the standard set (the others have contacts),
+/// or `--cloth N`.
+#[cfg(feature = "gpu")]
+fn bench_gpu(a: &BenchArgs) -> Result<()> {
+    if a.batch == 0 || a.read_every == 0 {
+        return Err(bad("--batch and --read-every: give 1 or more"));
+    }
+    let gpu = hooke_gpu::Gpu::new().map_err(crate::gpu_error)?;
+    crate::bench_gpu::header(&gpu, a.batch, a.read_every);
+    let cases = match a.cloth {
+        Some(n) => vec![Case::cloth(n)],
+        None => standard(),
+    };
+    for case in cases {
+        if a.only.as_deref().is_some_and(|o| !case.label.contains(o)) {
+            continue;
+        }
+        let c = crate::bench_gpu::GpuCase {
+            label: &case.label,
+            builtin: case.builtin,
+            params: &case.params,
+        };
+        crate::bench_gpu::bench_case(&gpu, &c, a.batch, a.seconds, a.read_every)?;
+    }
+    println!("load average after: {}", load_average());
+    Ok(())
+}
+
+#[cfg(not(feature = "gpu"))]
+fn bench_gpu(_: &BenchArgs) -> Result<()> {
+    Err(bad(
+        "--backend gpu: this hooke was built without its gpu feature; rebuild with `--features gpu`",
+    ))
 }
 
 /// Times one case for about `seconds` and prints its line.

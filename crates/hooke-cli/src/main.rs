@@ -5,6 +5,8 @@
 
 mod bad_input;
 mod bench;
+#[cfg(feature = "gpu")]
+mod bench_gpu;
 mod bench_solvers;
 mod check;
 mod convert_cmd;
@@ -24,6 +26,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+#[cfg(feature = "gpu")]
+pub use bad_input::gpu_error;
 pub use bad_input::{BadInput, bad, exit_code};
 pub use pool::thread_pool;
 
@@ -60,6 +64,18 @@ enum Command {
     Schema,
 }
 
+/// Mesa's device-select Vulkan layer asks Wayland for the default GPU and prints
+/// "XDG_RUNTIME_DIR is invalid" on a machine without a session; wgpu chooses its adapter
+/// itself, so the layer is turned off there (`NODEVICE_SELECT`, Mesa's own switch).
+fn quiet_vulkan_layers() {
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none()
+        && std::env::var_os("NODEVICE_SELECT").is_none()
+    {
+        // SAFETY: called once at start-up, before any thread exists.
+        unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+    }
+}
+
 fn main() -> ExitCode {
     // Rust ignores SIGPIPE, so printing into a closed pipe (`hooke check x | head`) would
     // panic; restore the default action: the process ends quietly, like other tools.
@@ -68,6 +84,7 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    quiet_vulkan_layers();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(a) => run::run(a),

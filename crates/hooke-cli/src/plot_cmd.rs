@@ -56,7 +56,10 @@ pub fn plot_energy(csv: &Path, out: &Path, title: &str) -> Result<()> {
     for (i, line) in lines.enumerate() {
         let v: Vec<f64> = line
             .split(',')
-            .map(|x| x.trim().parse::<f64>())
+            .map(|x| match x.trim() {
+                "" => Ok(f64::NAN), // a column left empty (the GPU backend's audit)
+                x => x.parse::<f64>(),
+            })
             .collect::<Result<_, _>>()
             .map_err(|_| bad(format!("{}: line {}: not numbers", csv.display(), i + 2)))?;
         if v.len() != header.len() {
@@ -71,11 +74,14 @@ pub fn plot_energy(csv: &Path, out: &Path, title: &str) -> Result<()> {
         series[0].points.push((v[t], v[k]));
         series[1].points.push((v[t], v[total] - v[k]));
         series[2].points.push((v[t], v[total]));
-        if let Some((w_in, w_out)) = books {
+        if let Some((w_in, w_out)) = books
+            && v[w_in].is_finite()
+        {
             let e0 = *start.get_or_insert(v[total]);
             series[3].points.push((v[t], e0 + v[w_in] - v[w_out]));
         }
     }
+    series.retain(|s| !s.points.is_empty());
     let pm = line_plot(&series, title, "time [s]", "energy [J]", 1000, 600);
     pm.save_png(out)
         .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", out.display()))?;

@@ -7,6 +7,7 @@ use hooke::{Path, Real, Simulation, Vec3};
 use crate::buffers::{Buffers, TARGET_ROWS};
 use crate::kernels::Kernels;
 use crate::pack::Packed;
+use crate::timestamps::Timestamps;
 use crate::{Gpu, GpuError};
 
 /// What the host keeps of one world: its clock and its anchors' paths.
@@ -143,6 +144,25 @@ impl Batch {
     /// Advances every world `steps` steps. The work is queued: this returns before the
     /// GPU is done (reading back, or [`Self::finish`], waits).
     pub fn step(&mut self, steps: u64) {
+        self.step_with(steps, None);
+    }
+
+    /// Advances every world `steps` steps and waits for the GPU; returns the time the GPU
+    /// spent on them, measured with timestamp queries, or `None` where the device has none
+    /// ([`Gpu::has_timestamps`]).
+    pub fn step_timed(&mut self, steps: u64) -> Result<Option<std::time::Duration>, GpuError> {
+        let clock = self
+            .gpu
+            .has_timestamps()
+            .then(|| Timestamps::new(&self.gpu));
+        self.step_with(steps, clock.as_ref());
+        match clock {
+            Some(c) => c.read(&self.gpu).map(Some),
+            None => self.finish().map(|_| None),
+        }
+    }
+
+    fn step_with(&mut self, steps: u64, clock: Option<&Timestamps>) {
         let total = steps * self.substeps as u64;
         let rows = if self.totals.2 > 0 {
             TARGET_ROWS as u64
@@ -152,8 +172,10 @@ impl Batch {
         let mut done = 0;
         while done < total {
             let block = (total - done).min(rows) as usize;
-            self.submit(block);
+            let first = done == 0;
             done += block as u64;
+            let marks = clock.map(|c| c.marks(first, done == total));
+            self.submit(block, marks);
         }
         for w in &mut self.worlds {
             w.steps += steps;
@@ -161,7 +183,7 @@ impl Batch {
     }
 
     /// Records and submits `block` integration steps of every world.
-    fn submit(&mut self, block: usize) {
+    fn submit(&mut self, block: usize, marks: Option<wgpu::ComputePassTimestampWrites<'_>>) {
         if self.totals.2 > 0 {
             let targets = self.anchor_targets(block);
             let q = &self.gpu.queue;
@@ -174,7 +196,10 @@ impl Batch {
         }
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());
         {
-            let mut pass = enc.begin_compute_pass(&Default::default());
+            let mut pass = enc.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("step"),
+                timestamp_writes: marks,
+            });
             for _ in 0..block {
                 self.kernels.record_step(&mut pass, self.totals);
             }

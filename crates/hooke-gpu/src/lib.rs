@@ -40,6 +40,7 @@ mod device;
 mod error;
 mod kernels;
 mod pack;
+mod timestamps;
 
 pub use batch::{Batch, Readback};
 pub use device::Gpu;

@@ -61,8 +61,9 @@ impl EnergyCsv {
         writeln!(self.out, "{s}").map_err(|e| IoError::write(&self.path, e))
     }
 
-    /// Appends the sample at time `t` \[s]: the energy and the audit's balance.
-    pub fn push(&mut self, t: f64, e: &Energy, a: &Audit) -> Result<(), IoError> {
+    /// Appends the sample at time `t` \[s]: the energy and the audit's balance (its
+    /// columns left empty without one: the GPU backend keeps no audit).
+    pub fn push(&mut self, t: f64, e: &Energy, a: Option<&Audit>) -> Result<(), IoError> {
         let row = [
             t,
             e.kinetic,
@@ -77,22 +78,27 @@ impl EnergyCsv {
             e.max_stretch,
             e.max_compression,
             e.potential_gas,
-            a.work_in(),
-            a.work_out(),
-            a.residual(),
-            a.kinematic,
-            a.actuators,
-            a.forces,
-            a.air,
-            a.damping,
-            a.retention,
-            a.contacts,
-            a.tearing,
-            a.moved,
         ]
-        .map(|v| v.to_string())
-        .join(",");
-        self.line(&row)
+        .map(|v| v.to_string());
+        let audit = match a {
+            Some(a) => [
+                a.work_in(),
+                a.work_out(),
+                a.residual(),
+                a.kinematic,
+                a.actuators,
+                a.forces,
+                a.air,
+                a.damping,
+                a.retention,
+                a.contacts,
+                a.tearing,
+                a.moved,
+            ]
+            .map(|v| v.to_string()),
+            None => Default::default(),
+        };
+        self.line(&[&row[..], &audit[..]].concat().join(","))
     }
 
     /// Flushes and closes.

@@ -15,6 +15,10 @@ pub struct RunArgs {
     /// Simulated time to run \[s]
     #[arg(long, allow_negative_numbers = true)]
     pub duration: Option<f64>,
+    /// Where to step: cpu (every scene), or gpu (wgpu: Vulkan, Metal, DirectX 12 or Mesa's
+    /// lavapipe; symplectic Euler without contacts, tearing, actuators or gas)
+    #[arg(long, value_enum, default_value_t = Backend::Cpu)]
+    pub backend: Backend,
     /// Worker threads [default: one per core]
     #[arg(long)]
     pub threads: Option<usize>,
@@ -56,4 +60,13 @@ pub enum ExportKind {
     Obj,
     /// One binary glTF with the motion as morph targets.
     Gltf,
+}
+
+/// Where `hooke run` and `hooke bench` step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    /// The CPU (threads, SIMD): every scene and integrator.
+    Cpu,
+    /// The GPU through wgpu (the hooke-gpu crate).
+    Gpu,
 }

@@ -1,6 +1,7 @@
 //! `hooke run`: simulate and write final.json, energy.csv and (with --every) trajectory.npy.
 
 mod args;
+mod gpu;
 mod outputs;
 mod sensor_log;
 mod summary;
@@ -12,7 +13,7 @@ use anyhow::{Context, Result};
 use hooke::{Diverged, Scene, Simulation};
 use indicatif::{ProgressBar, ProgressStyle};
 
-pub use args::RunArgs;
+pub use args::{Backend, RunArgs};
 pub use summary::{audit_summary, solver_summary};
 
 use crate::load::Source;
@@ -71,7 +72,7 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     let mut outputs = Outputs::open(&a, &out, &sim, &source, steps)?;
     let (gif_every, export_every) = (outputs.gif_every(), outputs.export_every());
     let started = Instant::now();
-    let (result, stepping) = step_all(&mut sim, &mut outputs, steps, a.quiet)?;
+    let (result, stepping, device) = step_on(a.backend, &mut sim, &mut outputs, steps, a.quiet)?;
     let (written, recording) = outputs.close()?;
     if let Err(d) = result {
         let also = if written.frames.is_some() {
@@ -93,7 +94,7 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
                 good.state().t()
             );
         }
-        return Err(d.into());
+        return Err(d);
     }
     hooke_io::write_scene(&out.join("final.json"), sim.scene())?;
     let ran = summary::Ran {
@@ -103,6 +104,7 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         steps,
         wall: started.elapsed(),
         stepping,
+        device,
     };
     summary::print(&sim, &ran);
     let mut wrote = vec!["final.json", "energy.csv"];
@@ -155,14 +157,32 @@ fn output_folder(a: &RunArgs, scene: &Scene, source: &Source) -> Result<PathBuf>
     Ok(out)
 }
 
-/// Steps `steps` times with a progress bar, sampling the outputs after each step; returns
-/// the divergence, if any, and the time spent stepping.
-fn step_all(
+/// Steps on the chosen backend with a progress bar (hidden with --quiet); returns the
+/// divergence, if any, the time spent stepping and the GPU's description.
+fn step_on(
+    backend: Backend,
     sim: &mut Simulation,
     outputs: &mut Outputs,
     steps: u64,
     quiet: bool,
-) -> Result<(Result<(), Diverged>, Duration)> {
+) -> Result<(Result<()>, Duration, Option<String>)> {
+    let bar = progress_bar(steps, quiet);
+    let stepped = match backend {
+        Backend::Cpu => {
+            let (r, stepping) = step_all(sim, outputs, steps, &bar)?;
+            (r.map_err(anyhow::Error::from), stepping, None)
+        }
+        Backend::Gpu => {
+            let (r, stepping, device) = gpu::step_all(sim, outputs, steps, &bar)?;
+            (r, stepping, Some(device))
+        }
+    };
+    bar.finish_and_clear();
+    Ok(stepped)
+}
+
+/// The run's progress bar (hidden with --quiet).
+fn progress_bar(steps: u64, quiet: bool) -> ProgressBar {
     let bar = if quiet {
         ProgressBar::hidden()
     } else {
@@ -174,6 +194,17 @@ fn step_all(
         )
         .expect("valid template"),
     );
+    bar
+}
+
+/// Steps `steps` times on the CPU, sampling the outputs after each step; returns the
+/// divergence, if any, and the time spent stepping.
+fn step_all(
+    sim: &mut Simulation,
+    outputs: &mut Outputs,
+    steps: u64,
+    bar: &ProgressBar,
+) -> Result<(Result<(), Diverged>, Duration)> {
     let mut stepping = Duration::ZERO;
     let mut result = Ok(());
     for i in 1..=steps {
@@ -190,7 +221,6 @@ fn step_all(
             bar.set_position(i);
         }
     }
-    bar.finish_and_clear();
     if result.is_ok() {
         // A last reading: the watchdog reads every few steps, and a short run (or the
         // tail of one) would otherwise end unread.

@@ -8,7 +8,7 @@ use hooke::Simulation;
 use hooke_io::csv::EnergyCsv;
 use hooke_io::npy::NpyWriter;
 
-use super::args::{ExportKind, RunArgs};
+use super::args::{Backend, ExportKind, RunArgs};
 use super::sensor_log::SensorLog;
 use crate::bad;
 use crate::load::Source;
@@ -51,6 +51,8 @@ pub(super) struct Outputs {
     /// Steps between energy samples, trajectory frames, exported frames and GIF frames.
     every: (u64, Option<u64>, u64, u64),
     steps: u64,
+    /// Whether energy.csv gets the audit's columns (the GPU backend keeps no audit).
+    audited: bool,
 }
 
 /// What the outputs wrote, once closed.
@@ -98,12 +100,17 @@ impl Outputs {
                 a.every.unwrap_or((steps / 60).max(1)),
             ),
             steps,
+            audited: a.backend == Backend::Cpu,
         };
         if let Some(r) = &mut o.recording {
             r.push(sim);
         }
         let e = sim.energy();
-        o.energy.push(sim.state().t(), &e, &sim.audit(&e))?;
+        o.energy.push(
+            sim.state().t(),
+            &e,
+            o.audited.then(|| sim.audit(&e)).as_ref(),
+        )?;
         if let Some(t) = &mut o.traj {
             t.push(sim.state().x())?;
         }
@@ -123,6 +130,19 @@ impl Outputs {
         self.every.2
     }
 
+    /// Whether step `i` (1-based) is sampled by any output (the GPU backend reads its
+    /// state back only for these).
+    pub fn samples(&self, i: u64) -> bool {
+        let (sample, traj, export, gif) = self.every;
+        let on = |k: u64| i % k == 0;
+        on(sample)
+            || i == self.steps
+            || traj.is_some_and(on)
+            || (self.recording.is_some() && on(gif))
+            || (self.exporter.is_some() && on(export))
+            || self.sensor_log.is_some()
+    }
+
     /// Samples step `i` (1-based), which started at (`step`, `t`) and has just run.
     pub fn push(&mut self, i: u64, (step, t): (u64, f64), sim: &Simulation) -> Result<()> {
         let (sample, traj, export, gif) = self.every;
@@ -131,7 +151,8 @@ impl Outputs {
         }
         if i % sample == 0 || i == self.steps {
             let e = sim.energy();
-            self.energy.push(sim.state().t(), &e, &sim.audit(&e))?;
+            let audit = self.audited.then(|| sim.audit(&e));
+            self.energy.push(sim.state().t(), &e, audit.as_ref())?;
         }
         if let (Some(w), Some(k)) = (&mut self.traj, traj)
             && i % k == 0

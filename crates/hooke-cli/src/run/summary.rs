@@ -136,22 +136,34 @@ pub(super) struct Ran<'a> {
     pub wall: Duration,
     /// Wall time stepping.
     pub stepping: Duration,
+    /// The GPU that stepped (its adapter, API and kind), or `None` for the CPU.
+    pub device: Option<String>,
 }
 
 /// Prints the summary of a finished run.
 pub(super) fn print(sim: &Simulation, ran: &Ran) {
     let c = sim.counters();
-    let rate = c.spring_updates as f64 / ran.stepping.as_secs_f64().max(1e-12);
+    let updates = match ran.device {
+        Some(_) => ran.steps * ran.settings.substeps as u64 * ran.size.1 as u64,
+        None => c.spring_updates,
+    };
+    let rate = updates as f64 / ran.stepping.as_secs_f64().max(1e-12);
+    let on = match &ran.device {
+        Some(gpu) => format!("f32 on the GPU: {gpu}"),
+        None => format!(
+            "{}, {} thread(s)",
+            hooke::PRECISION,
+            rayon::current_num_threads()
+        ),
+    };
     println!(
-        "{}: {} nodes, {} springs, {}, dt = {} s × {} substep(s), {}, {} thread(s)",
+        "{}: {} nodes, {} springs, {}, dt = {} s × {} substep(s), {on}",
         ran.name,
         ran.size.0,
         ran.size.1,
         ran.settings.integrator,
         ran.settings.dt,
         ran.settings.substeps,
-        hooke::PRECISION,
-        rayon::current_num_threads()
     );
     println!(
         "  steps       {} ({:.4} s simulated)",
@@ -164,7 +176,19 @@ pub(super) fn print(sim: &Simulation, ran: &Ran) {
         ran.stepping.as_secs_f64(),
         1e6 * ran.stepping.as_secs_f64() / ran.steps.max(1) as f64
     );
-    println!("  throughput  {:.1} M spring-updates/s", rate / 1e6);
+    let read = if ran.device.is_some() {
+        " (with the read-backs for the outputs)"
+    } else {
+        ""
+    };
+    println!("  throughput  {:.1} M spring-updates/s{read}", rate / 1e6);
+    if ran.device.is_some() {
+        print_energy(sim);
+        println!(
+            "  audit       none: the GPU backend keeps no energy audit (energy.csv has the energies)"
+        );
+        return;
+    }
     println!("  stages      {c}");
     let solver = solver_summary(sim);
     if !solver.is_empty() {
