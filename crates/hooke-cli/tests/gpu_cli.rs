@@ -83,7 +83,8 @@ fn unsupported_scenes_and_no_adapter_exit_2_with_one_line() {
     assert_eq!(r.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
-        err.contains("the ground plane is not supported") && err.contains("--backend cpu"),
+        err.contains("the GPU backend does not cover node collisions")
+            && err.contains("--backend cpu"),
         "{err}"
     );
     for args in [

@@ -2,11 +2,13 @@
 //! dispatch per stage for all of them. State stays on the device; positions and
 //! velocities come back only when asked.
 
+use hooke::contact::Contacts;
 use hooke::{Path, Real, Simulation, Vec3};
 
 use crate::buffers::{Buffers, TARGET_ROWS};
-use crate::kernels::Kernels;
+use crate::kernels::{Kernels, Totals};
 use crate::pack::Packed;
+use crate::surfaces::GpuSurface;
 use crate::timestamps::Timestamps;
 use crate::{Gpu, GpuError};
 
@@ -26,6 +28,26 @@ struct World {
     nodes: (usize, usize),
     /// The paths of its anchors, in the order of the batch's anchor list.
     paths: Vec<Path>,
+    /// Its ground and colliders (placed anew for every integration step when they move).
+    contacts: Contacts,
+}
+
+impl World {
+    /// The host's part of `sim`, whose integration step is `h` and whose nodes are
+    /// `nodes.1` from `nodes.0` on in the batch.
+    fn of(sim: &Simulation, h: Real, nodes: (u32, usize)) -> Self {
+        let model = sim.model();
+        Self {
+            name: sim.scene().name().to_string(),
+            t: sim.state().t(),
+            h: h as f64,
+            steps: 0,
+            synced: 0,
+            nodes: (nodes.0 as usize, nodes.1),
+            paths: model.anchors().iter().map(|a| a.path.clone()).collect(),
+            contacts: model.contacts().clone(),
+        }
+    }
 }
 
 /// Worlds stepped together on one GPU (see the crate docs).
@@ -34,8 +56,8 @@ pub struct Batch {
     gpu: Gpu,
     worlds: Vec<World>,
     substeps: u32,
-    /// Nodes, springs and anchors of all worlds.
-    totals: (u32, u32, u32),
+    /// The sizes of all worlds together.
+    totals: Totals,
     buffers: Buffers,
     kernels: Kernels,
 }
@@ -69,38 +91,30 @@ impl Batch {
                 s.substeps
             )));
         }
-        let packed = Packed::new(&steps);
+        let packed = Packed::new(sims, &steps);
         let (x, v) = (
             gather(sims, |s| s.state().x()),
             gather(sims, |s| s.state().v()),
         );
-        let buffers = Buffers::new(gpu, &packed, &x, &v)?;
+        let moving = sims
+            .iter()
+            .any(|s| crate::surfaces::moving(s.model().contacts()));
+        let totals = Totals {
+            nodes: x.len() as u32,
+            springs: packed.springs.len() as u32,
+            anchors: packed.anchors.len() as u32,
+            surfaces: packed.surfaces.len() as u32,
+            timed: moving || !packed.anchors.is_empty(),
+        };
+        let buffers = Buffers::new(gpu, &packed, (&x, &v), totals.timed)?;
         let kernels = Kernels::new(gpu, &buffers);
         gpu.finish()?;
         let worlds = sims
             .iter()
             .zip(&steps)
             .zip(&packed.offsets)
-            .map(|((sim, step), off)| World {
-                name: sim.scene().name().to_string(),
-                t: sim.state().t(),
-                h: step.h as f64,
-                steps: 0,
-                synced: 0,
-                nodes: (off.0 as usize, step.inv_mass.len()),
-                paths: sim
-                    .model()
-                    .anchors()
-                    .iter()
-                    .map(|a| a.path.clone())
-                    .collect(),
-            })
+            .map(|((sim, step), off)| World::of(sim, step.h, (off.0, step.inv_mass.len())))
             .collect();
-        let totals = (
-            x.len() as u32,
-            packed.springs.len() as u32,
-            packed.anchors.len() as u32,
-        );
         Ok(Self {
             gpu: gpu.clone(),
             worlds,
@@ -123,7 +137,7 @@ impl Batch {
 
     /// Springs in all worlds together.
     pub fn springs(&self) -> u64 {
-        self.totals.1 as u64
+        self.totals.springs as u64
     }
 
     /// Integration steps per step (the worlds' `settings.substeps`).
@@ -164,7 +178,7 @@ impl Batch {
 
     fn step_with(&mut self, steps: u64, clock: Option<&Timestamps>) {
         let total = steps * self.substeps as u64;
-        let rows = if self.totals.2 > 0 {
+        let rows = if self.totals.timed {
             TARGET_ROWS as u64
         } else {
             1024
@@ -184,10 +198,15 @@ impl Batch {
 
     /// Records and submits `block` integration steps of every world.
     fn submit(&mut self, block: usize, marks: Option<wgpu::ComputePassTimestampWrites<'_>>) {
-        if self.totals.2 > 0 {
-            let targets = self.anchor_targets(block);
+        if self.totals.timed {
+            let (targets, surfaces) = self.rows(block);
             let q = &self.gpu.queue;
-            q.write_buffer(&self.buffers.targets, 0, bytemuck::cast_slice(&targets));
+            if !targets.is_empty() {
+                q.write_buffer(&self.buffers.targets, 0, bytemuck::cast_slice(&targets));
+            }
+            if !surfaces.is_empty() {
+                q.write_buffer(&self.buffers.surfaces, 0, bytemuck::cast_slice(&surfaces));
+            }
             q.write_buffer(&self.buffers.clock, 0, bytemuck::cast_slice(&[0u32; 4]));
         } else {
             for w in &mut self.worlds {
@@ -201,27 +220,31 @@ impl Batch {
                 timestamp_writes: marks,
             });
             for _ in 0..block {
-                self.kernels.record_step(&mut pass, self.totals);
+                self.kernels.record_step(&mut pass, &self.totals);
             }
         }
         self.gpu.queue.submit([enc.finish()]);
     }
 
-    /// The anchors' targets at the end of each of the next `block` integration steps,
-    /// row by row (t advanced as on the CPU: t₁ = t₀ + h in f64; positions cast to the
-    /// working precision, then to f32).
-    fn anchor_targets(&mut self, block: usize) -> Vec<[f32; 4]> {
-        let mut rows = vec![Vec::with_capacity(self.totals.2 as usize); block];
+    /// For each of the next `block` integration steps, one row of the anchors' targets at
+    /// its end and one of the surfaces placed for it, every world's in order (t advanced
+    /// as on the CPU: t₁ = t₀ + h in f64; positions cast to the working precision, then to
+    /// f32).
+    fn rows(&mut self, block: usize) -> (Vec<[f32; 4]>, Vec<GpuSurface>) {
+        let mut targets = vec![Vec::with_capacity(self.totals.anchors as usize); block];
+        let mut surfaces = vec![Vec::with_capacity(self.totals.surfaces as usize); block];
         for w in &mut self.worlds {
-            for row in rows.iter_mut() {
+            for (row, placed) in targets.iter_mut().zip(surfaces.iter_mut()) {
+                let t0 = w.t;
                 w.t += w.h;
                 for path in &w.paths {
                     let p = path.position(w.t).map(|c| c as Real as f32);
                     row.push([p[0], p[1], p[2], 0.0]);
                 }
+                placed.extend(crate::surfaces::placed(&w.contacts, t0, w.t));
             }
         }
-        rows.concat()
+        (targets.concat(), surfaces.concat())
     }
 
     /// Waits until the GPU has done everything queued; an error the device reported
@@ -232,7 +255,7 @@ impl Batch {
 
     /// Reads every world's positions and velocities back (waits for the queued steps).
     pub fn read(&self) -> Result<Readback, GpuError> {
-        let n = self.totals.0 as usize;
+        let n = self.totals.nodes as usize;
         let bytes = (n * 16) as u64;
         let b = &self.buffers;
         let mut enc = self.gpu.device.create_command_encoder(&Default::default());

@@ -28,16 +28,20 @@ pub(crate) struct Buffers {
     pub targets: Buffer,
     pub clock: Buffer,
     pub anchor_v: Buffer,
+    pub x_old: Buffer,
+    pub node_contact: Buffer,
+    pub surfaces: Buffer,
     pub staging: Buffer,
 }
 
 impl Buffers {
-    /// Uploads the packed worlds and the starting positions and velocities (xyz0 each).
+    /// Uploads the packed worlds and the starting positions and velocities (xyz0 each);
+    /// `timed` when each integration step has its own row of anchor targets and surfaces.
     pub(crate) fn new(
         gpu: &Gpu,
         p: &Packed,
-        x: &[[f32; 4]],
-        v: &[[f32; 4]],
+        (x, v): (&[[f32; 4]], &[[f32; 4]]),
+        timed: bool,
     ) -> Result<Self, GpuError> {
         let biggest = (p.springs.len() * 32).max(x.len() * 16) as u64;
         if biggest > gpu.max_binding() {
@@ -52,8 +56,21 @@ impl Buffers {
         let storage = U::STORAGE | U::COPY_DST;
         let state = storage | U::COPY_SRC;
         let n = x.len();
-        let counts = [n as u32, p.springs.len() as u32, p.anchors.len() as u32, 0];
+        let contacts = !p.surfaces.is_empty();
+        let counts = [
+            n as u32,
+            p.springs.len() as u32,
+            p.anchors.len() as u32,
+            p.surfaces.len() as u32,
+            timed as u32,
+            contacts as u32,
+            0,
+            0,
+        ];
         let anchors = p.anchors.len().max(1);
+        let rows = if timed { TARGET_ROWS } else { 1 };
+        let mut surfaces = p.surfaces.clone();
+        surfaces.resize(rows * p.surfaces.len(), Default::default());
         Ok(Self {
             counts: init(d, "counts", &counts, U::UNIFORM | U::COPY_DST),
             x: init(d, "x", x, state),
@@ -68,6 +85,9 @@ impl Buffers {
             targets: zeroed(d, "targets", TARGET_ROWS * anchors * 16, storage),
             clock: zeroed(d, "clock", 16, storage),
             anchor_v: zeroed(d, "anchor_v", anchors * 16, storage),
+            x_old: zeroed(d, "x_old", if contacts { n * 16 } else { 16 }, storage),
+            node_contact: init(d, "node_contact", &p.node_contact, storage),
+            surfaces: init(d, "surfaces", &surfaces, storage),
             staging: zeroed(d, "staging", 2 * n.max(1) * 16, U::MAP_READ | U::COPY_DST),
         })
     }

@@ -19,7 +19,7 @@ pub enum GpuError {
         reason: String,
     },
     /// A scene needs something the GPU step does not cover.
-    #[error("{scene}: {feature} is not supported on the GPU backend; use --backend cpu")]
+    #[error("{scene}: the GPU backend does not cover {feature} yet; use --backend cpu")]
     Unsupported {
         /// The scene's name.
         scene: String,

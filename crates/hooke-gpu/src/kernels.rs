@@ -23,6 +23,7 @@ struct Kernel {
 pub(crate) struct Kernels {
     springs: Kernel,
     nodes: Kernel,
+    surfaces: Kernel,
     anchors_before: Kernel,
     anchors_after: Kernel,
     tick: Kernel,
@@ -47,6 +48,9 @@ impl Kernels {
             &b.targets,
             &b.clock,
             &b.anchor_v,
+            &b.x_old,
+            &b.node_contact,
+            &b.surfaces,
         ];
         let kernel = |entry: &str, bindings: &[u32]| {
             let pipeline = gpu
@@ -75,20 +79,17 @@ impl Kernels {
         };
         Self {
             springs: kernel("spring_pass", &[0, 1, 2, 3, 4]),
-            nodes: kernel("node_pass", &[0, 1, 2, 4, 5, 6, 7, 8]),
+            nodes: kernel("node_pass", &[0, 1, 2, 4, 5, 6, 7, 8, 13]),
+            surfaces: kernel("surface_pass", &[0, 1, 2, 6, 8, 11, 13, 14, 15]),
             anchors_before: kernel("anchors_before", &[0, 1, 2, 6, 8, 9, 10, 11, 12]),
             anchors_after: kernel("anchors_after", &[0, 1, 2, 9, 10, 11, 12]),
             tick: kernel("tick", &[11]),
         }
     }
 
-    /// Records one integration step of every world: `nodes`, `springs` and `anchors`
-    /// are the batch's totals.
-    pub(crate) fn record_step(
-        &self,
-        pass: &mut ComputePass<'_>,
-        (nodes, springs, anchors): (u32, u32, u32),
-    ) {
+    /// Records one integration step of every world.
+    pub(crate) fn record_step(&self, pass: &mut ComputePass<'_>, t: &Totals) {
+        let (nodes, springs, anchors) = (t.nodes, t.springs, t.anchors);
         if anchors > 0 {
             dispatch(pass, &self.anchors_before, anchors.div_ceil(64), 1);
         }
@@ -97,11 +98,28 @@ impl Kernels {
         dispatch(pass, &self.springs, gx, gy);
         let (gx, gy) = grid(groups(nodes));
         dispatch(pass, &self.nodes, gx, gy);
+        if t.surfaces > 0 {
+            dispatch(pass, &self.surfaces, gx, gy);
+        }
         if anchors > 0 {
             dispatch(pass, &self.anchors_after, anchors.div_ceil(64), 1);
+        }
+        if t.timed {
             dispatch(pass, &self.tick, 1, 1);
         }
     }
+}
+
+/// The sizes of a batch, all worlds together.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Totals {
+    pub nodes: u32,
+    pub springs: u32,
+    pub anchors: u32,
+    /// Surfaces in one row (every world's, placed for one integration step).
+    pub surfaces: u32,
+    /// Whether each integration step reads its own row (anchors or moving colliders).
+    pub timed: bool,
 }
 
 /// `groups` workgroups as a 2D grid within the per-dimension limit.

@@ -5,8 +5,9 @@
 //! wgpu: Vulkan, Metal, DirectX 12, or Mesa's lavapipe on a machine with no GPU at all.
 //!
 //! Covered: Hooke springs with axial and isotropic damping, ropes, Nissen's stable springs
-//! (force form), gravity, force fields, wind with drag, energy loss, pinned nodes and
-//! anchors on paths. A scene that needs anything else is refused with
+//! (force form), gravity, force fields, wind with drag, energy loss, pinned nodes, anchors
+//! on paths, and the ground plane and sphere, capsule and box colliders (static or on
+//! paths) with seed 004's Coulomb friction and directional roughness. A scene that needs anything else is refused with
 //! [`GpuError::Unsupported`] naming the feature.
 //!
 //! Deterministic: each node gathers its springs in the CPU's kernel order, with no
@@ -40,6 +41,7 @@ mod device;
 mod error;
 mod kernels;
 mod pack;
+mod surfaces;
 mod timestamps;
 
 pub use batch::{Batch, Readback};

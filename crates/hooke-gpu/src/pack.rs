@@ -6,8 +6,10 @@
 //! CPU's summation order per node: a world steps the same in a batch as alone.
 
 use bytemuck::{Pod, Zeroable};
-use hooke::Vec3;
 use hooke::backend::ExplicitStep;
+use hooke::{Simulation, Vec3};
+
+use crate::surfaces::{self, GpuNodeContact, GpuSurface};
 
 /// One spring as the spring kernel reads it (32 bytes).
 #[repr(C)]
@@ -23,15 +25,19 @@ pub(crate) struct GpuSpring {
     pub _pad: f32,
 }
 
-/// One world's constants as the node kernel reads them (32 bytes).
+/// One world's constants as the kernels read them (48 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub(crate) struct GpuWorld {
     pub h: f32,
     pub retention: f32,
     pub air_drag: f32,
-    pub _pad: f32,
+    /// No bounce below this approach speed: restitution_threshold.max(2·|g|·h) [m/s].
+    pub threshold: f32,
     pub wind: [f32; 4],
+    /// Its surfaces: the first in a row of surfaces, and how many.
+    pub surfaces: [u32; 2],
+    pub _pad: [u32; 2],
 }
 
 /// Node flag: pinned without a path (v = 0 after each integration step).
@@ -50,6 +56,10 @@ pub(crate) struct Packed {
     pub b_pos: Vec<u32>,
     /// The anchored nodes of every world (global node indices).
     pub anchors: Vec<u32>,
+    /// Per node: what it brings to a contact.
+    pub node_contact: Vec<GpuNodeContact>,
+    /// Every world's surfaces placed for its first integration step (one row).
+    pub surfaces: Vec<GpuSurface>,
     /// Each world's first node, first spring and first anchor.
     pub offsets: Vec<(u32, u32, u32)>,
 }
@@ -59,11 +69,12 @@ fn v4(v: Vec3) -> [f32; 4] {
 }
 
 impl Packed {
-    /// Packs the worlds in order.
-    pub(crate) fn new(steps: &[ExplicitStep]) -> Self {
+    /// Packs the worlds in order: each simulation with its explicit step.
+    pub(crate) fn new(sims: &[Simulation], steps: &[ExplicitStep]) -> Self {
         let mut p = Packed::default();
-        for (w, s) in steps.iter().enumerate() {
+        for (w, (sim, s)) in sims.iter().zip(steps).enumerate() {
             p.push(w as u32, s);
+            p.push_contacts(sim, s);
         }
         let (n, m) = (p.node_force.len() as u32, p.springs.len() as u32);
         p.node_index.push([m, m, 0, 0]);
@@ -78,8 +89,8 @@ impl Packed {
             h: s.h as f32,
             retention: s.retention as f32,
             air_drag: s.air_drag as f32,
-            _pad: 0.0,
             wind: v4(s.wind),
+            ..Default::default()
         });
         for p in 0..s.a.len() {
             self.springs.push(GpuSpring {
@@ -110,26 +121,50 @@ impl Packed {
     }
 }
 
+impl Packed {
+    /// The world's nodes as contacts see them, its surfaces and its bounce threshold.
+    fn push_contacts(&mut self, sim: &Simulation, s: &ExplicitStep) {
+        let model = sim.model();
+        let first = self.offsets.last().expect("pushed").0;
+        self.node_contact
+            .extend(surfaces::node_contacts(model, first));
+        let contacts = model.contacts();
+        let t0 = sim.state().t();
+        let placed = surfaces::placed(contacts, t0, t0 + s.h as f64);
+        let world = self.worlds.last_mut().expect("pushed");
+        world.surfaces = [self.surfaces.len() as u32, placed.len() as u32];
+        let g = model.env().gravity.length();
+        world.threshold = contacts.restitution_threshold.max(2.0 * g * s.h) as f32;
+        self.surfaces.extend(placed);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn step_of(name: &str, params: &[(&str, &str)]) -> ExplicitStep {
+    fn sim_of(name: &str, params: &[(&str, &str)]) -> Simulation {
         let params: Vec<(String, String)> = params
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        let scene = hooke::builders::build(name, &params).unwrap();
-        hooke::Simulation::new(scene).explicit_step().unwrap()
+        Simulation::new(hooke::builders::build(name, &params).unwrap())
     }
 
     /// Two worlds: the second's ends, ranges and b-positions are shifted by the first's
     /// sizes, and the sentinel closes the last node's ranges.
     #[test]
     fn second_world_is_shifted_by_the_first() {
-        let s1 = step_of("cloth", &[("width", "4"), ("height", "3")]);
-        let s2 = step_of("string", &[]);
-        let p = Packed::new(&[s1.clone(), s2.clone()]);
+        let mut sims = [
+            sim_of("cloth", &[("width", "4"), ("height", "3")]),
+            sim_of("string", &[]),
+        ];
+        let steps: Vec<ExplicitStep> = sims
+            .iter_mut()
+            .map(|s| s.explicit_step().unwrap())
+            .collect();
+        let (s1, s2) = (&steps[0], &steps[1]);
+        let p = Packed::new(&sims, &steps);
         let (n1, m1) = (s1.inv_mass.len() as u32, s1.a.len() as u32);
         assert_eq!(p.offsets[1], (n1, m1, s1.anchored.len() as u32));
         assert_eq!(p.springs[m1 as usize].a, s2.a[0] + n1);
@@ -143,5 +178,6 @@ mod tests {
         assert_eq!(p.b_pos[s1.b_pos.len()], s2.b_pos[0] + m1);
         // Node ranges cover every spring once, in order.
         assert!(p.node_index.windows(2).all(|w| w[0][0] <= w[1][0]));
+        assert_eq!(p.node_contact.len(), p.node_force.len());
     }
 }

@@ -6,16 +6,35 @@
 //   springs         F_s on end a of every spring                  (the spring pass)
 //   nodes           f = Σ a-run − Σ b-list + fconst − drag·(v − wind)
 //                   v' = v + f·(h·w);  x' = x + v'·h;  v = v'·retention;  pinned: v = 0
+//   surfaces        free nodes against the ground and the colliders  (stage contacts)
 //   anchors_after   x = target, v = (target − x₀)/h                (stage anchors)
-//   tick            the integration-step counter += 1 (indexes the anchors' targets)
+//   tick            the integration-step counter += 1 (indexes the anchors' targets and
+//                   the colliders placed for each step)
 //
 // Each output is written by one invocation and each node gathers its springs in the
 // CPU's kernel order with the CPU's accumulator pattern: no atomics, so a run repeats
 // bit for bit on one device. No fused multiply-add is written; a driver may still fuse.
 
 struct Spring { a: u32, b: u32, rest: f32, k: f32, c_axial: f32, c_iso: f32, compress: f32, pad: f32 }
-struct World { h: f32, retention: f32, air_drag: f32, pad: f32, wind: vec4<f32> }
-struct Counts { nodes: u32, springs: u32, anchors: u32, pad: u32 }
+struct World {
+    h: f32, retention: f32, air_drag: f32, threshold: f32, wind: vec4<f32>,
+    surf_start: u32, surf_count: u32, pad0: u32, pad1: u32,
+}
+// timed: 1 when the clock ticks (anchors or moving colliders); contacts: 1 when the node
+// pass keeps the positions at the start of the step for the surface pass.
+struct Counts {
+    nodes: u32, springs: u32, anchors: u32, surfaces: u32,
+    timed: u32, contacts: u32, pad0: u32, pad1: u32,
+}
+struct Surface {
+    kind: u32, p0: u32, p1: u32, p2: u32,
+    a: vec4<f32>, b: vec4<f32>, ax0: vec4<f32>, ax1: vec4<f32>, ax2: vec4<f32>,
+    velocity: vec4<f32>, material: vec4<f32>, bound: vec4<f32>,
+}
+struct NodeContact {
+    radius: f32, forward: f32, backward: f32, free: u32,
+    forward_node: i32, backward_node: i32, p0: u32, p1: u32,
+}
 
 @group(0) @binding(0) var<uniform> counts: Counts;
 @group(0) @binding(1) var<storage, read_write> x: array<vec4<f32>>;
@@ -30,6 +49,9 @@ struct Counts { nodes: u32, springs: u32, anchors: u32, pad: u32 }
 @group(0) @binding(10) var<storage, read> targets: array<vec4<f32>>;
 @group(0) @binding(11) var<storage, read_write> clock: array<u32>;
 @group(0) @binding(12) var<storage, read_write> anchor_v: array<vec4<f32>>;
+@group(0) @binding(13) var<storage, read_write> x_old: array<vec4<f32>>;
+@group(0) @binding(14) var<storage, read> node_contact: array<NodeContact>;
+@group(0) @binding(15) var<storage, read> surfaces: array<Surface>;
 
 const WG: u32 = 256u;
 
@@ -99,11 +121,137 @@ fn node_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
     let drag = (vi - world.wind.xyz) * -world.air_drag;
     let f = springs_on + nf.xyz + drag;
     let vn = vi + f * (h * w);
-    let xn = x[i].xyz + vn * h;
+    let xi = x[i];
+    if (counts.contacts != 0u) { x_old[i] = xi; }
+    let xn = xi.xyz + vn * h;
     var vout = vn * world.retention;
     if ((ix.w & 1u) != 0u) { vout = vec3<f32>(0.0); }
     x[i] = vec4<f32>(xn, 0.0);
     v[i] = vec4<f32>(vout, 0.0);
+}
+
+// ---- Contacts with the ground and the colliders (the CPU's contact/surface.rs and
+// contact/respond.rs, in the same order and with the same sums).
+
+struct Hit { phi: f32, normal: vec3<f32> }
+
+fn len3(d: vec3<f32>) -> f32 { return sqrt(d.x * d.x + d.y * d.y + d.z * d.z); }
+fn dot3(a: vec3<f32>, b: vec3<f32>) -> f32 { return a.x * b.x + a.y * b.y + a.z * b.z; }
+
+// Distance from p to a ball of radius r around c, and the outward normal.
+fn ball(p: vec3<f32>, c: vec3<f32>, r: f32) -> Hit {
+    let d = p - c;
+    let l = len3(d);
+    if (l > 0.0) { return Hit(l - r, d / l); }
+    return Hit(-r, vec3<f32>(0.0, 1.0, 0.0));
+}
+
+fn box_distance(p: vec3<f32>, s: Surface) -> Hit {
+    let d = p - s.a.xyz;
+    let axes = array<vec3<f32>, 3>(s.ax0.xyz, s.ax1.xyz, s.ax2.xyz);
+    let local = vec3<f32>(dot3(axes[0], d), dot3(axes[1], d), dot3(axes[2], d));
+    let q = abs(local) - s.b.xyz;
+    let sign = select(vec3<f32>(1.0), vec3<f32>(-1.0), local < vec3<f32>(0.0));
+    if (q.x > 0.0 || q.y > 0.0 || q.z > 0.0) {
+        let o = max(q, vec3<f32>(0.0));
+        let l = len3(o);
+        let n = axes[0] * (o.x * sign.x) + axes[1] * (o.y * sign.y) + axes[2] * (o.z * sign.z);
+        return Hit(l, n / l);
+    }
+    // Inside: out through the nearest face (the last of equals, as the CPU's max_by).
+    var k = 0u;
+    if (q.y >= q[k]) { k = 1u; }
+    if (q.z >= q[k]) { k = 2u; }
+    return Hit(q[k], axes[k] * sign[k]);
+}
+
+// Surface s seen from p when p is closer to it than r; phi ≥ r means no touch.
+fn touch(s: Surface, p: vec3<f32>, r: f32) -> Hit {
+    let miss = Hit(r, vec3<f32>(0.0));
+    if (s.kind == 0u) {
+        return Hit(dot3(s.a.xyz, p) - s.a.w, s.a.xyz);
+    }
+    let reach = s.bound.w + r;
+    let db = p - s.bound.xyz;
+    if (dot3(db, db) >= reach * reach) { return miss; }
+    if (s.kind == 1u) { return ball(p, s.a.xyz, s.a.w); }
+    if (s.kind == 2u) {
+        let ab = s.b.xyz - s.a.xyz;
+        let len2 = dot3(ab, ab);
+        var t = 0.0;
+        if (len2 > 0.0) { t = clamp(dot3(p - s.a.xyz, ab) / len2, 0.0, 1.0); }
+        return ball(p, s.a.xyz + ab * t, s.a.w);
+    }
+    return box_distance(p, s);
+}
+
+// Seed 004's roughness of node i driven along t over a surface with normal n.
+fn roughness_along(i: u32, nc: NodeContact, n: vec3<f32>, t: vec3<f32>) -> f32 {
+    if (nc.forward_node < 0 && nc.backward_node < 0) { return nc.forward; }
+    var ahead = x_old[i].xyz;
+    var behind = x_old[i].xyz;
+    if (nc.forward_node >= 0) { ahead = x_old[u32(nc.forward_node)].xyz; }
+    if (nc.backward_node >= 0) { behind = x_old[u32(nc.backward_node)].xyz; }
+    let front = ahead - behind;
+    let ft = front - n * dot3(front, n);
+    let l = len3(ft);
+    var c = 0.0;
+    if (l > 0.0) { c = dot3(ft, t) / l; }
+    let w = (clamp(c, -1.0, 1.0) + 1.0) * 0.5;
+    return nc.forward * w + nc.backward * (1.0 - w);
+}
+
+@compute @workgroup_size(256)
+fn surface_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_id) lid: vec3<u32>) {
+    let i = item(wid, nwg, lid);
+    if (i >= counts.nodes) { return; }
+    let nc = node_contact[i];
+    if (nc.free == 0u) { return; }
+    let world = worlds[node_index[i].z];
+    let h = world.h;
+    let row = select(0u, clock[0], counts.timed != 0u) * counts.surfaces;
+    var xi = x[i].xyz;
+    var vi = v[i].xyz;
+    let r = nc.radius;
+    for (var k = 0u; k < world.surf_count; k += 1u) {
+        let s = surfaces[row + world.surf_start + k];
+        let hit = touch(s, xi, r);
+        let depth = r - hit.phi;
+        if (!(hit.phi < r) || depth <= 0.0) { continue; }
+        // Pushed out; the approach velocity removed, or reversed by the restitution.
+        let n = hit.normal;
+        xi += n * depth;
+        let vr = vi - s.velocity.xyz;
+        let vn = dot3(vr, n);
+        var vt = vr - n * vn;
+        var vn_new = vn;
+        if (vn < 0.0) {
+            let e = select(0.0, s.material.z, -vn > world.threshold);
+            vn_new = -vn * e;
+        }
+        let dvn = vn_new - vn;
+        // Coulomb friction: static undoes this step's slide, kinetic takes mu_k·dvn.
+        let speed = len3(vt);
+        if (speed > 0.0) {
+            let t = vt / speed;
+            let rough = roughness_along(i, nc, n, t);
+            let mu_s = s.material.y * rough;
+            let mu_k = s.material.x * rough;
+            if (speed <= mu_s * dvn) {
+                let slide = (xi - x_old[i].xyz) - s.velocity.xyz * h;
+                xi -= slide - n * dot3(slide, n);
+                vt = vec3<f32>(0.0);
+            } else {
+                let dv = min(mu_k * dvn, speed);
+                xi -= t * (dv * h);
+                vt = vt - t * dv;
+            }
+        }
+        vi = (vt + n * vn_new) + s.velocity.xyz;
+    }
+    x[i] = vec4<f32>(xi, 0.0);
+    v[i] = vec4<f32>(vi, 0.0);
 }
 
 // The anchored nodes' velocity for this integration step: (target − x)/h, kept for after.

@@ -17,9 +17,13 @@
 //! v_i' = v_i + f_i·(h·w_i);   x_i' = x_i + v_i'·h;   v_i'' = v_i'·retention
 //! ```
 //!
-//! with `on` = 0 for a slack rope (ℓ < L), else 1; then anchored nodes are put on their
-//! path at the step's end t + h with v = (target − x)/h (also their velocity during the
-//! step), and pinned nodes get v = 0.
+//! with `on` = 0 for a slack rope (ℓ < L), else 1; then every node with w > 0 responds to
+//! the ground and the colliders of the model's [`Contacts`](crate::contact::Contacts)
+//! (each placed at t + h, in that order: pushed out to its radius, the approach velocity
+//! removed or bounced above `restitution_threshold.max(2·|g|·h)`, Coulomb friction with
+//! seed 004's directional roughness; see `contact/respond.rs`); then anchored nodes are
+//! put on their path at the step's end t + h with v = (target − x)/h (also their velocity
+//! during the step), and pinned nodes get v = 0.
 
 use crate::model::Model;
 use crate::real::{Real, Vec3};
@@ -173,9 +177,7 @@ fn unsupported_model(model: &Model) -> Option<&'static str> {
     let c = &model.contacts;
     let act = &model.actuators;
     let checks = [
-        (c.ground.is_some(), "the ground plane"),
         (c.terrain.is_some(), "the terrain"),
-        (!c.colliders.is_empty(), "colliders"),
         (
             c.collisions.mode != crate::contact::CollisionMode::Off,
             "node collisions",

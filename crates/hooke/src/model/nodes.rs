@@ -40,6 +40,11 @@ impl Nodes {
         &self.radius
     }
 
+    /// Friction roughness of each node, with the neighbours that give its front.
+    pub fn roughness(&self) -> &[Roughness] {
+        &self.roughness
+    }
+
     /// Number of nodes.
     pub fn len(&self) -> usize {
         self.mass.len()
