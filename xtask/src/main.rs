@@ -70,7 +70,10 @@ fn python() -> bool {
         && run_with(
             &venv.join("bin").join("pytest").to_string_lossy(),
             &["-q", "python/tests"],
-            &[("HOOKE_BIN", &bin.to_string_lossy())],
+            &[
+                ("HOOKE_BIN", &bin.to_string_lossy()),
+                ("NODEVICE_SELECT", "1"),
+            ],
         )
 }
 

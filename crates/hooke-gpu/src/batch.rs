@@ -2,6 +2,8 @@
 //! dispatch per stage for all of them. State stays on the device; positions and
 //! velocities come back only when asked.
 
+use std::borrow::BorrowMut;
+
 use hooke::contact::Contacts;
 use hooke::{Path, Real, Simulation, Vec3};
 
@@ -75,9 +77,10 @@ impl Batch {
     /// Uploads the worlds with their current states. Each must be a scene the GPU step
     /// covers ([`Simulation::explicit_step`]); all must take the same number of substeps
     /// per step.
-    pub fn new(gpu: &Gpu, sims: &mut [Simulation]) -> Result<Self, GpuError> {
+    pub fn new<S: BorrowMut<Simulation>>(gpu: &Gpu, sims: &mut [S]) -> Result<Self, GpuError> {
         let mut steps = Vec::with_capacity(sims.len());
         for sim in sims.iter_mut() {
+            let sim = sim.borrow_mut();
             let step = sim.explicit_step().map_err(|u| GpuError::Unsupported {
                 scene: sim.scene().name().to_string(),
                 feature: u.0,
@@ -91,6 +94,8 @@ impl Batch {
                 s.substeps
             )));
         }
+        let sims: Vec<&Simulation> = sims.iter().map(|s| s.borrow()).collect();
+        let sims = &sims[..];
         let packed = Packed::new(sims, &steps);
         let (x, v) = (
             gather(sims, |s| s.state().x()),
@@ -299,7 +304,7 @@ impl Batch {
     /// in the same order, not stepped since — : positions, velocities, steps and time. A
     /// non-finite value is an error naming the world and the node (the simulations then
     /// keep their earlier states).
-    pub fn write_back(&mut self, sims: &mut [Simulation]) -> Result<(), GpuError> {
+    pub fn write_back<S: BorrowMut<Simulation>>(&mut self, sims: &mut [S]) -> Result<(), GpuError> {
         if sims.len() != self.worlds.len() {
             return Err(GpuError::Batch(format!(
                 "it has {} worlds and was given {} simulations to write back",
@@ -323,6 +328,7 @@ impl Batch {
             }
         }
         for ((w, world), sim) in self.worlds.iter_mut().enumerate().zip(sims) {
+            let sim = sim.borrow_mut();
             sim.set_stepped(world.steps - world.synced, &r.x[w], &r.v[w]);
             world.synced = world.steps;
         }
@@ -331,7 +337,7 @@ impl Batch {
 }
 
 /// Positions or velocities of every simulation, one after another, as xyz0.
-fn gather(sims: &[Simulation], of: impl Fn(&Simulation) -> &[Vec3]) -> Vec<[f32; 4]> {
+fn gather(sims: &[&Simulation], of: impl Fn(&Simulation) -> &[Vec3]) -> Vec<[f32; 4]> {
     sims.iter()
         .flat_map(|s| {
             of(s)

@@ -70,7 +70,7 @@ fn v4(v: Vec3) -> [f32; 4] {
 
 impl Packed {
     /// Packs the worlds in order: each simulation with its explicit step.
-    pub(crate) fn new(sims: &[Simulation], steps: &[ExplicitStep]) -> Self {
+    pub(crate) fn new(sims: &[&Simulation], steps: &[ExplicitStep]) -> Self {
         let mut p = Packed::default();
         for (w, (sim, s)) in sims.iter().zip(steps).enumerate() {
             p.push(w as u32, s);
@@ -164,7 +164,7 @@ mod tests {
             .map(|s| s.explicit_step().unwrap())
             .collect();
         let (s1, s2) = (&steps[0], &steps[1]);
-        let p = Packed::new(&sims, &steps);
+        let p = Packed::new(&[&sims[0], &sims[1]], &steps);
         let (n1, m1) = (s1.inv_mass.len() as u32, s1.a.len() as u32);
         assert_eq!(p.offsets[1], (n1, m1, s1.anchored.len() as u32));
         assert_eq!(p.springs[m1 as usize].a, s2.a[0] + n1);

@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 
 mod arrays;
 mod errors;
+mod gpu;
 mod pictures;
 mod pools;
 mod scene;

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::ThreadPool;
 
+use crate::gpu::{self, Backend};
 use crate::scene::Scene;
 use crate::{arrays, errors, pictures, pools};
 
@@ -19,10 +20,17 @@ use crate::{arrays, errors, pictures, pools};
 /// `integrator`, `dt` [s] and `substeps` override the scene's settings (None keeps the
 /// scene's own, which for a built-in is the stable estimate), as `hooke run` does;
 /// `threads` is the number of worker threads (None: all cores). Results do not depend on
-/// the thread count: a run repeats bit for bit.
+/// the thread count: a run repeats bit for bit. `backend="gpu"` steps on the GPU (wgpu;
+/// symplectic Euler without node collisions, terrain, tearing, actuators or gas: a scene
+/// with any of them is a `ValueError` naming it); the state stays on the GPU during each
+/// `step`/`run` call and comes back at its end.
 #[pyclass(module = "hooke")]
 pub struct Simulation {
     sim: hooke::Simulation,
+    backend: Backend,
+    /// The GPU's copy of this world (`backend="gpu"`), made again after the state or the
+    /// model is changed from Python.
+    batch: Option<hooke_gpu::Batch>,
     pool: Option<Arc<ThreadPool>>,
     /// Record a frame every this many steps (0: not recording).
     every: u64,
@@ -33,7 +41,7 @@ pub struct Simulation {
 #[pymethods]
 impl Simulation {
     #[new]
-    #[pyo3(signature = (scene, integrator=None, dt=None, substeps=None, threads=None))]
+    #[pyo3(signature = (scene, integrator=None, dt=None, substeps=None, threads=None, backend="cpu"))]
     fn new(
         py: Python<'_>,
         scene: &Scene,
@@ -41,7 +49,9 @@ impl Simulation {
         dt: Option<f64>,
         substeps: Option<u32>,
         threads: Option<usize>,
+        backend: &str,
     ) -> PyResult<Self> {
+        let backend = Backend::parse(backend)?;
         let mut inner = scene.inner.clone();
         let mut settings = inner.settings().clone();
         if let Some(name) = integrator {
@@ -66,8 +76,15 @@ impl Simulation {
                 .map_err(|e| errors::field_error(py, &e))?;
         }
         let pool = Some(pools::pool(threads)?).filter(|_| !pools::runs_inline(inner.model()));
+        let mut sim = hooke::Simulation::new(inner);
+        let batch = match backend {
+            Backend::Cpu => None,
+            Backend::Gpu => Some(gpu::batch_of(py, &mut sim)?),
+        };
         Ok(Self {
-            sim: hooke::Simulation::new(inner),
+            sim,
+            backend,
+            batch,
             pool,
             every: 0,
             recording: hooke_render::Recording::default(),
@@ -142,6 +159,7 @@ impl Simulation {
     fn set_positions(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
         let x = arrays::read_vectors(a, self.nodes(), "positions")?;
         self.sim.state_mut().x_mut().copy_from_slice(&x);
+        self.batch = None;
         Ok(())
     }
 
@@ -149,6 +167,7 @@ impl Simulation {
     fn set_velocities(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
         let v = arrays::read_vectors(a, self.nodes(), "velocities")?;
         self.sim.state_mut().v_mut().copy_from_slice(&v);
+        self.batch = None;
         Ok(())
     }
 
@@ -212,6 +231,7 @@ impl Simulation {
     /// Sets the muscles' control values, one per channel (typically in [-1, 1]); they hold
     /// until set again.
     fn set_actuation(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.batch = None;
         let values = arrays::read_scalars(a, "actuation")?;
         let n = self.channels();
         if values.len() != n {
@@ -318,10 +338,15 @@ impl Simulation {
 
     fn __repr__(&self) -> String {
         format!(
-            "<hooke.Simulation {:?}: {} nodes, {}, t = {} s, {} steps>",
+            "<hooke.Simulation {:?}: {} nodes, {}{}, t = {} s, {} steps>",
             self.sim.scene().name(),
             self.nodes(),
             self.sim.settings().integrator,
+            if self.backend == Backend::Gpu {
+                " on the GPU"
+            } else {
+                ""
+            },
             self.time(),
             self.steps()
         )
@@ -331,23 +356,38 @@ impl Simulation {
 impl Simulation {
     /// Takes `n` steps with the GIL released, in this simulation's thread pool.
     fn advance(&mut self, py: Python<'_>, n: u64) -> PyResult<()> {
+        if self.backend == Backend::Gpu && self.batch.is_none() {
+            self.batch = Some(gpu::batch_of(py, &mut self.sim)?);
+        }
         let pool = self.pool.clone();
         py.detach(|| pools::run_in(pool.as_deref(), || self.advance_unlocked(n)))
-            .map_err(|d| errors::diverged(py, &d))
+            .map_err(|e| e.into_py(py))
+    }
+
+    /// The steps until the next recorded frame, at most `left`.
+    fn next_chunk(&self, left: u64) -> u64 {
+        if self.every > 0 {
+            let into = self.sim.state().step() % self.every;
+            (self.every - into).min(left)
+        } else {
+            left
+        }
     }
 
     /// Takes `n` steps (no Python here: the caller has released the GIL), recording a
-    /// frame at every multiple of `every` steps.
-    fn advance_unlocked(&mut self, n: u64) -> Result<(), hooke::Diverged> {
+    /// frame at every multiple of `every` steps; on the GPU, reading the state back for
+    /// each frame and at the end.
+    fn advance_unlocked(&mut self, n: u64) -> Result<(), Stop> {
         let mut left = n;
         while left > 0 {
-            let chunk = if self.every > 0 {
-                let into = self.sim.state().step() % self.every;
-                (self.every - into).min(left)
-            } else {
-                left
-            };
-            self.sim.run(chunk)?;
+            let chunk = self.next_chunk(left);
+            match &mut self.batch {
+                Some(batch) => {
+                    batch.step(chunk);
+                    batch.write_back(std::slice::from_mut(&mut self.sim))?;
+                }
+                None => self.sim.run(chunk)?,
+            }
             left -= chunk;
             if self.every > 0 && self.sim.state().step() % self.every == 0 {
                 self.recording.push(&self.sim);
@@ -365,12 +405,40 @@ impl Simulation {
             )));
         }
         let x = self.sim.state().x()[i];
+        self.batch = None;
         self.sim
             .edit(|b| {
                 b.nodes[i].pinned = pinned;
                 b.nodes[i].x = x;
             })
             .map_err(|e| errors::field_error(py, &e))
+    }
+}
+
+/// Why stepping stopped: the CPU's divergence report, or the GPU's error.
+enum Stop {
+    Diverged(hooke::Diverged),
+    Gpu(hooke_gpu::GpuError),
+}
+
+impl From<hooke::Diverged> for Stop {
+    fn from(d: hooke::Diverged) -> Self {
+        Stop::Diverged(d)
+    }
+}
+
+impl From<hooke_gpu::GpuError> for Stop {
+    fn from(e: hooke_gpu::GpuError) -> Self {
+        Stop::Gpu(e)
+    }
+}
+
+impl Stop {
+    fn into_py(self, py: Python<'_>) -> PyErr {
+        match self {
+            Stop::Diverged(d) => errors::diverged(py, &d),
+            Stop::Gpu(e) => gpu::error(py, &e),
+        }
     }
 }
 
@@ -393,12 +461,21 @@ fn channels(model: &hooke::Model) -> usize {
         .unwrap_or(0)
 }
 
-/// Steps every simulation in `sims` by `n` steps, in parallel on all cores with the GIL
-/// released. Each result is bit for bit what stepping it alone gives. If some diverge,
-/// all the others still take their steps, and the first diverged one (in list order)
-/// raises `DivergedError` with its `index` in `sims`.
+/// Steps every simulation in `sims` by `n` steps with the GIL released: on the CPU in
+/// parallel on all cores, or with `backend="gpu"` as one batch on the GPU (one dispatch per
+/// stage for all of them; their states go up once and come back at the end, and at each
+/// recorded frame). Each result is bit for bit what stepping it alone on that backend
+/// gives. On the CPU, if some diverge, all the others still take their steps, and the first
+/// diverged one (in list order) raises `DivergedError` with its `index` in `sims`.
 #[pyfunction]
-pub(crate) fn step_many(py: Python<'_>, sims: Vec<Bound<'_, Simulation>>, n: u64) -> PyResult<()> {
+#[pyo3(signature = (sims, n, backend="cpu"))]
+pub(crate) fn step_many(
+    py: Python<'_>,
+    sims: Vec<Bound<'_, Simulation>>,
+    n: u64,
+    backend: &str,
+) -> PyResult<()> {
+    let backend = Backend::parse(backend)?;
     let mut held = Vec::with_capacity(sims.len());
     for (i, s) in sims.iter().enumerate() {
         held.push(s.try_borrow_mut().map_err(|_| {
@@ -408,15 +485,52 @@ pub(crate) fn step_many(py: Python<'_>, sims: Vec<Bound<'_, Simulation>>, n: u64
         })?);
     }
     let mut each: Vec<&mut Simulation> = held.iter_mut().map(|r| &mut **r).collect();
-    let results: Vec<Result<(), hooke::Diverged>> = py.detach(|| {
+    if backend == Backend::Gpu {
+        return step_many_on_gpu(py, &mut each, n);
+    }
+    let results: Vec<Result<(), Stop>> = py.detach(|| {
         use rayon::prelude::*;
         each.par_iter_mut().map(|s| s.advance_unlocked(n)).collect()
     });
-    for (i, r) in results.iter().enumerate() {
-        if let Err(d) = r {
-            let err = errors::diverged(py, d);
+    for (i, r) in results.into_iter().enumerate() {
+        if let Err(e) = r {
+            let err = e.into_py(py);
             let _ = err.value(py).setattr("index", i);
             return Err(err);
+        }
+    }
+    Ok(())
+}
+
+/// `step_many(..., backend="gpu")`: one batch of every simulation, stepped in chunks up
+/// to the next recorded frame of any of them.
+fn step_many_on_gpu(py: Python<'_>, each: &mut [&mut Simulation], n: u64) -> PyResult<()> {
+    let g = gpu::gpu().map_err(|e| gpu::error(py, &e))?;
+    let mut inner: Vec<&mut hooke::Simulation> = each.iter_mut().map(|s| &mut s.sim).collect();
+    let mut batch = hooke_gpu::Batch::new(&g, &mut inner).map_err(|e| gpu::error(py, &e))?;
+    drop(inner);
+    for s in each.iter_mut() {
+        s.batch = None; // their own GPU copies are stale after this
+    }
+    let mut left = n;
+    while left > 0 {
+        let chunk = each
+            .iter()
+            .map(|s| s.next_chunk(left))
+            .min()
+            .unwrap_or(left);
+        let wrote = py.detach(|| {
+            batch.step(chunk);
+            let mut inner: Vec<&mut hooke::Simulation> =
+                each.iter_mut().map(|s| &mut s.sim).collect();
+            batch.write_back(&mut inner)
+        });
+        wrote.map_err(|e| gpu::error(py, &e))?;
+        left -= chunk;
+        for s in each.iter_mut() {
+            if s.every > 0 && s.sim.state().step() % s.every == 0 {
+                s.recording.push(&s.sim);
+            }
         }
     }
     Ok(())
