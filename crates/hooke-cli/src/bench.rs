@@ -32,7 +32,7 @@ pub struct BenchArgs {
     /// Time drawing instead: frames per second of a 64×64 cloth at 640×480, per style
     #[arg(long)]
     pub render: bool,
-    /// Where to step: cpu, or gpu (wgpu; the cloths, symplectic Euler)
+    /// Where to step: cpu, or gpu (wgpu; symplectic Euler or Verlet)
     #[arg(long, value_enum, default_value_t = crate::run::Backend::Cpu)]
     pub backend: crate::run::Backend,
     /// GPU: copies of each scene stepped together in one batch

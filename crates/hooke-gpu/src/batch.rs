@@ -4,6 +4,7 @@
 
 use std::borrow::BorrowMut;
 
+use hooke::backend::ExplicitStep;
 use hooke::contact::Contacts;
 use hooke::{Path, Real, Simulation, Vec3};
 
@@ -32,17 +33,20 @@ struct World {
     paths: Vec<Path>,
     /// Its ground and colliders (placed anew for every integration step when they move).
     contacts: Contacts,
+    /// Whether it steps with Verlet.
+    verlet: bool,
 }
 
 impl World {
     /// The host's part of `sim`, whose integration step is `h` and whose nodes are
     /// `nodes.1` from `nodes.0` on in the batch.
-    fn of(sim: &Simulation, h: Real, nodes: (u32, usize)) -> Self {
+    fn of(sim: &Simulation, step: &ExplicitStep, nodes: (u32, usize)) -> Self {
         let model = sim.model();
         Self {
             name: sim.scene().name().to_string(),
             t: sim.state().t(),
-            h: h as f64,
+            h: step.h as f64,
+            verlet: step.verlet_accel.is_some(),
             steps: 0,
             synced: 0,
             nodes: (nodes.0 as usize, nodes.1),
@@ -71,6 +75,8 @@ pub struct Readback {
     pub x: Vec<Vec<Vec3>>,
     /// Velocities [m/s], per world.
     pub v: Vec<Vec<Vec3>>,
+    /// Verlet's accelerations [m/s²], per world (empty for symplectic-Euler worlds).
+    pub accel: Vec<Vec<Vec3>>,
 }
 
 impl Batch {
@@ -110,6 +116,7 @@ impl Batch {
             anchors: packed.anchors.len() as u32,
             surfaces: packed.surfaces.len() as u32,
             timed: moving || !packed.anchors.is_empty(),
+            verlet: packed.verlet,
         };
         let buffers = Buffers::new(gpu, &packed, (&x, &v), totals.timed)?;
         let kernels = Kernels::new(gpu, &buffers);
@@ -118,7 +125,7 @@ impl Batch {
             .iter()
             .zip(&steps)
             .zip(&packed.offsets)
-            .map(|((sim, step), off)| World::of(sim, step.h, (off.0, step.inv_mass.len())))
+            .map(|((sim, step), off)| World::of(sim, step, (off.0, step.inv_mass.len())))
             .collect();
         Ok(Self {
             gpu: gpu.clone(),
@@ -267,6 +274,9 @@ impl Batch {
         if n > 0 {
             enc.copy_buffer_to_buffer(&b.x, 0, &b.staging, 0, bytes);
             enc.copy_buffer_to_buffer(&b.v, 0, &b.staging, bytes, bytes);
+            if self.totals.verlet {
+                enc.copy_buffer_to_buffer(&b.accel, 0, &b.staging, 2 * bytes, bytes);
+            }
         }
         self.gpu.queue.submit([enc.finish()]);
         let slice = b.staging.slice(..);
@@ -282,7 +292,7 @@ impl Batch {
                 .get_mapped_range()
                 .map_err(|e| GpuError::Device(e.to_string()))?;
             let floats: &[[f32; 4]] = bytemuck::cast_slice(&view);
-            floats[..2 * n]
+            floats[..3 * n]
                 .iter()
                 .map(|p| Vec3::new(p[0] as Real, p[1] as Real, p[2] as Real))
                 .collect()
@@ -294,9 +304,16 @@ impl Batch {
                 .map(|w| all[base + w.nodes.0..base + w.nodes.0 + w.nodes.1].to_vec())
                 .collect()
         };
+        let mut accel: Vec<Vec<Vec3>> = per_world(2 * n);
+        for (a, w) in accel.iter_mut().zip(&self.worlds) {
+            if !w.verlet {
+                a.clear();
+            }
+        }
         Ok(Readback {
             x: per_world(0),
             v: per_world(n),
+            accel,
         })
     }
 
@@ -329,7 +346,8 @@ impl Batch {
         }
         for ((w, world), sim) in self.worlds.iter_mut().enumerate().zip(sims) {
             let sim = sim.borrow_mut();
-            sim.set_stepped(world.steps - world.synced, &r.x[w], &r.v[w]);
+            let accel = world.verlet.then_some(&r.accel[w][..]);
+            sim.set_stepped(world.steps - world.synced, &r.x[w], &r.v[w], accel);
             world.synced = world.steps;
         }
         Ok(())

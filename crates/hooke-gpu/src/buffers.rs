@@ -31,6 +31,7 @@ pub(crate) struct Buffers {
     pub x_old: Buffer,
     pub node_contact: Buffer,
     pub surfaces: Buffer,
+    pub accel: Buffer,
     pub staging: Buffer,
 }
 
@@ -88,7 +89,8 @@ impl Buffers {
             x_old: zeroed(d, "x_old", if contacts { n * 16 } else { 16 }, storage),
             node_contact: init(d, "node_contact", &p.node_contact, storage),
             surfaces: init(d, "surfaces", &surfaces, storage),
-            staging: zeroed(d, "staging", 2 * n.max(1) * 16, U::MAP_READ | U::COPY_DST),
+            accel: init(d, "accel", &p.accel, state),
+            staging: zeroed(d, "staging", 3 * n.max(1) * 16, U::MAP_READ | U::COPY_DST),
         })
     }
 }

@@ -37,7 +37,7 @@ impl Gpu {
         }
         let have = adapter.limits();
         let limits = wgpu::Limits {
-            max_storage_buffers_per_shader_stage: 8,
+            max_storage_buffers_per_shader_stage: have.max_storage_buffers_per_shader_stage,
             max_storage_buffer_binding_size: have.max_storage_buffer_binding_size,
             max_buffer_size: have.max_buffer_size,
             ..wgpu::Limits::downlevel_defaults()

@@ -23,6 +23,7 @@ struct Kernel {
 pub(crate) struct Kernels {
     springs: Kernel,
     nodes: Kernel,
+    drift: Kernel,
     surfaces: Kernel,
     anchors_before: Kernel,
     anchors_after: Kernel,
@@ -51,6 +52,7 @@ impl Kernels {
             &b.x_old,
             &b.node_contact,
             &b.surfaces,
+            &b.accel,
         ];
         let kernel = |entry: &str, bindings: &[u32]| {
             let pipeline = gpu
@@ -79,7 +81,8 @@ impl Kernels {
         };
         Self {
             springs: kernel("spring_pass", &[0, 1, 2, 3, 4]),
-            nodes: kernel("node_pass", &[0, 1, 2, 4, 5, 6, 7, 8, 13]),
+            nodes: kernel("node_pass", &[0, 1, 2, 4, 5, 6, 7, 8, 13, 16]),
+            drift: kernel("verlet_drift", &[0, 1, 2, 6, 8, 13, 16]),
             surfaces: kernel("surface_pass", &[0, 1, 2, 6, 8, 11, 13, 14, 15]),
             anchors_before: kernel("anchors_before", &[0, 1, 2, 6, 8, 9, 10, 11, 12]),
             anchors_after: kernel("anchors_after", &[0, 1, 2, 9, 10, 11, 12]),
@@ -94,6 +97,10 @@ impl Kernels {
             dispatch(pass, &self.anchors_before, anchors.div_ceil(64), 1);
         }
         let groups = |items: u32| items.div_ceil(WG);
+        if t.verlet {
+            let (gx, gy) = grid(groups(nodes));
+            dispatch(pass, &self.drift, gx, gy);
+        }
         let (gx, gy) = grid(groups(springs));
         dispatch(pass, &self.springs, gx, gy);
         let (gx, gy) = grid(groups(nodes));
@@ -120,6 +127,8 @@ pub(crate) struct Totals {
     pub surfaces: u32,
     /// Whether each integration step reads its own row (anchors or moving colliders).
     pub timed: bool,
+    /// Whether any world steps with Verlet (its drift before the spring pass).
+    pub verlet: bool,
 }
 
 /// `groups` workgroups as a 2D grid within the per-dimension limit.

@@ -1,7 +1,7 @@
 //! # hooke-gpu — hooke's explicit step on any GPU
 //!
 //! The same scenes, the same closed [`hooke::Model`] and the same step as the CPU's
-//! symplectic Euler ([`hooke::backend`] gives its arrays), run as WGSL compute shaders on
+//! symplectic Euler and velocity Verlet ([`hooke::backend`] gives their arrays), run as WGSL compute shaders on
 //! wgpu: Vulkan, Metal, DirectX 12, or Mesa's lavapipe on a machine with no GPU at all.
 //!
 //! Covered: Hooke springs with axial and isotropic damping, ropes, Nissen's stable springs

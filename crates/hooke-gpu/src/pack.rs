@@ -37,7 +37,9 @@ pub(crate) struct GpuWorld {
     pub wind: [f32; 4],
     /// Its surfaces: the first in a row of surfaces, and how many.
     pub surfaces: [u32; 2],
-    pub _pad: [u32; 2],
+    /// 1 for velocity Verlet, 0 for symplectic Euler.
+    pub verlet: u32,
+    pub _pad: u32,
 }
 
 /// Node flag: pinned without a path (v = 0 after each integration step).
@@ -60,6 +62,10 @@ pub(crate) struct Packed {
     pub node_contact: Vec<GpuNodeContact>,
     /// Every world's surfaces placed for its first integration step (one row).
     pub surfaces: Vec<GpuSurface>,
+    /// Per node: Verlet's acceleration [m/s²] (zero in symplectic worlds).
+    pub accel: Vec<[f32; 4]>,
+    /// Whether any world steps with Verlet.
+    pub verlet: bool,
     /// Each world's first node, first spring and first anchor.
     pub offsets: Vec<(u32, u32, u32)>,
 }
@@ -90,8 +96,16 @@ impl Packed {
             retention: s.retention as f32,
             air_drag: s.air_drag as f32,
             wind: v4(s.wind),
+            verlet: s.verlet_accel.is_some() as u32,
             ..Default::default()
         });
+        match &s.verlet_accel {
+            Some(a) => {
+                self.accel.extend(a.iter().map(|&ai| v4(ai)));
+                self.verlet = true;
+            }
+            None => self.accel.extend((0..s.inv_mass.len()).map(|_| [0.0; 4])),
+        }
         for p in 0..s.a.len() {
             self.springs.push(GpuSpring {
                 a: s.a[p] + n0,

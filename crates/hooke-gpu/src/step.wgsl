@@ -3,9 +3,11 @@
 // once. One integration step of h is:
 //
 //   anchors_before  v = (target − x)/h for nodes on paths        (stage control)
+//   verlet_drift    Verlet worlds: v += a·h/2; x += v·h
 //   springs         F_s on end a of every spring                  (the spring pass)
 //   nodes           f = Σ a-run − Σ b-list + fconst − drag·(v − wind)
 //                   v' = v + f·(h·w);  x' = x + v'·h;  v = v'·retention;  pinned: v = 0
+//                   (Verlet worlds: a = f·w; v = (v + a·h/2)·retention)
 //   surfaces        free nodes against the ground and the colliders  (stage contacts)
 //   anchors_after   x = target, v = (target − x₀)/h                (stage anchors)
 //   tick            the integration-step counter += 1 (indexes the anchors' targets and
@@ -18,7 +20,7 @@
 struct Spring { a: u32, b: u32, rest: f32, k: f32, c_axial: f32, c_iso: f32, compress: f32, pad: f32 }
 struct World {
     h: f32, retention: f32, air_drag: f32, threshold: f32, wind: vec4<f32>,
-    surf_start: u32, surf_count: u32, pad0: u32, pad1: u32,
+    surf_start: u32, surf_count: u32, verlet: u32, pad1: u32,
 }
 // timed: 1 when the clock ticks (anchors or moving colliders); contacts: 1 when the node
 // pass keeps the positions at the start of the step for the surface pass.
@@ -52,6 +54,7 @@ struct NodeContact {
 @group(0) @binding(13) var<storage, read_write> x_old: array<vec4<f32>>;
 @group(0) @binding(14) var<storage, read> node_contact: array<NodeContact>;
 @group(0) @binding(15) var<storage, read> surfaces: array<Surface>;
+@group(0) @binding(16) var<storage, read_write> accel: array<vec4<f32>>;
 
 const WG: u32 = 256u;
 
@@ -120,6 +123,15 @@ fn node_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
     let springs_on = sum_run(ix.x, next.x) - sum_at(ix.y, next.y);
     let drag = (vi - world.wind.xyz) * -world.air_drag;
     let f = springs_on + nf.xyz + drag;
+    if (world.verlet != 0u) {
+        // Velocity Verlet's second kick: a = f·w; v = (v + a·h/2)·retention.
+        let a = f * w;
+        accel[i] = vec4<f32>(a, 0.0);
+        var vk = (vi + a * (h * 0.5)) * world.retention;
+        if ((ix.w & 1u) != 0u) { vk = vec3<f32>(0.0); }
+        v[i] = vec4<f32>(vk, 0.0);
+        return;
+    }
     let vn = vi + f * (h * w);
     let xi = x[i];
     if (counts.contacts != 0u) { x_old[i] = xi; }
@@ -128,6 +140,22 @@ fn node_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
     if ((ix.w & 1u) != 0u) { vout = vec3<f32>(0.0); }
     x[i] = vec4<f32>(xn, 0.0);
     v[i] = vec4<f32>(vout, 0.0);
+}
+
+// Velocity Verlet's first kick and drift: v += a·h/2; x += v·h (Verlet worlds only).
+@compute @workgroup_size(256)
+fn verlet_drift(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_id) lid: vec3<u32>) {
+    let i = item(wid, nwg, lid);
+    if (i >= counts.nodes) { return; }
+    let world = worlds[node_index[i].z];
+    if (world.verlet == 0u) { return; }
+    let h = world.h;
+    let xi = x[i];
+    if (counts.contacts != 0u) { x_old[i] = xi; }
+    let vi = v[i].xyz + accel[i].xyz * (h * 0.5);
+    v[i] = vec4<f32>(vi, 0.0);
+    x[i] = vec4<f32>(xi.xyz + vi * h, 0.0);
 }
 
 // ---- Contacts with the ground and the colliders (the CPU's contact/surface.rs and

@@ -266,6 +266,39 @@ fn every_surface_kind_agrees_with_the_cpu_within_a_millimetre() {
     assert!(gap < 1e-3, "GPU and CPU {gap:.3e} m apart");
 }
 
+/// Velocity Verlet: the force families and the contacts, within the bounds; and a run
+/// handed from the GPU back to the CPU half-way (Verlet's acceleration with it) ends where
+/// the CPU alone ends.
+#[test]
+fn verlet_agrees_with_the_cpu_and_hands_over_to_it() {
+    let gpu = gpu();
+    let verlet = |mut s: Scene| {
+        s.edit(|b| b.settings.integrator = hooke::Integrator::Verlet)
+            .unwrap();
+        s
+    };
+    let (gap, moved) = cpu_vs_gpu(&gpu, verlet(everything_scene(2)), 2000);
+    assert!(
+        moved > 0.05 && gap < 1e-4,
+        "forces: gap {gap:.3e} m, moved {moved} m"
+    );
+    let (gap, moved) = cpu_vs_gpu(&gpu, verlet(contact_scene()), 3000);
+    assert!(
+        moved > 0.1 && gap < 1e-3,
+        "contacts: gap {gap:.3e} m, moved {moved} m"
+    );
+    let scene = verlet(built_in("cloth", &[("width", "12"), ("height", "12")]));
+    let mut cpu = Simulation::new(scene.clone());
+    cpu.run(400).unwrap();
+    let mut sims = vec![Simulation::new(scene)];
+    let mut batch = Batch::new(&gpu, &mut sims).unwrap();
+    batch.step(200);
+    batch.write_back(&mut sims).unwrap();
+    sims[0].run(200).unwrap();
+    let gap = max_gap(cpu.state().x(), sims[0].state().x());
+    assert!(gap < 1e-4, "GPU then CPU {gap:.3e} m from the CPU alone");
+}
+
 /// A batch of different worlds steps each exactly as it steps alone, and twice the same.
 #[test]
 fn a_batch_equals_the_single_runs_bit_for_bit() {
@@ -276,6 +309,7 @@ fn a_batch_equals_the_single_runs_bit_for_bit() {
         built_in("string", &[]),
         built_in("jelly", &[]),
         built_in("cloth-on-sphere", &[("nodes", "12"), ("collisions", "off")]),
+        built_in("cloth", &[("width", "9"), ("integrator", "verlet")]),
     ];
     let alone: Vec<Vec<Vec3>> = scenes
         .iter()

@@ -1,5 +1,5 @@
 //! The explicit step as flat arrays, for another backend (the GPU, `hooke-gpu`) to take
-//! the same step as [`Simulation::step`] with symplectic Euler.
+//! the same step as [`Simulation::step`] with symplectic Euler or velocity Verlet.
 //!
 //! [`Simulation::explicit_step`] compiles what the CPU's fast path reads — the springs in
 //! kernel order (sorted by end a, so node i is end a of one contiguous run and end b of a
@@ -25,15 +25,22 @@
 //! put on their path at the step's end t + h with v = (target − x)/h (also their velocity
 //! during the step), and pinned nodes get v = 0.
 
+use crate::forces::{self, NodeForces};
 use crate::model::Model;
 use crate::real::{Real, Vec3};
 use crate::settings::{Integrator, StableForm};
 use crate::sim::Simulation;
 
-/// The symplectic-Euler step of one simulation as flat arrays (see the module docs).
+/// The explicit step of one simulation as flat arrays (see the module docs).
 /// Spring arrays are in kernel order (`order[p]` is the user's index of position `p`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExplicitStep {
+    /// Symplectic Euler, or velocity Verlet: v += a·h/2; x += v·h; a = f(x, v)·w;
+    /// v = (v + a·h/2)·retention, with the acceleration a kept from step to step.
+    pub integrator: Integrator,
+    /// Velocity Verlet's acceleration at the start of the next step [m/s²] (the state's, or
+    /// computed from it as the CPU's first Verlet step computes it); `None` otherwise.
+    pub verlet_accel: Option<Vec<Vec3>>,
     /// Integration step h = dt / substeps \[s].
     pub h: Real,
     /// Integration steps per step.
@@ -100,7 +107,10 @@ impl Simulation {
         let model = self.model();
         let ws = self.ws();
         let (layout, co) = (&ws.springs.layout, &ws.springs.forces);
+        let integrator = self.settings().integrator;
         Ok(ExplicitStep {
+            integrator,
+            verlet_accel: (integrator == Integrator::Verlet).then(|| verlet_accel(self)),
             h: ws.h.expect("prepared"),
             substeps: self.settings().substeps,
             retention: ws.retention,
@@ -125,13 +135,20 @@ impl Simulation {
     }
 
     /// Puts back the state after another backend took `steps` steps from this one's
-    /// state: positions `x` \[m] and velocities `v` [m/s] (one per node), the step count
-    /// and the clock advanced as [`Simulation::step`] advances them (t summed one
-    /// integration step at a time, in f64). The energy audit does not see those steps.
+    /// state: positions `x` \[m] and velocities `v` [m/s] (one per node), Verlet's
+    /// acceleration (for Verlet), the step count and the clock advanced as
+    /// [`Simulation::step`] advances them (t summed one integration step at a time, in
+    /// f64). The energy audit does not see those steps.
     ///
     /// # Panics
-    /// If `x` or `v` does not have one entry per node.
-    pub fn set_stepped(&mut self, steps: u64, x: &[Vec3], v: &[Vec3]) {
+    /// If `x`, `v` or the acceleration does not have one entry per node.
+    pub fn set_stepped(
+        &mut self,
+        steps: u64,
+        x: &[Vec3],
+        v: &[Vec3],
+        verlet_accel: Option<&[Vec3]>,
+    ) {
         let n = self.model().nodes.len();
         assert!(
             x.len() == n && v.len() == n,
@@ -142,6 +159,10 @@ impl Simulation {
         let st = self.state_mut();
         st.x.copy_from_slice(x);
         st.v.copy_from_slice(v);
+        if let Some(a) = verlet_accel {
+            assert_eq!(a.len(), n, "set_stepped: one acceleration per node");
+            st.verlet_accel = Some(a.to_vec());
+        }
         for _ in 0..steps * substeps {
             st.t += h;
         }
@@ -149,10 +170,28 @@ impl Simulation {
     }
 }
 
+/// Velocity Verlet's acceleration at the start of the next step: the state's, or
+/// f(x, v)·w computed as the CPU's first Verlet step computes it (`solvers/eval.rs`).
+fn verlet_accel(sim: &Simulation) -> Vec<Vec3> {
+    let (model, st) = (sim.model(), sim.state());
+    let n = st.x.len();
+    if let Some(a) = st.verlet_accel.as_ref().filter(|a| a.len() == n) {
+        return a.clone();
+    }
+    let ws = sim.ws();
+    let springs = &ws.springs;
+    let mut sf = vec![Vec3::ZERO; springs.layout.len()];
+    forces::spring_pass(&springs.layout, &springs.forces, &st.x, &st.v, &mut sf);
+    let nf = NodeForces::new(model, &springs.layout, &sf, &ws.fconst);
+    let w = &model.nodes.inv_mass;
+    (0..n).map(|i| nf.at(i, st.v[i]) * w[i]).collect()
+}
+
 /// The first feature the explicit form does not cover, for a user.
 fn unsupported(sim: &Simulation) -> Option<String> {
     let (model, settings) = (sim.model(), sim.settings());
-    if settings.integrator != Integrator::SymplecticEuler {
+    let explicit = [Integrator::SymplecticEuler, Integrator::Verlet];
+    if !explicit.contains(&settings.integrator) {
         return Some(format!("the {} integrator", settings.integrator));
     }
     let has_stable = model.springs.kind.contains(&crate::SpringKind::Stable);
