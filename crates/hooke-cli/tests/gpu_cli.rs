@@ -21,7 +21,9 @@ fn positions(final_json: &std::path::Path) -> Vec<[f64; 3]> {
 }
 
 /// The cloth on the GPU: exit 0, the adapter in the summary, the outputs of a CPU run,
-/// and a final state within 1e-4 m of the CPU's after 1 s (5000 steps).
+/// and a final state within 1e-4 m of the CPU's after 400 steps (issue 16's bound, which
+/// is about the CPU's f32 run; an f64 build's CPU run is within 1e-6 m of it there, and
+/// drifts from f32 by millimetres over seconds of swinging).
 #[test]
 fn run_cloth_on_the_gpu_matches_the_cpu() {
     let d = common::scratch_in("gpu", "cloth");
@@ -31,8 +33,8 @@ fn run_cloth_on_the_gpu_matches_the_cpu() {
             "cloth",
             "--backend",
             "gpu",
-            "--duration",
-            "1",
+            "--steps",
+            "400",
             "--plot",
             "--out",
             "gpu",
@@ -46,12 +48,12 @@ fn run_cloth_on_the_gpu_matches_the_cpu() {
         out.contains("on the GPU: ") && out.contains("M spring-updates/s"),
         "{out}"
     );
-    assert!(out.contains("steps       5000"), "{out}");
+    assert!(out.contains("steps       400 "), "{out}");
     for f in ["final.json", "energy.csv", "energy.png"] {
         assert!(d.join("gpu").join(f).is_file(), "{f}");
     }
     let cpu = hooke(
-        &["run", "cloth", "--duration", "1", "--out", "cpu", "-q"],
+        &["run", "cloth", "--steps", "400", "--out", "cpu", "-q"],
         &d,
     );
     assert!(cpu.status.success());

@@ -43,16 +43,16 @@ impl Simulation {
     #[new]
     #[pyo3(signature = (scene, integrator=None, dt=None, substeps=None, threads=None, backend="cpu"))]
     fn new(
-        py: Python<'_>,
-        scene: &Scene,
+        scene: &Bound<'_, Scene>,
         integrator: Option<&str>,
         dt: Option<f64>,
         substeps: Option<u32>,
         threads: Option<usize>,
         backend: &str,
     ) -> PyResult<Self> {
+        let py = scene.py();
         let backend = Backend::parse(backend)?;
-        let mut inner = scene.inner.clone();
+        let mut inner = scene.borrow().inner.clone();
         let mut settings = inner.settings().clone();
         if let Some(name) = integrator {
             settings.integrator = name.parse().map_err(|e: hooke::FieldError| {
