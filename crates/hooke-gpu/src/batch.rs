@@ -35,18 +35,21 @@ struct World {
     contacts: Contacts,
     /// Whether it steps with Verlet.
     verlet: bool,
+    /// Where its terrain's grids are in the grid buffer.
+    grid: [u32; 4],
 }
 
 impl World {
     /// The host's part of `sim`, whose integration step is `h` and whose nodes are
     /// `nodes.1` from `nodes.0` on in the batch.
-    fn of(sim: &Simulation, step: &ExplicitStep, nodes: (u32, usize)) -> Self {
+    fn of(sim: &Simulation, step: &ExplicitStep, nodes: (u32, usize), grid: [u32; 4]) -> Self {
         let model = sim.model();
         Self {
             name: sim.scene().name().to_string(),
             t: sim.state().t(),
             h: step.h as f64,
             verlet: step.verlet_accel.is_some(),
+            grid,
             steps: 0,
             synced: 0,
             nodes: (nodes.0 as usize, nodes.1),
@@ -125,7 +128,10 @@ impl Batch {
             .iter()
             .zip(&steps)
             .zip(&packed.offsets)
-            .map(|((sim, step), off)| World::of(sim, step, (off.0, step.inv_mass.len())))
+            .zip(&packed.grid_at)
+            .map(|(((sim, step), off), &grid)| {
+                World::of(sim, step, (off.0, step.inv_mass.len()), grid)
+            })
             .collect();
         Ok(Self {
             gpu: gpu.clone(),
@@ -253,7 +259,7 @@ impl Batch {
                     let p = path.position(w.t).map(|c| c as Real as f32);
                     row.push([p[0], p[1], p[2], 0.0]);
                 }
-                placed.extend(crate::surfaces::placed(&w.contacts, t0, w.t));
+                placed.extend(crate::surfaces::placed(&w.contacts, t0, w.t, w.grid));
             }
         }
         (targets.concat(), surfaces.concat())

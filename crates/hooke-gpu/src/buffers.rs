@@ -32,6 +32,7 @@ pub(crate) struct Buffers {
     pub node_contact: Buffer,
     pub surfaces: Buffer,
     pub accel: Buffer,
+    pub grids: Buffer,
     pub staging: Buffer,
 }
 
@@ -90,6 +91,7 @@ impl Buffers {
             node_contact: init(d, "node_contact", &p.node_contact, storage),
             surfaces: init(d, "surfaces", &surfaces, storage),
             accel: init(d, "accel", &p.accel, state),
+            grids: init(d, "grids", &p.grids, storage),
             staging: zeroed(d, "staging", 3 * n.max(1) * 16, U::MAP_READ | U::COPY_DST),
         })
     }

@@ -53,6 +53,7 @@ impl Kernels {
             &b.node_contact,
             &b.surfaces,
             &b.accel,
+            &b.grids,
         ];
         let kernel = |entry: &str, bindings: &[u32]| {
             let pipeline = gpu
@@ -83,7 +84,7 @@ impl Kernels {
             springs: kernel("spring_pass", &[0, 1, 2, 3, 4]),
             nodes: kernel("node_pass", &[0, 1, 2, 4, 5, 6, 7, 8, 13, 16]),
             drift: kernel("verlet_drift", &[0, 1, 2, 6, 8, 13, 16]),
-            surfaces: kernel("surface_pass", &[0, 1, 2, 6, 8, 11, 13, 14, 15]),
+            surfaces: kernel("surface_pass", &[0, 1, 2, 6, 8, 11, 13, 14, 15, 17]),
             anchors_before: kernel("anchors_before", &[0, 1, 2, 6, 8, 9, 10, 11, 12]),
             anchors_after: kernel("anchors_after", &[0, 1, 2, 9, 10, 11, 12]),
             tick: kernel("tick", &[11]),

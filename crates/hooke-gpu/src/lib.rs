@@ -6,8 +6,8 @@
 //!
 //! Covered: Hooke springs with axial and isotropic damping, ropes, Nissen's stable springs
 //! (force form), gravity, force fields, wind with drag, energy loss, pinned nodes, anchors
-//! on paths, and the ground plane and sphere, capsule and box colliders (static or on
-//! paths) with seed 004's Coulomb friction and directional roughness. A scene that needs anything else is refused with
+//! on paths, and the ground plane, the terrain (a heightfield) and sphere, capsule and
+//! box colliders (static or on paths) with seed 004's Coulomb friction and directional roughness. A scene that needs anything else is refused with
 //! [`GpuError::Unsupported`] naming the feature.
 //!
 //! Deterministic: each node gathers its springs in the CPU's kernel order, with no

@@ -62,6 +62,11 @@ pub(crate) struct Packed {
     pub node_contact: Vec<GpuNodeContact>,
     /// Every world's surfaces placed for its first integration step (one row).
     pub surfaces: Vec<GpuSurface>,
+    /// Every world's terrain grids (heights, roughness, static roughness), one after
+    /// another.
+    pub grids: Vec<f32>,
+    /// Where each world's terrain grids start (see `GpuSurface::grid`).
+    pub grid_at: Vec<[u32; 4]>,
     /// Per node: Verlet's acceleration [m/s²] (zero in symplectic worlds).
     pub accel: Vec<[f32; 4]>,
     /// Whether any world steps with Verlet.
@@ -144,7 +149,9 @@ impl Packed {
             .extend(surfaces::node_contacts(model, first));
         let contacts = model.contacts();
         let t0 = sim.state().t();
-        let placed = surfaces::placed(contacts, t0, t0 + s.h as f64);
+        let grid = surfaces::push_grids(contacts, &mut self.grids);
+        self.grid_at.push(grid);
+        let placed = surfaces::placed(contacts, t0, t0 + s.h as f64, grid);
         let world = self.worlds.last_mut().expect("pushed");
         world.surfaces = [self.surfaces.len() as u32, placed.len() as u32];
         let g = model.env().gravity.length();

@@ -29,7 +29,8 @@ struct Counts {
     timed: u32, contacts: u32, pad0: u32, pad1: u32,
 }
 struct Surface {
-    kind: u32, p0: u32, p1: u32, p2: u32,
+    kind: u32, nx: u32, nz: u32, p0: u32,
+    grid: vec4<u32>,
     a: vec4<f32>, b: vec4<f32>, ax0: vec4<f32>, ax1: vec4<f32>, ax2: vec4<f32>,
     velocity: vec4<f32>, material: vec4<f32>, bound: vec4<f32>,
 }
@@ -55,6 +56,7 @@ struct NodeContact {
 @group(0) @binding(14) var<storage, read> node_contact: array<NodeContact>;
 @group(0) @binding(15) var<storage, read> surfaces: array<Surface>;
 @group(0) @binding(16) var<storage, read_write> accel: array<vec4<f32>>;
+@group(0) @binding(17) var<storage, read> grids: array<f32>;
 
 const WG: u32 = 256u;
 
@@ -161,7 +163,8 @@ fn verlet_drift(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
 // ---- Contacts with the ground and the colliders (the CPU's contact/surface.rs and
 // contact/respond.rs, in the same order and with the same sums).
 
-struct Hit { phi: f32, normal: vec3<f32> }
+// material: kinetic and static roughness, restitution (the terrain's vary over it).
+struct Hit { phi: f32, normal: vec3<f32>, material: vec3<f32> }
 
 fn len3(d: vec3<f32>) -> f32 { return sqrt(d.x * d.x + d.y * d.y + d.z * d.z); }
 fn dot3(a: vec3<f32>, b: vec3<f32>) -> f32 { return a.x * b.x + a.y * b.y + a.z * b.z; }
@@ -170,8 +173,8 @@ fn dot3(a: vec3<f32>, b: vec3<f32>) -> f32 { return a.x * b.x + a.y * b.y + a.z 
 fn ball(p: vec3<f32>, c: vec3<f32>, r: f32) -> Hit {
     let d = p - c;
     let l = len3(d);
-    if (l > 0.0) { return Hit(l - r, d / l); }
-    return Hit(-r, vec3<f32>(0.0, 1.0, 0.0));
+    if (l > 0.0) { return Hit(l - r, d / l, vec3<f32>(0.0)); }
+    return Hit(-r, vec3<f32>(0.0, 1.0, 0.0), vec3<f32>(0.0));
 }
 
 fn box_distance(p: vec3<f32>, s: Surface) -> Hit {
@@ -184,33 +187,85 @@ fn box_distance(p: vec3<f32>, s: Surface) -> Hit {
         let o = max(q, vec3<f32>(0.0));
         let l = len3(o);
         let n = axes[0] * (o.x * sign.x) + axes[1] * (o.y * sign.y) + axes[2] * (o.z * sign.z);
-        return Hit(l, n / l);
+        return Hit(l, n / l, vec3<f32>(0.0));
     }
     // Inside: out through the nearest face (the last of equals, as the CPU's max_by).
     var k = 0u;
     if (q.y >= q[k]) { k = 1u; }
     if (q.z >= q[k]) { k = 2u; }
-    return Hit(q[k], axes[k] * sign[k]);
+    return Hit(q[k], axes[k] * sign[k], vec3<f32>(0.0));
+}
+
+// ---- The terrain (the CPU's Terrain::locate, bilinear, height and hit).
+
+// Cell and fraction along one axis of `cells` + 1 vertices, clamped so the edge heights
+// continue outside; and whether the coordinate is inside.
+struct Cell { i: u32, f: f32, inside: bool }
+
+fn locate(coord: f32, spacing: f32, size: u32) -> Cell {
+    let u = coord / spacing;
+    let cells = f32(size - 1u);
+    let inside = u >= 0.0 && u <= cells;
+    let uc = clamp(u, 0.0, cells);
+    let cell = min(u32(floor(uc)), size - 2u);
+    return Cell(cell, uc - f32(cell), inside);
+}
+
+fn g(at: u32, nx: u32, i: u32, j: u32) -> f32 { return grids[at + j * nx + i]; }
+
+fn bilinear(at: u32, one: bool, nx: u32, c: Cell, d: Cell) -> f32 {
+    if (one) { return grids[at]; }
+    let lo = g(at, nx, c.i, d.i) * (1.0 - c.f) + g(at, nx, c.i + 1u, d.i) * c.f;
+    let hi = g(at, nx, c.i, d.i + 1u) * (1.0 - c.f) + g(at, nx, c.i + 1u, d.i + 1u) * c.f;
+    return lo * (1.0 - d.f) + hi * d.f;
+}
+
+fn terrain(s: Surface, p: vec3<f32>) -> Hit {
+    let nx = s.nx;
+    let c = locate(p.x - s.a.x, s.a.w, s.nx);
+    let d = locate(p.z - s.a.z, s.b.x, s.nz);
+    let h = s.grid.x;
+    let y = s.a.y + bilinear(h, false, nx, c, d);
+    var sx = 0.0;
+    if (c.inside) {
+        sx = ((g(h, nx, c.i + 1u, d.i) - g(h, nx, c.i, d.i)) * (1.0 - d.f)
+            + (g(h, nx, c.i + 1u, d.i + 1u) - g(h, nx, c.i, d.i + 1u)) * d.f) / s.a.w;
+    }
+    var sz = 0.0;
+    if (d.inside) {
+        sz = ((g(h, nx, c.i, d.i + 1u) - g(h, nx, c.i, d.i)) * (1.0 - c.f)
+            + (g(h, nx, c.i + 1u, d.i + 1u) - g(h, nx, c.i + 1u, d.i)) * c.f) / s.b.x;
+    }
+    let up = vec3<f32>(-sx, 1.0, -sz);
+    let normal = up * (1.0 / len3(up));
+    let rough = bilinear(s.grid.y, (s.grid.w & 1u) != 0u, nx, c, d);
+    let stat = bilinear(s.grid.z, (s.grid.w & 2u) != 0u, nx, c, d);
+    return Hit((p.y - y) * normal.y, normal, vec3<f32>(rough, stat, s.b.y));
 }
 
 // Surface s seen from p when p is closer to it than r; phi ≥ r means no touch.
 fn touch(s: Surface, p: vec3<f32>, r: f32) -> Hit {
-    let miss = Hit(r, vec3<f32>(0.0));
     if (s.kind == 0u) {
-        return Hit(dot3(s.a.xyz, p) - s.a.w, s.a.xyz);
+        return Hit(dot3(s.a.xyz, p) - s.a.w, s.a.xyz, s.material.xyz);
     }
+    if (s.kind == 4u) { return terrain(s, p); }
     let reach = s.bound.w + r;
     let db = p - s.bound.xyz;
-    if (dot3(db, db) >= reach * reach) { return miss; }
-    if (s.kind == 1u) { return ball(p, s.a.xyz, s.a.w); }
-    if (s.kind == 2u) {
+    if (dot3(db, db) >= reach * reach) { return Hit(r, vec3<f32>(0.0), vec3<f32>(0.0)); }
+    var hit: Hit;
+    if (s.kind == 1u) {
+        hit = ball(p, s.a.xyz, s.a.w);
+    } else if (s.kind == 2u) {
         let ab = s.b.xyz - s.a.xyz;
         let len2 = dot3(ab, ab);
         var t = 0.0;
         if (len2 > 0.0) { t = clamp(dot3(p - s.a.xyz, ab) / len2, 0.0, 1.0); }
-        return ball(p, s.a.xyz + ab * t, s.a.w);
+        hit = ball(p, s.a.xyz + ab * t, s.a.w);
+    } else {
+        hit = box_distance(p, s);
     }
-    return box_distance(p, s);
+    hit.material = s.material.xyz;
+    return hit;
 }
 
 // Seed 004's roughness of node i driven along t over a surface with normal n.
@@ -255,7 +310,7 @@ fn surface_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
         var vt = vr - n * vn;
         var vn_new = vn;
         if (vn < 0.0) {
-            let e = select(0.0, s.material.z, -vn > world.threshold);
+            let e = select(0.0, hit.material.z, -vn > world.threshold);
             vn_new = -vn * e;
         }
         let dvn = vn_new - vn;
@@ -264,8 +319,8 @@ fn surface_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
         if (speed > 0.0) {
             let t = vt / speed;
             let rough = roughness_along(i, nc, n, t);
-            let mu_s = s.material.y * rough;
-            let mu_k = s.material.x * rough;
+            let mu_s = hit.material.y * rough;
+            let mu_k = hit.material.x * rough;
             if (speed <= mu_s * dvn) {
                 let slide = (xi - x_old[i].xyz) - s.velocity.xyz * h;
                 xi -= slide - n * dot3(slide, n);

@@ -11,16 +11,22 @@ const GROUND: u32 = 0;
 const SPHERE: u32 = 1;
 const CAPSULE: u32 = 2;
 const BOX: u32 = 3;
+const TERRAIN: u32 = 4;
 
-/// One surface placed for one integration step (144 bytes).
+/// One surface placed for one integration step (160 bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 pub(crate) struct GpuSurface {
     pub kind: u32,
-    pub _pad: [u32; 3],
+    /// Terrain: vertices along x and z.
+    pub dims: [u32; 3],
+    /// Terrain: where its heights, roughness and static roughness start in the grid
+    /// buffer, and flags (1: one roughness for all, 2: one static roughness for all).
+    pub grid: [u32; 4],
     /// Ground: normal, offset. Sphere: centre, radius. Capsule: end a, radius. Box: centre.
+    /// Terrain: origin, spacing along x.
     pub a: [f32; 4],
-    /// Capsule: end b. Box: half extents.
+    /// Capsule: end b. Box: half extents. Terrain: spacing along z, restitution.
     pub b: [f32; 4],
     /// Box: its three axes.
     pub axes: [[f32; 4]; 3],
@@ -61,14 +67,25 @@ fn material(m: &Material) -> [f32; 4] {
 }
 
 /// The surfaces of `contacts` placed for the integration step from `t0` to `t1` \[s]:
-/// the ground first, then the colliders (the CPU's order).
-pub(crate) fn placed(contacts: &Contacts, t0: f64, t1: f64) -> Vec<GpuSurface> {
+/// the ground first, then the terrain (its grids at `grid` in the grid buffer), then the
+/// colliders (the CPU's order).
+pub(crate) fn placed(contacts: &Contacts, t0: f64, t1: f64, grid: [u32; 4]) -> Vec<GpuSurface> {
     let mut out = Vec::new();
     if let Some(g) = &contacts.ground {
         out.push(GpuSurface {
             kind: GROUND,
             a: v4(g.normal, g.offset),
             material: material(&g.material),
+            ..Default::default()
+        });
+    }
+    if let Some(t) = &contacts.terrain {
+        out.push(GpuSurface {
+            kind: TERRAIN,
+            dims: [t.size[0], t.size[1], 0],
+            grid,
+            a: v4(t.origin, t.spacing[0]),
+            b: [t.spacing[1] as f32, t.restitution as f32, 0.0, 0.0],
             ..Default::default()
         });
     }
@@ -125,6 +142,24 @@ fn collider(c: &Collider, off: Vec3, velocity: Vec3) -> GpuSurface {
     };
     s.bound = v4(center + off, bound);
     s
+}
+
+/// Appends the terrain's grids (heights, roughness, static roughness) to `grids`; returns
+/// where they start and their flags (see [`GpuSurface::grid`]).
+pub(crate) fn push_grids(contacts: &Contacts, grids: &mut Vec<f32>) -> [u32; 4] {
+    let Some(t) = &contacts.terrain else {
+        return [0; 4];
+    };
+    let mut at = [0u32; 4];
+    for (k, g) in [&t.heights, &t.roughness, &t.static_roughness]
+        .into_iter()
+        .enumerate()
+    {
+        at[k] = grids.len() as u32;
+        grids.extend(g.iter().map(|&v| v as f32));
+    }
+    at[3] = (t.roughness.len() == 1) as u32 | (((t.static_roughness.len() == 1) as u32) << 1);
+    at
 }
 
 /// Whether any collider moves (then each integration step has its own row of surfaces).

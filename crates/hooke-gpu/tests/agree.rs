@@ -271,8 +271,41 @@ fn contact_scene() -> Scene {
     b.build().unwrap()
 }
 
+/// The contact scene on a terrain instead of the ground: a 5×4 heightfield sloping and
+/// bumping under the string, with roughness varying per vertex (static roughness one
+/// value), and restitution.
+fn terrain_scene() -> Scene {
+    let mut s = contact_scene();
+    s.edit(|b| {
+        b.contacts.ground = None;
+        let heights: Vec<Real> = (0..20)
+            .map(|k| 0.02 * (k % 5) as Real - 0.03 * ((k / 5) % 2) as Real)
+            .collect();
+        b.contacts.terrain = Some(hooke::contact::Terrain {
+            origin: vec3(-0.2, -0.05, -0.3),
+            spacing: [0.3, 0.25],
+            size: [5, 4],
+            heights,
+            roughness: (0..20).map(|k| 0.3 + 0.05 * k as Real).collect(),
+            static_roughness: vec![1.2],
+            restitution: 0.3,
+        });
+    })
+    .unwrap();
+    s
+}
+
 #[test]
 fn every_surface_kind_agrees_with_the_cpu_within_a_millimetre() {
+    let steps = contact_horizon(&terrain_scene(), 3000);
+    let (gap, moved) = cpu_vs_gpu(&gpu(), terrain_scene(), steps);
+    let mut cpu = Simulation::new(terrain_scene());
+    cpu.run(steps).unwrap();
+    let touched = cpu.counters().surface_contacts;
+    println!("terrain: gap {gap:.3e} m, moved {moved:.3} m, {touched} contacts");
+    assert!(touched > 40, "{touched} contacts in {steps} steps");
+    assert!(moved > 0.05, "moved only {moved} m");
+    assert!(gap < 1e-3, "on the terrain: GPU and CPU {gap:.3e} m apart");
     let scene = contact_scene();
     let (gap, moved) = cpu_vs_gpu(&gpu(), scene.clone(), 3000);
     let mut cpu = Simulation::new(scene);

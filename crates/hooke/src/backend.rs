@@ -18,7 +18,7 @@
 //! ```
 //!
 //! with `on` = 0 for a slack rope (ℓ < L), else 1; then every node with w > 0 responds to
-//! the ground and the colliders of the model's [`Contacts`](crate::contact::Contacts)
+//! the ground, the terrain and the colliders of the model's [`Contacts`](crate::contact::Contacts)
 //! (each placed at t + h, in that order: pushed out to its radius, the approach velocity
 //! removed or bounced above `restitution_threshold.max(2·|g|·h)`, Coulomb friction with
 //! seed 004's directional roughness; see `contact/respond.rs`); then anchored nodes are
@@ -216,7 +216,6 @@ fn unsupported_model(model: &Model) -> Option<&'static str> {
     let c = &model.contacts;
     let act = &model.actuators;
     let checks = [
-        (c.terrain.is_some(), "the terrain"),
         (
             c.collisions.mode != crate::contact::CollisionMode::Off,
             "node collisions",
