@@ -84,3 +84,19 @@ def test_a_diverging_gpu_run_raises_diverged_error():
     with pytest.raises(hooke.DivergedError) as e:
         sim.step(2000)
     assert e.value.cause == "non-finite" and e.value.step is not None
+
+
+def test_muscles_on_the_gpu_follow_set_actuation_like_the_cpu():
+    """The Gymnasium inchworm (each muscle on its own channel) driven by actuation values
+    set between steps, as hooke.envs drives it."""
+    from hooke.envs import inchworm_scene
+
+    scene = inchworm_scene()
+    cpu, gpu = hooke.Simulation(scene), hooke.Simulation(scene, backend="gpu")
+    assert gpu.channels >= 2
+    for k in range(4):
+        u = np.array([0.8 - 0.5 * k, -0.6 + 0.4 * k] + [0.3] * (gpu.channels - 2))
+        for s in (cpu, gpu):
+            s.set_actuation(u)
+            s.step(250)
+        assert gap(gpu.positions, cpu.positions) < 1e-3

@@ -4,6 +4,7 @@
 
 use std::borrow::BorrowMut;
 
+use hooke::actuation::Muscle;
 use hooke::backend::ExplicitStep;
 use hooke::contact::Contacts;
 use hooke::{Path, Real, Simulation, Vec3};
@@ -37,6 +38,10 @@ struct World {
     verlet: bool,
     /// Where its terrain's grids are in the grid buffer.
     grid: [u32; 4],
+    /// Its muscles, each with its rest length before modulation L₀ \[m].
+    muscles: Vec<(Muscle, Real)>,
+    /// The actuation values its channel-driven muscles read (its `Control::actuation`).
+    actuation: Vec<Real>,
 }
 
 impl World {
@@ -50,6 +55,10 @@ impl World {
             h: step.h as f64,
             verlet: step.verlet_accel.is_some(),
             grid,
+            muscles: (model.actuators().muscles.iter().copied())
+                .zip(step.muscles.iter().map(|m| m.1))
+                .collect(),
+            actuation: sim.control.actuation.clone(),
             steps: 0,
             synced: 0,
             nodes: (nodes.0 as usize, nodes.1),
@@ -58,6 +67,9 @@ impl World {
         }
     }
 }
+
+/// Per-step rows: anchor targets, placed surfaces, muscle rest lengths.
+type Rows = (Vec<[f32; 4]>, Vec<GpuSurface>, Vec<f32>);
 
 /// Worlds stepped together on one GPU (see the crate docs).
 #[derive(Debug)]
@@ -118,8 +130,9 @@ impl Batch {
             springs: packed.springs.len() as u32,
             anchors: packed.anchors.len() as u32,
             surfaces: packed.surfaces.len() as u32,
-            timed: moving || !packed.anchors.is_empty(),
+            timed: moving || !packed.anchors.is_empty() || !packed.muscle_pos.is_empty(),
             verlet: packed.verlet,
+            muscles: packed.muscle_pos.len() as u32,
         };
         let buffers = Buffers::new(gpu, &packed, (&x, &v), totals.timed)?;
         let kernels = Kernels::new(gpu, &buffers);
@@ -217,8 +230,11 @@ impl Batch {
     /// Records and submits `block` integration steps of every world.
     fn submit(&mut self, block: usize, marks: Option<wgpu::ComputePassTimestampWrites<'_>>) {
         if self.totals.timed {
-            let (targets, surfaces) = self.rows(block);
+            let (targets, surfaces, rest) = self.rows(block);
             let q = &self.gpu.queue;
+            if !rest.is_empty() {
+                q.write_buffer(&self.buffers.muscle_rest, 0, bytemuck::cast_slice(&rest));
+            }
             if !targets.is_empty() {
                 q.write_buffer(&self.buffers.targets, 0, bytemuck::cast_slice(&targets));
             }
@@ -245,14 +261,15 @@ impl Batch {
     }
 
     /// For each of the next `block` integration steps, one row of the anchors' targets at
-    /// its end and one of the surfaces placed for it, every world's in order (t advanced
-    /// as on the CPU: t₁ = t₀ + h in f64; positions cast to the working precision, then to
-    /// f32).
-    fn rows(&mut self, block: usize) -> (Vec<[f32; 4]>, Vec<GpuSurface>) {
+    /// its end, one of the surfaces placed for it and one of the muscles' rest lengths at
+    /// its start, every world's in order (t advanced as on the CPU: t₁ = t₀ + h in f64;
+    /// values computed in the working precision, then cast to f32).
+    fn rows(&mut self, block: usize) -> Rows {
         let mut targets = vec![Vec::with_capacity(self.totals.anchors as usize); block];
         let mut surfaces = vec![Vec::with_capacity(self.totals.surfaces as usize); block];
+        let mut rest = vec![Vec::with_capacity(self.totals.muscles as usize); block];
         for w in &mut self.worlds {
-            for (row, placed) in targets.iter_mut().zip(surfaces.iter_mut()) {
+            for ((row, placed), lengths) in targets.iter_mut().zip(&mut surfaces).zip(&mut rest) {
                 let t0 = w.t;
                 w.t += w.h;
                 for path in &w.paths {
@@ -260,9 +277,17 @@ impl Batch {
                     row.push([p[0], p[1], p[2], 0.0]);
                 }
                 placed.extend(crate::surfaces::placed(&w.contacts, t0, w.t, w.grid));
+                let at = |(m, l0): &(Muscle, Real)| (l0 * m.factor(t0, &w.actuation)) as f32;
+                lengths.extend(w.muscles.iter().map(at));
             }
         }
-        (targets.concat(), surfaces.concat())
+        (targets.concat(), surfaces.concat(), rest.concat())
+    }
+
+    /// Sets world `w`'s actuation values (its `Control::actuation`: what channel-driven
+    /// muscles read) for the following steps.
+    pub fn set_actuation(&mut self, w: usize, values: &[Real]) {
+        self.worlds[w].actuation = values.to_vec();
     }
 
     /// Waits until the GPU has done everything queued; an error the device reported
@@ -324,7 +349,8 @@ impl Batch {
     }
 
     /// Writes every world's state into its simulation — the ones [`Self::new`] was given,
-    /// in the same order, not stepped since — : positions, velocities, steps and time. A
+    /// in the same order, not stepped since — : positions, velocities, steps and time (and
+    /// the actuation values of [`Self::set_actuation`]). A
     /// non-finite value is an error naming the world and the node (the simulations then
     /// keep their earlier states).
     pub fn write_back<S: BorrowMut<Simulation>>(&mut self, sims: &mut [S]) -> Result<(), GpuError> {
@@ -352,6 +378,7 @@ impl Batch {
         }
         for ((w, world), sim) in self.worlds.iter_mut().enumerate().zip(sims) {
             let sim = sim.borrow_mut();
+            sim.control.actuation.clone_from(&world.actuation);
             let accel = world.verlet.then_some(&r.accel[w][..]);
             sim.set_stepped(world.steps - world.synced, &r.x[w], &r.v[w], accel);
             world.synced = world.steps;

@@ -33,6 +33,8 @@ pub(crate) struct Buffers {
     pub surfaces: Buffer,
     pub accel: Buffer,
     pub grids: Buffer,
+    pub muscle_pos: Buffer,
+    pub muscle_rest: Buffer,
     pub staging: Buffer,
 }
 
@@ -66,7 +68,7 @@ impl Buffers {
             p.surfaces.len() as u32,
             timed as u32,
             contacts as u32,
-            0,
+            p.muscle_pos.len() as u32,
             0,
         ];
         let anchors = p.anchors.len().max(1);
@@ -92,6 +94,13 @@ impl Buffers {
             surfaces: init(d, "surfaces", &surfaces, storage),
             accel: init(d, "accel", &p.accel, state),
             grids: init(d, "grids", &p.grids, storage),
+            muscle_pos: init(d, "muscle_pos", &p.muscle_pos, storage),
+            muscle_rest: zeroed(
+                d,
+                "muscle_rest",
+                rows * p.muscle_pos.len().max(1) * 4,
+                storage,
+            ),
             staging: zeroed(d, "staging", 3 * n.max(1) * 16, U::MAP_READ | U::COPY_DST),
         })
     }

@@ -25,6 +25,7 @@ pub(crate) struct Kernels {
     nodes: Kernel,
     drift: Kernel,
     surfaces: Kernel,
+    muscles: Kernel,
     anchors_before: Kernel,
     anchors_after: Kernel,
     tick: Kernel,
@@ -54,6 +55,8 @@ impl Kernels {
             &b.surfaces,
             &b.accel,
             &b.grids,
+            &b.muscle_pos,
+            &b.muscle_rest,
         ];
         let kernel = |entry: &str, bindings: &[u32]| {
             let pipeline = gpu
@@ -84,6 +87,7 @@ impl Kernels {
             springs: kernel("spring_pass", &[0, 1, 2, 3, 4]),
             nodes: kernel("node_pass", &[0, 1, 2, 4, 5, 6, 7, 8, 13, 16]),
             drift: kernel("verlet_drift", &[0, 1, 2, 6, 8, 13, 16]),
+            muscles: kernel("muscles", &[0, 3, 11, 18, 19]),
             surfaces: kernel("surface_pass", &[0, 1, 2, 6, 8, 11, 13, 14, 15, 17]),
             anchors_before: kernel("anchors_before", &[0, 1, 2, 6, 8, 9, 10, 11, 12]),
             anchors_after: kernel("anchors_after", &[0, 1, 2, 9, 10, 11, 12]),
@@ -94,6 +98,9 @@ impl Kernels {
     /// Records one integration step of every world.
     pub(crate) fn record_step(&self, pass: &mut ComputePass<'_>, t: &Totals) {
         let (nodes, springs, anchors) = (t.nodes, t.springs, t.anchors);
+        if t.muscles > 0 {
+            dispatch(pass, &self.muscles, t.muscles.div_ceil(64), 1);
+        }
         if anchors > 0 {
             dispatch(pass, &self.anchors_before, anchors.div_ceil(64), 1);
         }
@@ -126,6 +133,7 @@ pub(crate) struct Totals {
     pub anchors: u32,
     /// Surfaces in one row (every world's, placed for one integration step).
     pub surfaces: u32,
+    pub muscles: u32,
     /// Whether each integration step reads its own row (anchors or moving colliders).
     pub timed: bool,
     /// Whether any world steps with Verlet (its drift before the spring pass).

@@ -1,13 +1,17 @@
 //! # hooke-gpu — hooke's explicit step on any GPU
 //!
 //! The same scenes, the same closed [`hooke::Model`] and the same step as the CPU's
-//! symplectic Euler and velocity Verlet ([`hooke::backend`] gives their arrays), run as WGSL compute shaders on
-//! wgpu: Vulkan, Metal, DirectX 12, or Mesa's lavapipe on a machine with no GPU at all.
+//! symplectic Euler and velocity Verlet ([`hooke::backend`] gives their arrays), run as
+//! WGSL compute shaders on wgpu: Vulkan, Metal, DirectX 12, or Mesa's lavapipe on a machine
+//! with no GPU at all.
 //!
 //! Covered: Hooke springs with axial and isotropic damping, ropes, Nissen's stable springs
 //! (force form), gravity, force fields, wind with drag, energy loss, pinned nodes, anchors
-//! on paths, and the ground plane, the terrain (a heightfield) and sphere, capsule and
-//! box colliders (static or on paths) with seed 004's Coulomb friction and directional roughness. A scene that needs anything else is refused with
+//! on paths, the ground plane, the terrain (a heightfield) and sphere, capsule and box
+//! colliders (static or on paths) with seed 004's Coulomb friction and directional
+//! roughness, and muscles (sine-driven, or on actuation channels:
+//! [`Batch::set_actuation`]). A scene that needs anything else (node collisions, tearing,
+//! sensors and controllers, gas, another integrator) is refused with
 //! [`GpuError::Unsupported`] naming the feature.
 //!
 //! Deterministic: each node gathers its springs in the CPU's kernel order, with no

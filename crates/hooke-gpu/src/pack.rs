@@ -67,6 +67,10 @@ pub(crate) struct Packed {
     pub grids: Vec<f32>,
     /// Where each world's terrain grids start (see `GpuSurface::grid`).
     pub grid_at: Vec<[u32; 4]>,
+    /// Per muscle of every world: its spring's global kernel position.
+    pub muscle_pos: Vec<u32>,
+    /// Per muscle of every world: its rest length before modulation L₀ \[m].
+    pub muscle_rest: Vec<f32>,
     /// Per node: Verlet's acceleration [m/s²] (zero in symplectic worlds).
     pub accel: Vec<[f32; 4]>,
     /// Whether any world steps with Verlet.
@@ -137,6 +141,10 @@ impl Packed {
         }
         self.b_pos.extend(s.b_pos.iter().map(|&p| p + m0));
         self.anchors.extend(s.anchored.iter().map(|&i| i + n0));
+        self.muscle_pos
+            .extend(s.muscles.iter().map(|&(p, _)| p + m0));
+        self.muscle_rest
+            .extend(s.muscles.iter().map(|&(_, l)| l as f32));
     }
 }
 

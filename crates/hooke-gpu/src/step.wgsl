@@ -2,6 +2,7 @@
 // solvers/symplectic.rs, step/control.rs, step/anchors.rs) for every world of a batch at
 // once. One integration step of h is:
 //
+//   muscles         muscles' springs take this moment's rest length (stage muscles)
 //   anchors_before  v = (target − x)/h for nodes on paths        (stage control)
 //   verlet_drift    Verlet worlds: v += a·h/2; x += v·h
 //   springs         F_s on end a of every spring                  (the spring pass)
@@ -26,7 +27,7 @@ struct World {
 // pass keeps the positions at the start of the step for the surface pass.
 struct Counts {
     nodes: u32, springs: u32, anchors: u32, surfaces: u32,
-    timed: u32, contacts: u32, pad0: u32, pad1: u32,
+    timed: u32, contacts: u32, muscles: u32, pad1: u32,
 }
 struct Surface {
     kind: u32, nx: u32, nz: u32, p0: u32,
@@ -42,7 +43,7 @@ struct NodeContact {
 @group(0) @binding(0) var<uniform> counts: Counts;
 @group(0) @binding(1) var<storage, read_write> x: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> v: array<vec4<f32>>;
-@group(0) @binding(3) var<storage, read> springs: array<Spring>;
+@group(0) @binding(3) var<storage, read_write> springs: array<Spring>;
 @group(0) @binding(4) var<storage, read_write> sf: array<vec4<f32>>;
 @group(0) @binding(5) var<storage, read> node_force: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read> node_index: array<vec4<u32>>;
@@ -57,6 +58,8 @@ struct NodeContact {
 @group(0) @binding(15) var<storage, read> surfaces: array<Surface>;
 @group(0) @binding(16) var<storage, read_write> accel: array<vec4<f32>>;
 @group(0) @binding(17) var<storage, read> grids: array<f32>;
+@group(0) @binding(18) var<storage, read> muscle_pos: array<u32>;
+@group(0) @binding(19) var<storage, read> muscle_rest: array<f32>;
 
 const WG: u32 = 256u;
 
@@ -359,6 +362,15 @@ fn anchors_after(@builtin(global_invocation_id) gid: vec3<u32>) {
     let node = anchors[k];
     x[node] = vec4<f32>(targets[clock[0] * counts.anchors + k].xyz, 0.0);
     v[node] = anchor_v[k];
+}
+
+// Each muscle's spring takes this step's rest length L₀·max(0, 1 + a·s(t)), computed on the
+// host in f64 as on the CPU (stage muscles).
+@compute @workgroup_size(64)
+fn muscles(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let m = gid.x;
+    if (m >= counts.muscles) { return; }
+    springs[muscle_pos[m]].rest = muscle_rest[clock[0] * counts.muscles + m];
 }
 
 // The next integration step reads the next row of targets.

@@ -359,6 +359,103 @@ fn verlet_agrees_with_the_cpu_and_hands_over_to_it() {
     assert!(gap < 1e-4, "GPU then CPU {gap:.3e} m from the CPU alone");
 }
 
+/// Muscles: the inchworm (sine-driven muscles, directional roughness on the ground) crawls
+/// as on the CPU; a string with channel-driven muscles follows actuation values changed
+/// between steps.
+#[test]
+fn muscles_and_control_values_agree_with_the_cpu() {
+    let gpu = gpu();
+    let worm = built_in("inchworm", &[]);
+    let steps = contact_horizon(&worm, 6000);
+    let (gap, moved) = cpu_vs_gpu(&gpu, worm, steps);
+    println!("inchworm: gap {gap:.3e} m, moved {moved:.3} m in {steps} steps");
+    assert!(
+        moved > 0.01 && gap < 1e-3,
+        "inchworm: gap {gap:.3e} m, moved {moved} m"
+    );
+
+    let mut scene = built_in("string", &[("nodes", "10")]);
+    scene
+        .edit(|b| {
+            for (k, s) in [1u32, 4, 7].into_iter().enumerate() {
+                b.actuators.muscles.push(hooke::actuation::Muscle {
+                    spring: s,
+                    amplitude: 0.3,
+                    drive: hooke::actuation::Drive::Channel(k as u32 % 2),
+                });
+            }
+        })
+        .unwrap();
+    let mut cpu = Simulation::new(scene.clone());
+    let mut sims = vec![Simulation::new(scene)];
+    let mut batch = Batch::new(&gpu, &mut sims).unwrap();
+    for (i, u) in [[0.5, -1.0], [-0.7, 0.2], [1.0, 1.0]]
+        .into_iter()
+        .enumerate()
+    {
+        cpu.control.actuation = u.to_vec();
+        batch.set_actuation(0, &u);
+        cpu.run(100).unwrap();
+        batch.step(100);
+        batch.write_back(&mut sims).unwrap();
+        let gap = max_gap(cpu.state().x(), sims[0].state().x());
+        // An f64 build's CPU drifts ~1 mm from f32 on this stiff string; a muscle reading
+        // the wrong value moves nodes by centimetres (amplitude 0.3 of 5 cm).
+        let bound = if hooke::PRECISION == "f32" {
+            1e-4
+        } else {
+            3e-3
+        };
+        assert!(gap < bound, "after actuation {i}: gap {gap:.3e} m");
+        // The springs in effect after a write-back carry the muscles' rest lengths of the
+        // last integration step's start, L0·factor(t − h, u), as after CPU steps.
+        let sim = &sims[0];
+        let t_last = sim.state().t() - hooke::f64_of(sim.settings().h());
+        for m in &sim.model().actuators().muscles {
+            let s = m.spring as usize;
+            let want = sim.model().springs().rest()[s] * m.factor(t_last, &u);
+            let have = sim.live_springs().rest()[s];
+            assert!(
+                (have - want).abs() <= 1e-6 * want,
+                "spring {s}: rest {have} for {want}"
+            );
+        }
+        if hooke::PRECISION == "f32" {
+            let (e_cpu, e_gpu) = (cpu.energy().potential_spring, sim.energy().potential_spring);
+            assert_eq!(e_cpu, e_gpu, "the same springs in effect, the same energy");
+        }
+    }
+}
+
+/// Every built-in scene: those the GPU covers step 300 steps within 1e-3 m of the CPU;
+/// the others are refused naming what they need, and none panics.
+#[test]
+fn every_built_in_scene_runs_or_is_refused_by_name() {
+    let gpu = gpu();
+    let mut ran = Vec::new();
+    for b in hooke::builders::builtins() {
+        let scene = built_in(b.name, &[]);
+        match Batch::new(&gpu, &mut [Simulation::new(scene.clone())]) {
+            Ok(_) => {
+                let (gap, _) = cpu_vs_gpu(&gpu, scene, 300);
+                assert!(gap < 1e-3, "{}: GPU and CPU {gap:.3e} m apart", b.name);
+                ran.push(b.name);
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                assert!(
+                    msg.contains("does not cover") && msg.starts_with(b.name),
+                    "{msg}"
+                );
+            }
+        }
+    }
+    println!("on the GPU: {ran:?}");
+    for name in ["cloth", "string", "jelly", "inchworm"] {
+        assert!(ran.contains(&name), "{name} should run on the GPU: {ran:?}");
+    }
+}
+
 /// A batch of different worlds steps each exactly as it steps alone, and twice the same.
 #[test]
 fn a_batch_equals_the_single_runs_bit_for_bit() {

@@ -21,7 +21,7 @@ use crate::{arrays, errors, pictures, pools};
 /// scene's own, which for a built-in is the stable estimate), as `hooke run` does;
 /// `threads` is the number of worker threads (None: all cores). Results do not depend on
 /// the thread count: a run repeats bit for bit. `backend="gpu"` steps on the GPU (wgpu;
-/// symplectic Euler or Verlet, without node collisions, tearing, actuators or gas: a scene
+/// symplectic Euler or Verlet, without node collisions, tearing, sensors, controllers or gas: a scene
 /// with any of them is a `ValueError` naming it); the state stays on the GPU during each
 /// `step`/`run` call and comes back at its end.
 #[pyclass(module = "hooke")]
@@ -231,7 +231,6 @@ impl Simulation {
     /// Sets the muscles' control values, one per channel (typically in [-1, 1]); they hold
     /// until set again.
     fn set_actuation(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.batch = None;
         let values = arrays::read_scalars(a, "actuation")?;
         let n = self.channels();
         if values.len() != n {
@@ -239,6 +238,9 @@ impl Simulation {
                 "actuation: {} values for {n} channels; give one per channel",
                 values.len()
             )));
+        }
+        if let Some(batch) = &mut self.batch {
+            batch.set_actuation(0, &values); // the GPU's world reads them from the next step
         }
         self.sim.control.actuation = values;
         Ok(())

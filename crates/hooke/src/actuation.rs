@@ -218,8 +218,9 @@ pub struct Muscle {
 }
 
 impl Muscle {
-    /// The factor on the rest length at time `t` \[s] with actuation values `u`.
-    pub(crate) fn factor(&self, t: f64, u: &[Real]) -> Real {
+    /// The factor on the rest length at time `t` \[s] with actuation values `u`:
+    /// max(0, 1 + amplitude·s).
+    pub fn factor(&self, t: f64, u: &[Real]) -> Real {
         let s = match self.drive {
             Drive::Sine { frequency, phase } => {
                 (std::f64::consts::TAU * frequency * t + phase).sin() as Real

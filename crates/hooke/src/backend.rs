@@ -17,7 +17,8 @@
 //! v_i' = v_i + f_i·(h·w_i);   x_i' = x_i + v_i'·h;   v_i'' = v_i'·retention
 //! ```
 //!
-//! with `on` = 0 for a slack rope (ℓ < L), else 1; then every node with w > 0 responds to
+//! with `on` = 0 for a slack rope (ℓ < L), else 1 (muscles' springs with the rest length
+//! of the step's start time, see `ExplicitStep::muscles`); then every node with w > 0 responds to
 //! the ground, the terrain and the colliders of the model's [`Contacts`](crate::contact::Contacts)
 //! (each placed at t + h, in that order: pushed out to its radius, the approach velocity
 //! removed or bounced above `restitution_threshold.max(2·|g|·h)`, Coulomb friction with
@@ -81,6 +82,10 @@ pub struct ExplicitStep {
     pub b_start: Vec<u32>,
     /// Positions where each node is end b, node by node, ascending.
     pub b_pos: Vec<u32>,
+    /// Per muscle (the model's order): the kernel position of its spring and its rest
+    /// length before modulation L₀ \[m]; each integration step from t sets that spring's
+    /// rest length to L₀·[`Muscle::factor`](crate::actuation::Muscle::factor)(t, actuation).
+    pub muscles: Vec<(u32, Real)>,
 }
 
 /// A feature of a scene that [`ExplicitStep`] cannot express, named for a user
@@ -131,6 +136,10 @@ impl Simulation {
             a_start: layout.a_start.clone(),
             b_start: layout.b_start.clone(),
             b_pos: layout.b_pos.clone(),
+            muscles: (model.actuators.muscles.iter())
+                .zip(&ws.springs.muscle_rest)
+                .map(|(m, &rest)| (layout.pos_of[m.spring as usize], rest))
+                .collect(),
         })
     }
 
@@ -163,10 +172,17 @@ impl Simulation {
             assert_eq!(a.len(), n, "set_stepped: one acceleration per node");
             st.verlet_accel = Some(a.to_vec());
         }
+        let mut last_start = st.t;
         for _ in 0..steps * substeps {
+            last_start = st.t;
             st.t += h;
         }
         st.step += steps;
+        // The muscles' springs in effect are those of the last integration step's start,
+        // as after the CPU's own steps (energies read them).
+        if steps > 0 && !self.model().actuators.muscles.is_empty() {
+            self.flex_muscles(last_start);
+        }
     }
 }
 
@@ -222,7 +238,6 @@ fn unsupported_model(model: &Model) -> Option<&'static str> {
         ),
         (!act.sensors.is_empty(), "sensors"),
         (!act.controllers.is_empty(), "controllers"),
-        (!act.muscles.is_empty(), "muscles"),
         (
             model.surfaces.iter().any(|s| s.pressure.is_some()),
             "gas pressure",

@@ -176,6 +176,14 @@ impl Simulation {
         SpringCoeffs::compile_in(model, self.live_springs(), h, Form::Forces, None)
     }
 
+    /// Sets the muscles' springs to their rest lengths at time `t` \[s] (what the muscles
+    /// stage of an integration step starting at `t` does).
+    pub(crate) fn flex_muscles(&mut self, t: f64) {
+        self.prepare();
+        let muscles = &self.scene.model.actuators.muscles;
+        self.ws.springs.flex(muscles, t, &self.control.actuation);
+    }
+
     /// Compiles the workspace after an edit, a tear or a change of step size.
     pub(crate) fn prepare(&mut self) {
         let h = self.scene.settings.h();
