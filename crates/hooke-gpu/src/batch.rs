@@ -38,6 +38,12 @@ struct World {
     verlet: bool,
     /// Where its terrain's grids are in the grid buffer.
     grid: [u32; 4],
+    /// Its springs in the batch: the first (kernel order) and the user index of each, as
+    /// when the batch was made.
+    springs: (usize, Vec<u32>),
+    /// The springs (user indices as when the batch was made) torn and removed from the
+    /// simulation's model so far, ascending.
+    removed: Vec<u32>,
     /// Its muscles, each with its rest length before modulation L₀ \[m].
     muscles: Vec<(Muscle, Real)>,
     /// The actuation values its channel-driven muscles read (its `Control::actuation`).
@@ -47,7 +53,7 @@ struct World {
 impl World {
     /// The host's part of `sim`, whose integration step is `h` and whose nodes are
     /// `nodes.1` from `nodes.0` on in the batch.
-    fn of(sim: &Simulation, step: &ExplicitStep, nodes: (u32, usize), grid: [u32; 4]) -> Self {
+    fn of(sim: &Simulation, step: &ExplicitStep, first: (u32, u32), grid: [u32; 4]) -> Self {
         let model = sim.model();
         Self {
             name: sim.scene().name().to_string(),
@@ -61,7 +67,9 @@ impl World {
             actuation: sim.control.actuation.clone(),
             steps: 0,
             synced: 0,
-            nodes: (nodes.0 as usize, nodes.1),
+            nodes: (first.0 as usize, step.inv_mass.len()),
+            springs: (first.1 as usize, step.order.clone()),
+            removed: Vec::new(),
             paths: model.anchors().iter().map(|a| a.path.clone()).collect(),
             contacts: model.contacts().clone(),
         }
@@ -79,6 +87,8 @@ pub struct Batch {
     substeps: u32,
     /// The sizes of all worlds together.
     totals: Totals,
+    /// Integration steps taken since the batch was made.
+    integration: u64,
     buffers: Buffers,
     kernels: Kernels,
 }
@@ -132,6 +142,7 @@ impl Batch {
             surfaces: packed.surfaces.len() as u32,
             timed: moving || !packed.anchors.is_empty() || !packed.muscle_pos.is_empty(),
             verlet: packed.verlet,
+            tears: packed.tears,
             muscles: packed.muscle_pos.len() as u32,
         };
         let buffers = Buffers::new(gpu, &packed, (&x, &v), totals.timed)?;
@@ -142,15 +153,14 @@ impl Batch {
             .zip(&steps)
             .zip(&packed.offsets)
             .zip(&packed.grid_at)
-            .map(|(((sim, step), off), &grid)| {
-                World::of(sim, step, (off.0, step.inv_mass.len()), grid)
-            })
+            .map(|(((sim, step), off), &grid)| World::of(sim, step, (off.0, off.1), grid))
             .collect();
         Ok(Self {
             gpu: gpu.clone(),
             worlds,
             substeps,
             totals,
+            integration: 0,
             buffers,
             kernels,
         })
@@ -253,11 +263,13 @@ impl Batch {
                 label: Some("step"),
                 timestamp_writes: marks,
             });
-            for _ in 0..block {
-                self.kernels.record_step(&mut pass, &self.totals);
+            for j in 0..block as u64 {
+                let last = (self.integration + j + 1) % self.substeps as u64 == 0;
+                self.kernels.record_step(&mut pass, &self.totals, last);
             }
         }
         self.gpu.queue.submit([enc.finish()]);
+        self.integration += block as u64;
     }
 
     /// For each of the next `block` integration steps, one row of the anchors' targets at
@@ -362,6 +374,11 @@ impl Batch {
             )));
         }
         let r = self.read()?;
+        let torn = if self.totals.tears {
+            self.torn_flags()?
+        } else {
+            Vec::new()
+        };
         for (w, world) in self.worlds.iter().enumerate() {
             let bad = r.x[w]
                 .iter()
@@ -378,12 +395,58 @@ impl Batch {
         }
         for ((w, world), sim) in self.worlds.iter_mut().enumerate().zip(sims) {
             let sim = sim.borrow_mut();
+            if !torn.is_empty() {
+                sim.tear_springs(&world.newly_torn(&torn));
+            }
             sim.control.actuation.clone_from(&world.actuation);
             let accel = world.verlet.then_some(&r.accel[w][..]);
             sim.set_stepped(world.steps - world.synced, &r.x[w], &r.v[w], accel);
             world.synced = world.steps;
         }
         Ok(())
+    }
+}
+
+impl Batch {
+    /// The torn flag of every spring of the batch (1: torn).
+    fn torn_flags(&self) -> Result<Vec<u32>, GpuError> {
+        let b = &self.buffers;
+        let bytes = self.totals.springs as u64 * 4;
+        let mut enc = self.gpu.device.create_command_encoder(&Default::default());
+        enc.copy_buffer_to_buffer(&b.torn, 0, &b.torn_staging, 0, bytes);
+        self.gpu.queue.submit([enc.finish()]);
+        let slice = b.torn_staging.slice(..bytes);
+        slice.map_async(wgpu::MapMode::Read, |_| {});
+        self.finish()?;
+        let flags = {
+            let view = slice
+                .get_mapped_range()
+                .map_err(|e| GpuError::Device(e.to_string()))?;
+            bytemuck::cast_slice::<u8, u32>(&view).to_vec()
+        };
+        b.torn_staging.unmap();
+        Ok(flags)
+    }
+}
+
+impl World {
+    /// The springs torn since the last write-back, as user indices of the simulation's
+    /// model now (earlier removals shift them), ascending; remembered as removed.
+    fn newly_torn(&mut self, flags: &[u32]) -> Vec<u32> {
+        let (first, order) = (&self.springs.0, &self.springs.1);
+        let mut new: Vec<u32> = (0..order.len())
+            .filter(|&p| flags[first + p] != 0)
+            .map(|p| order[p])
+            .filter(|s| self.removed.binary_search(s).is_err())
+            .collect();
+        new.sort_unstable();
+        let now = new
+            .iter()
+            .map(|&s| s - self.removed.partition_point(|&r| r < s) as u32)
+            .collect();
+        self.removed.extend(new);
+        self.removed.sort_unstable();
+        now
     }
 }
 

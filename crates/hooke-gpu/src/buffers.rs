@@ -35,6 +35,9 @@ pub(crate) struct Buffers {
     pub grids: Buffer,
     pub muscle_pos: Buffer,
     pub muscle_rest: Buffer,
+    pub torn: Buffer,
+    /// Where the torn flags are read back (when any spring can tear).
+    pub torn_staging: Buffer,
     pub staging: Buffer,
 }
 
@@ -72,6 +75,7 @@ impl Buffers {
             0,
         ];
         let anchors = p.anchors.len().max(1);
+        let tears = if p.tears { p.springs.len().max(1) } else { 1 };
         let rows = if timed { TARGET_ROWS } else { 1 };
         let mut surfaces = p.surfaces.clone();
         surfaces.resize(rows * p.surfaces.len(), Default::default());
@@ -95,6 +99,8 @@ impl Buffers {
             accel: init(d, "accel", &p.accel, state),
             grids: init(d, "grids", &p.grids, storage),
             muscle_pos: init(d, "muscle_pos", &p.muscle_pos, storage),
+            torn: zeroed(d, "torn", tears * 4, storage | U::COPY_SRC),
+            torn_staging: zeroed(d, "torn read", tears * 4, U::MAP_READ | U::COPY_DST),
             muscle_rest: zeroed(
                 d,
                 "muscle_rest",

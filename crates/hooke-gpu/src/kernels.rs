@@ -26,6 +26,7 @@ pub(crate) struct Kernels {
     drift: Kernel,
     surfaces: Kernel,
     muscles: Kernel,
+    tear: Kernel,
     anchors_before: Kernel,
     anchors_after: Kernel,
     tick: Kernel,
@@ -57,6 +58,7 @@ impl Kernels {
             &b.grids,
             &b.muscle_pos,
             &b.muscle_rest,
+            &b.torn,
         ];
         let kernel = |entry: &str, bindings: &[u32]| {
             let pipeline = gpu
@@ -88,6 +90,7 @@ impl Kernels {
             nodes: kernel("node_pass", &[0, 1, 2, 4, 5, 6, 7, 8, 13, 16]),
             drift: kernel("verlet_drift", &[0, 1, 2, 6, 8, 13, 16]),
             muscles: kernel("muscles", &[0, 3, 11, 18, 19]),
+            tear: kernel("tear", &[0, 1, 3, 20]),
             surfaces: kernel("surface_pass", &[0, 1, 2, 6, 8, 11, 13, 14, 15, 17]),
             anchors_before: kernel("anchors_before", &[0, 1, 2, 6, 8, 9, 10, 11, 12]),
             anchors_after: kernel("anchors_after", &[0, 1, 2, 9, 10, 11, 12]),
@@ -95,8 +98,9 @@ impl Kernels {
         }
     }
 
-    /// Records one integration step of every world.
-    pub(crate) fn record_step(&self, pass: &mut ComputePass<'_>, t: &Totals) {
+    /// Records one integration step of every world; `last` when it ends a step (and the
+    /// springs past their break strain tear).
+    pub(crate) fn record_step(&self, pass: &mut ComputePass<'_>, t: &Totals, last: bool) {
         let (nodes, springs, anchors) = (t.nodes, t.springs, t.anchors);
         if t.muscles > 0 {
             dispatch(pass, &self.muscles, t.muscles.div_ceil(64), 1);
@@ -119,6 +123,10 @@ impl Kernels {
         if anchors > 0 {
             dispatch(pass, &self.anchors_after, anchors.div_ceil(64), 1);
         }
+        if t.tears && last {
+            let (gx, gy) = grid(groups(springs));
+            dispatch(pass, &self.tear, gx, gy);
+        }
         if t.timed {
             dispatch(pass, &self.tick, 1, 1);
         }
@@ -138,6 +146,8 @@ pub(crate) struct Totals {
     pub timed: bool,
     /// Whether any world steps with Verlet (its drift before the spring pass).
     pub verlet: bool,
+    /// Whether any spring can tear (the tear kernel at the end of each step).
+    pub tears: bool,
 }
 
 /// `groups` workgroups as a 2D grid within the per-dimension limit.

@@ -10,8 +10,8 @@
 //! on paths, the ground plane, the terrain (a heightfield) and sphere, capsule and box
 //! colliders (static or on paths) with seed 004's Coulomb friction and directional
 //! roughness, and muscles (sine-driven, or on actuation channels:
-//! [`Batch::set_actuation`]). A scene that needs anything else (node collisions, tearing,
-//! sensors and controllers, gas, another integrator) is refused with
+//! [`Batch::set_actuation`]), and tearing. A scene that needs anything else (node
+//! collisions, sensors and controllers, gas, another integrator) is refused with
 //! [`GpuError::Unsupported`] naming the feature.
 //!
 //! Deterministic: each node gathers its springs in the CPU's kernel order, with no

@@ -22,7 +22,8 @@ pub(crate) struct GpuSpring {
     pub c_axial: f32,
     pub c_iso: f32,
     pub compress: f32,
-    pub _pad: f32,
+    /// 1 + break strain (tears past rest·limit at the end of a step), or 0: never.
+    pub limit: f32,
 }
 
 /// One world's constants as the kernels read them (48 bytes).
@@ -75,6 +76,8 @@ pub(crate) struct Packed {
     pub accel: Vec<[f32; 4]>,
     /// Whether any world steps with Verlet.
     pub verlet: bool,
+    /// Whether any spring of any world can tear.
+    pub tears: bool,
     /// Each world's first node, first spring and first anchor.
     pub offsets: Vec<(u32, u32, u32)>,
 }
@@ -124,7 +127,10 @@ impl Packed {
                 c_axial: s.c_axial[p] as f32,
                 c_iso: s.c_iso[p] as f32,
                 compress: s.compress[p] as f32,
-                _pad: 0.0,
+                limit: s
+                    .tear_limits
+                    .as_ref()
+                    .map_or(0.0, |l| if l[p].is_finite() { l[p] as f32 } else { 0.0 }),
             });
         }
         let n = s.inv_mass.len();
@@ -140,6 +146,7 @@ impl Packed {
             self.node_index.push([a0, b0, world, flag]);
         }
         self.b_pos.extend(s.b_pos.iter().map(|&p| p + m0));
+        self.tears |= s.tear_limits.is_some();
         self.anchors.extend(s.anchored.iter().map(|&i| i + n0));
         self.muscle_pos
             .extend(s.muscles.iter().map(|&(p, _)| p + m0));

@@ -11,6 +11,7 @@
 //                   (Verlet worlds: a = f·w; v = (v + a·h/2)·retention)
 //   surfaces        free nodes against the ground and the colliders  (stage contacts)
 //   anchors_after   x = target, v = (target − x₀)/h                (stage anchors)
+//   tear            at the end of a step: springs past their break strain stop pulling
 //   tick            the integration-step counter += 1 (indexes the anchors' targets and
 //                   the colliders placed for each step)
 //
@@ -18,7 +19,8 @@
 // CPU's kernel order with the CPU's accumulator pattern: no atomics, so a run repeats
 // bit for bit on one device. No fused multiply-add is written; a driver may still fuse.
 
-struct Spring { a: u32, b: u32, rest: f32, k: f32, c_axial: f32, c_iso: f32, compress: f32, pad: f32 }
+// limit: 1 + break strain, or 0 for a spring that never tears.
+struct Spring { a: u32, b: u32, rest: f32, k: f32, c_axial: f32, c_iso: f32, compress: f32, limit: f32 }
 struct World {
     h: f32, retention: f32, air_drag: f32, threshold: f32, wind: vec4<f32>,
     surf_start: u32, surf_count: u32, verlet: u32, pad1: u32,
@@ -60,6 +62,7 @@ struct NodeContact {
 @group(0) @binding(17) var<storage, read> grids: array<f32>;
 @group(0) @binding(18) var<storage, read> muscle_pos: array<u32>;
 @group(0) @binding(19) var<storage, read> muscle_rest: array<f32>;
+@group(0) @binding(20) var<storage, read_write> torn: array<u32>;
 
 const WG: u32 = 256u;
 
@@ -371,6 +374,25 @@ fn muscles(@builtin(global_invocation_id) gid: vec3<u32>) {
     let m = gid.x;
     if (m >= counts.muscles) { return; }
     springs[muscle_pos[m]].rest = muscle_rest[clock[0] * counts.muscles + m];
+}
+
+// At the end of a step, springs stretched past rest·limit tear (stage tear): they exert no
+// force from then on, and the host removes them from the CPU's model at the next read-back.
+@compute @workgroup_size(256)
+fn tear(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_id) lid: vec3<u32>) {
+    let p = item(wid, nwg, lid);
+    if (p >= counts.springs) { return; }
+    let s = springs[p];
+    if (s.limit <= 0.0 || torn[p] != 0u) { return; }
+    let d = x[s.a].xyz - x[s.b].xyz;
+    let reach = s.rest * s.limit;
+    if (d.x * d.x + d.y * d.y + d.z * d.z > reach * reach) {
+        torn[p] = 1u;
+        springs[p].k = 0.0;
+        springs[p].c_axial = 0.0;
+        springs[p].c_iso = 0.0;
+    }
 }
 
 // The next integration step reads the next row of targets.

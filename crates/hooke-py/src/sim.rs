@@ -21,7 +21,7 @@ use crate::{arrays, errors, pictures, pools};
 /// scene's own, which for a built-in is the stable estimate), as `hooke run` does;
 /// `threads` is the number of worker threads (None: all cores). Results do not depend on
 /// the thread count: a run repeats bit for bit. `backend="gpu"` steps on the GPU (wgpu;
-/// symplectic Euler or Verlet, without node collisions, tearing, sensors, controllers or gas: a scene
+/// symplectic Euler or Verlet, without node collisions, sensors, controllers or gas: a scene
 /// with any of them is a `ValueError` naming it); the state stays on the GPU during each
 /// `step`/`run` call and comes back at its end.
 #[pyclass(module = "hooke")]

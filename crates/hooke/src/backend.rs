@@ -82,6 +82,9 @@ pub struct ExplicitStep {
     pub b_start: Vec<u32>,
     /// Positions where each node is end b, node by node, ascending.
     pub b_pos: Vec<u32>,
+    /// Per position: 1 + break strain (a spring tears at the end of a step when its length
+    /// passes L·limit; infinite: never), when any spring can tear.
+    pub tear_limits: Option<Vec<Real>>,
     /// Per muscle (the model's order): the kernel position of its spring and its rest
     /// length before modulation L₀ \[m]; each integration step from t sets that spring's
     /// rest length to L₀·[`Muscle::factor`](crate::actuation::Muscle::factor)(t, actuation).
@@ -136,6 +139,7 @@ impl Simulation {
             a_start: layout.a_start.clone(),
             b_start: layout.b_start.clone(),
             b_pos: layout.b_pos.clone(),
+            tear_limits: ws.springs.tear_limits.clone(),
             muscles: (model.actuators.muscles.iter())
                 .zip(&ws.springs.muscle_rest)
                 .map(|(m, &rest)| (layout.pos_of[m.spring as usize], rest))
@@ -182,6 +186,20 @@ impl Simulation {
         // as after the CPU's own steps (energies read them).
         if steps > 0 && !self.model().actuators.muscles.is_empty() {
             self.flex_muscles(last_start);
+        }
+    }
+}
+
+impl Simulation {
+    /// Removes the springs another backend found torn (user indices of the current
+    /// model, ascending), as the tear stage at the end of a step removes them: faces along
+    /// them, their muscles and controllers go too, and the model is the torn one after.
+    ///
+    /// # Panics
+    /// If an index is not a spring of the model.
+    pub fn tear_springs(&mut self, springs: &[u32]) {
+        if !springs.is_empty() {
+            self.remove_springs_torn(springs);
         }
     }
 }
@@ -241,10 +259,6 @@ fn unsupported_model(model: &Model) -> Option<&'static str> {
         (
             model.surfaces.iter().any(|s| s.pressure.is_some()),
             "gas pressure",
-        ),
-        (
-            model.springs.break_strain.iter().any(|s| s.is_finite()),
-            "tearing",
         ),
     ];
     checks.into_iter().find(|c| c.0).map(|c| c.1)

@@ -270,8 +270,14 @@ impl Simulation {
             return;
         }
         let torn = std::mem::take(&mut self.ws.torn);
+        self.remove_springs_torn(&torn);
+    }
+
+    /// Removes the springs `torn` (user indices, ascending) as the tear stage does: faces
+    /// along them, their controllers, muscles and impulses with them.
+    pub(crate) fn remove_springs_torn(&mut self, torn: &[u32]) {
         let mut keep = vec![true; self.scene.model.springs.len()];
-        for &s in &torn {
+        for &s in torn {
             keep[s as usize] = false;
         }
         let st = &mut self.scene.state;

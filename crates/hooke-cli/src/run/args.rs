@@ -16,7 +16,7 @@ pub struct RunArgs {
     #[arg(long, allow_negative_numbers = true)]
     pub duration: Option<f64>,
     /// Where to step: cpu (every scene), or gpu (wgpu: Vulkan, Metal, DirectX 12 or Mesa's
-    /// lavapipe; symplectic Euler or Verlet, without node collisions, tearing, sensors, controllers or gas)
+    /// lavapipe; symplectic Euler or Verlet, without node collisions, sensors, controllers or gas)
     #[arg(long, value_enum, default_value_t = Backend::Cpu)]
     pub backend: Backend,
     /// Worker threads [default: one per core]
