@@ -80,7 +80,19 @@ fn run_cloth_on_the_gpu_matches_the_cpu() {
 #[test]
 fn unsupported_scenes_and_no_adapter_exit_2_with_one_line() {
     let d = common::scratch_in("gpu", "refused");
-    let r = hooke(&["run", "cloth-on-sphere", "--backend", "gpu", "-q"], &d);
+    let r = hooke(
+        &[
+            "run",
+            "cloth-on-sphere",
+            "--backend",
+            "gpu",
+            "-q",
+            "--out",
+            "o",
+        ],
+        &d,
+    );
+    assert!(!d.join("o").exists(), "refused before any output");
     let err = text(&r.stderr);
     assert_eq!(r.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");

@@ -61,7 +61,6 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     if a.every == Some(0) {
         return Err(bad("--every: 0 is not a step count; give 1 or more"));
     }
-    let out = output_folder(&a, &scene, &source)?;
     let name = scene.name().to_string();
     let size = (scene.model().nodes().len(), scene.model().springs().len());
     let settings = scene.settings().clone();
@@ -69,10 +68,16 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     if a.allow_divergence {
         sim.edit(|b| b.settings.allow_divergence = true)?;
     }
+    // On the GPU: refused (no adapter, a feature it does not cover) before any output.
+    let gpu = match a.backend {
+        Backend::Cpu => None,
+        Backend::Gpu => Some(gpu::prepare(&mut sim)?),
+    };
+    let out = output_folder(&a, sim.scene(), &source)?;
     let mut outputs = Outputs::open(&a, &out, &sim, &source, steps)?;
     let (gif_every, export_every) = (outputs.gif_every(), outputs.export_every());
     let started = Instant::now();
-    let (result, stepping, device) = step_on(a.backend, &mut sim, &mut outputs, steps, a.quiet)?;
+    let (result, stepping, device) = step_on(gpu, &mut sim, &mut outputs, steps, a.quiet)?;
     let (written, recording) = outputs.close()?;
     if let Err(d) = result {
         let also = if written.frames.is_some() {
@@ -157,23 +162,24 @@ fn output_folder(a: &RunArgs, scene: &Scene, source: &Source) -> Result<PathBuf>
     Ok(out)
 }
 
-/// Steps on the chosen backend with a progress bar (hidden with --quiet); returns the
-/// divergence, if any, the time spent stepping and the GPU's description.
+/// Steps on the GPU when given its run, else on the CPU, with a progress bar (hidden with
+/// --quiet); returns the divergence, if any, the time spent stepping and the GPU's
+/// description.
 fn step_on(
-    backend: Backend,
+    gpu: Option<gpu::GpuRun>,
     sim: &mut Simulation,
     outputs: &mut Outputs,
     steps: u64,
     quiet: bool,
 ) -> Result<(Result<()>, Duration, Option<String>)> {
     let bar = progress_bar(steps, quiet);
-    let stepped = match backend {
-        Backend::Cpu => {
+    let stepped = match gpu {
+        None => {
             let (r, stepping) = step_all(sim, outputs, steps, &bar)?;
             (r.map_err(anyhow::Error::from), stepping, None)
         }
-        Backend::Gpu => {
-            let (r, stepping, device) = gpu::step_all(sim, outputs, steps, &bar)?;
+        Some(run) => {
+            let (r, stepping, device) = run.step_all(sim, outputs, steps, &bar)?;
             (r, stepping, Some(device))
         }
     };

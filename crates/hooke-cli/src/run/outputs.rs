@@ -132,6 +132,7 @@ impl Outputs {
 
     /// Whether step `i` (1-based) is sampled by any output (the GPU backend reads its
     /// state back only for these).
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
     pub fn samples(&self, i: u64) -> bool {
         let (sample, traj, export, gif) = self.every;
         let on = |k: u64| i % k == 0;
