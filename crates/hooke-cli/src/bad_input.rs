@@ -24,7 +24,9 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
         return 3;
     }
     #[cfg(feature = "gpu")]
-    if let Some(hooke_gpu::GpuError::NonFinite { .. }) = e.downcast_ref() {
+    if let Some(hooke_gpu::GpuError::NonFinite { .. } | hooke_gpu::GpuError::Overstretched { .. }) =
+        e.downcast_ref()
+    {
         return 3;
     }
     if e.downcast_ref::<BadInput>().is_some() {
@@ -43,7 +45,7 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
 pub fn gpu_error(e: hooke_gpu::GpuError) -> anyhow::Error {
     use hooke_gpu::GpuError as G;
     match e {
-        G::NonFinite { .. } | G::Device(_) => e.into(),
+        G::NonFinite { .. } | G::Overstretched { .. } | G::Device(_) => e.into(),
         _ => bad(e.to_string()),
     }
 }

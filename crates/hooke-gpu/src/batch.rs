@@ -5,7 +5,7 @@
 use std::borrow::BorrowMut;
 
 use hooke::actuation::Muscle;
-use hooke::backend::ExplicitStep;
+use hooke::backend::{ExplicitStep, STRETCH_BOUND};
 use hooke::contact::Contacts;
 use hooke::{Path, Real, Simulation, Vec3};
 
@@ -38,6 +38,8 @@ struct World {
     verlet: bool,
     /// Where its terrain's grids are in the grid buffer.
     grid: [u32; 4],
+    /// The largest stretch its springs may reach before the run counts as diverged \[-].
+    stretch_bound: f64,
     /// Its springs in the batch: the first (kernel order) and the user index of each, as
     /// when the batch was made.
     springs: (usize, Vec<u32>),
@@ -69,6 +71,7 @@ impl World {
             synced: 0,
             nodes: (first.0 as usize, step.inv_mass.len()),
             springs: (first.1 as usize, step.order.clone()),
+            stretch_bound: STRETCH_BOUND.max(2.0 * sim.energy().max_stretch),
             removed: Vec::new(),
             paths: model.anchors().iter().map(|a| a.path.clone()).collect(),
             contacts: model.contacts().clone(),
@@ -364,7 +367,8 @@ impl Batch {
     /// in the same order, not stepped since — : positions, velocities, steps and time (and
     /// the actuation values of [`Self::set_actuation`]). A
     /// non-finite value is an error naming the world and the node (the simulations then
-    /// keep their earlier states).
+    /// keep their earlier states); a spring stretched past the watchdog's bound is an error
+    /// too, after the state is written back.
     pub fn write_back<S: BorrowMut<Simulation>>(&mut self, sims: &mut [S]) -> Result<(), GpuError> {
         if sims.len() != self.worlds.len() {
             return Err(GpuError::Batch(format!(
@@ -402,6 +406,16 @@ impl Batch {
             let accel = world.verlet.then_some(&r.accel[w][..]);
             sim.set_stepped(world.steps - world.synced, &r.x[w], &r.v[w], accel);
             world.synced = world.steps;
+            let stretch = sim.energy().max_stretch;
+            if stretch > world.stretch_bound {
+                return Err(GpuError::Overstretched {
+                    world: w,
+                    scene: world.name.clone(),
+                    step: world.steps,
+                    percent: 100.0 * stretch,
+                    bound: 100.0 * world.stretch_bound,
+                });
+            }
         }
         Ok(())
     }

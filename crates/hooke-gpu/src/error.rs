@@ -32,6 +32,24 @@ pub enum GpuError {
     /// The device failed while stepping or reading back.
     #[error("the GPU failed: {0}")]
     Device(String),
+    /// A spring was stretched past the watchdog's bound (`hooke::backend::STRETCH_BOUND`,
+    /// or twice the world's starting stretch).
+    #[error(
+        "world {world} ({scene}) diverged on the GPU by step {step}: a spring is stretched \
+         {percent:.0}% (the watchdog's bound is {bound:.0}%); try a smaller dt"
+    )]
+    Overstretched {
+        /// The world's index in its batch.
+        world: usize,
+        /// The scene's name.
+        scene: String,
+        /// The world's step count when it was read.
+        step: u64,
+        /// The largest stretch [%].
+        percent: f64,
+        /// The bound [%].
+        bound: f64,
+    },
     /// A position or velocity became infinite or NaN.
     #[error(
         "world {world} ({scene}) diverged on the GPU by step {step}: node {node} has a \

@@ -176,3 +176,40 @@ fn unsupported_features_are_named() {
     let e = Batch::new(&gpu, &mut [Simulation::new(implicit)]).unwrap_err();
     assert!(e.to_string().contains("backward-euler integrator"), "{e}");
 }
+
+/// No silent explosions: a cloth stepped at twenty times its stable step is stopped by the
+/// watchdog's stretch bound at a read-back (as the CPU's watchdog stops it), before its
+/// numbers overflow.
+#[test]
+fn a_diverging_world_is_stopped_by_the_stretch_bound() {
+    let gpu = gpu();
+    let mut scene = built_in("cloth", &[("width", "6"), ("height", "6")]);
+    scene.edit(|b| b.settings.dt *= 20.0).unwrap();
+    let mut sims = vec![Simulation::new(scene)];
+    let mut batch = Batch::new(&gpu, &mut sims).unwrap();
+    let mut stop = None;
+    for _ in 0..500 {
+        batch.step(1);
+        if let Err(e) = batch.write_back(&mut sims) {
+            stop = Some(e);
+            break;
+        }
+    }
+    let e = stop.expect("the run diverged");
+    let msg = e.to_string();
+    match e {
+        GpuError::Overstretched {
+            percent,
+            bound,
+            step,
+            ..
+        } => {
+            assert!(percent > bound && bound >= 1000.0 && step > 0, "{msg}");
+        }
+        other => panic!("expected the stretch bound first: {other}"),
+    }
+    assert!(
+        msg.contains("diverged on the GPU") && msg.contains("try a smaller dt"),
+        "{msg}"
+    );
+}

@@ -43,14 +43,16 @@ pub(crate) fn gpu() -> Result<Gpu, GpuError> {
 pub(crate) fn error(py: Python<'_>, e: &GpuError) -> PyErr {
     match e {
         GpuError::Unsupported { .. } | GpuError::Batch(_) => PyValueError::new_err(e.to_string()),
-        GpuError::NonFinite {
-            world, step, node, ..
-        } => {
+        GpuError::NonFinite { world, step, .. } | GpuError::Overstretched { world, step, .. } => {
             let err = DivergedError::new_err(e.to_string());
             let value = err.value(py);
-            let _ = value.setattr("cause", "non-finite");
+            let (cause, node) = match e {
+                GpuError::NonFinite { node, .. } => ("non-finite", Some(*node)),
+                _ => ("overstretched", None),
+            };
+            let _ = value.setattr("cause", cause);
             let _ = value.setattr("step", *step);
-            let _ = value.setattr("node", *node);
+            let _ = value.setattr("node", node);
             let _ = value.setattr("index", *world);
             let _ = value.setattr("integrator", "symplectic-euler");
             let _ = value.setattr("history", Vec::<(f64, f64)>::new());

@@ -91,6 +91,11 @@ pub struct ExplicitStep {
     pub muscles: Vec<(u32, Real)>,
 }
 
+/// The watchdog's stretch bound \[-]: a spring stretched past this strain (ℓ > 11·L), or
+/// past twice the largest strain of a state that started further, is a divergence (the
+/// CPU's watchdog stops there with exit 3; another backend should too).
+pub const STRETCH_BOUND: f64 = crate::audit::watchdog::STRETCH_BOUND;
+
 /// A feature of a scene that [`ExplicitStep`] cannot express, named for a user
 /// ("tearing", "the ground plane", "the backward-euler integrator", …).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -200,6 +205,9 @@ impl Simulation {
     pub fn tear_springs(&mut self, springs: &[u32]) {
         if !springs.is_empty() {
             self.remove_springs_torn(springs);
+            // Energies and strains read the springs as stepped: compile them now, without
+            // the torn ones (their ends may be far apart by the time another backend reads).
+            self.prepare();
         }
     }
 }
