@@ -167,22 +167,25 @@ fn bench_in_pool(a: BenchArgs) -> Result<()> {
         "{:<18} {:>7} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9}  stages",
         "scene", "nodes", "springs", "steps", "M upd/s", "best", "ns/spring", "µs/step"
     );
-    let cases = match a.cloth {
-        Some(n) => vec![Case::cloth(n)],
-        None => standard(),
-    };
-    for case in cases {
-        if a.only.as_deref().is_some_and(|o| !case.label.contains(o)) {
-            continue;
-        }
+    for case in selected(&a) {
         bench_case(&case, integrator, a.seconds)?;
     }
     println!("load average after: {}", load_average());
     Ok(())
 }
 
-/// `hooke bench --backend gpu`: the cloths of the standard set (the others have contacts),
-/// or `--cloth N`.
+/// The cases to time: `--cloth N`, or the standard set, kept to those `--only` names.
+fn selected(a: &BenchArgs) -> Vec<Case> {
+    let cases = match a.cloth {
+        Some(n) => vec![Case::cloth(n)],
+        None => standard(),
+    };
+    let keep = |c: &Case| a.only.as_deref().is_none_or(|o| c.label.contains(o));
+    cases.into_iter().filter(keep).collect()
+}
+
+/// `hooke bench --backend gpu`: the standard set (a scene the GPU does not cover prints
+/// why), or `--cloth N`.
 #[cfg(feature = "gpu")]
 fn bench_gpu(a: &BenchArgs) -> Result<()> {
     if a.batch == 0 || a.read_every == 0 {
@@ -190,14 +193,7 @@ fn bench_gpu(a: &BenchArgs) -> Result<()> {
     }
     let gpu = hooke_gpu::Gpu::new().map_err(crate::gpu_error)?;
     crate::bench_gpu::header(&gpu, a.batch, a.read_every);
-    let cases = match a.cloth {
-        Some(n) => vec![Case::cloth(n)],
-        None => standard(),
-    };
-    for case in cases {
-        if a.only.as_deref().is_some_and(|o| !case.label.contains(o)) {
-            continue;
-        }
+    for case in selected(a) {
         let c = crate::bench_gpu::GpuCase {
             label: &case.label,
             builtin: case.builtin,

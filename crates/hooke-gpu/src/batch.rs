@@ -12,7 +12,7 @@ use hooke::{Path, Real, Simulation, Vec3};
 use crate::buffers::{Buffers, TARGET_ROWS};
 use crate::kernels::{Kernels, Totals};
 use crate::pack::Packed;
-use crate::surfaces::GpuSurface;
+use crate::surfaces::{GpuSurface, v4};
 use crate::timestamps::Timestamps;
 use crate::{Gpu, GpuError};
 
@@ -467,10 +467,6 @@ impl World {
 /// Positions or velocities of every simulation, one after another, as xyz0.
 fn gather(sims: &[&Simulation], of: impl Fn(&Simulation) -> &[Vec3]) -> Vec<[f32; 4]> {
     sims.iter()
-        .flat_map(|s| {
-            of(s)
-                .iter()
-                .map(|p| [p.x as f32, p.y as f32, p.z as f32, 0.0])
-        })
+        .flat_map(|s| of(s).iter().map(|&p| v4(p, 0.0)))
         .collect()
 }

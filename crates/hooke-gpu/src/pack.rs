@@ -6,10 +6,10 @@
 //! CPU's summation order per node: a world steps the same in a batch as alone.
 
 use bytemuck::{Pod, Zeroable};
+use hooke::Simulation;
 use hooke::backend::ExplicitStep;
-use hooke::{Simulation, Vec3};
 
-use crate::surfaces::{self, GpuNodeContact, GpuSurface};
+use crate::surfaces::{self, GpuNodeContact, GpuSurface, v4};
 
 /// One spring as the spring kernel reads it (32 bytes).
 #[repr(C)]
@@ -82,10 +82,6 @@ pub(crate) struct Packed {
     pub offsets: Vec<(u32, u32, u32)>,
 }
 
-fn v4(v: Vec3) -> [f32; 4] {
-    [v.x as f32, v.y as f32, v.z as f32, 0.0]
-}
-
 impl Packed {
     /// Packs the worlds in order: each simulation with its explicit step.
     pub(crate) fn new(sims: &[&Simulation], steps: &[ExplicitStep]) -> Self {
@@ -107,13 +103,13 @@ impl Packed {
             h: s.h as f32,
             retention: s.retention as f32,
             air_drag: s.air_drag as f32,
-            wind: v4(s.wind),
+            wind: v4(s.wind, 0.0),
             verlet: s.verlet_accel.is_some() as u32,
             ..Default::default()
         });
         match &s.verlet_accel {
             Some(a) => {
-                self.accel.extend(a.iter().map(|&ai| v4(ai)));
+                self.accel.extend(a.iter().map(|&ai| v4(ai, 0.0)));
                 self.verlet = true;
             }
             None => self.accel.extend((0..s.inv_mass.len()).map(|_| [0.0; 4])),
@@ -139,9 +135,7 @@ impl Packed {
             flags[i as usize] |= PINNED;
         }
         for (i, &flag) in flags.iter().enumerate() {
-            let mut f = v4(s.fconst[i]);
-            f[3] = s.inv_mass[i] as f32;
-            self.node_force.push(f);
+            self.node_force.push(v4(s.fconst[i], s.inv_mass[i]));
             let (a0, b0) = (s.a_start[i] + m0, s.b_start[i] + m0);
             self.node_index.push([a0, b0, world, flag]);
         }

@@ -53,7 +53,8 @@ pub(crate) struct GpuNodeContact {
     pub _pad: [u32; 2],
 }
 
-fn v4(v: Vec3, w: Real) -> [f32; 4] {
+/// `v` as the kernels read a vector: xyz in f32, then `w`.
+pub(crate) fn v4(v: Vec3, w: Real) -> [f32; 4] {
     [v.x as f32, v.y as f32, v.z as f32, w as f32]
 }
 
@@ -91,26 +92,11 @@ pub(crate) fn placed(contacts: &Contacts, t0: f64, t1: f64, grid: [u32; 4]) -> V
     }
     let h = (t1 - t0) as Real;
     for c in &contacts.colliders {
-        let (from, to) = (offset(c, t0), offset(c, t1));
+        let (from, to) = (c.offset(t0), c.offset(t1));
         let velocity = if h > 0.0 { (to - from) / h } else { Vec3::ZERO };
         out.push(collider(c, to, velocity));
     }
     out
-}
-
-/// The collider's translation at time `t` \[m] (the CPU's `Collider::offset`).
-fn offset(c: &Collider, t: f64) -> Vec3 {
-    match &c.path {
-        None => Vec3::ZERO,
-        Some(p) => {
-            let (a, b) = (p.position(t), p.position(0.0));
-            Vec3::new(
-                (a[0] - b[0]) as Real,
-                (a[1] - b[1]) as Real,
-                (a[2] - b[2]) as Real,
-            )
-        }
-    }
 }
 
 /// A collider moved by `off` and moving at `velocity` (the CPU's `Posed::touch` and

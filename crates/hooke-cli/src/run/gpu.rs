@@ -3,6 +3,8 @@
 //! frames, exports, the last step).
 
 use std::time::Duration;
+#[cfg(feature = "gpu")]
+use std::time::Instant;
 
 use anyhow::Result;
 use hooke::Simulation;
@@ -49,7 +51,6 @@ impl GpuRun {
     ) -> Result<(Result<()>, Duration, String)> {
         let mut stepping = Duration::ZERO;
         let mut done = 0;
-        use std::time::Instant;
         while done < steps {
             let next = (done + 1..=steps)
                 .find(|&i| outputs.samples(i))

@@ -179,8 +179,8 @@ pub struct Collider {
 }
 
 impl Collider {
-    /// The collider's translation at time `t` \[m].
-    pub(crate) fn offset(&self, t: f64) -> Vec3 {
+    /// The collider's translation at time `t` \[m]: path(t) − path(0), zero when static.
+    pub fn offset(&self, t: f64) -> Vec3 {
         match &self.path {
             None => Vec3::ZERO,
             Some(p) => {
