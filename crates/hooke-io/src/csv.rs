@@ -64,7 +64,8 @@ impl EnergyCsv {
     /// Appends the sample at time `t` \[s]: the energy and the audit's balance (its
     /// columns left empty without one: the GPU backend keeps no audit).
     pub fn push(&mut self, t: f64, e: &Energy, a: Option<&Audit>) -> Result<(), IoError> {
-        let row = [
+        use std::fmt::Write;
+        let energy = [
             t,
             e.kinetic,
             e.potential_gravity,
@@ -78,10 +79,9 @@ impl EnergyCsv {
             e.max_stretch,
             e.max_compression,
             e.potential_gas,
-        ]
-        .map(|v| v.to_string());
-        let audit = match a {
-            Some(a) => [
+        ];
+        let audit = a.map(|a| {
+            [
                 a.work_in(),
                 a.work_out(),
                 a.residual(),
@@ -95,10 +95,15 @@ impl EnergyCsv {
                 a.tearing,
                 a.moved,
             ]
-            .map(|v| v.to_string()),
-            None => Default::default(),
-        };
-        self.line(&[&row[..], &audit[..]].concat().join(","))
+        });
+        let mut row = energy.map(|v| v.to_string()).join(",");
+        for k in 0..COLUMNS.len() - energy.len() {
+            row.push(',');
+            if let Some(values) = &audit {
+                write!(row, "{}", values[k]).expect("writing to a String");
+            }
+        }
+        self.line(&row)
     }
 
     /// Flushes and closes.
