@@ -125,8 +125,11 @@ pub struct Counters {
     /// Numeric factorisations of the solver in use (the direct solver of the implicit
     /// integrators, or fast mass-spring's matrix).
     pub factorizations: u64,
-    /// Fast mass-spring's integration steps solved by Newton because something touched.
+    /// Fast mass-spring's integration steps in which something touched.
     pub contact_steps: u64,
+    /// Of those, the steps handed to Newton (seed 004's directional roughness, too many
+    /// contacts, or a node that ended inside a surface where no plane held it).
+    pub newton_steps: u64,
     /// Steps of the midpoint rules rejected because Newton left their equations unsolved,
     /// and taken as two half steps instead (each half counts again if it is halved too).
     pub halved_steps: u64,

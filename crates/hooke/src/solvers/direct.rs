@@ -166,6 +166,60 @@ impl Expanded {
     }
 }
 
+/// A small dense symmetric positive definite system, factored by faer's Cholesky on this
+/// thread (fast mass-spring's contact capacitance matrix).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct DenseSpd {
+    /// The factor L, column-major, n×n (its buffer kept between factorisations).
+    l: Vec<f64>,
+    n: usize,
+}
+
+impl DenseSpd {
+    /// Factors the n×n matrix A + diag(`diag`), A's column-major entries in `a` (only the
+    /// lower triangle is read). Errors when it is not positive definite.
+    pub(crate) fn factor(&mut self, a: &[f64], diag: &[f64]) -> Result<(), String> {
+        use faer::linalg::cholesky::llt::factor;
+        let n = diag.len();
+        self.n = n;
+        self.l.resize(n * n, 0.0);
+        self.l.copy_from_slice(&a[..n * n]);
+        for c in 0..n {
+            self.l[c * n + c] += diag[c];
+        }
+        let par = Par::Seq;
+        let mut buf = MemBuffer::new(factor::cholesky_in_place_scratch::<f64>(
+            n,
+            par,
+            Default::default(),
+        ));
+        factor::cholesky_in_place(
+            MatMut::from_column_major_slice_mut(&mut self.l, n, n),
+            Default::default(),
+            par,
+            MemStack::new(&mut buf),
+            Default::default(),
+        )
+        .map(|_| ())
+        .map_err(|e| format!("dense Cholesky factorisation failed: {e:?}"))
+    }
+
+    /// Solves in place for one right-hand side with the last factor.
+    pub(crate) fn solve(&self, rhs: &mut [f64]) {
+        use faer::linalg::cholesky::llt::solve;
+        let n = self.n;
+        let par = Par::Seq;
+        let mut buf = MemBuffer::new(solve::solve_in_place_scratch::<f64>(n, 1, par));
+        solve::solve_in_place_with_conj(
+            faer::MatRef::from_column_major_slice(&self.l, n, n),
+            Conj::No,
+            MatMut::from_column_major_slice_mut(rhs, n, 1),
+            par,
+            MemStack::new(&mut buf),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,5 +240,21 @@ mod tests {
         assert_eq!((spd.symbolic_analyses, spd.factorizations), (1, 2));
         // Not positive definite: reported, not a panic.
         assert!(spd.factor(&[-1.0, 1.0, 3.0, 1.0, 2.0]).is_err());
+    }
+
+    #[test]
+    fn solves_a_small_dense_spd_system() {
+        // The same matrix, column-major (the upper triangle is not read).
+        let a = [3.0, 1.0, 0.0, 99.0, 2.0, 1.0, 99.0, 99.0, 1.0];
+        let mut dense = DenseSpd::default();
+        dense.factor(&a, &[1.0; 3]).unwrap();
+        let mut b = vec![1.0, 2.0, 3.0];
+        dense.solve(&mut b);
+        let full = [[4.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 2.0]];
+        for r in 0..3 {
+            let ax: f64 = (0..3).map(|c| full[r][c] * b[c]).sum();
+            assert!((ax - [1.0, 2.0, 3.0][r]).abs() < 1e-12);
+        }
+        assert!(dense.factor(&[-1.0, 0.0, 0.0, 1.0], &[0.0; 2]).is_err());
     }
 }

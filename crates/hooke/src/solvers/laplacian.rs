@@ -156,7 +156,12 @@ impl Laplacian {
     /// Solves Q·x = rhs in place for 3 coordinate columns of the free nodes
     /// (`rhs[k·n_free + j]` is coordinate k of free node j), all three with the same factor.
     pub(crate) fn solve(&self, rhs: &mut [f64]) {
+        self.solve_columns(rhs, 3);
+    }
+
+    /// Solves Q·x = rhs in place for `ncols` columns of the free nodes, one after another.
+    pub(crate) fn solve_columns(&self, rhs: &mut [f64], ncols: usize) {
         let spd = self.spd.as_ref().expect("prepared");
-        spd.solve(rhs, 3);
+        spd.solve(rhs, ncols);
     }
 }

@@ -19,6 +19,8 @@ pub(crate) mod direct;
 mod euler;
 mod eval;
 pub(crate) mod fms;
+mod fms_contact;
+mod fms_global;
 mod forces64;
 pub(crate) mod implicit;
 mod implicit_ws;

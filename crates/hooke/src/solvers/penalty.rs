@@ -45,19 +45,47 @@ const GAMMA: f64 = 100.0;
 /// Slide speed below which friction holds like static friction [m/s].
 const EPS_V: f64 = 1e-3;
 
-/// One node's contact plane for this step.
-struct Plane {
-    node: u32,
+/// What one node's contact plane adds to the step's incremental potential while the node
+/// is inside it, ½·κ·δ(x)², and the friction it carries: what every solver that takes
+/// the planes reads (the implicit family here, fast mass-spring in [`super::fms_contact`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Term {
+    pub node: u32,
     /// Outward unit normal.
-    n: V3,
+    pub n: V3,
     /// o: the node is in contact while n·x < o \[m].
-    offset: f64,
+    pub offset: f64,
     /// Penalty stiffness κ [N/m].
-    kappa: f64,
+    pub kappa: f64,
     /// The surface's velocity u [m/s].
-    u: V3,
+    pub u: V3,
     /// Kinetic and static friction coefficients μk, μs.
-    mu: (f64, f64),
+    pub mu: (f64, f64),
+    /// Whether the plane is a surface's (else another node's).
+    pub surface: bool,
+    /// How far inside or outside it a node may end and still count as where a solve put
+    /// it: 1% of the node's radius \[m].
+    pub slack: f64,
+}
+
+impl Term {
+    /// δ at `x`: how far the node is inside the plane \[m].
+    pub(super) fn depth(&self, x: V3) -> f64 {
+        self.offset - dot(self.n, x)
+    }
+
+    /// The tangential part of the velocity `v` relative to the surface.
+    pub(super) fn tangential(&self, v: V3) -> V3 {
+        let rel: V3 = std::array::from_fn(|k| v[k] - self.u[k]);
+        let vn = dot(rel, self.n);
+        std::array::from_fn(|k| rel[k] - vn * self.n[k])
+    }
+}
+
+/// One node's contact plane for this step, with what the implicit family's Newton
+/// iterations keep of it.
+struct Plane {
+    t: Term,
     /// The normal force estimated before the first solve \[N].
     lambda0: f64,
     /// The slide speed estimated before the first solve: the slide at the end of the
@@ -67,23 +95,17 @@ struct Plane {
     counted: bool,
     /// The friction of the last solve.
     last: Friction,
-    /// Whether the plane is a surface's (else another node's).
-    surface: bool,
     /// Whether the node's roughness depends on the way it slides (it has a front).
     directional: bool,
 }
 
 impl Plane {
-    /// δ at `x`: how far the node is inside the plane \[m].
     fn depth(&self, x: V3) -> f64 {
-        self.offset - dot(self.n, x)
+        self.t.depth(x)
     }
 
-    /// The tangential part of the velocity `v` relative to the surface.
     fn tangential(&self, v: V3) -> V3 {
-        let rel: V3 = std::array::from_fn(|k| v[k] - self.u[k]);
-        let vn = dot(rel, self.n);
-        std::array::from_fn(|k| rel[k] - vn * self.n[k])
+        self.t.tangential(v)
     }
 }
 
@@ -149,13 +171,13 @@ impl<'a> Planes<'a> {
         let (_, v0, f0) = start;
         self.push(&Node { i, m, v0, f0 }, hit, y);
         if let Some(p) = self.list.last_mut() {
-            p.surface = false;
+            p.t.surface = false;
         }
     }
 
     /// Planes from other nodes.
     pub(super) fn pairs(&self) -> u64 {
-        self.list.iter().filter(|p| !p.surface).count() as u64
+        self.list.iter().filter(|p| !p.t.surface).count() as u64
     }
 
     /// Records node `i`'s stiffness m/h² + Σₛ kₛ [N/m] (which its planes are made stiffer
@@ -165,12 +187,6 @@ impl<'a> Planes<'a> {
             self.k_node.resize(i + 1, 0.0);
         }
         self.k_node[i] = k_node;
-    }
-
-    /// How far inside or outside its plane a node may end and still count as where the
-    /// solve put it: 1% of its radius \[m].
-    fn slack(&self, p: &Plane) -> f64 {
-        0.01 * self.surfaces.radius(p.node as usize) as f64
     }
 
     /// Adds the planes of the surfaces `node` at `p` touches; returns whether it touched.
@@ -209,17 +225,20 @@ impl<'a> Planes<'a> {
         let mu_k = (hit.roughness * rough) as f64;
         let braked = self.h * mu_k * load.max(0.0) * inv_m;
         self.list.push(Plane {
-            node: i as u32,
-            n,
-            offset: r - hit.phi as f64 + dot(n, p),
-            kappa: GAMMA * self.k_node[i],
-            u,
-            mu: (mu_k, (hit.static_roughness * rough) as f64),
+            t: Term {
+                node: i as u32,
+                n,
+                offset: r - hit.phi as f64 + dot(n, p),
+                kappa: GAMMA * self.k_node[i],
+                u,
+                mu: (mu_k, (hit.static_roughness * rough) as f64),
+                surface: true,
+                slack: 0.01 * r,
+            },
             lambda0: load.max(0.0),
             slide0: (dot(slide, slide).sqrt() - braked).max(0.0),
             counted: true,
             last: Friction::default(),
-            surface: true,
             directional: contact.roughness.has_front(),
         });
     }
@@ -230,7 +249,7 @@ impl<'a> Planes<'a> {
     /// are added and the caller solves again (a Newton iteration).
     pub(super) fn settled(&mut self, (x_end, v_end): (&[V3], &[V3])) -> bool {
         let switched = self.list.iter().any(|p| {
-            let (depth, tol) = (p.depth(x_end[p.node as usize]), self.slack(p));
+            let (depth, tol) = (p.depth(x_end[p.t.node as usize]), p.t.slack);
             if p.counted { depth < -tol } else { depth > tol }
         });
         // A node with seed 004's directional roughness that came out sliding must have been
@@ -241,14 +260,21 @@ impl<'a> Planes<'a> {
                 return false;
             }
             let f = p.last;
-            let vt = p.tangential(v_end[p.node as usize]);
+            let vt = p.tangential(v_end[p.t.node as usize]);
             let speed = dot(vt, vt).sqrt();
-            let coulomb = p.mu.0 * f.lambda;
+            let coulomb = p.t.mu.0 * f.lambda;
             p.counted && speed > EPS_V && (f.c * speed - coulomb).abs() > 0.1 * coulomb
         });
+        let entered = self.entered(x_end);
+        !switched && !slipped && !entered
+    }
+
+    /// Whether a free node without a plane ended inside a surface at `x_end`; if so, its
+    /// planes there are added.
+    pub(super) fn entered(&mut self, x_end: &[V3]) -> bool {
         let mut has = vec![false; x_end.len()];
         for p in &self.list {
-            has[p.node as usize] = true;
+            has[p.t.node as usize] = true;
         }
         let mut entered = false;
         for i in 0..x_end.len().min(self.k_node.len()) {
@@ -263,7 +289,18 @@ impl<'a> Planes<'a> {
                 entered |= self.add_at(&node, x_end[i]);
             }
         }
-        !switched && !slipped && !entered
+        entered
+    }
+
+    /// Every plane's [`Term`], in the order they were added.
+    pub(super) fn terms(&self) -> Vec<Term> {
+        self.list.iter().map(|p| p.t).collect()
+    }
+
+    /// Whether a node with seed 004's directional roughness has a plane (its friction
+    /// depends on the way it slides, which only Newton's iterations follow).
+    pub(super) fn any_directional(&self) -> bool {
+        self.list.iter().any(|p| p.directional)
     }
 
     /// Whether no node touches anything.
@@ -285,7 +322,7 @@ impl<'a> Planes<'a> {
     ) {
         let h = self.h;
         for p in &self.list {
-            let i = p.node as usize;
+            let i = p.t.node as usize;
             let f = p.last;
             if !p.counted || f.lambda <= 0.0 {
                 continue;
@@ -294,20 +331,20 @@ impl<'a> Planes<'a> {
             let applied = f.force(vt);
             let m = masses[i] as f64;
             let other: V3 = std::array::from_fn(|k| m * (vt[k] - vt0[k]) / h - applied[k]);
-            if dot(vt, vt).sqrt() > EPS_V || dot(other, other).sqrt() > p.mu.1 * f.lambda {
+            if dot(vt, vt).sqrt() > EPS_V || dot(other, other).sqrt() > p.t.mu.1 * f.lambda {
                 continue;
             }
-            let vn = dot(v1[i], p.n) - dot(p.u, p.n);
+            let vn = dot(v1[i], p.t.n) - dot(p.t.u, p.t.n);
             if vn.abs() <= EPS_V {
                 // At rest on the surface: it stays exactly where it was, moving with it.
-                x1[i] = std::array::from_fn(|k| x0[i][k] + h * p.u[k]);
-                v1[i] = p.u;
+                x1[i] = std::array::from_fn(|k| x0[i][k] + h * p.t.u[k]);
+                v1[i] = p.t.u;
                 continue;
             }
-            let slide: V3 = std::array::from_fn(|k| x1[i][k] - x0[i][k] - h * p.u[k]);
-            let along = dot(slide, p.n);
+            let slide: V3 = std::array::from_fn(|k| x1[i][k] - x0[i][k] - h * p.t.u[k]);
+            let along = dot(slide, p.t.n);
             for k in 0..3 {
-                x1[i][k] -= slide[k] - along * p.n[k];
+                x1[i][k] -= slide[k] - along * p.t.n[k];
                 v1[i][k] -= vt[k];
             }
         }
@@ -319,8 +356,8 @@ impl<'a> Planes<'a> {
         let mut nodes: Vec<u32> = self
             .list
             .iter()
-            .filter(|p| p.surface && p.depth(x_end[p.node as usize]) > -self.slack(p))
-            .map(|p| p.node)
+            .filter(|p| p.t.surface && p.depth(x_end[p.t.node as usize]) > -p.t.slack)
+            .map(|p| p.t.node)
             .collect();
         nodes.dedup();
         nodes
@@ -338,7 +375,7 @@ impl<'a> Planes<'a> {
     ) {
         let h = self.h;
         for p in &mut self.list {
-            let i = p.node as usize;
+            let i = p.t.node as usize;
             let depth = p.depth(it.x_end[i]);
             p.counted = it.linear || depth > 0.0;
             if !p.counted {
@@ -347,7 +384,7 @@ impl<'a> Planes<'a> {
             let lambda = if it.linear {
                 p.lambda0
             } else {
-                p.kappa * depth
+                p.t.kappa * depth
             };
             let vt = p.tangential(it.v_end[i]);
             let speed = if it.linear {
@@ -355,16 +392,16 @@ impl<'a> Planes<'a> {
             } else {
                 dot(vt, vt).sqrt()
             };
-            let f = Friction::lagged(p.mu, lambda.max(0.0), speed);
+            let f = Friction::lagged(p.t.mu, lambda.max(0.0), speed);
             p.last = f;
             let block = &mut a.val[pat.diag[i]];
-            let w = h * h * self.c_x * p.kappa;
+            let w = h * h * self.c_x * p.t.kappa;
             let force = f.force(vt);
             for r in 0..3 {
                 for c in 0..3 {
-                    block[r][c] += w * p.n[r] * p.n[c] + h * f.jacobian(p.n, r, c);
+                    block[r][c] += w * p.t.n[r] * p.t.n[c] + h * f.jacobian(p.t.n, r, c);
                 }
-                rhs[i][r] += h * p.kappa * depth * p.n[r] + h * force[r];
+                rhs[i][r] += h * p.t.kappa * depth * p.t.n[r] + h * force[r];
             }
         }
     }

@@ -1,0 +1,465 @@
+//! Fast mass-spring's steps with contacts: the penalty planes of [`super::penalty`] in the
+//! global step, solved with the constant factor of Q by the Woodbury identity, so that a
+//! step in which something touches costs two solves per iteration instead of a new
+//! factorisation (projective dynamics' collision constraints, Bouaziz et al. 2014, with
+//! the plane's normal only, and the low-rank update of a prefactored system as in
+//! Overby, Brown, Li & Narain 2017, "ADMM ⊇ Projective Dynamics", §5).
+//!
+//! Each plane p of node iₚ adds h²·½κₚ·(oₚ − nₚ·x_iₚ)² to g(x) while the node is inside it,
+//! so the global step becomes
+//!
+//! (Q ⊗ I₃ + U·W·Uᵀ)·x = r + U·W·o,   U = [e_iₚ ⊗ nₚ],   W = diag(h²·κₚ).
+//!
+//! With z = Q⁻¹·(r + U·W·o) (three columns, one solve) the Woodbury identity gives
+//!
+//! x = z − Q⁻¹·(U·s),   (W⁻¹ + G)·s = Uᵀ·z,   G_pq = (Q⁻¹)_{iₚ i_q}·(nₚ·n_q),
+//!
+//! a second solve and a dense c×c system S = W⁻¹ + G, factored once per set of active
+//! planes. The columns Q⁻¹·eᵢ of the contact nodes are kept for as long as Q keeps its
+//! factor (a draped cloth's contacts persist from step to step). After an iteration with
+//! both solves, the next ones take one: x = Q⁻¹·(r + U·W·o − U·s_last) with the last
+//! iteration's multipliers, then s = S⁻¹·(Uᵀ·x + G·s_last), which is exact for this
+//! iteration's right-hand side (Uᵀ·x = Uᵀ·z − G·s_last); the last change of s is put into x
+//! by one more solve at the end. Depths and normal forces are read from s (δ = o − s/W),
+//! never from a lagged x.
+//!
+//! A plane is active while its node is inside it: all found planes start active (as the
+//! Newton solve's linearised first step counts them); after each iteration a plane that
+//! pulls its node (δ < 0) stops, and one whose node went in by more than its slack starts
+//! (at most [`MAX_SETS`] active sets a step). Friction is a force Fₚ in the global
+//! right-hand side, updated after each iteration against the node's slide along the
+//! surface (vₜ, relative to the surface) by the force that would stop it were the node
+//! held alone, Fₚ −= vₜ/(h·Rₚ), with Rₚ = Σ_q |(Q⁻¹)_{iₚ i_q}| over the active planes —
+//! a bound on how far all the planes' forces together move it, so the updates do not
+//! overshoot — and then kept in the Coulomb disk: |F| ≤ μs·λ holds, past it the node
+//! slides with |F| = μk·λ (λ = κ·δ, the plane's normal force; lagged or semi-implicit
+//! Coulomb friction as Li et al. 2020 §5 lag it, solved like projective dynamics' dry
+//! friction of Ly, Jouve & Bertails-Descoubes 2020 with the bound Rₚ in place of a
+//! diagonal). Friction starts from zero each step (started from the last step's, it wound
+//! up on a standing cow: its feet pushed apart ever harder). A held node slower than
+//! ε_v is then held exactly, as in [`super::penalty`].
+//!
+//! The step goes to Newton instead (the caller) when a node with seed 004's directional
+//! roughness touches, when more than [`MAX_PLANES`] planes are found, or when a node
+//! ends inside a surface where no active plane holds it.
+
+use super::blocks::V3;
+use super::direct::DenseSpd;
+use super::fms_global::Global;
+use super::laplacian::Laplacian;
+use super::penalty::{Planes, Term};
+use crate::counters::{Counters, Phase};
+use crate::state::State;
+
+/// The most planes a step solves this way; beyond, the dense system (c³/6 flops) would
+/// cost more than Newton's factorisation.
+pub(super) const MAX_PLANES: usize = 640;
+
+/// Iterations a step may add when its last one switched planes.
+const EXTRA_ITERATIONS: u32 = 6;
+
+/// The most active sets (dense factorisations) per step.
+const MAX_SETS: u32 = 4;
+
+/// Slide speed below which a held node is held exactly [m/s] (as the implicit family's).
+const EPS_V: f64 = 1e-3;
+
+/// Memory the cached columns Q⁻¹·eᵢ may take [bytes]; past it the cache starts again.
+const COLUMN_BYTES: usize = 64 << 20;
+
+/// What fast mass-spring keeps for its contact steps: the columns Q⁻¹·eᵢ computed so far.
+#[derive(Debug, Default)]
+pub(crate) struct FmsContacts {
+    /// The factorisation of Q the columns belong to (its count).
+    factorization: u64,
+    /// Per free node, its column of Q⁻¹ once computed.
+    columns: Vec<Option<Vec<f64>>>,
+    cached: usize,
+}
+
+/// One step's contact system: the planes, where their nodes are in Q, and the factored S.
+struct Contacts<'t> {
+    terms: &'t [Term],
+    /// Per plane, its node's free index.
+    free: Vec<usize>,
+    /// Per plane, W = h²·κ.
+    w: Vec<f64>,
+    active: Vec<bool>,
+    /// The active planes, in order (rows of S).
+    rows: Vec<usize>,
+    s: DenseSpd,
+    /// Per plane, Rₚ = Σ_q |(Q⁻¹)_{iₚ i_q}| over the active planes [1/kg]: a bound on how
+    /// far its node moves per newton of force on all of them (h²·Rₚ per N).
+    reach: Vec<f64>,
+    /// Per plane, its friction force \[N] (tangential).
+    friction: Vec<V3>,
+    /// (Q⁻¹)_{iₚ i_q} for every pair of planes, found or not active (column-major).
+    qinv: Vec<f64>,
+    /// G over the active planes (c×c, column-major).
+    g: Vec<f64>,
+    /// Per plane, the multiplier s of the last iteration (W·o, no force, when it starts).
+    s_last: Vec<f64>,
+    /// The change of s the last iteration has not yet put into x.
+    owed: Vec<f64>,
+}
+
+impl FmsContacts {
+    /// Solves one step with its contact `planes` in `iterations` local/global iterations
+    /// from the start x₀, the constant right-hand side `base` and the first iterate `x`,
+    /// writing the end into `st` (velocities times `retention`). Returns false, with `st`
+    /// untouched, when Newton must take the step instead.
+    pub(super) fn step(
+        &mut self,
+        sys: &Global,
+        (mut planes, iterations): (Planes, u32),
+        st: &mut State,
+        (counters, retention): (&mut Counters, f64),
+        ((x0, base), mut x): ((&[V3], &[V3]), Vec<V3>),
+    ) -> bool {
+        let terms = planes.terms();
+        if planes.any_directional() || terms.len() > MAX_PLANES {
+            return false;
+        }
+        let free: Vec<usize> = terms
+            .iter()
+            .map(|t| sys.lap.index[t.node as usize] as usize)
+            .collect();
+        if !self.ensure_columns(sys.lap, &free) {
+            return false;
+        }
+        let h2 = sys.h * sys.h;
+        let qinv = counters.time(Phase::Nodes, || self.between(&free));
+        let mut c = Contacts {
+            terms: &terms,
+            qinv,
+            w: terms.iter().map(|t| h2 * t.kappa).collect(),
+            free,
+            active: vec![true; terms.len()],
+            rows: Vec::new(),
+            s: DenseSpd::default(),
+            reach: vec![0.0; terms.len()],
+            g: Vec::new(),
+            s_last: terms.iter().map(|t| h2 * t.kappa * t.offset).collect(),
+            owed: Vec::new(),
+            friction: vec![[0.0; 3]; terms.len()],
+        };
+        if !counters.time(Phase::Nodes, || c.factor()) {
+            return false;
+        }
+        // The step's iterations, and up to EXTRA_ITERATIONS more while planes switch.
+        let (mut sets, mut k, mut switched) = (1, 0, false);
+        while k < iterations || (switched && k < iterations + EXTRA_ITERATIONS) {
+            c.iterate(sys, (base, k == 0 || switched), &mut x, counters);
+            c.update_friction(sys.h, x0, &x);
+            k += 1;
+            switched = c.update(&x, sets < MAX_SETS);
+            if switched {
+                sets += 1;
+                if !counters.time(Phase::Nodes, || c.factor()) {
+                    return false;
+                }
+            }
+        }
+        c.pay(sys, &mut x, counters);
+        if c.any_left_inside(&x) {
+            return false;
+        }
+        if planes.entered(&x) {
+            return false;
+        }
+        let mut v1 = sys.velocities(x0, &x);
+        c.hold(sys.h, x0, (&mut x, &mut v1));
+        sys.finish(st, (&x, &v1), retention);
+        st.touching = planes.touching(&x);
+        counters.surface_contacts += st.touching.len() as u64;
+        counters.pair_contacts += planes.pairs().div_ceil(2);
+        true
+    }
+
+    /// (Q⁻¹)_{jₚ j_q} for every pair of the free nodes `free` (one per plane), column-major,
+    /// from the cached columns: read once a step, whatever the active sets.
+    fn between(&self, free: &[usize]) -> Vec<f64> {
+        let mut out = Vec::with_capacity(free.len() * free.len());
+        for &jq in free {
+            let col = self.columns[jq].as_deref().expect("column cached");
+            out.extend(free.iter().map(|&jp| col[jp]));
+        }
+        out
+    }
+
+    /// Makes sure the columns Q⁻¹·eⱼ of the free nodes `free` are cached, computing the
+    /// missing ones in one solve. False when they would not fit in [`COLUMN_BYTES`].
+    fn ensure_columns(&mut self, lap: &Laplacian, free: &[usize]) -> bool {
+        let nf = lap.free_count();
+        if self.factorization != lap.factorizations || self.columns.len() != nf {
+            self.factorization = lap.factorizations;
+            self.columns = vec![None; nf];
+            self.cached = 0;
+        }
+        let mut missing: Vec<usize> = free
+            .iter()
+            .copied()
+            .filter(|&j| self.columns[j].is_none())
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        let bytes = |count: usize| count * nf * std::mem::size_of::<f64>();
+        if bytes(self.cached + missing.len()) > COLUMN_BYTES {
+            if bytes(free.len()) > COLUMN_BYTES {
+                return false;
+            }
+            self.columns = vec![None; nf];
+            self.cached = 0;
+            return self.ensure_columns(lap, free);
+        }
+        if missing.is_empty() {
+            return true;
+        }
+        let mut rhs = vec![0.0; nf * missing.len()];
+        for (col, &j) in missing.iter().enumerate() {
+            rhs[col * nf + j] = 1.0;
+        }
+        lap.solve_columns(&mut rhs, missing.len());
+        for (col, &j) in missing.iter().enumerate() {
+            self.columns[j] = Some(rhs[col * nf..(col + 1) * nf].to_vec());
+        }
+        self.cached += missing.len();
+        true
+    }
+}
+
+fn dot(a: V3, b: V3) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// The part of `f` along a plane of normal `n`.
+fn along_plane(f: V3, n: V3) -> V3 {
+    let fn_ = dot(f, n);
+    std::array::from_fn(|k| f[k] - fn_ * n[k])
+}
+
+impl Contacts<'_> {
+    /// Factors S = W⁻¹ + G over the active planes; false if it is not positive definite
+    /// (it always is in exact arithmetic: W⁻¹ > 0 and G = Uᵀ·Q⁻¹·U ≽ 0).
+    fn factor(&mut self) -> bool {
+        self.rows = (0..self.terms.len()).filter(|&p| self.active[p]).collect();
+        let (c, all) = (self.rows.len(), self.terms.len());
+        self.g.resize(c * c, 0.0);
+        self.owed.clear();
+        for (b, &q) in self.rows.iter().enumerate() {
+            let (nq, qinv) = (self.terms[q].n, &self.qinv[q * all..(q + 1) * all]);
+            let g = &mut self.g[b * c..(b + 1) * c];
+            let mut reach = 0.0;
+            for (a, &p) in self.rows.iter().enumerate() {
+                reach += qinv[p].abs();
+                g[a] = qinv[p] * dot(self.terms[p].n, nq);
+            }
+            self.reach[q] = reach;
+        }
+        let inv_w: Vec<f64> = self.rows.iter().map(|&p| 1.0 / self.w[p]).collect();
+        c == 0 || self.s.factor(&self.g, &inv_w).is_ok()
+    }
+
+    /// One local/global iteration with the active planes in the global step: `exact`,
+    /// with both solves of the Woodbury identity; otherwise with one, x = Q⁻¹·(r + U·W·o −
+    /// U·s_last), the last iteration's multipliers, after which s = S⁻¹·(Uᵀ·x + G·s_last)
+    /// is exact for this right-hand side and what it changes is owed to x ([`Self::pay`]).
+    fn iterate(
+        &mut self,
+        sys: &Global,
+        (base, exact): (&[V3], bool),
+        x: &mut [V3],
+        counters: &mut Counters,
+    ) {
+        let nf = sys.lap.free_count();
+        let mut rhs = sys.rhs(base, x, counters);
+        let h2 = sys.h * sys.h;
+        for &p in &self.rows {
+            let (t, j, f) = (&self.terms[p], self.free[p], self.friction[p]);
+            let lag = if exact { 0.0 } else { self.s_last[p] };
+            for k in 0..3 {
+                rhs[k * nf + j] += (self.w[p] * t.offset - lag) * t.n[k] + h2 * f[k];
+            }
+        }
+        counters.time(Phase::Nodes, || {
+            sys.lap.solve(&mut rhs);
+            if exact {
+                let s = self.multipliers(nf, &rhs, None);
+                self.subtract(sys.lap, &s, &mut rhs);
+                self.keep(&s);
+            } else {
+                let s = self.multipliers(nf, &rhs, Some(()));
+                self.owed = (0..s.len())
+                    .map(|a| s[a] - self.s_last[self.rows[a]])
+                    .collect();
+                self.keep(&s);
+            }
+        });
+        counters.linear_solves += if exact { 2 } else { 1 };
+        sys.write(&rhs, x);
+    }
+
+    /// s = S⁻¹·(Uᵀ·z), or with `lagged`, S⁻¹·(Uᵀ·x + G·s_last) for an x solved with
+    /// s_last.
+    fn multipliers(&self, nf: usize, z: &[f64], lagged: Option<()>) -> Vec<f64> {
+        let c = self.rows.len();
+        let mut s: Vec<f64> = self
+            .rows
+            .iter()
+            .map(|&p| {
+                (0..3)
+                    .map(|k| self.terms[p].n[k] * z[k * nf + self.free[p]])
+                    .sum()
+            })
+            .collect();
+        if lagged.is_some() {
+            for (b, &q) in self.rows.iter().enumerate() {
+                let sq = self.s_last[q];
+                for a in 0..c {
+                    s[a] += self.g[b * c + a] * sq;
+                }
+            }
+        }
+        if c > 0 {
+            self.s.solve(&mut s);
+        }
+        s
+    }
+
+    /// z → z − Q⁻¹·(U·s).
+    fn subtract(&self, lap: &Laplacian, s: &[f64], z: &mut [f64]) {
+        if self.rows.is_empty() {
+            return;
+        }
+        let nf = lap.free_count();
+        let mut us = vec![0.0; 3 * nf];
+        for (a, &p) in self.rows.iter().enumerate() {
+            for k in 0..3 {
+                us[k * nf + self.free[p]] += s[a] * self.terms[p].n[k];
+            }
+        }
+        lap.solve(&mut us);
+        for (zi, ui) in z.iter_mut().zip(&us) {
+            *zi -= ui;
+        }
+    }
+
+    /// Keeps the active planes' multipliers `s` as the last ones.
+    fn keep(&mut self, s: &[f64]) {
+        for (a, &p) in self.rows.iter().enumerate() {
+            self.s_last[p] = s[a];
+        }
+    }
+
+    /// Puts what the last iteration owes into x: x −= Q⁻¹·(U·Δs), one solve.
+    fn pay(&mut self, sys: &Global, x: &mut [V3], counters: &mut Counters) {
+        if self.owed.is_empty() {
+            return;
+        }
+        let nf = sys.lap.free_count();
+        let mut z = vec![0.0; 3 * nf];
+        for (j, &i) in sys.lap.free.iter().enumerate() {
+            for k in 0..3 {
+                z[k * nf + j] = x[i as usize][k];
+            }
+        }
+        let owed = std::mem::take(&mut self.owed);
+        counters.time(Phase::Nodes, || self.subtract(sys.lap, &owed, &mut z));
+        counters.linear_solves += 1;
+        sys.write(&z, x);
+    }
+
+    /// Whether a plane's node at `x` is where its activity does not put it: outside an
+    /// active plane, or inside an inactive one, by more than its slack.
+    fn switched(&self, p: usize, x: &[V3]) -> bool {
+        let (t, depth) = (&self.terms[p], self.depth(p, x));
+        if self.active[p] {
+            depth < 0.0
+        } else {
+            depth > t.slack
+        }
+    }
+
+    /// How deep plane p's node is \[m]: for an active plane from its multiplier, δ = o − s/W
+    /// (s = W·n·x where the Woodbury solve is exact, so a lagged x does not count), else
+    /// at `x`.
+    fn depth(&self, p: usize, x: &[V3]) -> f64 {
+        let t = &self.terms[p];
+        if self.active[p] {
+            t.offset - self.s_last[p] / self.w[p]
+        } else {
+            t.depth(x[t.node as usize])
+        }
+    }
+
+    /// Whether a node ended inside an inactive plane by more than its slack.
+    fn any_left_inside(&self, x: &[V3]) -> bool {
+        (0..self.terms.len()).any(|p| !self.active[p] && self.switched(p, x))
+    }
+
+    /// Switches the planes that [`Self::switched`] (with `release` false only those that
+    /// start: the active set then only grows, so the switching ends); returns whether any
+    /// did.
+    fn update(&mut self, x: &[V3], release: bool) -> bool {
+        let flip: Vec<usize> = (0..self.terms.len())
+            .filter(|&p| self.switched(p, x) && (release || !self.active[p]))
+            .collect();
+        for &p in &flip {
+            self.active[p] = !self.active[p];
+        }
+        !flip.is_empty()
+    }
+
+    /// One update of the friction forces after an iteration ending at `x`: each active
+    /// plane's force moves against its node's slide along the surface this step,
+    /// d = h·vₜ, by the force that would undo it were it alone, d/(h²·Rₚ) (Rₚ bounds the
+    /// reach of all the planes' forces together, so the updates never overshoot), and is
+    /// then kept within the Coulomb disk: |F| ≤ μs·λ holds; past it the node slides and
+    /// F = μk·λ along F (λ = κ·δ(x) \[N], the plane's normal force).
+    fn update_friction(&mut self, h: f64, x0: &[V3], x: &[V3]) {
+        for &p in &self.rows {
+            let t = &self.terms[p];
+            let i = t.node as usize;
+            let lambda = t.kappa * self.depth(p, x).max(0.0);
+            let v: V3 = std::array::from_fn(|k| (x[i][k] - x0[i][k]) / h);
+            let vt = t.tangential(v);
+            let step = 1.0 / (h * self.reach[p]);
+            let f: V3 = std::array::from_fn(|k| self.friction[p][k] - step * vt[k]);
+            let f = along_plane(f, t.n);
+            let size = dot(f, f).sqrt();
+            self.friction[p] = if size <= t.mu.1 * lambda {
+                f
+            } else {
+                f.map(|c| c * t.mu.0 * lambda / size)
+            };
+        }
+    }
+
+    /// Static friction made exact, as the implicit family's [`Planes::hold`] does: a node
+    /// whose friction holds (inside the Coulomb disk) and that slides slower than ε_v
+    /// keeps its place along the surface; if it also moves slower than ε_v along the
+    /// normal, it stays exactly where it was, moving with the surface. The correction is
+    /// at most the motion of a node slower than ε_v, so it cannot pump energy in.
+    fn hold(&self, h: f64, x0: &[V3], (x, v): (&mut [V3], &mut [V3])) {
+        for &p in &self.rows {
+            let t = &self.terms[p];
+            let i = t.node as usize;
+            let (f, lambda) = (self.friction[p], t.kappa * self.depth(p, x).max(0.0));
+            let vt = t.tangential(v[i]);
+            let holds = dot(f, f).sqrt() < t.mu.1 * lambda;
+            if !holds || dot(vt, vt).sqrt() > EPS_V {
+                continue;
+            }
+            let vn = dot(v[i], t.n) - dot(t.u, t.n);
+            if vn.abs() <= EPS_V {
+                x[i] = std::array::from_fn(|k| x0[i][k] + h * t.u[k]);
+                v[i] = t.u;
+                continue;
+            }
+            for k in 0..3 {
+                x[i][k] -= h * vt[k];
+                v[i][k] -= vt[k];
+            }
+        }
+    }
+}
