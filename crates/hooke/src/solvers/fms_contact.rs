@@ -47,22 +47,19 @@ use super::blocks::V3;
 use super::direct::DenseSpd;
 use super::fms_global::Global;
 use super::laplacian::Laplacian;
-use super::penalty::{Planes, Term};
+use super::penalty::{EPS_V, Planes, Term, dot};
 use crate::counters::{Counters, Phase};
 use crate::state::State;
 
 /// The most planes a step solves this way; beyond, the dense system (c³/6 flops) would
 /// cost more than Newton's factorisation.
-pub(super) const MAX_PLANES: usize = 640;
+const MAX_PLANES: usize = 640;
 
 /// Iterations a step may add when its last one switched planes.
 const EXTRA_ITERATIONS: u32 = 6;
 
 /// The most active sets (dense factorisations) per step.
 const MAX_SETS: u32 = 4;
-
-/// Slide speed below which a held node is held exactly [m/s] (as the implicit family's).
-const EPS_V: f64 = 1e-3;
 
 /// Memory the cached columns Q⁻¹·eᵢ may take [bytes]; past it the cache starts again.
 const COLUMN_BYTES: usize = 64 << 20;
@@ -228,10 +225,6 @@ impl FmsContacts {
     }
 }
 
-fn dot(a: V3, b: V3) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
 /// The part of `f` along a plane of normal `n`.
 fn along_plane(f: V3, n: V3) -> V3 {
     let fn_ = dot(f, n);
@@ -284,11 +277,11 @@ impl Contacts<'_> {
         counters.time(Phase::Nodes, || {
             sys.lap.solve(&mut rhs);
             if exact {
-                let s = self.multipliers(nf, &rhs, None);
+                let s = self.multipliers(nf, &rhs, false);
                 self.subtract(sys.lap, &s, &mut rhs);
                 self.keep(&s);
             } else {
-                let s = self.multipliers(nf, &rhs, Some(()));
+                let s = self.multipliers(nf, &rhs, true);
                 self.owed = (0..s.len())
                     .map(|a| s[a] - self.s_last[self.rows[a]])
                     .collect();
@@ -301,7 +294,7 @@ impl Contacts<'_> {
 
     /// s = S⁻¹·(Uᵀ·z), or with `lagged`, S⁻¹·(Uᵀ·x + G·s_last) for an x solved with
     /// s_last.
-    fn multipliers(&self, nf: usize, z: &[f64], lagged: Option<()>) -> Vec<f64> {
+    fn multipliers(&self, nf: usize, z: &[f64], lagged: bool) -> Vec<f64> {
         let c = self.rows.len();
         let mut s: Vec<f64> = self
             .rows
@@ -312,7 +305,7 @@ impl Contacts<'_> {
                     .sum()
             })
             .collect();
-        if lagged.is_some() {
+        if lagged {
             for (b, &q) in self.rows.iter().enumerate() {
                 let sq = self.s_last[q];
                 for a in 0..c {
@@ -436,10 +429,9 @@ impl Contacts<'_> {
     }
 
     /// Static friction made exact, as the implicit family's [`Planes::hold`] does: a node
-    /// whose friction holds (inside the Coulomb disk) and that slides slower than ε_v
-    /// keeps its place along the surface; if it also moves slower than ε_v along the
-    /// normal, it stays exactly where it was, moving with the surface. The correction is
-    /// at most the motion of a node slower than ε_v, so it cannot pump energy in.
+    /// whose friction holds (inside the Coulomb disk) and that slides slower than ε_v is
+    /// held ([`Term::hold`]). The correction is at most the motion of a node slower than
+    /// ε_v, so it cannot pump energy in.
     fn hold(&self, h: f64, x0: &[V3], (x, v): (&mut [V3], &mut [V3])) {
         for &p in &self.rows {
             let t = &self.terms[p];
@@ -450,16 +442,7 @@ impl Contacts<'_> {
             if !holds || dot(vt, vt).sqrt() > EPS_V {
                 continue;
             }
-            let vn = dot(v[i], t.n) - dot(t.u, t.n);
-            if vn.abs() <= EPS_V {
-                x[i] = std::array::from_fn(|k| x0[i][k] + h * t.u[k]);
-                v[i] = t.u;
-                continue;
-            }
-            for k in 0..3 {
-                x[i][k] -= h * vt[k];
-                v[i][k] -= vt[k];
-            }
+            t.hold(h, x0[i], (&mut x[i], &mut v[i]));
         }
     }
 }

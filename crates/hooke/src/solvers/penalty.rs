@@ -43,7 +43,7 @@ use crate::real::{Real, Vec3};
 /// How much stiffer a contact is than the node it holds.
 const GAMMA: f64 = 100.0;
 /// Slide speed below which friction holds like static friction [m/s].
-const EPS_V: f64 = 1e-3;
+pub(super) const EPS_V: f64 = 1e-3;
 
 /// What one node's contact plane adds to the step's incremental potential while the node
 /// is inside it, ½·κ·δ(x)², and the friction it carries: what every solver that takes
@@ -80,6 +80,26 @@ impl Term {
         let vn = dot(rel, self.n);
         std::array::from_fn(|k| rel[k] - vn * self.n[k])
     }
+
+    /// Holds the node exactly, once its friction is known to hold it: its slide along the
+    /// surface this step is undone and its tangential velocity zeroed; if it was not
+    /// moving along the normal either (|vₙ| ≤ ε_v), it stays exactly where it was (x₀),
+    /// moving with the surface. `x1`, `v1`: its end position and velocity.
+    pub(super) fn hold(&self, h: f64, x0: V3, (x1, v1): (&mut V3, &mut V3)) {
+        let vt = self.tangential(*v1);
+        let vn = dot(*v1, self.n) - dot(self.u, self.n);
+        if vn.abs() <= EPS_V {
+            *x1 = std::array::from_fn(|k| x0[k] + h * self.u[k]);
+            *v1 = self.u;
+            return;
+        }
+        let slide: V3 = std::array::from_fn(|k| x1[k] - x0[k] - h * self.u[k]);
+        let along = dot(slide, self.n);
+        for k in 0..3 {
+            x1[k] -= slide[k] - along * self.n[k];
+            v1[k] -= vt[k];
+        }
+    }
 }
 
 /// One node's contact plane for this step, with what the implicit family's Newton
@@ -99,16 +119,6 @@ struct Plane {
     directional: bool,
 }
 
-impl Plane {
-    fn depth(&self, x: V3) -> f64 {
-        self.t.depth(x)
-    }
-
-    fn tangential(&self, v: V3) -> V3 {
-        self.t.tangential(v)
-    }
-}
-
 /// The contact planes of one implicit step.
 pub(super) struct Planes<'a> {
     surfaces: SolverContacts<'a>,
@@ -120,7 +130,7 @@ pub(super) struct Planes<'a> {
     c_x: f64,
 }
 
-fn dot(a: V3, b: V3) -> f64 {
+pub(super) fn dot(a: V3, b: V3) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
@@ -249,7 +259,7 @@ impl<'a> Planes<'a> {
     /// are added and the caller solves again (a Newton iteration).
     pub(super) fn settled(&mut self, (x_end, v_end): (&[V3], &[V3])) -> bool {
         let switched = self.list.iter().any(|p| {
-            let (depth, tol) = (p.depth(x_end[p.t.node as usize]), p.t.slack);
+            let (depth, tol) = (p.t.depth(x_end[p.t.node as usize]), p.t.slack);
             if p.counted { depth < -tol } else { depth > tol }
         });
         // A node with seed 004's directional roughness that came out sliding must have been
@@ -260,7 +270,7 @@ impl<'a> Planes<'a> {
                 return false;
             }
             let f = p.last;
-            let vt = p.tangential(v_end[p.t.node as usize]);
+            let vt = p.t.tangential(v_end[p.t.node as usize]);
             let speed = dot(vt, vt).sqrt();
             let coulomb = p.t.mu.0 * f.lambda;
             p.counted && speed > EPS_V && (f.c * speed - coulomb).abs() > 0.1 * coulomb
@@ -327,26 +337,14 @@ impl<'a> Planes<'a> {
             if !p.counted || f.lambda <= 0.0 {
                 continue;
             }
-            let (vt, vt0) = (p.tangential(v1[i]), p.tangential(v0[i]));
+            let (vt, vt0) = (p.t.tangential(v1[i]), p.t.tangential(v0[i]));
             let applied = f.force(vt);
             let m = masses[i] as f64;
             let other: V3 = std::array::from_fn(|k| m * (vt[k] - vt0[k]) / h - applied[k]);
             if dot(vt, vt).sqrt() > EPS_V || dot(other, other).sqrt() > p.t.mu.1 * f.lambda {
                 continue;
             }
-            let vn = dot(v1[i], p.t.n) - dot(p.t.u, p.t.n);
-            if vn.abs() <= EPS_V {
-                // At rest on the surface: it stays exactly where it was, moving with it.
-                x1[i] = std::array::from_fn(|k| x0[i][k] + h * p.t.u[k]);
-                v1[i] = p.t.u;
-                continue;
-            }
-            let slide: V3 = std::array::from_fn(|k| x1[i][k] - x0[i][k] - h * p.t.u[k]);
-            let along = dot(slide, p.t.n);
-            for k in 0..3 {
-                x1[i][k] -= slide[k] - along * p.t.n[k];
-                v1[i][k] -= vt[k];
-            }
+            p.t.hold(h, x0[i], (&mut x1[i], &mut v1[i]));
         }
     }
 
@@ -356,7 +354,7 @@ impl<'a> Planes<'a> {
         let mut nodes: Vec<u32> = self
             .list
             .iter()
-            .filter(|p| p.t.surface && p.depth(x_end[p.t.node as usize]) > -p.t.slack)
+            .filter(|p| p.t.surface && p.t.depth(x_end[p.t.node as usize]) > -p.t.slack)
             .map(|p| p.t.node)
             .collect();
         nodes.dedup();
@@ -376,7 +374,7 @@ impl<'a> Planes<'a> {
         let h = self.h;
         for p in &mut self.list {
             let i = p.t.node as usize;
-            let depth = p.depth(it.x_end[i]);
+            let depth = p.t.depth(it.x_end[i]);
             p.counted = it.linear || depth > 0.0;
             if !p.counted {
                 continue;
@@ -386,7 +384,7 @@ impl<'a> Planes<'a> {
             } else {
                 p.t.kappa * depth
             };
-            let vt = p.tangential(it.v_end[i]);
+            let vt = p.t.tangential(it.v_end[i]);
             let speed = if it.linear {
                 p.slide0
             } else {
