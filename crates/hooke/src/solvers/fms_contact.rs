@@ -39,9 +39,11 @@
 //! up on a standing cow: its feet pushed apart ever harder). A held node slower than
 //! ε_v is then held exactly, as in [`super::penalty`].
 //!
-//! The step goes to Newton instead (the caller) when a node with seed 004's directional
-//! roughness touches, when more than [`MAX_PLANES`] planes are found, or when a node
-//! ends inside a surface where no active plane holds it.
+//! A node the springs pull within its radius of a surface where it had no plane gets its
+//! planes, and the step iterates again from where it got to. The step goes to Newton
+//! instead (the caller) when a node with seed 004's directional roughness touches, when
+//! more than [`MAX_PLANES`] planes are found, when a node ends inside an inactive plane,
+//! or when nodes still come in after [`MAX_ROUNDS`] more rounds.
 
 use super::blocks::V3;
 use super::direct::DenseSpd;
@@ -54,6 +56,10 @@ use crate::state::State;
 /// The most planes a step solves this way; beyond, the dense system (c³/6 flops) would
 /// cost more than Newton's factorisation.
 const MAX_PLANES: usize = 640;
+
+/// Rounds a step may add for nodes that came within their radius of a surface without a
+/// plane.
+const MAX_ROUNDS: u32 = 2;
 
 /// Iterations a step may add when its last one switched planes.
 const EXTRA_ITERATIONS: u32 = 6;
@@ -103,8 +109,10 @@ struct Contacts<'t> {
 impl FmsContacts {
     /// Solves one step with its contact `planes` in `iterations` local/global iterations
     /// from the start x₀, the constant right-hand side `base` and the first iterate `x`,
-    /// writing the end into `st` (velocities times `retention`). Returns false, with `st`
-    /// untouched, when Newton must take the step instead.
+    /// writing the end into `st` (velocities times `retention`). A node the springs pull
+    /// within its radius of a surface where it had no plane gets its planes, and the step
+    /// iterates again from where it got to (at most [`MAX_ROUNDS`] times). Returns false,
+    /// with `st` untouched, when Newton must take the step instead.
     pub(super) fn step(
         &mut self,
         sys: &Global,
@@ -113,21 +121,56 @@ impl FmsContacts {
         (counters, retention): (&mut Counters, f64),
         ((x0, base), mut x): ((&[V3], &[V3]), Vec<V3>),
     ) -> bool {
-        let terms = planes.terms();
-        if planes.any_directional() || terms.len() > MAX_PLANES {
+        if planes.any_directional() {
             return false;
+        }
+        let mut terms = planes.terms();
+        for _ in 0..=MAX_ROUNDS {
+            let start = (x0, base, iterations);
+            let Some(c) = self.round(sys, &terms, start, &mut x, counters) else {
+                return false;
+            };
+            if planes.entered(&x) {
+                terms = planes.terms();
+                continue;
+            }
+            let mut v1 = sys.velocities(x0, &x);
+            c.hold(sys.h, x0, (&mut x, &mut v1));
+            sys.finish(st, (&x, &v1), retention);
+            st.touching = planes.touching(&x);
+            counters.surface_contacts += st.touching.len() as u64;
+            counters.pair_contacts += planes.pairs().div_ceil(2);
+            return true;
+        }
+        false
+    }
+
+    /// One round of a contact step: `iterations` local/global iterations with the planes
+    /// `terms` from the iterate `x`, and up to [`EXTRA_ITERATIONS`] more while planes
+    /// switch. `None` when these planes cannot be solved this way (too many, their columns
+    /// too large, S not positive definite, or a node left inside an inactive plane).
+    fn round<'t>(
+        &mut self,
+        sys: &Global,
+        terms: &'t [Term],
+        (x0, base, iterations): (&[V3], &[V3], u32),
+        x: &mut [V3],
+        counters: &mut Counters,
+    ) -> Option<Contacts<'t>> {
+        if terms.len() > MAX_PLANES {
+            return None;
         }
         let free: Vec<usize> = terms
             .iter()
             .map(|t| sys.lap.index[t.node as usize] as usize)
             .collect();
         if !self.ensure_columns(sys.lap, &free) {
-            return false;
+            return None;
         }
         let h2 = sys.h * sys.h;
         let qinv = counters.time(Phase::Nodes, || self.between(&free));
         let mut c = Contacts {
-            terms: &terms,
+            terms,
             qinv,
             w: terms.iter().map(|t| h2 * t.kappa).collect(),
             free,
@@ -141,36 +184,23 @@ impl FmsContacts {
             friction: vec![[0.0; 3]; terms.len()],
         };
         if !counters.time(Phase::Nodes, || c.factor()) {
-            return false;
+            return None;
         }
-        // The step's iterations, and up to EXTRA_ITERATIONS more while planes switch.
         let (mut sets, mut k, mut switched) = (1, 0, false);
         while k < iterations || (switched && k < iterations + EXTRA_ITERATIONS) {
-            c.iterate(sys, (base, k == 0 || switched), &mut x, counters);
-            c.update_friction(sys.h, x0, &x);
+            c.iterate(sys, (base, k == 0 || switched), x, counters);
+            c.update_friction(sys.h, x0, x);
             k += 1;
-            switched = c.update(&x, sets < MAX_SETS);
+            switched = c.update(x, sets < MAX_SETS);
             if switched {
                 sets += 1;
                 if !counters.time(Phase::Nodes, || c.factor()) {
-                    return false;
+                    return None;
                 }
             }
         }
-        c.pay(sys, &mut x, counters);
-        if c.any_left_inside(&x) {
-            return false;
-        }
-        if planes.entered(&x) {
-            return false;
-        }
-        let mut v1 = sys.velocities(x0, &x);
-        c.hold(sys.h, x0, (&mut x, &mut v1));
-        sys.finish(st, (&x, &v1), retention);
-        st.touching = planes.touching(&x);
-        counters.surface_contacts += st.touching.len() as u64;
-        counters.pair_contacts += planes.pairs().div_ceil(2);
-        true
+        c.pay(sys, x, counters);
+        (!c.any_left_inside(x)).then_some(c)
     }
 
     /// (Q⁻¹)_{jₚ j_q} for every pair of the free nodes `free` (one per plane), column-major,
