@@ -79,14 +79,16 @@ fn relative_error(start: &Scene, iterations: &[u32]) -> Vec<f64> {
         .collect()
 }
 
-/// As its iterations grow, fast mass-spring converges to the backward Euler step: after 50
-/// iterations within 1% of the step's displacement (dt = 1/100 s; observed 1.4%, 0.45%,
-/// 0.06% after 10, 50, 200). How fast depends on h²·k/m: at dt = 1/30 s on the same cloth
-/// it still converges, more slowly (observed 17.5%, 5.8%, 1.1%).
+/// As its iterations grow, fast mass-spring converges to the backward Euler step: with
+/// Chebyshev's acceleration after 10 iterations within 1% of the step's displacement
+/// (dt = 1/100 s; observed 0.79%, 0.17%, 0.008% after 10, 50, 200; plain iterations gave
+/// 1.4%, 0.45%, 0.06%). How fast depends on h²·k/m: at dt = 1/30 s on the same cloth it
+/// still converges, more slowly (observed 12.5%, 1.7%, 0.65%; plain 17.5%, 5.8%, 1.1%).
 #[test]
 fn converges_to_backward_euler() {
     let e = relative_error(&mid_swing("0.01"), &[10, 50, 200]);
-    assert!(e[1] < 0.01, "after 50 iterations: {:.2}%", 100.0 * e[1]);
+    assert!(e[0] < 0.01, "after 10 iterations: {:.2}%", 100.0 * e[0]);
+    assert!(e[1] < 0.003, "after 50 iterations: {:.2}%", 100.0 * e[1]);
     assert!(e[2] < e[1] && e[1] < e[0], "errors shrink: {e:?}");
     let stiff = relative_error(&mid_swing("0.0333333333"), &[10, 50, 200]);
     assert!(
@@ -94,7 +96,12 @@ fn converges_to_backward_euler() {
         "errors shrink at dt = 1/30: {stiff:?}"
     );
     assert!(
-        stiff[2] < 0.02,
+        stiff[1] < 0.03,
+        "after 50 iterations at dt = 1/30: {:.2}%",
+        100.0 * stiff[1]
+    );
+    assert!(
+        stiff[2] < 0.01,
         "after 200 iterations at dt = 1/30: {:.2}%",
         100.0 * stiff[2]
     );

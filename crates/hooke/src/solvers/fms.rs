@@ -15,9 +15,11 @@
 //! it is factored once and again only when it changes (stiffness, damping, mass, step size,
 //! topology, or which nodes are fixed). A rest-length change only changes dₛ, so it never
 //! refactors. Pinned, anchored and held nodes are eliminated (moved to the right-hand side).
-//! The iterations start from y; v₁ = (x₁ − x₀)/h.
+//! The iterations start from y; v₁ = (x₁ − x₀)/h. In a step where nothing touches they
+//! are accelerated by Chebyshev's semi-iterative method ([`super::chebyshev`]).
 
 use super::blocks::{self, V3};
+use super::chebyshev::Chebyshev;
 use super::fms_contact::FmsContacts;
 use super::fms_global::Global;
 use super::implicit::Implicit;
@@ -43,6 +45,7 @@ use crate::step::{Solver, StepCtx, StepReport, Workspace};
 #[derive(Debug)]
 pub(crate) struct FastMassSpring {
     lap: Laplacian,
+    chebyshev: Chebyshev,
     contacts: FmsContacts,
     newton: Implicit,
     /// Whether the last step was solved by Newton because something touched.
@@ -53,6 +56,7 @@ impl Default for FastMassSpring {
     fn default() -> Self {
         Self {
             lap: Laplacian::default(),
+            chebyshev: Chebyshev::default(),
             contacts: FmsContacts::default(),
             newton: Implicit::new(Integrator::BackwardEuler),
             touched: false,
@@ -148,9 +152,16 @@ impl Solver for FastMassSpring {
             }
             return StepReport::default();
         }
-        for _ in 0..ctx.settings.iterations() {
+        let iterations = ctx.settings.iterations();
+        let mut sweep = self.chebyshev.sweep(&x);
+        for k in 0..iterations {
+            let before = x.clone();
             sys.iterate(&base, &mut x, &mut ws.counters);
+            if k + 1 < iterations {
+                sweep.push(&before, &mut x);
+            }
         }
+        self.chebyshev.learn(&sweep);
         let v1 = sys.velocities(&x0, &x);
         sys.finish(st, (&x, &v1), ws.retention as f64);
         StepReport::default()

@@ -15,6 +15,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub(crate) mod blocks;
+mod chebyshev;
 pub(crate) mod direct;
 mod euler;
 mod eval;
