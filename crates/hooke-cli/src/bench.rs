@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use hooke::{Integrator, Simulation, builders};
+use hooke::{Integrator, Simulation};
 
 use crate::{bad, thread_pool};
 
@@ -20,7 +20,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub only: Option<String>,
     /// Integrator to time
-    #[arg(long, default_value = "symplectic-euler")]
+    #[arg(long, default_value = "symplectic-euler", help = crate::load::names_help("Integrator to time", &Integrator::ALL))]
     pub integrator: String,
     /// Time an N×N cloth instead of the standard scenes
     #[arg(long, value_name = "N")]
@@ -41,6 +41,10 @@ pub struct BenchArgs {
     /// GPU: steps between read-backs in the "read-back" column
     #[arg(long, default_value_t = 100, value_name = "K")]
     pub read_every: u64,
+    /// Set a field of every timed scene, PATH=VALUE (repeatable), e.g. --set settings.dt=0.0005
+    /// or a built-in's parameter, --set k=2000 (the standard CPU cases)
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub sets: Vec<String>,
 }
 
 /// A benchmark scene: a built-in scene with parameters.
@@ -136,6 +140,11 @@ fn bench_in_pool(a: BenchArgs) -> Result<()> {
             a.seconds
         )));
     }
+    if !a.sets.is_empty() && (a.render || a.solvers || a.backend == crate::run::Backend::Gpu) {
+        return Err(bad(
+            "--set: applies to the standard CPU cases (not with --render, --solvers or --backend gpu)",
+        ));
+    }
     if a.render {
         return bench_render(a.seconds);
     }
@@ -168,7 +177,7 @@ fn bench_in_pool(a: BenchArgs) -> Result<()> {
         "scene", "nodes", "springs", "steps", "M upd/s", "best", "ns/spring", "µs/step"
     );
     for case in selected(&a) {
-        bench_case(&case, integrator, a.seconds)?;
+        bench_case(&case, (integrator, &a.sets), a.seconds)?;
     }
     println!("load average after: {}", load_average());
     Ok(())
@@ -213,10 +222,19 @@ fn bench_gpu(_: &BenchArgs) -> Result<()> {
 }
 
 /// Times one case for about `seconds` and prints its line.
-fn bench_case(case: &Case, integrator: Integrator, seconds: f64) -> Result<()> {
-    let mut overrides = case.params.clone();
-    overrides.push(("integrator".to_string(), integrator.to_string().to_string()));
-    let scene = builders::build(case.builtin, &overrides).map_err(|e| bad(e.to_string()))?;
+///
+/// The user's `--set`s come last, so they win over the case's own parameters.
+fn bench_case(
+    case: &Case,
+    (integrator, sets): (Integrator, &[String]),
+    seconds: f64,
+) -> Result<()> {
+    let mut overrides: Vec<String> = (case.params.iter())
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    overrides.push(format!("integrator={integrator}"));
+    overrides.extend(sets.iter().cloned());
+    let (scene, _) = crate::load::load(case.builtin, &[], &overrides)?;
     let (nodes, springs) = (scene.model().nodes().len(), scene.model().springs().len());
     let mut sim = Simulation::new(scene);
     if case.settle > 0.0 {

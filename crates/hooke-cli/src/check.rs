@@ -14,7 +14,7 @@ pub struct CheckArgs {
     /// List Nissen's limit for every stable spring, not only those over it
     #[arg(long)]
     pub springs: bool,
-    /// Also run the scene this long \[s] under the watchdog and report what happened: the
+    /// Also run the scene this long [s] under the watchdog and report what happened: the
     /// energy audit of a clean run, or the divergence report (exit 3)
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub trial: Option<f64>,

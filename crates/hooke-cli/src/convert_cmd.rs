@@ -16,7 +16,7 @@ pub struct ConvertArgs {
     /// The mesh: .obj (with its .mtl), .gltf or .glb
     pub mesh: PathBuf,
     /// The scene file to write
-    #[arg(long, short)]
+    #[arg(long = "out", short, visible_alias = "output", value_name = "FILE")]
     pub output: PathBuf,
     /// Overwrite the output if it exists
     #[arg(long)]

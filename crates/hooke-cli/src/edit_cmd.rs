@@ -17,7 +17,7 @@ pub struct EditArgs {
     #[command(flatten)]
     pub spec: SceneSpec,
     /// The scene file to write
-    #[arg(long, short)]
+    #[arg(long = "out", short, visible_alias = "output", value_name = "FILE")]
     pub output: PathBuf,
     /// Overwrite the output if it exists
     #[arg(long)]

@@ -3,26 +3,27 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use hooke::{FieldError, Real, Scene, Settings, builders};
+use hooke::{FieldError, Integrator, LinearSolver, Real, Scene, Settings, builders};
 
 use crate::bad;
+use crate::set_path::parse_sets;
 
 /// SCENE and the options that adjust it, shared by `run` and `check`.
 #[derive(clap::Args)]
 pub struct SceneSpec {
     /// Scene file (.json) or built-in scene name (`hooke scene --list`)
     pub scene: String,
-    /// Override the step size \[s]
+    /// Override the step size [s]
     #[arg(long, allow_negative_numbers = true)]
     pub dt: Option<f64>,
-    /// Override the integrator: explicit-euler, symplectic-euler, verlet, rk4
-    #[arg(long)]
+    /// Override the integrator (the list comes from `Integrator::ALL`)
+    #[arg(long, help = names_help("Override the integrator", &Integrator::ALL))]
     pub integrator: Option<String>,
     /// Override the substeps per step
     #[arg(long)]
     pub substeps: Option<u32>,
-    /// Override the implicit integrators' linear solver: direct, cg
-    #[arg(long)]
+    /// Override the implicit integrators' linear solver
+    #[arg(long, help = names_help("Override the implicit integrators' linear solver", &LinearSolver::ALL))]
     pub linear_solver: Option<String>,
     /// Override the solver iterations (fast mass-spring, XPBD substeps, impulse sweeps)
     #[arg(long)]
@@ -33,13 +34,24 @@ pub struct SceneSpec {
     /// Built-in scene parameter KEY=VALUE (repeatable), e.g. -p width=64
     #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
     pub params: Vec<String>,
+    /// Set a field of the scene, PATH=VALUE (repeatable), by the path `hooke check` names:
+    /// --set settings.dt=0.001, --set nodes[3].mass=2, --set ground.roughness=0.5; a
+    /// built-in scene's parameter too: --set width=64
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub sets: Vec<String>,
+}
+
+/// `what`: every name in `all`, from the library's registry, so the help cannot drift.
+pub fn names_help<T: std::fmt::Display>(what: &str, all: &[T]) -> String {
+    let names: Vec<String> = all.iter().map(T::to_string).collect();
+    format!("{what}: {}", names.join(", "))
 }
 
 impl SceneSpec {
     /// Loads the scene and applies the overrides (--dt, --integrator, --substeps,
     /// --linear-solver, --iterations, --newton).
     pub fn load(&self) -> Result<(Scene, Source)> {
-        let (mut scene, source) = load(&self.scene, &self.params)?;
+        let (mut scene, source) = load(&self.scene, &self.params, &self.sets)?;
         let mut settings = scene.settings().clone();
         self.override_settings(&mut settings)?;
         if settings != *scene.settings() {
@@ -87,6 +99,8 @@ pub enum Source {
     File(PathBuf),
     /// A built-in scene.
     BuiltIn,
+    /// Standard input (`-`).
+    Stdin,
 }
 
 impl Source {
@@ -95,7 +109,7 @@ impl Source {
     pub fn dir(&self) -> PathBuf {
         match self {
             Source::File(p) => p.parent().map(PathBuf::from).unwrap_or_default(),
-            Source::BuiltIn => PathBuf::from("."),
+            Source::BuiltIn | Source::Stdin => PathBuf::from("."),
         }
     }
 }
@@ -113,32 +127,46 @@ pub fn parse_params(params: &[String]) -> Result<Vec<(String, String)>> {
         .collect()
 }
 
-/// Loads SCENE: an existing file (or anything that looks like a path), else a built-in
-/// name. A folder is never a scene; a run folder gets a pointer to its final.json.
-pub fn load(spec: &str, params: &[String]) -> Result<(Scene, Source)> {
+/// Loads SCENE: `-` (standard input), an existing file (or anything that looks like a
+/// path), else a built-in name; `params` (-p) and `sets` (--set) adjust it. A folder is
+/// never a scene; a run folder gets a pointer to its final.json.
+pub fn load(spec: &str, params: &[String], sets: &[String]) -> Result<(Scene, Source)> {
+    let sets = parse_sets(sets, "--set")?;
     let path = Path::new(spec);
-    let is_builtin = builders::find(spec).is_some();
-    if path.is_dir() && (!is_builtin || spec.contains('/')) {
-        let hint = path.join("final.json");
-        let tip = if hint.is_file() {
-            format!("; did you mean {}?", hint.display())
-        } else {
-            String::new()
-        };
-        return Err(bad(format!("{spec}: is a folder, not a scene file{tip}")));
-    }
-    let looks_like_file =
-        path.is_file() || spec.ends_with(".json") || (spec.contains('/') && !is_builtin);
-    if looks_like_file {
-        if !params.is_empty() {
+    let builtin = builders::find(spec);
+    let is_builtin = builtin.is_some();
+    // A built-in's parameter, or else a field of the scene's JSON.
+    let is_param = |key: &str| builtin.is_some_and(|b| b.params().iter().any(|p| p.name == key));
+    let (named, paths): (Vec<_>, Vec<_>) = sets.into_iter().partition(|(k, _)| is_param(k));
+    if spec == "-" || looks_like_file(spec, is_builtin)? {
+        if let Some(key) = params.first() {
             return Err(bad(format!(
-                "{spec}: --param applies to built-in scenes only; edit the file instead"
+                "{spec}: --param {key:?} applies to built-in scenes; for a scene file set a \
+                 field by its path, e.g. --set settings.dt=0.001"
             )));
         }
-        let scene = hooke_io::read_scene(path)?;
+        if spec == "-" {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .map_err(|e| bad(format!("-: cannot read the scene from standard input: {e}")))?;
+            return Ok((
+                from_text("-", &text, Path::new("."), &paths)?,
+                Source::Stdin,
+            ));
+        }
+        let scene = if paths.is_empty() {
+            hooke_io::read_scene(path)?
+        } else {
+            let text = std::fs::read_to_string(path).map_err(|cause| hooke_io::IoError::Read {
+                file: spec.to_string(),
+                cause,
+            })?;
+            from_text(spec, &text, &Source::File(path.to_path_buf()).dir(), &paths)?
+        };
         return Ok((scene, Source::File(path.to_path_buf())));
     }
-    let overrides = parse_params(params)?;
+    let mut overrides = parse_params(params)?;
+    overrides.extend(named);
     if !is_builtin {
         let names: Vec<_> = builders::builtins().iter().map(|b| b.name).collect();
         return Err(bad(format!(
@@ -148,5 +176,70 @@ pub fn load(spec: &str, params: &[String]) -> Result<(Scene, Source)> {
     }
     let scene =
         builders::build(spec, &overrides).map_err(|e| bad(format!("built-in scene: {e}")))?;
+    if paths.is_empty() {
+        return Ok((scene, Source::BuiltIn));
+    }
+    let text = hooke_io::scene_to_json(&scene);
+    let scene = from_text(spec, &text, Path::new("."), &paths).map_err(|e| {
+        let plain = paths.iter().find(|(k, _)| !k.contains(['.', '[']));
+        match (plain, builtin) {
+            (Some((key, _)), Some(b)) => {
+                let names: Vec<&str> = b.params().iter().map(|p| p.name).collect();
+                bad(format!(
+                    "{e:#}\n{key:?} is not a parameter of {spec} either ({})",
+                    names.join(", ")
+                ))
+            }
+            _ => e,
+        }
+    })?;
     Ok((scene, Source::BuiltIn))
+}
+
+/// Whether SCENE names a file: an existing one, a .json name, or a path that is not a
+/// built-in's name. A folder is refused here.
+fn looks_like_file(spec: &str, is_builtin: bool) -> Result<bool> {
+    let path = Path::new(spec);
+    if path.is_dir() && (!is_builtin || spec.contains('/')) {
+        let hint = path.join("final.json");
+        let tip = if hint.is_file() {
+            format!("; did you mean {}?", hint.display())
+        } else {
+            String::new()
+        };
+        return Err(bad(format!("{spec}: is a folder, not a scene file{tip}")));
+    }
+    Ok(path.is_file() || spec.ends_with(".json") || (spec.contains('/') && !is_builtin))
+}
+
+/// A scene from its JSON `text` (from `file`, its parts relative to `dir`) with the
+/// `--set` paths applied; unnamed, it takes the file's name.
+fn from_text(file: &str, text: &str, dir: &Path, paths: &[(String, String)]) -> Result<Scene> {
+    let text =
+        crate::set_path::apply_all(text, paths).map_err(|e| bad(format!("{file}: {e:#}")))?;
+    let parsed = hooke_io::parse_scene_in(&text, dir);
+    let mut scene = match parsed {
+        Err(error) if !paths.is_empty() => {
+            // The position is in the text --set rewrote, not in the user's file.
+            let message = error.to_string();
+            let message = match message.rfind(" (line ") {
+                Some(at) if message.ends_with(')') => message[..at].to_string(),
+                _ => message,
+            };
+            return Err(bad(format!("{file}: {message}")));
+        }
+        parsed => parsed.map_err(|error| hooke_io::IoError::Scene {
+            file: file.to_string(),
+            error,
+        })?,
+    };
+    let stem = Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned());
+    if let Some(stem) = stem.filter(|_| scene.name().is_empty() && file != "-") {
+        scene
+            .edit(|b| b.name = stem)
+            .map_err(|e| bad(format!("{file}: {e}")))?;
+    }
+    Ok(scene)
 }

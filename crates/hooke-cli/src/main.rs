@@ -18,6 +18,7 @@ mod pool;
 mod render_cmd;
 mod run;
 mod scene_cmd;
+mod set_path;
 #[cfg(feature = "studio")]
 mod studio_cmd;
 mod trial;

@@ -13,7 +13,7 @@ pub struct PlotArgs {
     /// The energy.csv of a run
     pub csv: PathBuf,
     /// The PNG to write [default: energy.png beside the CSV]
-    #[arg(long, short)]
+    #[arg(long = "out", short, visible_alias = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
 

@@ -18,14 +18,20 @@ pub struct RenderArgs {
     /// Number of steps [default: the scene's settings.duration / dt]
     #[arg(long, conflicts_with = "duration")]
     pub steps: Option<u64>,
-    /// Simulated time to run \[s]
+    /// Simulated time to run [s]
     #[arg(long)]
     pub duration: Option<f64>,
     /// Draw a frame every K steps (and the initial state) [default: about 60 frames]
     #[arg(long)]
     pub every: Option<u64>,
     /// Write an animated GIF [default: runs/<name>/<name>.gif]
-    #[arg(long, value_name = "FILE", conflicts_with = "png_dir")]
+    #[arg(
+        long,
+        short = 'o',
+        visible_alias = "out",
+        value_name = "FILE",
+        conflicts_with = "png_dir"
+    )]
     pub gif: Option<PathBuf>,
     /// Write PNG frames into this folder instead
     #[arg(long, value_name = "DIR")]

@@ -14,6 +14,9 @@ pub struct StudioArgs {
     /// Built-in scene parameter, KEY=VALUE (repeatable)
     #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
     pub params: Vec<String>,
+    /// Set a field of the scene, PATH=VALUE (repeatable), e.g. --set settings.dt=0.001
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub sets: Vec<String>,
     /// Serve the browser studio (built by web/build.sh) on localhost instead of opening a window
     #[arg(long)]
     pub web: bool,
@@ -35,10 +38,11 @@ pub fn studio(a: StudioArgs) -> Result<()> {
     }
     let (scene, source) = match &a.scene {
         Some(spec) => {
-            let (scene, src) = load::load(spec, &a.params)?;
+            let (scene, src) = load::load(spec, &a.params, &a.sets)?;
             let name = match src {
                 load::Source::File(p) => p.to_string_lossy().into_owned(),
                 load::Source::BuiltIn => format!("{spec}.json"),
+                load::Source::Stdin => format!("{}.json", scene.name()),
             };
             (scene, name)
         }

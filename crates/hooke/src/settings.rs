@@ -136,7 +136,7 @@ pub enum LinearSolver {
 
 impl LinearSolver {
     /// All linear solvers.
-    pub(crate) const ALL: [LinearSolver; 2] = [LinearSolver::Cg, LinearSolver::Direct];
+    pub const ALL: [LinearSolver; 2] = [LinearSolver::Cg, LinearSolver::Direct];
 
     /// The scene-format name.
     pub(crate) fn name(self) -> &'static str {

@@ -12,7 +12,7 @@ pub struct RunArgs {
     /// Number of steps [default: the scene's settings.duration / dt]
     #[arg(long, conflicts_with = "duration")]
     pub steps: Option<u64>,
-    /// Simulated time to run \[s]
+    /// Simulated time to run [s]
     #[arg(long, allow_negative_numbers = true)]
     pub duration: Option<f64>,
     /// Where to step: cpu (every scene), or gpu (wgpu: Vulkan, Metal, DirectX 12 or Mesa's
