@@ -13,6 +13,7 @@ mod convert_cmd;
 mod edit_cmd;
 mod fold;
 mod load;
+mod manifest;
 mod plot_cmd;
 mod pool;
 mod render_cmd;

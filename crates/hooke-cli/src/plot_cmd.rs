@@ -101,6 +101,7 @@ pub fn plot(a: PlotArgs) -> Result<()> {
         .map(|n| format!("{}: energy", n.to_string_lossy()))
         .unwrap_or_else(|| "energy".into());
     plot_energy(&a.csv, &out, &title)?;
+    crate::manifest::add(&out, false)?;
     println!("wrote {}", out.display());
     Ok(())
 }

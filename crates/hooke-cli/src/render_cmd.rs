@@ -140,6 +140,7 @@ pub fn render(a: RenderArgs) -> Result<()> {
                 std::fs::create_dir_all(parent)?;
             }
             hooke_render::gif_out::write_gif(&path, &frames, delay)?;
+            crate::manifest::add(&path, gif.is_none())?;
             path.display().to_string()
         }
     };

@@ -22,9 +22,13 @@ pub struct RunArgs {
     /// Worker threads [default: one per core]
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output folder [default: runs/<scene name>, or runs/<name>-step<N> when resuming from it]
+    /// Output folder [default: runs/<scene name>, or runs/<name>-step<N> when resuming from it];
+    /// the files a previous run listed in its run.json are removed first
     #[arg(long, short)]
     pub out: Option<PathBuf>,
+    /// Write into an output folder that holds files no hooke run listed (they are kept)
+    #[arg(long)]
+    pub force: bool,
     /// Write trajectory.npy and sample energy every K steps
     #[arg(long)]
     pub every: Option<u64>,

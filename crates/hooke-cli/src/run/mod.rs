@@ -9,7 +9,7 @@ mod summary;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use hooke::{Diverged, Scene, Simulation};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -17,7 +17,7 @@ pub use args::{Backend, RunArgs};
 pub use summary::{audit_summary, solver_summary};
 
 use crate::load::Source;
-use crate::{bad, thread_pool};
+use crate::{bad, manifest, thread_pool};
 use outputs::{Outputs, Written};
 
 /// Steps to run: --steps, or ceil(duration / dt).
@@ -40,6 +40,14 @@ pub fn step_count(scene: &Scene, steps: Option<u64>, duration: Option<f64>) -> R
     } else {
         r.ceil()
     } as u64)
+}
+
+/// Whether `file` is in the folder `dir` (or below it).
+fn inside(file: &Path, dir: &Path) -> bool {
+    match (file.canonicalize(), dir.canonicalize()) {
+        (Ok(f), Ok(d)) => f.starts_with(d),
+        _ => false,
+    }
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
@@ -74,31 +82,16 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         Backend::Gpu => Some(gpu::prepare(&mut sim)?),
     };
     let out = output_folder(&a, sim.scene(), &source)?;
+    let manifest = manifest::Run::start(sim.scene(), &out)?;
+    manifest.write(&out, "running")?;
     let mut outputs = Outputs::open(&a, &out, &sim, &source, steps)?;
     let (gif_every, export_every) = (outputs.gif_every(), outputs.export_every());
     let started = Instant::now();
     let (result, stepping, device) = step_on(gpu, &mut sim, &mut outputs, steps, a.quiet)?;
     let (written, recording) = outputs.close()?;
     if let Err(d) = result {
-        let also = if written.frames.is_some() {
-            " and trajectory.npy"
-        } else {
-            ""
-        };
-        eprintln!(
-            "energy.csv{also} in {} hold the run up to the stop",
-            out.display()
-        );
-        if let Some(good) = sim.last_good() {
-            let path = out.join("last-good.json");
-            hooke_io::write_scene(&path, &good)?;
-            eprintln!(
-                "{}: the last good state (step {}, t = {:.4} s), to resume from or inspect",
-                path.display(),
-                good.state().step(),
-                good.state().t()
-            );
-        }
+        keep_what_diverged(&sim, &out, written.frames.is_some())?;
+        manifest.write(&out, "diverged")?;
         return Err(d);
     }
     hooke_io::write_scene(&out.join("final.json"), sim.scene())?;
@@ -132,6 +125,31 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         wrote.push("energy.png");
     }
     report_tail(&a, &out, &written, export_every, &mut wrote);
+    manifest.write(&out, "finished")
+}
+
+/// After a divergence: says what the outputs hold and writes the last good state beside
+/// them.
+fn keep_what_diverged(sim: &Simulation, out: &Path, trajectory: bool) -> Result<()> {
+    let also = if trajectory {
+        " and trajectory.npy"
+    } else {
+        ""
+    };
+    eprintln!(
+        "energy.csv{also} in {} hold the run up to the stop",
+        out.display()
+    );
+    if let Some(good) = sim.last_good() {
+        let path = out.join("last-good.json");
+        hooke_io::write_scene(&path, &good)?;
+        eprintln!(
+            "{}: the last good state (step {}, t = {:.4} s), to resume from or inspect",
+            path.display(),
+            good.state().step(),
+            good.state().t()
+        );
+    }
     Ok(())
 }
 
@@ -149,16 +167,17 @@ fn output_folder(a: &RunArgs, scene: &Scene, source: &Source) -> Result<PathBuf>
     {
         out = Path::new("runs").join(format!("{}-step{}", scene.name(), scene.state().step()));
     }
-    std::fs::create_dir_all(&out)
-        .with_context(|| format!("{}: cannot create the output folder", out.display()))?;
     if let Source::File(input) = source
-        && same_file(input, &out.join("final.json"))
+        && inside(input, &out)
     {
         return Err(bad(format!(
-            "{}: the output would overwrite the input scene; choose another --out",
-            input.display()
+            "{}: the input scene is inside the output folder {}: the run would clear or \
+             overwrite the input; choose another --out",
+            input.display(),
+            out.display()
         )));
     }
+    crate::manifest::prepare(&out, a.force)?;
     Ok(out)
 }
 
