@@ -17,6 +17,7 @@ mod manifest;
 mod plot_cmd;
 mod pool;
 mod render_cmd;
+mod render_run;
 mod run;
 mod scene_cmd;
 mod set_path;

@@ -132,3 +132,66 @@ fn run_draws_a_gif_and_plots_its_energy_in_one_pass() {
         text(&o.stderr)
     );
 }
+
+/// Frames in a GIF.
+fn gif_frames(path: &std::path::Path) -> (usize, u16) {
+    let mut dec = gif::DecodeOptions::new()
+        .read_info(std::fs::File::open(path).unwrap())
+        .unwrap();
+    let (mut n, mut delay) = (0, 0);
+    while let Some(f) = dec.read_next_frame().unwrap() {
+        n += 1;
+        delay = f.delay;
+    }
+    (n, delay)
+}
+
+/// `hooke render RUN_DIR` redraws the saved trajectory: the run's final.json is changed
+/// so that simulating it would diverge at once (explicit Euler at a 1 s step), and the
+/// redraw still succeeds with one frame per saved frame — no step ran.
+#[test]
+fn render_redraws_a_saved_run_without_simulating() {
+    let d = scratch("redraw");
+    let run = hooke(
+        &[
+            "run", "cloth", "--steps", "40", "--every", "4", "-q", "-o", "r",
+        ],
+        &d,
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let path = d.join("r/final.json");
+    let mut scene: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    scene["settings"]["integrator"] = "explicit-euler".into();
+    scene["settings"]["dt"] = 1.0.into();
+    std::fs::write(&path, scene.to_string()).unwrap();
+    let o = hooke(
+        &["render", "r", "--every", "1", "--size", "64x48", "-q"],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("nothing simulated"),
+        "{}",
+        text(&o.stdout)
+    );
+    // 40 steps, a frame every 4 and the start: 11 frames, 4 × 0.2 ms apart (the GIF's
+    // 2 cs minimum).
+    assert_eq!(gif_frames(&d.join("r/cloth.gif")), (11, 2));
+    let manifest = std::fs::read_to_string(d.join("r/run.json")).unwrap();
+    assert!(
+        manifest.contains("cloth.gif"),
+        "the picture joins the manifest: {manifest}"
+    );
+
+    let o = hooke(&["render", "r", "--steps", "5"], &d);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "a saved run is not simulated again"
+    );
+    std::fs::remove_file(d.join("r/trajectory.npy")).unwrap();
+    let o = hooke(&["render", "r"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--every"), "{}", text(&o.stderr));
+}

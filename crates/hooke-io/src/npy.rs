@@ -86,9 +86,103 @@ impl NpyWriter {
     }
 }
 
+/// Reads a trajectory [`NpyWriter`] wrote (or any float32, C-order NPY of shape
+/// (frames, nodes, 3)): returns the frames of node positions.
+pub fn read_trajectory(path: &Path) -> Result<Vec<Vec<Vec3>>, IoError> {
+    let bad = |why: String| IoError::Read {
+        file: path.display().to_string(),
+        cause: std::io::Error::new(std::io::ErrorKind::InvalidData, why),
+    };
+    let bytes = std::fs::read(path).map_err(|cause| IoError::Read {
+        file: path.display().to_string(),
+        cause,
+    })?;
+    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
+        return Err(bad("not an NPY file".into()));
+    }
+    let (len, start) = match bytes[6] {
+        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
+        2 | 3 if bytes.len() >= 12 => {
+            let b = [bytes[8], bytes[9], bytes[10], bytes[11]];
+            (u32::from_le_bytes(b) as usize, 12)
+        }
+        v => return Err(bad(format!("NPY version {v} is not read here"))),
+    };
+    let dict = bytes
+        .get(start..start + len)
+        .and_then(|h| std::str::from_utf8(h).ok())
+        .ok_or_else(|| bad("truncated NPY header".into()))?;
+    if !dict.contains("'descr': '<f4'") || !dict.contains("'fortran_order': False") {
+        return Err(bad(format!(
+            "expected float32 in C order, not {}",
+            dict.trim()
+        )));
+    }
+    let shape: Vec<usize> = dict
+        .split_once("'shape': (")
+        .and_then(|(_, r)| r.split_once(')'))
+        .map(|(dims, _)| {
+            dims.split(',')
+                .filter_map(|d| d.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let [frames, nodes, 3] = shape[..] else {
+        return Err(bad(format!(
+            "expected the shape (frames, nodes, 3), not {shape:?}"
+        )));
+    };
+    let data = &bytes[start + len..];
+    if data.len() != frames * nodes * 12 {
+        return Err(bad(format!(
+            "{} bytes of data for {frames} frames of {nodes} nodes (expected {})",
+            data.len(),
+            frames * nodes * 12
+        )));
+    }
+    let value = |i: usize| {
+        let b = [
+            data[4 * i],
+            data[4 * i + 1],
+            data[4 * i + 2],
+            data[4 * i + 3],
+        ];
+        f32::from_le_bytes(b) as hooke::Real
+    };
+    Ok((0..frames)
+        .map(|f| {
+            (0..nodes)
+                .map(|n| {
+                    let i = 3 * (f * nodes + n);
+                    Vec3::new(value(i), value(i + 1), value(i + 2))
+                })
+                .collect()
+        })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_the_writer_writes_the_reader_reads() {
+        let dir = std::env::temp_dir().join(format!("hooke-npy-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.npy");
+        let frames: Vec<Vec<Vec3>> = (0..3)
+            .map(|f| (0..4).map(|n| Vec3::new(f as _, n as _, 0.5)).collect())
+            .collect();
+        let mut w = NpyWriter::create(&path, 4).unwrap();
+        for x in &frames {
+            w.push(x).unwrap();
+        }
+        w.finish().unwrap();
+        assert_eq!(read_trajectory(&path).unwrap(), frames);
+        std::fs::write(&path, b"\x93NUMPY\x01\x00").unwrap();
+        assert!(read_trajectory(&path).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn header_is_aligned_and_names_the_shape() {

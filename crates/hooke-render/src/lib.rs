@@ -28,6 +28,8 @@ pub mod scenery;
 pub use camera::{Camera, View};
 pub use colors::{face_color, strain_color};
 pub use draw::{ColorBy, Look, Shot, Style, draw_frame, spring_strain};
+/// A drawn frame (RGBA pixels), as [`Recording::render`] returns them.
+pub use tiny_skia::Pixmap;
 
 use hooke::{Model, Simulation, Springs, Vec3};
 

@@ -207,7 +207,7 @@ fn step_on(
 }
 
 /// The run's progress bar (hidden with --quiet).
-fn progress_bar(steps: u64, quiet: bool) -> ProgressBar {
+pub fn progress_bar(steps: u64, quiet: bool) -> ProgressBar {
     let bar = if quiet {
         ProgressBar::hidden()
     } else {
