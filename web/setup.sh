@@ -23,7 +23,8 @@ rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown \
 if ! cargo install --list | grep -q '^hooke-wasm-bindgen v0.2.130'; then
   cargo install --locked --force --path web/tools/wasm-bindgen
 fi
-# playwright-core and binaryen (wasm-opt), the versions in web/package-lock.json.
-{ [ -e web/node_modules/playwright-core ] && [ -e web/node_modules/.bin/wasm-opt ]; } \
+# playwright-core, binaryen (wasm-opt) and the Khronos glTF Validator (the export tests),
+# the versions in web/package-lock.json.
+{ [ -e web/node_modules/playwright-core ] && [ -e web/node_modules/.bin/wasm-opt ] && [ -e web/node_modules/gltf-validator ]; } \
   || npm ci --prefix web --no-audit --no-fund
-echo "web/setup.sh: ready (chromium, xvfb-run, wasm32 target, wasm-bindgen 0.2.130, playwright-core and wasm-opt from npm)"
+echo "web/setup.sh: ready (chromium, xvfb-run, wasm32 target, wasm-bindgen 0.2.130, playwright-core, wasm-opt and gltf-validator from npm)"

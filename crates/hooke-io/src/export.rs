@@ -8,6 +8,7 @@
 //! the area-weighted vertex normals of [`hooke::mesh::vertex_normals`], recomputed for
 //! every frame.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -25,6 +26,8 @@ pub struct ExportMesh {
     /// The surfaces with faces in exported-vertex numbering.
     pub surfaces: Vec<Surface>,
     all_faces: Vec<[u32; 3]>,
+    /// Per node, its exported vertex (`u32::MAX`: none).
+    index: Vec<u32>,
 }
 
 impl ExportMesh {
@@ -58,7 +61,32 @@ impl ExportMesh {
             nodes,
             surfaces: out,
             all_faces,
+            index,
         })
+    }
+
+    /// Follows the model's `surfaces` after a tear, which removes the faces along a torn
+    /// spring (never adds one): the faces left, on the same vertices. Returns whether the
+    /// faces changed.
+    pub fn follow(&mut self, surfaces: &[Surface]) -> bool {
+        let count: usize = surfaces.iter().map(|s| s.faces.len()).sum();
+        if count == self.all_faces.len() {
+            return false;
+        }
+        let index = &self.index;
+        self.surfaces = surfaces
+            .iter()
+            .map(|s| Surface {
+                faces: s
+                    .faces
+                    .iter()
+                    .map(|f| f.map(|n| index[n as usize]))
+                    .collect(),
+                ..s.clone()
+            })
+            .collect();
+        self.all_faces = surfaces.iter().flat_map(|s| s.faces.clone()).collect();
+        true
     }
 
     /// Positions and normals of the exported vertices at node positions `x`.
@@ -116,8 +144,10 @@ impl ObjSequence {
         })
     }
 
-    /// Writes the next frame at node positions `x`.
-    pub fn push(&mut self, x: &[Vec3]) -> Result<(), IoError> {
+    /// Writes the next frame at node positions `x`, with the faces the model's `surfaces`
+    /// have now (a tear removes the faces along it).
+    pub fn push(&mut self, x: &[Vec3], surfaces: &[Surface]) -> Result<(), IoError> {
+        self.mesh.follow(surfaces);
         let (p, n) = self.mesh.frame(x, &mut self.scratch);
         let path = self.dir.join(format!("frame_{:05}.obj", self.frames));
         let mut w = crate::error::create(&path)?;
@@ -135,6 +165,30 @@ impl ObjSequence {
     }
 }
 
+/// A face corner's key: its exported vertex and texture coordinate (as bits).
+fn uv_key(vertex: u32, uv: Option<[Real; 2]>) -> (u32, Option<(u64, u64)>) {
+    #[allow(clippy::unnecessary_cast)] // Real is f64 in f64 builds
+    (
+        vertex,
+        uv.map(|[u, v]| ((u as f64).to_bits(), (v as f64).to_bits())),
+    )
+}
+
+/// Every face corner of `surfaces` in order, through `id` (its exported vertex and
+/// texture coordinate to a glTF vertex).
+fn corners(surfaces: &[Surface], mut id: impl FnMut(u32, Option<[Real; 2]>) -> u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for s in surfaces {
+        for (f, face) in s.faces.iter().enumerate() {
+            for c in 0..3 {
+                let uv = s.face_uvs.get(f).map(|t| s.uvs[t[c] as usize]);
+                out.push(id(face[c], uv));
+            }
+        }
+    }
+    out
+}
+
 /// The most frames one `.glb` holds: its animation stores frames² weights.
 pub const GLB_MAX_FRAMES: usize = 2000;
 
@@ -147,11 +201,15 @@ pub struct GlbAnimation {
     /// glTF vertices: (exported vertex, texture coordinate) pairs, in first-use order.
     verts: Vec<(u32, Option<[Real; 2]>)>,
     indices: Vec<u32>,
+    /// Per (exported vertex, texture coordinate bits), its glTF vertex.
+    seen: HashMap<(u32, Option<(u64, u64)>), u32>,
     times: Vec<f32>,
     positions: Vec<Vec<[f32; 3]>>,
     normals: Vec<Vec<[f32; 3]>>,
     scratch: Vec<Vec3>,
     texture: Option<(Vec<u8>, &'static str)>,
+    /// The scene's name, given to the glTF node (`hooke` until [`Self::named`]).
+    name: String,
 }
 
 // f32 already in f32 builds.
@@ -179,36 +237,55 @@ impl GlbAnimation {
             Some((std::fs::read(scene_dir.join(t)).ok()?, mime))
         });
         let mut verts = Vec::new();
-        let mut seen = std::collections::HashMap::new();
-        let mut indices = Vec::new();
-        for s in &mesh.surfaces {
-            for (f, face) in s.faces.iter().enumerate() {
-                for c in 0..3 {
-                    let uv = s.face_uvs.get(f).map(|t| s.uvs[t[c] as usize]);
-                    let key = (face[c], uv.map(|[u, v]| (u.to_bits(), v.to_bits())));
-                    let id = *seen.entry(key).or_insert_with(|| {
-                        verts.push((face[c], uv));
-                        verts.len() as u32 - 1
-                    });
-                    indices.push(id);
-                }
-            }
-        }
+        let mut seen = HashMap::new();
+        let indices = corners(&mesh.surfaces, |face, uv| {
+            *seen.entry(uv_key(face, uv)).or_insert_with(|| {
+                verts.push((face, uv));
+                verts.len() as u32 - 1
+            })
+        });
         Self {
             path: path.to_path_buf(),
             mesh,
             verts,
             indices,
+            seen,
             times: Vec::new(),
             positions: Vec::new(),
             normals: Vec::new(),
             scratch: Vec::new(),
             texture,
+            name: "hooke".into(),
         }
     }
 
-    /// Adds the frame at time `t` \[s] with node positions `x`.
-    pub fn push(&mut self, t: f64, x: &[Vec3]) -> Result<(), IoError> {
+    /// Names the glTF node after the scene (its mesh is named after the surfaces).
+    pub fn named(mut self, scene: &str) -> Self {
+        self.name = scene.to_string();
+        self
+    }
+
+    /// The mesh's name: its surfaces' names, joined by `+`.
+    fn mesh_name(&self) -> String {
+        let names: Vec<&str> = (self.mesh.surfaces.iter())
+            .map(|s| s.name.as_str())
+            .filter(|n| !n.is_empty())
+            .collect();
+        if names.is_empty() {
+            self.name.clone()
+        } else {
+            names.join("+")
+        }
+    }
+
+    /// Adds the frame at time `t` \[s] with node positions `x` and the model's
+    /// `surfaces` now. A morph-target animation keeps one set of faces: the file holds the
+    /// faces that last to the end (a tear removes the faces along it from every frame).
+    pub fn push(&mut self, t: f64, x: &[Vec3], surfaces: &[Surface]) -> Result<(), IoError> {
+        if self.mesh.follow(surfaces) {
+            let seen = &self.seen;
+            self.indices = corners(&self.mesh.surfaces, |face, uv| seen[&uv_key(face, uv)]);
+        }
         if self.times.len() >= GLB_MAX_FRAMES {
             return Err(IoError::write(
                 &self.path,
@@ -250,7 +327,7 @@ impl GlbAnimation {
         let mut primitive =
             json!({"attributes": attributes, "indices": idx, "mode": 4, "material": 0});
         let (material, image) = self.material(&mut b, textured);
-        let mut mesh = json!({"name": "hooke", "primitives": []});
+        let mut mesh = json!({"name": self.mesh_name(), "primitives": []});
         let animation = self.animation(&mut b, targets.len());
         if !targets.is_empty() {
             mesh["weights"] = json!(vec![0.0; targets.len()]);
@@ -262,7 +339,7 @@ impl GlbAnimation {
             "asset": {"version": "2.0", "generator": "hooke"},
             "scene": 0,
             "scenes": [{"nodes": [0]}],
-            "nodes": [{"name": "hooke", "mesh": 0}],
+            "nodes": [{"name": self.name, "mesh": 0}],
             "meshes": [mesh],
             "materials": [material],
             "buffers": [{"byteLength": b.bin.len()}],

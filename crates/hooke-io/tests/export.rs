@@ -55,9 +55,9 @@ fn exported_obj_frames_read_back_with_the_same_vertices_faces_and_uvs() {
     let mesh = ExportMesh::new(m.surfaces(), m.nodes().len()).unwrap();
     let surface = m.surfaces()[0].clone();
     let mut seq = ObjSequence::create(&d, mesh.clone(), Path::new(".")).unwrap();
-    seq.push(sim.state().x()).unwrap();
+    seq.push(sim.state().x(), sim.model().surfaces()).unwrap();
     sim.run(500).unwrap();
-    seq.push(sim.state().x()).unwrap();
+    seq.push(sim.state().x(), sim.model().surfaces()).unwrap();
     let back = load_mesh(&d.join("frame_00001.obj"), ImportOptions::default()).unwrap();
     let x = &sim.state().x();
     assert_eq!(back.positions.len(), mesh.nodes.len());
@@ -101,10 +101,12 @@ fn exported(name: &str) -> Exported {
     let order = mesh.nodes.clone();
     let mut glb = GlbAnimation::new(&path, mesh, Path::new("."));
     let mut frames: Vec<Vec<Vec3>> = vec![sim.state().x().to_vec()];
-    glb.push(sim.state().t(), sim.state().x()).unwrap();
+    glb.push(sim.state().t(), sim.state().x(), sim.model().surfaces())
+        .unwrap();
     for _ in 0..4 {
         sim.run(250).unwrap();
-        glb.push(sim.state().t(), sim.state().x()).unwrap();
+        glb.push(sim.state().t(), sim.state().x(), sim.model().surfaces())
+            .unwrap();
         frames.push(sim.state().x().to_vec());
     }
     glb.finish().unwrap();

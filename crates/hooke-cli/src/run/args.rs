@@ -35,8 +35,8 @@ pub struct RunArgs {
     /// Write every step's sensor outputs and controller states to this CSV file
     #[arg(long, value_name = "FILE")]
     pub log_sensors: Option<PathBuf>,
-    /// Export the surfaces per output frame: obj (DIR/obj/frame_NNNNN.obj with normals,
-    /// UVs, MTL and texture) or gltf (DIR/animation.glb, morph-target animation); frames
+    /// Export the surfaces per output frame: obj (DIR/obj/frame_NNNNN.obj with normals;
+    /// UVs, MTL and texture when the surface has one) or gltf (DIR/animation.glb, morph-target animation); frames
     /// every --every steps, or 30 per simulated second
     #[arg(long, value_enum)]
     pub export: Option<ExportKind>,
@@ -60,7 +60,7 @@ pub struct RunArgs {
 /// Export formats of `hooke run --export`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ExportKind {
-    /// One OBJ per frame, with an MTL and the texture.
+    /// One OBJ per frame (with an MTL and the texture when the surface has one).
     Obj,
     /// One binary glTF with the motion as morph targets.
     Gltf,

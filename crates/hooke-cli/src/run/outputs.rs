@@ -16,14 +16,15 @@ use crate::load::Source;
 /// Where exported frames go.
 pub(super) enum Exporter {
     Obj(hooke_io::export::ObjSequence),
-    Gltf(hooke_io::export::GlbAnimation),
+    Gltf(Box<hooke_io::export::GlbAnimation>),
 }
 
 impl Exporter {
-    fn push(&mut self, t: f64, x: &[hooke::Vec3]) -> Result<()> {
+    fn push(&mut self, t: f64, sim: &Simulation) -> Result<()> {
+        let (x, surfaces) = (sim.state().x(), sim.model().surfaces());
         match self {
-            Exporter::Obj(o) => o.push(x)?,
-            Exporter::Gltf(g) => g.push(t, x)?,
+            Exporter::Obj(o) => o.push(x, surfaces)?,
+            Exporter::Gltf(g) => g.push(t, x, surfaces)?,
         }
         Ok(())
     }
@@ -115,7 +116,7 @@ impl Outputs {
             t.push(sim.state().x())?;
         }
         if let Some(e) = &mut o.exporter {
-            e.push(sim.state().t(), sim.state().x())?;
+            e.push(sim.state().t(), sim)?;
         }
         Ok(o)
     }
@@ -168,7 +169,7 @@ impl Outputs {
         if let Some(e) = &mut self.exporter
             && i % export == 0
         {
-            e.push(sim.state().t(), sim.state().x())?;
+            e.push(sim.state().t(), sim)?;
         }
         Ok(())
     }
@@ -223,10 +224,9 @@ fn exporter(
             mesh,
             &scene_dir,
         )?),
-        ExportKind::Gltf => Exporter::Gltf(hooke_io::export::GlbAnimation::new(
-            &out.join("animation.glb"),
-            mesh,
-            &scene_dir,
+        ExportKind::Gltf => Exporter::Gltf(Box::new(
+            hooke_io::export::GlbAnimation::new(&out.join("animation.glb"), mesh, &scene_dir)
+                .named(sim.scene().name()),
         )),
     }))
 }
