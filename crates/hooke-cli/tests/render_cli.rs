@@ -29,7 +29,11 @@ fn render_writes_a_gif_with_one_frame_per_k_steps_plus_the_start() {
     while let Some(f) = dec.read_next_frame().unwrap() {
         // 2 steps of 0.2 ms is below a GIF's 2 cs minimum that browsers honour.
         assert_eq!(f.delay, 2);
-        assert_eq!((f.width, f.height), (320, 240));
+        // The first frame is whole; later ones only the rectangle that changed.
+        if frames == 0 {
+            assert_eq!((f.width, f.height), (320, 240));
+        }
+        assert!(f.left + f.width <= 320 && f.top + f.height <= 240);
         frames += 1;
     }
     assert_eq!(frames, 31);
@@ -45,6 +49,39 @@ fn render_writes_a_gif_with_one_frame_per_k_steps_plus_the_start() {
     for f in &frames {
         assert_eq!(f.buffer().dimensions(), (320, 240));
         assert_eq!(f.delay().numer_denom_ms(), (20, 1));
+    }
+    // Composed, every frame is the picture drawn (as PNG frames), up to the GIF's 256
+    // colours: the changed rectangles leave nothing stale behind.
+    let o = hooke(
+        &[
+            "render",
+            "cloth",
+            "--steps",
+            "60",
+            "--every",
+            "2",
+            "--png-dir",
+            "png",
+            "--size",
+            "320x240",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for (i, f) in frames.iter().enumerate() {
+        let png = hooke_render::Pixmap::load_png(d.join(format!("png/frame_{i:05}.png"))).unwrap();
+        let (mut sum, mut worst) = (0u64, 0u8);
+        for (a, b) in f.buffer().as_raw().chunks(4).zip(png.data().chunks(4)) {
+            for k in 0..3 {
+                let e = a[k].abs_diff(b[k]);
+                (sum, worst) = (sum + e as u64, worst.max(e));
+            }
+        }
+        let mean = sum as f64 / (320.0 * 240.0 * 3.0);
+        assert!(
+            mean < 1.0 && worst < 60,
+            "frame {i}: mean {mean:.2}, worst {worst}"
+        );
     }
 }
 

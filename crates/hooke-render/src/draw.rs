@@ -5,7 +5,10 @@ use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Trans
 
 use crate::camera::{Camera, P3};
 use crate::colors::{NEUTRAL, face_color, strain_color};
+use crate::ground;
+use crate::overlay;
 use crate::scenery;
+use crate::shading::gouraud;
 
 /// What is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,12 +140,6 @@ fn polyline(pm: &mut Pixmap, cam: &Camera, points: &[P3], rgb: [u8; 3], width: f
     }
 }
 
-fn ground(pm: &mut Pixmap, model: &Model, cam: &Camera, lo: P3, hi: P3) {
-    for line in scenery::ground_lines(model, lo, hi) {
-        polyline(pm, cam, &line, [200, 200, 195], 1.0);
-    }
-}
-
 fn colliders(pm: &mut Pixmap, model: &Model, cam: &Camera, t: f64) {
     for line in scenery::collider_lines(model, t) {
         polyline(pm, cam, &line, [120, 120, 130], 1.2);
@@ -171,11 +168,12 @@ fn affine(t: [(f32, f32); 3], p: [(f32, f32); 3]) -> Option<Transform> {
 
 /// Something drawn in depth order in the solid styles.
 enum Item {
-    /// A face: screen corners, colour, Lambert shade, texture (surface, pixel corners).
+    /// A face: screen corners, its side's colour, the Lambert shade at each corner (from
+    /// the vertex normals), texture (surface, pixel corners).
     Tri(
         [(f32, f32); 3],
-        [u8; 3],
-        f64,
+        [f64; 3],
+        [f64; 3],
         Option<(usize, [(f32, f32); 3])>,
     ),
     /// A spring off the surfaces: screen ends and colour.
@@ -183,14 +181,17 @@ enum Item {
 }
 
 /// The faces of every surface as depth-tagged items: front and back in the studio's two
-/// colours, each face shaded flat by a light over the viewer's shoulder.
+/// colours, shaded smoothly by a light over the viewer's shoulder: at each corner
+/// 0.35 + 0.65·|n·l| with n the area-weighted vertex normal (turned to the face's side).
 fn face_items(shot: &Shot, cam: &Camera, look: &Look) -> Vec<(f64, Item)> {
     let (model, x) = (shot.model, shot.x);
     let view = glam::DVec3::from(cam.towards_viewer());
     // A light over the viewer's shoulder (up and to the right of the view direction).
     let light = (view + glam::DVec3::new(0.3, 0.6, 0.2)).normalize();
     let mut tris: Vec<(f64, Item)> = Vec::new();
+    let mut normals = Vec::new();
     for (si, s) in model.surfaces().iter().enumerate() {
+        hooke::mesh::vertex_normals(x, &s.faces, &mut normals);
         let texture = match (look.style, look.textures.get(si)) {
             (Style::Textured, Some(Some(img))) if !s.face_uvs.is_empty() => Some(img),
             _ => None,
@@ -209,8 +210,12 @@ fn face_items(shot: &Shot, cam: &Camera, look: &Look) -> Vec<(f64, Item)> {
             };
             // The side the viewer sees: the normal is turned towards it.
             let front = n.dot(view) >= 0.0;
-            let shade = 0.35 + 0.65 * n.dot(light).abs();
-            let rgb = face_color(front, None).map(|c| (c * shade).round() as u8);
+            let shades = f.map(|v| {
+                let vn = glam::DVec3::from(p3(normals[v as usize])).normalize_or_zero();
+                let vn = if vn == glam::DVec3::ZERO { n } else { vn };
+                0.35 + 0.65 * vn.dot(light).abs()
+            });
+            let rgb = face_color(front, None);
             let depth = (pa.2 + pb.2 + pc.2) / 3.0;
             // Texture pixel coordinates of the corners (v up, as in OBJ).
             let tex = texture.map(|img| {
@@ -222,7 +227,7 @@ fn face_items(shot: &Shot, cam: &Camera, look: &Look) -> Vec<(f64, Item)> {
                 (si, [corner(0), corner(1), corner(2)])
             });
             let corners = [(pa.0, pa.1), (pb.0, pb.1), (pc.0, pc.1)];
-            tris.push((depth, Item::Tri(corners, rgb, shade, tex)));
+            tris.push((depth, Item::Tri(corners, rgb, shades, tex)));
         }
     }
     tris
@@ -237,8 +242,8 @@ fn draw_items(pm: &mut Pixmap, mut items: Vec<(f64, Item)>, look: &Look, line: &
         ..Stroke::default()
     };
     for (_, item) in items {
-        let (p, rgb, shade, tex) = match item {
-            Item::Tri(p, rgb, shade, tex) => (p, rgb, shade, tex),
+        let (p, rgb, shades, tex) = match item {
+            Item::Tri(p, rgb, shades, tex) => (p, rgb, shades, tex),
             Item::Line(a, b, rgb) => {
                 segment(pm, a, b, &paint(rgb, 255), line);
                 continue;
@@ -270,14 +275,16 @@ fn draw_items(pm: &mut Pixmap, mut items: Vec<(f64, Item)>, look: &Look, line: &
             Some(pt) => {
                 pm.fill_path(&path, &pt, FillRule::Winding, Transform::identity(), None);
                 pm.stroke_path(&path, &pt, &seam, Transform::identity(), None);
-                // Lighting: darken by the same Lambert factor as solid faces.
-                let dark = paint([0, 0, 0], ((1.0 - shade) * 255.0).round() as u8);
+                // Lighting: darken by the same Lambert factors as solid faces.
+                let mut dark = gouraud(p, shades, |s| [0.0, 0.0, 0.0, (1.0 - s) * 255.0]);
+                // Without anti-aliasing neighbouring faces tile exactly: no light seams.
+                dark.anti_alias = false;
                 pm.fill_path(&path, &dark, FillRule::Winding, Transform::identity(), None);
             }
             None => {
-                let pt = paint(rgb, 255);
+                let pt = gouraud(p, shades, |s| [rgb[0] * s, rgb[1] * s, rgb[2] * s, 255.0]);
                 pm.fill_path(&path, &pt, FillRule::Winding, Transform::identity(), None);
-                // The same colour over the edges hides anti-aliasing seams between faces.
+                // The same shading over the edges hides anti-aliasing seams between faces.
                 pm.stroke_path(&path, &pt, &seam, Transform::identity(), None);
             }
         }
@@ -308,7 +315,8 @@ pub fn draw_frame(shot: &Shot, cam: &Camera, look: &Look, (lo, hi): (P3, P3)) ->
         BACKGROUND[2],
         255,
     ));
-    ground(&mut pm, model, cam, lo, hi);
+    ground::grid(&mut pm, model, cam, (lo, hi));
+    ground::shadows(&mut pm, model, x, cam, (lo, hi));
     colliders(&mut pm, model, cam, shot.t);
     let solid = look.style != Style::Wire && !model.surfaces().is_empty();
     let width = if shot.springs.len() > 20_000 {
@@ -320,21 +328,28 @@ pub fn draw_frame(shot: &Shot, cam: &Camera, look: &Look, (lo, hi): (P3, P3)) ->
         width,
         ..Stroke::default()
     };
-    let on_surface = if solid {
+    let (on_surface, lines) = if solid {
         let mut items = face_items(shot, cam, look);
         let (on_surface, hidden) = surface_nodes(model, x);
-        items.extend(spring_lines(shot, cam, look.color, Some(&hidden)));
+        let lines = spring_lines(shot, cam, look.color, Some(&hidden));
+        let drawn = lines.len();
+        items.extend(lines);
         draw_items(&mut pm, items, look, &stroke);
-        on_surface
+        (on_surface, drawn)
     } else {
-        for (_, item) in spring_lines(shot, cam, look.color, None) {
+        let lines = spring_lines(shot, cam, look.color, None);
+        for (_, item) in &lines {
             if let Item::Line(a, b, rgb) = item {
-                segment(&mut pm, a, b, &paint(rgb, 255), &stroke);
+                segment(&mut pm, *a, *b, &paint(*rgb, 255), &stroke);
             }
         }
-        vec![false; x.len()]
+        (vec![false; x.len()], lines.len())
     };
     node_marks(&mut pm, shot, cam, look.style, &on_surface);
+    overlay::time_label(&mut pm, shot.t);
+    if look.color == ColorBy::Strain && lines > 0 {
+        overlay::strain_legend(&mut pm);
+    }
     pm
 }
 

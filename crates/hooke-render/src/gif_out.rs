@@ -25,7 +25,9 @@ fn fail(path: &Path, cause: impl std::fmt::Display) -> PictureError {
 }
 
 /// Writes `frames` (all the same size) as a looping GIF with `delay_cs` hundredths of a
-/// second per frame; colours are quantised per frame (NeuQuant).
+/// second per frame; colours are quantised per frame (NeuQuant). After the first, each
+/// frame stores only the rectangle that changed, its unchanged pixels transparent over the
+/// frame before (kept): the still background, ground and scenery cost nothing again.
 pub fn write_gif(path: &Path, frames: &[Pixmap], delay_cs: u16) -> Result<(), PictureError> {
     let Some(first) = frames.first() else {
         return Err(fail(path, "no frames to write"));
@@ -36,14 +38,52 @@ pub fn write_gif(path: &Path, frames: &[Pixmap], delay_cs: u16) -> Result<(), Pi
         gif::Encoder::new(std::io::BufWriter::new(file), w, h, &[]).map_err(|e| fail(path, e))?;
     enc.set_repeat(gif::Repeat::Infinite)
         .map_err(|e| fail(path, e))?;
+    let mut before: Option<&[u8]> = None;
     for pm in frames {
         // Pictures are drawn on an opaque background, so premultiplied RGBA is plain RGBA.
-        let mut rgba = pm.data().to_vec();
-        let mut frame = gif::Frame::from_rgba_speed(w, h, &mut rgba, 10);
+        let now = pm.data();
+        let (left, top, cw, ch, mut rgba) = match before {
+            None => (0, 0, w, h, now.to_vec()),
+            Some(prev) => changed(prev, now, w as usize, h as usize),
+        };
+        let mut frame = gif::Frame::from_rgba_speed(cw, ch, &mut rgba, 10);
+        (frame.left, frame.top) = (left, top);
+        frame.dispose = gif::DisposalMethod::Keep;
         frame.delay = delay_cs;
         enc.write_frame(&frame).map_err(|e| fail(path, e))?;
+        before = Some(now);
     }
     Ok(())
+}
+
+/// The rectangle of `now` (w × h RGBA) that differs from `prev`, its pixels equal to
+/// `prev` made transparent: (left, top, width, height, pixels). A 1×1 transparent pixel
+/// when nothing changed.
+fn changed(prev: &[u8], now: &[u8], w: usize, h: usize) -> (u16, u16, u16, u16, Vec<u8>) {
+    let px = |buf: &[u8], x: usize, y: usize| {
+        let i = 4 * (y * w + x);
+        [buf[i], buf[i + 1], buf[i + 2], buf[i + 3]]
+    };
+    let (mut x0, mut y0, mut x1, mut y1) = (w, h, 0, 0);
+    for y in 0..h {
+        for x in 0..w {
+            if px(prev, x, y) != px(now, x, y) {
+                (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+            }
+        }
+    }
+    if x0 > x1 {
+        return (0, 0, 1, 1, vec![0; 4]);
+    }
+    let mut out = Vec::with_capacity(4 * (x1 - x0 + 1) * (y1 - y0 + 1));
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            let p = px(now, x, y);
+            out.extend(if p == px(prev, x, y) { [0; 4] } else { p });
+        }
+    }
+    let (cw, ch) = ((x1 - x0 + 1) as u16, (y1 - y0 + 1) as u16);
+    (x0 as u16, y0 as u16, cw, ch, out)
 }
 
 /// Writes `frames` as `DIR/frame_NNNNN.png`.

@@ -21,9 +21,13 @@
 pub mod camera;
 mod colors;
 mod draw;
+mod font;
 pub mod gif_out;
+mod ground;
+mod overlay;
 pub mod plot;
 pub mod scenery;
+mod shading;
 
 pub use camera::{Camera, View};
 pub use colors::{face_color, strain_color};

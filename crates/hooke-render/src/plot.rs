@@ -4,6 +4,7 @@
 use tiny_skia::{Color, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
 use crate::draw::segment;
+use crate::font::{text, text_width};
 
 /// One line of a plot.
 #[derive(Debug, Clone)]
@@ -21,38 +22,6 @@ fn paint(rgb: [u8; 3]) -> Paint<'static> {
     p.set_color(Color::from_rgba8(rgb[0], rgb[1], rgb[2], 255));
     p.anti_alias = true;
     p
-}
-
-/// Draws `text` with its top-left corner at (x, y), each font pixel `scale` pixels wide.
-pub fn text(pm: &mut Pixmap, x: f32, y: f32, text: &str, scale: f32, rgb: [u8; 3]) {
-    let mut p = paint(rgb);
-    p.anti_alias = false;
-    for (i, ch) in text.chars().enumerate() {
-        let glyph = font8x8::legacy::BASIC_LEGACY
-            .get(ch as usize)
-            .copied()
-            .unwrap_or(font8x8::legacy::BASIC_LEGACY[b'?' as usize]);
-        for (row, bits) in glyph.iter().enumerate() {
-            for col in 0..8 {
-                if bits >> col & 1 == 1 {
-                    let r = Rect::from_xywh(
-                        x + (i as f32 * 8.0 + col as f32) * scale,
-                        y + row as f32 * scale,
-                        scale,
-                        scale,
-                    );
-                    if let Some(r) = r {
-                        pm.fill_rect(r, &p, Transform::identity(), None);
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Width of `s` in pixels at `scale`.
-pub fn text_width(s: &str, scale: f32) -> f32 {
-    s.chars().count() as f32 * 8.0 * scale
 }
 
 /// Tick positions: about five "nice" values (1, 2 or 5 × 10ᵏ apart) covering lo..hi.

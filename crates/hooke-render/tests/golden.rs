@@ -2,9 +2,12 @@
 //! per-pixel tolerance. The references were written by this test with `HOOKE_BLESS=1` and
 //! checked by eye: the wire cloth hangs from its two pinned corners (dark squares) with
 //! warm, stretched springs near the pins; the solid jelly cube floats above the ground grid
-//! (it is about to drop), its three visible faces shaded differently and its inner lattice
+//! (it is about to drop; the grid fades towards its edges), its three visible faces shaded
+//! smoothly from the vertex normals (so its edges look rounded) and its inner lattice
 //! hidden; the textured flag, bent into a wave, shows the blue/white/red stripes of
-//! `scenes/flag.png` the right way up with the checker band along its left edge.
+//! `scenes/flag.png` the right way up with the checker band along its left edge, without
+//! light seams between its faces. Each shows the simulated time in its top-right corner
+//! (re-blessed 2026-11-26 for smooth shading, the time and the fading grid).
 // Written for Real = f32; in f64 builds some casts are no-ops.
 #![allow(clippy::unnecessary_cast, clippy::useless_conversion)]
 
