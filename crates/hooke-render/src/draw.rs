@@ -190,6 +190,7 @@ fn face_items(shot: &Shot, cam: &Camera, look: &Look) -> Vec<(f64, Item)> {
     let light = (view + glam::DVec3::new(0.3, 0.6, 0.2)).normalize();
     let mut tris: Vec<(f64, Item)> = Vec::new();
     let mut normals = Vec::new();
+    let strain = (look.color == ColorBy::Strain).then(|| node_strains(shot));
     for (si, s) in model.surfaces().iter().enumerate() {
         hooke::mesh::vertex_normals(x, &s.faces, &mut normals);
         let texture = match (look.style, look.textures.get(si)) {
@@ -215,7 +216,11 @@ fn face_items(shot: &Shot, cam: &Camera, look: &Look) -> Vec<(f64, Item)> {
                 let vn = if vn == glam::DVec3::ZERO { n } else { vn };
                 0.35 + 0.65 * vn.dot(light).abs()
             });
-            let rgb = face_color(front, None);
+            // Tinted by the mean strain at its corners (full colour at ±5%).
+            let tint = strain
+                .as_ref()
+                .map(|e| f.iter().map(|&v| e[v as usize]).sum::<f64>() / 3.0);
+            let rgb = face_color(front, tint);
             let depth = (pa.2 + pb.2 + pc.2) / 3.0;
             // Texture pixel coordinates of the corners (v up, as in OBJ).
             let tex = texture.map(|img| {
@@ -231,6 +236,21 @@ fn face_items(shot: &Shot, cam: &Camera, look: &Look) -> Vec<(f64, Item)> {
         }
     }
     tris
+}
+
+/// Per node, the mean strain of the springs at it (0 for a node without springs).
+fn node_strains(shot: &Shot) -> Vec<f64> {
+    let (sp, x) = (shot.springs, shot.x);
+    let mut sum = vec![(0.0, 0u32); x.len()];
+    for s in 0..sp.len() {
+        let e = spring_strain(sp, x, s);
+        for v in [sp.a()[s] as usize, sp.b()[s] as usize] {
+            sum[v] = (sum[v].0 + e, sum[v].1 + 1);
+        }
+    }
+    sum.iter()
+        .map(|&(e, n)| if n > 0 { e / n as f64 } else { 0.0 })
+        .collect()
 }
 
 /// Draws `items` far to near (the painter's algorithm), so springs inside a body are hidden
@@ -347,7 +367,8 @@ pub fn draw_frame(shot: &Shot, cam: &Camera, look: &Look, (lo, hi): (P3, P3)) ->
     };
     node_marks(&mut pm, shot, cam, look.style, &on_surface);
     overlay::time_label(&mut pm, shot.t);
-    if look.color == ColorBy::Strain && lines > 0 {
+    let tinted = solid && look.style == Style::Solid;
+    if look.color == ColorBy::Strain && (lines > 0 || tinted) {
         overlay::strain_legend(&mut pm);
     }
     pm
