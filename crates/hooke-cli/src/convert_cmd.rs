@@ -48,6 +48,9 @@ pub struct ConvertArgs {
     /// Split polygons with more than three corners into triangles
     #[arg(long)]
     pub triangulate: bool,
+    /// Print no progress spinner
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 fn positive(flag: &str, v: f64) -> Result<Real> {
@@ -97,9 +100,13 @@ pub fn convert(a: ConvertArgs) -> Result<()> {
         )));
     }
     let opts = options(&a)?;
+    let spinner = spinner(&a);
+    spinner.set_message(format!("reading {}", a.mesh.display()));
     let src = read_mesh(&a, &opts)?;
+    spinner.set_message(format!("turning {} into springs", a.mesh.display()));
     let (mut builder, r) =
         springify(&src, &opts).map_err(|e| bad(format!("{}: {e}", a.mesh.display())))?;
+    spinner.finish_and_clear();
     // A step the explicit default integrator is stable at (as the built-ins choose theirs).
     builder.settings.dt = 0.0;
     let scene = builder
@@ -109,6 +116,17 @@ pub fn convert(a: ConvertArgs) -> Result<()> {
     hooke_io::write_atomic(&a.output, json.as_bytes())?;
     print_summary(&a, &scene, &r);
     Ok(())
+}
+
+/// A spinner on standard error while a mesh converts (a large one takes seconds); hidden
+/// with --quiet or when standard error is not a terminal.
+fn spinner(a: &ConvertArgs) -> indicatif::ProgressBar {
+    if a.quiet {
+        return indicatif::ProgressBar::hidden();
+    }
+    let s = indicatif::ProgressBar::new_spinner();
+    s.enable_steady_tick(std::time::Duration::from_millis(120));
+    s
 }
 
 /// The conversion options of the command line, checked.
