@@ -165,6 +165,44 @@ fn the_glb_of_a_balloon_a_jelly_a_flag_and_a_textured_mesh_validate() {
         &d,
     );
     assert!(convert.status.success(), "{}", text(&convert.stderr));
+    // Strings and ropes come as a LINES primitive: the balloon's 20-spring string; the
+    // jelly's inner lattice, inside its closed surface, does not.
+    for (scene, lines) in [("balloon", Some(20)), ("jelly-mesh", None)] {
+        let out = format!("lines-{scene}");
+        let run = hooke(
+            &[
+                "run",
+                scene,
+                "--duration",
+                "0.02",
+                "--export",
+                "gltf",
+                "-q",
+                "-o",
+                &out,
+            ],
+            &d,
+        );
+        assert!(run.status.success(), "{scene}: {}", text(&run.stderr));
+        let glb =
+            gltf::Gltf::from_slice(&std::fs::read(d.join(&out).join("animation.glb")).unwrap())
+                .unwrap();
+        let mesh = glb.meshes().next().unwrap();
+        let line = mesh
+            .primitives()
+            .find(|p| p.mode() == gltf::mesh::Mode::Lines);
+        assert_eq!(
+            line.map(|p| p.indices().unwrap().count() / 2),
+            lines,
+            "{scene}"
+        );
+        let targets = |p: gltf::Primitive| p.morph_targets().count();
+        let counts: Vec<usize> = mesh.primitives().map(targets).collect();
+        assert!(
+            counts.windows(2).all(|w| w[0] == w[1]),
+            "{scene}: one target per frame in each: {counts:?}"
+        );
+    }
     for scene in ["balloon", "jelly-mesh", "flag", "textured.json"] {
         let out = format!("out-{scene}");
         let run = hooke(

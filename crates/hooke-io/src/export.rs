@@ -17,6 +17,12 @@ use hooke::{Real, Vec3};
 
 use crate::IoError;
 
+mod gltf_bin;
+mod lines;
+
+use gltf_bin::{ARRAY, BinBuilder, ELEMENTS, FLOAT, UINT, f3, glb_bytes, vec3_bytes};
+use lines::Lines;
+
 /// The exported part of a model: the surface nodes in first-use order and the surfaces
 /// renumbered onto them.
 #[derive(Debug, Clone)]
@@ -210,12 +216,8 @@ pub struct GlbAnimation {
     texture: Option<(Vec<u8>, &'static str)>,
     /// The scene's name, given to the glTF node (`hooke` until [`Self::named`]).
     name: String,
-}
-
-// f32 already in f32 builds.
-#[allow(clippy::unnecessary_cast)]
-fn f3(v: Vec3) -> [f32; 3] {
-    [v.x as f32, v.y as f32, v.z as f32]
+    /// Strings and ropes, from [`Self::with_lines`].
+    lines: Option<Lines>,
 }
 
 impl GlbAnimation {
@@ -256,7 +258,15 @@ impl GlbAnimation {
             scratch: Vec::new(),
             texture,
             name: "hooke".into(),
+            lines: None,
         }
+    }
+
+    /// Also exports the springs `springs` (node pairs: the strings and ropes off the
+    /// surfaces) as lines that move with the animation.
+    pub fn with_lines(mut self, springs: &[(u32, u32)]) -> Self {
+        self.lines = Lines::new(springs);
+        self
     }
 
     /// Names the glTF node after the scene (its mesh is named after the surfaces).
@@ -295,6 +305,9 @@ impl GlbAnimation {
             ));
         }
         let (p, n) = self.mesh.frame(x, &mut self.scratch);
+        if let Some(l) = &mut self.lines {
+            l.push(x);
+        }
         self.positions
             .push(self.verts.iter().map(|&(v, _)| f3(p[v as usize])).collect());
         self.normals
@@ -333,7 +346,13 @@ impl GlbAnimation {
             mesh["weights"] = json!(vec![0.0; targets.len()]);
             primitive["targets"] = json!(targets);
         }
-        mesh["primitives"] = json!([primitive]);
+        let mut primitives = vec![primitive];
+        let mut materials = vec![material];
+        if let Some(l) = &self.lines {
+            primitives.push(l.primitive(&mut b, 1));
+            materials.push(Lines::material());
+        }
+        mesh["primitives"] = json!(primitives);
         b.pad();
         let mut doc = json!({
             "asset": {"version": "2.0", "generator": "hooke"},
@@ -341,7 +360,7 @@ impl GlbAnimation {
             "scenes": [{"nodes": [0]}],
             "nodes": [{"name": self.name, "mesh": 0}],
             "meshes": [mesh],
-            "materials": [material],
+            "materials": materials,
             "buffers": [{"byteLength": b.bin.len()}],
             "bufferViews": b.views,
             "accessors": b.accessors,
@@ -460,100 +479,5 @@ impl GlbAnimation {
             "samplers": [{"input": input, "output": output, "interpolation": "LINEAR"}],
             "channels": [{"sampler": 0, "target": {"node": 0, "path": "weights"}}]
         }]))
-    }
-}
-
-/// glTF component type: 32-bit float.
-const FLOAT: u32 = 5126;
-/// glTF component type: 32-bit unsigned integer.
-const UINT: u32 = 5125;
-/// Buffer view target: vertex attributes.
-const ARRAY: u32 = 34962;
-/// Buffer view target: indices.
-const ELEMENTS: u32 = 34963;
-
-/// The GLB container of `doc` and the binary chunk; the JSON chunk is padded with spaces,
-/// the binary chunk with zeros (glTF 2.0 §4.4).
-fn glb_bytes(doc: &serde_json::Value, bin: Vec<u8>) -> Vec<u8> {
-    let mut text = serde_json::to_vec(doc).expect("JSON of plain values");
-    while text.len() % 4 != 0 {
-        text.push(b' ');
-    }
-    let glb = gltf::binary::Glb {
-        header: gltf::binary::Header {
-            magic: *b"glTF",
-            version: 2,
-            length: (12 + 8 + text.len() + 8 + bin.len()) as u32,
-        },
-        json: std::borrow::Cow::Owned(text),
-        bin: Some(std::borrow::Cow::Owned(bin)),
-    };
-    glb.to_vec().expect("writing to memory")
-}
-
-/// Little-endian bytes of `v` and the accessor bounds glTF requires for positions.
-fn vec3_bytes(v: &[[f32; 3]]) -> (Vec<u8>, serde_json::Value) {
-    let mut lo = [f32::INFINITY; 3];
-    let mut hi = [f32::NEG_INFINITY; 3];
-    let mut b = Vec::with_capacity(v.len() * 12);
-    for p in v {
-        for k in 0..3 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-            b.extend_from_slice(&p[k].to_le_bytes());
-        }
-    }
-    (b, serde_json::json!({"min": lo, "max": hi}))
-}
-
-/// The binary chunk with its buffer views and accessors.
-#[derive(Default)]
-struct BinBuilder {
-    bin: Vec<u8>,
-    views: Vec<serde_json::Value>,
-    accessors: Vec<serde_json::Value>,
-}
-
-impl BinBuilder {
-    fn pad(&mut self) {
-        while self.bin.len() % 4 != 0 {
-            self.bin.push(0);
-        }
-    }
-
-    /// Appends `bytes` as a buffer view; returns its index.
-    fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
-        self.pad();
-        let mut view = serde_json::json!({
-            "buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()
-        });
-        if let Some(t) = target {
-            view["target"] = serde_json::json!(t);
-        }
-        self.bin.extend_from_slice(bytes);
-        self.views.push(view);
-        self.views.len() - 1
-    }
-
-    /// Appends `bytes` as a view and an accessor over it of `(count, type, component
-    /// type)` (with `extra` fields such as bounds); returns the accessor's index.
-    fn accessor(
-        &mut self,
-        bytes: &[u8],
-        (count, kind, component): (usize, &str, u32),
-        extra: serde_json::Value,
-        target: Option<u32>,
-    ) -> usize {
-        let view = self.view(bytes, target);
-        let mut acc = serde_json::json!({
-            "bufferView": view, "componentType": component, "count": count, "type": kind
-        });
-        if let serde_json::Value::Object(m) = extra {
-            for (k, v) in m {
-                acc[k] = v;
-            }
-        }
-        self.accessors.push(acc);
-        self.accessors.len() - 1
     }
 }

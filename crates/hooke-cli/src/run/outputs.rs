@@ -226,7 +226,32 @@ fn exporter(
         )?),
         ExportKind::Gltf => Exporter::Gltf(Box::new(
             hooke_io::export::GlbAnimation::new(&out.join("animation.glb"), mesh, &scene_dir)
-                .named(sim.scene().name()),
+                .named(sim.scene().name())
+                .with_lines(&strings(sim)),
         )),
     }))
+}
+
+/// The springs a picture would draw as lines beside the surfaces (strings, ropes, poles):
+/// those with an end neither on a surface nor inside a closed one.
+fn strings(sim: &Simulation) -> Vec<(u32, u32)> {
+    let (model, x) = (sim.model(), sim.state().x());
+    let mut hidden = vec![false; x.len()];
+    for s in model.surfaces() {
+        for &v in s.faces.iter().flatten() {
+            hidden[v as usize] = true;
+        }
+    }
+    let closed: Vec<&[[u32; 3]]> = (model.surfaces().iter())
+        .filter(|s| hooke::mesh::closed(&s.faces).is_ok())
+        .map(|s| s.faces.as_slice())
+        .collect();
+    for (i, h) in hidden.iter_mut().enumerate() {
+        *h = *h || closed.iter().any(|f| hooke::springify::inside(x[i], x, f));
+    }
+    let sp = model.springs();
+    (0..sp.len())
+        .filter(|&s| !(hidden[sp.a()[s] as usize] && hidden[sp.b()[s] as usize]))
+        .map(|s| (sp.a()[s], sp.b()[s]))
+        .collect()
 }
