@@ -168,25 +168,8 @@ fn the_glb_of_a_balloon_a_jelly_a_flag_and_a_textured_mesh_validate() {
     // Strings and ropes come as a LINES primitive: the balloon's 20-spring string; the
     // jelly's inner lattice, inside its closed surface, does not.
     for (scene, lines) in [("balloon", Some(20)), ("jelly-mesh", None)] {
-        let out = format!("lines-{scene}");
-        let run = hooke(
-            &[
-                "run",
-                scene,
-                "--duration",
-                "0.02",
-                "--export",
-                "gltf",
-                "-q",
-                "-o",
-                &out,
-            ],
-            &d,
-        );
-        assert!(run.status.success(), "{scene}: {}", text(&run.stderr));
-        let glb =
-            gltf::Gltf::from_slice(&std::fs::read(d.join(&out).join("animation.glb")).unwrap())
-                .unwrap();
+        let out = exported(&d, scene, 0.02);
+        let glb = gltf::Gltf::from_slice(&std::fs::read(out).unwrap()).unwrap();
         let mesh = glb.meshes().next().unwrap();
         let line = mesh
             .primitives()
@@ -204,24 +187,28 @@ fn the_glb_of_a_balloon_a_jelly_a_flag_and_a_textured_mesh_validate() {
         );
     }
     for scene in ["balloon", "jelly-mesh", "flag", "textured.json"] {
-        let out = format!("out-{scene}");
-        let run = hooke(
-            &[
-                "run",
-                scene,
-                "--duration",
-                "0.05",
-                "--export",
-                "gltf",
-                "-q",
-                "-o",
-                &out,
-            ],
-            &d,
-        );
-        assert!(run.status.success(), "{scene}: {}", text(&run.stderr));
-        validate(&d.join(out).join("animation.glb"));
+        validate(&exported(&d, scene, 0.05));
     }
+}
+
+/// Runs `scene` in `d` for `seconds` with --export gltf; returns its .glb.
+fn exported(d: &Path, scene: &str, seconds: f64) -> std::path::PathBuf {
+    let out = format!("out-{scene}-{seconds}");
+    let t = seconds.to_string();
+    let args = [
+        "run",
+        scene,
+        "--duration",
+        &t,
+        "--export",
+        "gltf",
+        "-q",
+        "-o",
+        &out,
+    ];
+    let run = hooke(&args, d);
+    assert!(run.status.success(), "{scene}: {}", text(&run.stderr));
+    d.join(out).join("animation.glb")
 }
 
 /// Runs the Khronos glTF Validator (web/node_modules, from web/setup.sh) on `glb`.
