@@ -51,6 +51,7 @@ impl SceneSpec {
     /// Loads the scene and applies the overrides (--dt, --integrator, --substeps,
     /// --linear-solver, --iterations, --newton).
     pub fn load(&self) -> Result<(Scene, Source)> {
+        self.note_overridden();
         let (mut scene, source) = load(&self.scene, &self.params, &self.sets)?;
         let mut settings = scene.settings().clone();
         self.override_settings(&mut settings)?;
@@ -60,6 +61,35 @@ impl SceneSpec {
                 .map_err(|e| bad(format!("after overrides: {e}")))?;
         }
         Ok((scene, source))
+    }
+
+    /// Says so when a flag overrides a `--set` of the same setting (the flag is applied
+    /// last), or a `--set settings.X` a built-in's parameter X.
+    fn note_overridden(&self) {
+        let flags = [
+            ("--dt", "dt", self.dt.is_some()),
+            ("--integrator", "integrator", self.integrator.is_some()),
+            ("--substeps", "substeps", self.substeps.is_some()),
+            (
+                "--linear-solver",
+                "linear_solver",
+                self.linear_solver.is_some(),
+            ),
+            ("--iterations", "iterations", self.iterations.is_some()),
+            ("--newton", "newton_iterations", self.newton.is_some()),
+        ];
+        let set_keys: Vec<&str> = (self.sets.iter().chain(&self.params))
+            .filter_map(|s| s.split_once('=').map(|(k, _)| k.trim()))
+            .collect();
+        for (flag, field, given) in flags {
+            let path = format!("settings.{field}");
+            if given && set_keys.contains(&path.as_str()) {
+                eprintln!("note: {flag} overrides --set {path} (the flag is applied last)");
+            }
+            if set_keys.contains(&path.as_str()) && set_keys.contains(&field) {
+                eprintln!("note: --set {path} overrides the scene parameter {field}");
+            }
+        }
     }
 
     /// Applies the overrides given on the command line to `s`.

@@ -227,3 +227,48 @@ fn every_command_takes_o_and_out_and_help_lists_every_integrator() {
         }
     }
 }
+
+#[test]
+fn a_setting_given_twice_says_which_wins() {
+    let d = scratch("twice");
+    let o = hooke(
+        &[
+            "run",
+            "oscillator",
+            "--set",
+            "settings.dt=0.002",
+            "--dt",
+            "0.001",
+            "--steps",
+            "2",
+            "-q",
+            "-o",
+            "r",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("--dt overrides --set settings.dt"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(final_json(&d.join("r"))["settings"]["dt"], 0.001);
+    let o = hooke(
+        &[
+            "check",
+            "cloth",
+            "--set",
+            "dt=0.001",
+            "--set",
+            "settings.dt=0.0005",
+        ],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("--set settings.dt overrides the scene parameter dt"),
+        "{}",
+        text(&o.stderr)
+    );
+}
