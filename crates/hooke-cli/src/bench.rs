@@ -45,6 +45,10 @@ pub struct BenchArgs {
     /// or a built-in's parameter, --set k=2000 (the standard CPU cases)
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub sets: Vec<String>,
+    /// Print no progress bar (the bar counts scenes on standard error; it is still while a
+    /// scene is timed)
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// A benchmark scene: a built-in scene with parameters.
@@ -176,9 +180,18 @@ fn bench_in_pool(a: BenchArgs) -> Result<()> {
         "{:<18} {:>7} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9}  stages",
         "scene", "nodes", "springs", "steps", "M upd/s", "best", "ns/spring", "µs/step"
     );
-    for case in selected(&a) {
-        bench_case(&case, (integrator, &a.sets), a.seconds)?;
+    let cases = selected(&a);
+    let bar = crate::run::progress_bar(cases.len() as u64, a.quiet);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} scenes  {msg}")
+            .expect("valid template"),
+    );
+    for case in &cases {
+        bar.set_message(case.label.clone());
+        bar.suspend(|| bench_case(case, (integrator, &a.sets), a.seconds))?;
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     println!("load average after: {}", load_average());
     Ok(())
 }
