@@ -176,9 +176,9 @@ pub fn load(spec: &str, params: &[String], sets: &[String]) -> Result<(Scene, So
             )));
         }
         if spec == "-" {
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-                .map_err(|e| bad(format!("-: cannot read the scene from standard input: {e}")))?;
+            let stdin = std::io::stdin().lock();
+            let text = hooke_io::read_scene_text_from(stdin, "standard input")
+                .map_err(|e| bad(e.to_string()))?;
             return Ok((
                 from_text("-", &text, Path::new("."), &paths)?,
                 Source::Stdin,
@@ -187,10 +187,7 @@ pub fn load(spec: &str, params: &[String], sets: &[String]) -> Result<(Scene, So
         let scene = if paths.is_empty() {
             hooke_io::read_scene(path)?
         } else {
-            let text = std::fs::read_to_string(path).map_err(|cause| hooke_io::IoError::Read {
-                file: spec.to_string(),
-                cause,
-            })?;
+            let text = hooke_io::read_scene_text(path)?;
             from_text(spec, &text, &Source::File(path.to_path_buf()).dir(), &paths)?
         };
         return Ok((scene, Source::File(path.to_path_buf())));

@@ -25,13 +25,61 @@ fn builder_in(text: &str, dir: &Path) -> Result<SceneBuilder, SceneError> {
     Ok(crate::parts::builder_at(parse_file(text)?, dir, 0)?)
 }
 
+/// The largest scene text hooke reads \[bytes]: 1 GiB, about ten million nodes with their
+/// springs (a built-in scene stops at 2^24 nodes). A larger file is refused from its size
+/// alone, before any of it is read.
+pub const MAX_SCENE_BYTES: u64 = 1 << 30;
+
+/// The error for scene text of `bytes` (or more) from `file`.
+fn too_large(file: &str, bytes: u64) -> IoError {
+    IoError::Read {
+        file: file.to_string(),
+        cause: std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "{bytes} bytes is more than the {MAX_SCENE_BYTES} bytes (1 GiB) a scene may have"
+            ),
+        ),
+    }
+}
+
+/// The text of the scene file `path`, refused unread past [`MAX_SCENE_BYTES`].
+pub fn read_scene_text(path: &Path) -> Result<String, IoError> {
+    let file = path.display().to_string();
+    let read = |cause| IoError::Read {
+        file: file.clone(),
+        cause,
+    };
+    let bytes = std::fs::metadata(path).map_err(read)?.len();
+    if bytes > MAX_SCENE_BYTES {
+        return Err(too_large(&file, bytes));
+    }
+    std::fs::read_to_string(path).map_err(read)
+}
+
+/// A scene's text from `input` (standard input, a pipe), refused once it passes
+/// [`MAX_SCENE_BYTES`]; `name` names the input in errors.
+pub fn read_scene_text_from(mut input: impl std::io::Read, name: &str) -> Result<String, IoError> {
+    use std::io::Read;
+    let mut text = String::new();
+    let read = |cause| IoError::Read {
+        file: name.to_string(),
+        cause,
+    };
+    (&mut input)
+        .take(MAX_SCENE_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(read)?;
+    if text.len() as u64 > MAX_SCENE_BYTES {
+        return Err(too_large(name, text.len() as u64));
+    }
+    Ok(text)
+}
+
 /// Reads and validates a scene file.
 pub fn read_scene(path: &Path) -> Result<Scene, IoError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|cause| IoError::Read {
-        file: file.clone(),
-        cause,
-    })?;
+    let text = read_scene_text(path)?;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
