@@ -210,3 +210,21 @@ fn random_float_bits_roundtrip() {
         assert_roundtrip(&b.build().unwrap());
     }
 }
+
+/// Editors add `"$schema"` to the files they validate: the format accepts it (and the
+/// schema lists it), and every other unknown field is still an error.
+#[test]
+fn a_schema_key_is_accepted_and_listed() {
+    let text = r#"{"$schema": "./hooke-1.json", "format": "hooke/1",
+        "nodes": [{"x": [0, 0, 0], "pinned": true}, {"x": [1, 0, 0], "mass": 1}],
+        "springs": [{"a": 0, "b": 1, "k": 10}]}"#;
+    let scene = hooke_io::parse_scene(text).expect("a $schema key is accepted");
+    assert_eq!(scene.model().nodes().len(), 2);
+    let v: serde_json::Value = serde_json::from_str(&hooke_io::schema()).unwrap();
+    assert!(
+        v["properties"].get("$schema").is_some(),
+        "the schema lists $schema"
+    );
+    let err = hooke_io::parse_scene(&text.replace("$schema", "$schemas")).unwrap_err();
+    assert!(err.to_string().contains("$schemas"), "{err}");
+}

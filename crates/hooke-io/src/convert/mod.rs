@@ -53,6 +53,7 @@ pub(crate) fn to_file(scene: &Scene) -> SceneFile {
     let (ground, terrain, colliders, collisions) = contacts::contacts_file(&b.contacts);
     let (sensors, controllers, muscles) = actuators::actuators_file(&b.actuators);
     SceneFile {
+        schema: None,
         format: FORMAT.to_string(),
         name: b.name.clone(),
         description: b.description.clone(),

@@ -32,6 +32,10 @@ pub const FORMAT: &str = "hooke/1";
 #[serde(deny_unknown_fields)]
 #[schemars(title = "hooke scene", extend("$id" = "https://hooke.dev/schema/hooke-1.json"))]
 pub struct SceneFile {
+    /// The JSON Schema the file names, as editors add it (`"$schema": "…"`, e.g. the
+    /// output of `hooke schema` saved beside it); accepted and otherwise ignored.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
     /// Format tag: must be "hooke/1".
     pub format: String,
     /// Short name.
