@@ -19,7 +19,7 @@
 //! are accelerated by Chebyshev's semi-iterative method ([`super::chebyshev`]).
 
 use super::blocks::{self, V3};
-use super::chebyshev::Chebyshev;
+use super::chebyshev::Sweep;
 use super::fms_contact::FmsContacts;
 use super::fms_global::Global;
 use super::implicit::Implicit;
@@ -45,7 +45,6 @@ use crate::step::{Solver, StepCtx, StepReport, Workspace};
 #[derive(Debug)]
 pub(crate) struct FastMassSpring {
     lap: Laplacian,
-    chebyshev: Chebyshev,
     contacts: FmsContacts,
     newton: Implicit,
     /// Whether the last step was solved by Newton because something touched.
@@ -56,7 +55,6 @@ impl Default for FastMassSpring {
     fn default() -> Self {
         Self {
             lap: Laplacian::default(),
-            chebyshev: Chebyshev::default(),
             contacts: FmsContacts::default(),
             newton: Implicit::new(Integrator::BackwardEuler),
             touched: false,
@@ -153,7 +151,7 @@ impl Solver for FastMassSpring {
             return StepReport::default();
         }
         let iterations = ctx.settings.iterations();
-        let mut sweep = self.chebyshev.sweep(&x);
+        let mut sweep = Sweep::new(&x);
         for k in 0..iterations {
             let before = x.clone();
             sys.iterate(&base, &mut x, &mut ws.counters);
@@ -161,7 +159,6 @@ impl Solver for FastMassSpring {
                 sweep.push(&before, &mut x);
             }
         }
-        self.chebyshev.learn(&sweep);
         let v1 = sys.velocities(&x0, &x);
         sys.finish(st, (&x, &v1), ws.retention as f64);
         StepReport::default()
