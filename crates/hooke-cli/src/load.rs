@@ -6,7 +6,7 @@ use anyhow::Result;
 use hooke::{FieldError, Integrator, LinearSolver, Real, Scene, Settings, builders};
 
 use crate::bad;
-use crate::set_path::parse_sets;
+use crate::set_path::parse_pairs;
 
 /// SCENE and the options that adjust it, shared by `run` and `check`.
 #[derive(clap::Args)]
@@ -144,24 +144,11 @@ impl Source {
     }
 }
 
-/// Parses `KEY=VALUE` parameter overrides.
-pub fn parse_params(params: &[String]) -> Result<Vec<(String, String)>> {
-    params
-        .iter()
-        .map(|p| match p.split_once('=') {
-            Some((k, v)) if !k.is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
-            _ => Err(bad(format!(
-                "--param {p:?}: expected KEY=VALUE, e.g. --param width=64"
-            ))),
-        })
-        .collect()
-}
-
 /// Loads SCENE: `-` (standard input), an existing file (or anything that looks like a
 /// path), else a built-in name; `params` (-p) and `sets` (--set) adjust it. A folder is
 /// never a scene; a run folder gets a pointer to its final.json.
 pub fn load(spec: &str, params: &[String], sets: &[String]) -> Result<(Scene, Source)> {
-    let sets = parse_sets(sets, "--set")?;
+    let sets = parse_pairs(sets, "--set", "PATH=VALUE", "settings.dt=0.001")?;
     let path = Path::new(spec);
     let builtin = builders::find(spec);
     let is_builtin = builtin.is_some();
@@ -192,7 +179,7 @@ pub fn load(spec: &str, params: &[String], sets: &[String]) -> Result<(Scene, So
         };
         return Ok((scene, Source::File(path.to_path_buf())));
     }
-    let mut overrides = parse_params(params)?;
+    let mut overrides = parse_pairs(params, "--param", "KEY=VALUE", "width=64")?;
     overrides.extend(named);
     if !is_builtin {
         let names: Vec<_> = builders::builtins().iter().map(|b| b.name).collect();
@@ -240,33 +227,27 @@ fn looks_like_file(spec: &str, is_builtin: bool) -> Result<bool> {
 }
 
 /// A scene from its JSON `text` (from `file`, its parts relative to `dir`) with the
-/// `--set` paths applied; unnamed, it takes the file's name.
+/// `--set` paths applied; unnamed, it takes the file's name (`stdin` for `-`).
 fn from_text(file: &str, text: &str, dir: &Path, paths: &[(String, String)]) -> Result<Scene> {
-    let text =
-        crate::set_path::apply_all(text, paths).map_err(|e| bad(format!("{file}: {e:#}")))?;
-    let parsed = hooke_io::parse_scene_in(&text, dir);
-    let mut scene = match parsed {
-        Err(error) if !paths.is_empty() => {
-            // The position is in the text --set rewrote, not in the user's file.
-            let message = error.to_string();
-            let message = match message.rfind(" (line ") {
-                Some(at) if message.ends_with(')') => message[..at].to_string(),
-                _ => message,
-            };
-            return Err(bad(format!("{file}: {message}")));
-        }
-        parsed => parsed.map_err(|error| hooke_io::IoError::Scene {
-            file: file.to_string(),
-            error,
-        })?,
+    let io_error = |error| hooke_io::IoError::Scene {
+        file: file.to_string(),
+        error,
     };
-    let stem = Path::new(file)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned());
-    if let Some(stem) = stem.filter(|_| scene.name().is_empty() && file != "-") {
-        scene
-            .edit(|b| b.name = stem)
-            .map_err(|e| bad(format!("{file}: {e}")))?;
-    }
-    Ok(scene)
+    // Text that is not JSON gets the same message (line, column, NaN hint) as without --set.
+    let mut json: serde_json::Value = match serde_json::from_str(text) {
+        Ok(json) => json,
+        Err(e) => match hooke_io::parse_scene_in(text, dir) {
+            Err(error) => return Err(io_error(error).into()),
+            Ok(_) => return Err(bad(format!("{file}: {e}"))),
+        },
+    };
+    crate::set_path::apply_all(&mut json, paths).map_err(|e| bad(format!("{file}: {e:#}")))?;
+    let name = match file {
+        "-" => "stdin".to_string(),
+        _ => Path::new(file)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    };
+    Ok(hooke_io::scene_from_value(json, dir, &name).map_err(io_error)?)
 }

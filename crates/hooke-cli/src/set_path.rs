@@ -18,28 +18,31 @@ enum Step {
     Index(usize),
 }
 
-/// Parses `PATH=VALUE` overrides (`flag` names the option in errors).
-pub fn parse_sets(raw: &[String], flag: &str) -> Result<Vec<(String, String)>> {
+/// Parses `KEY=VALUE` pairs given to `flag` (`form` says what they are, `example` one).
+pub fn parse_pairs(
+    raw: &[String],
+    flag: &str,
+    form: &str,
+    example: &str,
+) -> Result<Vec<(String, String)>> {
     raw.iter()
         .map(|p| match p.split_once('=') {
             Some((k, v)) if !k.trim().is_empty() => {
                 Ok((k.trim().to_string(), v.trim().to_string()))
             }
             _ => Err(bad(format!(
-                "{flag} {p:?}: expected PATH=VALUE, e.g. {flag} settings.dt=0.001"
+                "{flag} {p:?}: expected {form}, e.g. {flag} {example}"
             ))),
         })
         .collect()
 }
 
-/// Sets every `(path, value)` in the scene JSON `text`; returns the new text.
-pub fn apply_all(text: &str, sets: &[(String, String)]) -> Result<String> {
-    let mut json: Value = serde_json::from_str(text)
-        .map_err(|e| bad(format!("--set: the scene is not valid JSON ({e})")))?;
+/// Sets every `(path, value)` in the scene's JSON `json`.
+pub fn apply_all(json: &mut Value, sets: &[(String, String)]) -> Result<()> {
     for (path, value) in sets {
-        set(&mut json, path, value).map_err(|e| bad(format!("--set {path}={value}: {e}")))?;
+        set(json, path, value).map_err(|e| bad(format!("--set {path}={value}: {e}")))?;
     }
-    Ok(json.to_string())
+    Ok(())
 }
 
 /// Sets the field at `path` to `value`; the last field may be new (an optional field the
@@ -172,11 +175,16 @@ mod tests {
         "integrator": "verlet"}, "nodes": [{"x": [0, 0, 0], "mass": 1}, {"x": [1, 0, 0],
         "mass": 2}], "springs": []}"#;
 
-    fn after(sets: &[(&str, &str)]) -> Value {
+    fn apply(sets: &[(&str, &str)]) -> Result<Value> {
         let sets: Vec<(String, String)> = (sets.iter())
             .map(|(p, v)| (p.to_string(), v.to_string()))
             .collect();
-        serde_json::from_str(&apply_all(SCENE, &sets).unwrap()).unwrap()
+        let mut json: Value = serde_json::from_str(SCENE).unwrap();
+        apply_all(&mut json, &sets).map(|()| json)
+    }
+
+    fn after(sets: &[(&str, &str)]) -> Value {
+        apply(sets).unwrap()
     }
 
     #[test]
@@ -200,15 +208,13 @@ mod tests {
 
     #[test]
     fn a_path_that_does_not_exist_is_named_with_what_is_there() {
-        let err = |path: &str| {
-            let sets = vec![(path.to_string(), "1".to_string())];
-            format!("{:#}", apply_all(SCENE, &sets).unwrap_err())
-        };
+        let err = |path: &str| format!("{:#}", apply(&[(path, "1")]).unwrap_err());
         assert!(err("nodes[5].mass").contains("nodes has 2 entries (indices 0 to 1), not 5"));
         assert!(err("setings.dt").contains("the scene has no field \"setings\""));
         assert!(err("settings.dt.x").contains("settings.dt is not an object"));
         assert!(err("nodes[x].mass").contains("not a whole number"));
         assert!(err("nodes[1.mass").contains("without ']'"));
-        assert!(parse_sets(&["nodes".into()], "--set").is_err());
+        let bad = parse_pairs(&["nodes".into()], "--set", "PATH=VALUE", "settings.dt=1");
+        assert!(format!("{:#}", bad.unwrap_err()).contains("expected PATH=VALUE"));
     }
 }

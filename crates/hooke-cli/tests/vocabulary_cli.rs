@@ -189,23 +189,25 @@ fn a_bad_set_exits_2_naming_the_path() {
 fn run_reads_a_scene_from_standard_input() {
     let d = scratch("stdin");
     let scene = hooke(&["scene", "oscillator"], &d);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hooke"))
-        .args(["run", "-", "--steps", "5", "-q", "-o", "piped"])
-        .current_dir(&d)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&scene.stdout)
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    assert_eq!(final_json(&d.join("piped"))["state"]["step"], 5);
+    let piped = |input: &[u8], out: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hooke"))
+            .args(["run", "-", "--steps", "5", "-q", "-o", out])
+            .current_dir(&d)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        final_json(&d.join(out))
+    };
+    assert_eq!(piped(&scene.stdout, "piped")["state"]["step"], 5);
+    // A scene without a name takes "stdin" (its default folder runs/stdin).
+    let nameless = r#"{"format": "hooke/1", "nodes": [{"x": [0, 0, 0], "pinned": true},
+        {"x": [1, 0, 0], "mass": 1}], "springs": [{"a": 0, "b": 1, "k": 10}]}"#;
+    assert_eq!(piped(nameless.as_bytes(), "nameless")["name"], "stdin");
 }
 
 #[test]

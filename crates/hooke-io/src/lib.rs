@@ -30,5 +30,5 @@ pub use format::{FORMAT, SceneFile};
 pub use parse::parse_file;
 pub use scene_io::{
     MAX_SCENE_BYTES, parse_scene, parse_scene_in, read_scene, read_scene_text,
-    read_scene_text_from, scene_to_json, schema, write_atomic, write_scene,
+    read_scene_text_from, scene_from_value, scene_to_json, schema, write_atomic, write_scene,
 };

@@ -16,6 +16,21 @@ pub fn parse_file(text: &str) -> Result<SceneFile, SceneError> {
     Ok(file)
 }
 
+/// Parses the file structure from a JSON value (text parsed and then edited, as by
+/// `hooke --set`): errors name the field path, and no line, as the value has none.
+pub(crate) fn parse_value(value: serde_json::Value) -> Result<SceneFile, SceneError> {
+    serde_path_to_error::deserialize(value).map_err(|e| describe("", e))
+}
+
+/// " (line L, column C)" for an error read from text; nothing for one from a value.
+fn position(e: &serde_json::Error) -> String {
+    if e.line() == 0 {
+        String::new()
+    } else {
+        format!(" (line {}, column {})", e.line(), e.column())
+    }
+}
+
 fn syntax(text: &str, e: &serde_json::Error) -> SceneError {
     let mut message = strip_position(e);
     // NaN and Infinity are not JSON; say so where they appear.
@@ -61,11 +76,7 @@ fn describe(text: &str, e: serde_path_to_error::Error<serde_json::Error>) -> Sce
             message.push_str(" (every value must be a finite number)");
             SceneError::Field(FieldError::new(
                 path,
-                format!(
-                    "{message} (line {}, column {})",
-                    inner.line(),
-                    inner.column()
-                ),
+                format!("{message}{}", position(inner)),
             ))
         }
         (Category::Syntax | Category::Eof | Category::Io, path) => match syntax(text, inner) {
@@ -85,11 +96,7 @@ fn describe(text: &str, e: serde_path_to_error::Error<serde_json::Error>) -> Sce
         },
         (Category::Data, path) => SceneError::Field(FieldError::new(
             path.unwrap_or_else(|| "scene".to_string()),
-            format!(
-                "{message} (line {}, column {})",
-                inner.line(),
-                inner.column()
-            ),
+            format!("{message}{}", position(inner)),
         )),
     }
 }

@@ -76,7 +76,7 @@ pub fn read_scene_text_from(mut input: impl std::io::Read, name: &str) -> Result
     Ok(text)
 }
 
-/// Reads and validates a scene file.
+/// Reads and validates a scene file; unnamed, it takes the file's name.
 pub fn read_scene(path: &Path) -> Result<Scene, IoError> {
     let file = path.display().to_string();
     let text = read_scene_text(path)?;
@@ -84,17 +84,33 @@ pub fn read_scene(path: &Path) -> Result<Scene, IoError> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let scene = || -> Result<Scene, SceneError> {
-        let mut b = builder_in(&text, dir)?;
-        if b.name.is_empty() {
-            b.name = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-        }
-        Ok(b.build()?)
-    };
-    scene().map_err(|error| IoError::Scene { file, error })
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    parse_file(&text)
+        .and_then(|f| build_named(f, dir, &stem))
+        .map_err(|error| IoError::Scene { file, error })
+}
+
+/// Builds and validates a scene from its JSON value (its text parsed, then edited, as
+/// `hooke --set` does), its parts relative to `dir`; unnamed, it takes `name`. Errors
+/// name the field path (without a line: the value has none).
+pub fn scene_from_value(
+    value: serde_json::Value,
+    dir: &Path,
+    name: &str,
+) -> Result<Scene, SceneError> {
+    build_named(crate::parse::parse_value(value)?, dir, name)
+}
+
+/// The scene of `file`, its parts merged from `dir`, named `name` when it has no name.
+fn build_named(file: SceneFile, dir: &Path, name: &str) -> Result<Scene, SceneError> {
+    let mut b = crate::parts::builder_at(file, dir, 0)?;
+    if b.name.is_empty() {
+        b.name = name.to_string();
+    }
+    Ok(b.build()?)
 }
 
 /// The scene as `hooke/1` JSON text: one node or spring per line.
