@@ -11,6 +11,14 @@ pub(crate) const NEUTRAL: [u8; 3] = [70, 72, 90];
 const WARM: [u8; 3] = [220, 50, 30];
 const COOL: [u8; 3] = [30, 90, 220];
 
+/// An anti-aliased paint of colour `rgb` and opacity `alpha`.
+pub(crate) fn paint(rgb: [u8; 3], alpha: u8) -> tiny_skia::Paint<'static> {
+    let mut p = tiny_skia::Paint::default();
+    p.set_color(tiny_skia::Color::from_rgba8(rgb[0], rgb[1], rgb[2], alpha));
+    p.anti_alias = true;
+    p
+}
+
 /// a + (b − a)·t, per channel.
 fn mix(a: [u8; 3], b: [u8; 3], t: f64) -> [u8; 3] {
     [0, 1, 2].map(|k| (a[k] as f64 + (b[k] as f64 - a[k] as f64) * t).round() as u8)

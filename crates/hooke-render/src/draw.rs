@@ -4,7 +4,7 @@ use hooke::{Model, Springs, Vec3};
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
 use crate::camera::{Camera, P3};
-use crate::colors::{NEUTRAL, face_color, strain_color};
+use crate::colors::{NEUTRAL, face_color, paint, strain_color};
 use crate::ground;
 use crate::overlay;
 use crate::scenery;
@@ -80,13 +80,6 @@ pub fn spring_strain(springs: &Springs, x: &[Vec3], s: usize) -> f64 {
     } else {
         0.0
     }
-}
-
-fn paint(rgb: [u8; 3], alpha: u8) -> Paint<'static> {
-    let mut p = Paint::default();
-    p.set_color(Color::from_rgba8(rgb[0], rgb[1], rgb[2], alpha));
-    p.anti_alias = true;
-    p
 }
 
 // A no-op cast in f64 builds.

@@ -1,16 +1,12 @@
 //! Text in pictures: the public-domain 8×8 bitmap font of `font8x8`, ASCII only.
 
-use tiny_skia::{Color, Paint, Pixmap, Rect, Transform};
+use tiny_skia::{Pixmap, Rect, Transform};
 
-fn paint(rgb: [u8; 3]) -> Paint<'static> {
-    let mut p = Paint::default();
-    p.set_color(Color::from_rgba8(rgb[0], rgb[1], rgb[2], 255));
-    p
-}
+use crate::colors::paint;
 
 /// Draws `text` with its top-left corner at (x, y), each font pixel `scale` pixels wide.
 pub(crate) fn text(pm: &mut Pixmap, x: f32, y: f32, text: &str, scale: f32, rgb: [u8; 3]) {
-    let mut p = paint(rgb);
+    let mut p = paint(rgb, 255);
     p.anti_alias = false;
     for (i, ch) in text.chars().enumerate() {
         let glyph = font8x8::legacy::BASIC_LEGACY

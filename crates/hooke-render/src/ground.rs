@@ -2,9 +2,10 @@
 //! shadows straight below them, fainter the higher a node is.
 
 use hooke::{Model, Vec3};
-use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
+use tiny_skia::{FillRule, PathBuilder, Pixmap, Stroke, Transform};
 
 use crate::camera::{Camera, P3};
+use crate::colors::paint;
 use crate::scenery;
 
 const GRID: [u8; 3] = [190, 190, 184];
@@ -48,7 +49,7 @@ pub(crate) fn grid(pm: &mut Pixmap, model: &Model, cam: &Camera, (lo, hi): (P3, 
             pb.move_to(p.0, p.1);
             pb.line_to(q.0, q.1);
             if let Some(path) = pb.finish() {
-                let paint = rgba(GRID, (255.0 * alpha) as u8);
+                let paint = paint(GRID, (255.0 * alpha) as u8);
                 pm.stroke_path(&path, &paint, &stroke, Transform::identity(), None);
             }
         }
@@ -100,7 +101,7 @@ pub(crate) fn shadows(
     }
     for (layer, b) in layers {
         if let Some(path) = b.finish() {
-            let paint = rgba([40, 40, 50], 7 * layer);
+            let paint = paint([40, 40, 50], 7 * layer);
             pm.fill_path(
                 &path,
                 &paint,
@@ -110,11 +111,4 @@ pub(crate) fn shadows(
             );
         }
     }
-}
-
-fn rgba(rgb: [u8; 3], alpha: u8) -> Paint<'static> {
-    let mut p = Paint::default();
-    p.set_color(Color::from_rgba8(rgb[0], rgb[1], rgb[2], alpha));
-    p.anti_alias = true;
-    p
 }

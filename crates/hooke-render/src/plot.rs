@@ -1,8 +1,9 @@
 //! Line plots (energy against time) with labelled axes, drawn with tiny-skia and the
 //! public-domain 8×8 bitmap font of `font8x8`.
 
-use tiny_skia::{Color, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
+use tiny_skia::{Color, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
+use crate::colors::paint;
 use crate::draw::segment;
 use crate::font::{text, text_width};
 
@@ -15,13 +16,6 @@ pub struct Series {
     pub rgb: [u8; 3],
     /// Points (x, y).
     pub points: Vec<(f64, f64)>,
-}
-
-fn paint(rgb: [u8; 3]) -> Paint<'static> {
-    let mut p = Paint::default();
-    p.set_color(Color::from_rgba8(rgb[0], rgb[1], rgb[2], 255));
-    p.anti_alias = true;
-    p
 }
 
 /// Tick positions: about five "nice" values (1, 2 or 5 × 10ᵏ apart) covering lo..hi.
@@ -111,7 +105,7 @@ impl Axes {
             width: 1.0,
             ..Stroke::default()
         };
-        let grey = paint([225, 225, 225]);
+        let grey = paint([225, 225, 225], 255);
         for t in ticks(self.x.0, self.x.1) {
             let x = self.sx(t);
             segment(pm, (x, top), (x, top + ph), &grey, &thin);
@@ -133,7 +127,7 @@ impl Axes {
         }
         if let Some(r) = Rect::from_xywh(left, top, pw, ph) {
             let p = PathBuilder::from_rect(r);
-            pm.stroke_path(&p, &paint(INK), &thin, Transform::identity(), None);
+            pm.stroke_path(&p, &paint(INK, 255), &thin, Transform::identity(), None);
         }
     }
 
@@ -159,7 +153,7 @@ impl Axes {
                 }
             }
             if let Some(p) = pb.finish() {
-                pm.stroke_path(&p, &paint(s.rgb), &line, Transform::identity(), None);
+                pm.stroke_path(&p, &paint(s.rgb, 255), &line, Transform::identity(), None);
             }
         }
     }
@@ -169,7 +163,7 @@ impl Axes {
         let mut lx = self.left + 12.0;
         for s in series {
             if let Some(r) = Rect::from_xywh(lx, self.top + 12.0, 24.0, 4.0) {
-                pm.fill_rect(r, &paint(s.rgb), Transform::identity(), None);
+                pm.fill_rect(r, &paint(s.rgb, 255), Transform::identity(), None);
             }
             text(pm, lx + 30.0, self.top + 7.0, &s.name, 1.5, INK);
             lx += 30.0 + text_width(&s.name, 1.5) + 24.0;
