@@ -8,46 +8,12 @@
 //! `web/setup.sh` installs (wasm-bindgen-cli, Chromium, Xvfb, Node packages).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod fuzz;
+mod shell;
 
-fn run(program: &str, args: &[&str]) -> bool {
-    run_with(program, args, &[])
-}
-
-/// Runs `program` in the workspace root with extra environment variables.
-fn run_with(program: &str, args: &[&str], env: &[(&str, &str)]) -> bool {
-    eprintln!("\n==> {program} {}", args.join(" "));
-    let mut cmd = Command::new(program);
-    cmd.args(args).current_dir(root());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    match cmd.status() {
-        Ok(s) => s.success(),
-        Err(e) => {
-            eprintln!("cannot run {program}: {e}");
-            false
-        }
-    }
-}
-
-fn have(program: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {program} >/dev/null")])
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// The shared target folder.
-fn target() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target"))
-}
+use shell::{cargo, have, root, run, run_with, target};
 
 /// The hooke binary the Python, browser and window tests drive.
 fn hooke_bin() -> PathBuf {
@@ -138,11 +104,6 @@ fn studio() -> bool {
     }
 }
 
-fn cargo(args: &[&str]) -> bool {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run(&cargo, args)
-}
-
 /// Every workspace test in f32 and f64 and the Python package's; then, unless `quick`,
 /// the studio's browser and window tests.
 fn test(quick: bool) -> bool {
@@ -192,7 +153,16 @@ const USAGE: &str = "usage: cargo xtask test [--quick]
                  (installs Chromium, Xvfb, wasm-bindgen and playwright-core, and Mesa's
                  lavapipe for the GPU tests, the first time; the Python package into
                  target/py-venv)
-  test --quick   every Rust and Python test, without the browser and window tests";
+  test --quick   every Rust and Python test, without the browser and window tests
+  soak --minutes N
+                 contact scenes, tearing, controllers and gas poked at random through the
+                 API for N minutes: resident memory and step time every 10 s, in
+                 target/soak/{soak.csv, soak.png, divergences.txt}; fails if memory grows
+                 after warm-up
+  fuzz --seconds N [TARGET…]
+                 every fuzz target (or those named) for N seconds each: cargo-fuzz on the
+                 seed corpus in fuzz/corpus, crashes in fuzz/artifacts (installs cargo-fuzz
+                 the first time; nightly, or stable with RUSTC_BOOTSTRAP=1)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -203,6 +173,33 @@ fn main() -> ExitCode {
             test(true),
             "f32 and f64, Python; browser and window tests skipped",
         ),
+        ["soak", "--minutes", n] if n.parse::<f64>().is_ok() => {
+            let out = target().join("soak");
+            let out = out.to_string_lossy();
+            let args = [
+                "run",
+                "--release",
+                "-p",
+                "hooke-cli",
+                "--example",
+                "soak",
+                "--",
+            ];
+            let ok = cargo(&[&args[..], &["--minutes", n, "--out", &out]].concat());
+            return if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            };
+        }
+        ["fuzz", "--seconds", n, targets @ ..] if n.parse::<u64>().is_ok() => {
+            let ok = fuzz::fuzz(n.parse().unwrap_or(0), targets);
+            return if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            };
+        }
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

@@ -32,6 +32,72 @@ struct Manifest {
     /// running, finished, diverged, or drawn.
     status: String,
     files: Vec<FileEntry>,
+    /// The folder the command ran in (its relative paths are relative to it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cwd: Option<String>,
+    /// The last checkpoint of a run with --checkpoint-every that has not finished.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    checkpoint: Option<Checkpoint>,
+}
+
+/// Where a run with `--checkpoint-every` stands at its last checkpoint: what
+/// `hooke run --resume` goes on from.
+#[derive(Serialize, Deserialize, Default, Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// The checkpoint's scene file (the state, the audit's books), in the folder.
+    pub file: String,
+    /// Steps of the run done at the checkpoint.
+    pub done: u64,
+    /// Steps of the whole run.
+    pub steps: u64,
+    /// The bytes each file being written held at the checkpoint (its path: relative to
+    /// the folder, or absolute for a sensor log elsewhere).
+    pub parts: Vec<(String, u64)>,
+    /// OBJ frames exported by then.
+    #[serde(default)]
+    pub exported: u64,
+}
+
+/// What `hooke run --resume` reads of a run folder's manifest.
+pub struct Interrupted {
+    /// The command line that started the run.
+    pub command: Vec<String>,
+    /// The folder it ran in.
+    pub cwd: Option<PathBuf>,
+    /// Its last checkpoint.
+    pub checkpoint: Checkpoint,
+}
+
+/// The run in `dir` to resume: its command and last checkpoint; an error that says why
+/// when it finished, or has no checkpoint, or no manifest.
+pub fn interrupted(dir: &Path) -> Result<Interrupted> {
+    let path = dir.join(NAME);
+    let m = Manifest::read(&path)?.ok_or_else(|| {
+        bad(format!(
+            "{}: no {NAME}: not a hooke run folder (give the --out folder of a run started \
+             with --checkpoint-every)",
+            dir.display()
+        ))
+    })?;
+    if m.status != "running" {
+        return Err(bad(format!(
+            "{}: the run {}; only a run that stopped before it finished can be resumed",
+            dir.display(),
+            m.status
+        )));
+    }
+    let checkpoint = m.checkpoint.ok_or_else(|| {
+        bad(format!(
+            "{}: the run stopped before its first checkpoint (or was started without \
+             --checkpoint-every): nothing to resume from; run it again",
+            dir.display()
+        ))
+    })?;
+    Ok(Interrupted {
+        command: m.command,
+        cwd: m.cwd.map(PathBuf::from),
+        checkpoint,
+    })
 }
 
 #[derive(Serialize, Deserialize, Default)]
@@ -57,6 +123,10 @@ impl Manifest {
             scene,
             status: status.into(),
             files,
+            cwd: std::env::current_dir()
+                .ok()
+                .map(|d| d.display().to_string()),
+            checkpoint: None,
         }
     }
 
@@ -153,9 +223,26 @@ impl Run {
         })
     }
 
+    /// The run in `out` going on: its scene as the manifest names it; its files are
+    /// those the manifest lists (the others, kept there with --force, stay unlisted).
+    pub fn resume(out: &Path) -> Result<Self> {
+        let listed = listed(out)?;
+        let scene = Manifest::read(&out.join(NAME))?
+            .and_then(|m| m.scene)
+            .unwrap_or_default();
+        let mut before = stamps(out)?;
+        before.retain(|f, _| !listed.contains(f));
+        Ok(Self { scene, before })
+    }
+
     /// Writes `out/run.json` with `status` (running, finished, diverged) and every file
     /// under `out` the run wrote, with its size in bytes.
     pub fn write(&self, out: &Path, status: &str) -> Result<()> {
+        self.write_with(out, status, None)
+    }
+
+    /// [`Self::write`], with the run's last checkpoint.
+    pub fn write_with(&self, out: &Path, status: &str, cp: Option<&Checkpoint>) -> Result<()> {
         let mut files = Vec::new();
         for (f, stamp) in stamps(out)? {
             if f != Path::new(NAME) && self.before.get(&f) != Some(&stamp) {
@@ -170,7 +257,9 @@ impl Run {
             name: self.scene.name.clone(),
             fnv1a64: self.scene.fnv1a64.clone(),
         };
-        Manifest::new(status, Some(id), files).write(&out.join(NAME))
+        let mut m = Manifest::new(status, Some(id), files);
+        m.checkpoint = cp.cloned();
+        m.write(&out.join(NAME))
     }
 }
 

@@ -83,8 +83,7 @@ pub fn plot_energy(csv: &Path, out: &Path, title: &str) -> Result<()> {
     }
     series.retain(|s| !s.points.is_empty());
     let pm = line_plot(&series, title, "time [s]", "energy [J]", 1000, 600);
-    pm.save_png(out)
-        .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", out.display()))?;
+    hooke_render::gif_out::write_png(out, &pm)?;
     Ok(())
 }
 

@@ -1,12 +1,11 @@
 //! `energy.csv`: one row per sample, header first.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use hooke::{Audit, Energy};
 
 use crate::IoError;
+use crate::part_file::PartFile;
 
 /// Column names, in order. The first eight are the documented interface; later columns
 /// may be appended, never reordered.
@@ -39,26 +38,37 @@ pub const COLUMNS: [&str; 25] = [
     "moved",
 ];
 
-/// Writes energy samples.
+/// Writes energy samples, under a temporary name until finished ([`PartFile`]).
 pub struct EnergyCsv {
-    out: BufWriter<File>,
-    path: PathBuf,
+    out: PartFile,
 }
 
 impl EnergyCsv {
     /// Creates the file and writes the header row.
     pub fn create(path: &Path) -> Result<Self, IoError> {
         let mut w = Self {
-            out: crate::error::create(path)?,
-            path: path.to_path_buf(),
+            out: PartFile::create(path)?,
         };
         let head = COLUMNS.join(",");
         w.line(&head)?;
         Ok(w)
     }
 
+    /// Goes on writing `path` from a checkpoint that recorded `len` bytes of it
+    /// ([`Self::mark`]).
+    pub fn resume(path: &Path, len: u64) -> Result<Self, IoError> {
+        Ok(Self {
+            out: PartFile::resume(path, len)?,
+        })
+    }
+
+    /// Flushes and returns the bytes written so far, for a checkpoint.
+    pub fn mark(&mut self) -> Result<u64, IoError> {
+        self.out.mark()
+    }
+
     fn line(&mut self, s: &str) -> Result<(), IoError> {
-        writeln!(self.out, "{s}").map_err(|e| IoError::write(&self.path, e))
+        self.out.write_all(format!("{s}\n").as_bytes())
     }
 
     /// Appends the sample at time `t` \[s]: the energy and the audit's balance (its
@@ -81,18 +91,19 @@ impl EnergyCsv {
             e.potential_gas,
         ];
         let audit = a.map(|a| {
+            let [k, ac, f, air, d, r, c, t] = a.stored_terms();
             [
                 a.work_in(),
                 a.work_out(),
                 a.residual(),
-                a.kinematic,
-                a.actuators,
-                a.forces,
-                a.air,
-                a.damping,
-                a.retention,
-                a.contacts,
-                a.tearing,
+                k,
+                ac,
+                f,
+                air,
+                d,
+                r,
+                c,
+                t,
                 a.moved,
             ]
         });
@@ -106,8 +117,8 @@ impl EnergyCsv {
         self.line(&row)
     }
 
-    /// Flushes and closes.
-    pub fn finish(mut self) -> Result<(), IoError> {
-        self.out.flush().map_err(|e| IoError::write(&self.path, e))
+    /// Flushes and puts the file in place.
+    pub fn finish(self) -> Result<(), IoError> {
+        self.out.finish()
     }
 }

@@ -83,13 +83,6 @@ impl IoError {
     }
 }
 
-/// Creates `path` for buffered writing.
-pub(crate) fn create(path: &Path) -> Result<std::io::BufWriter<std::fs::File>, IoError> {
-    std::fs::File::create(path)
-        .map(std::io::BufWriter::new)
-        .map_err(|e| IoError::write(path, e))
-}
-
 /// serde_json's message without its trailing " at line L column C".
 pub(crate) fn strip_position(e: &serde_json::Error) -> String {
     let s = e.to_string();

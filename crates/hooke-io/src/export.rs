@@ -9,7 +9,6 @@
 //! every frame.
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use hooke::mesh::{Surface, vertex_normals};
@@ -130,15 +129,14 @@ impl ObjSequence {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "texture.png".into());
-            if src.exists() {
-                std::fs::copy(&src, dir.join(&name))
-                    .map_err(|e| IoError::write(&dir.join(&name), e))?;
+            if let Ok(image) = std::fs::read(&src) {
+                crate::write_atomic(&dir.join(&name), &image)?;
             }
             let path = dir.join("hooke.mtl");
-            let mut w = crate::error::create(&path)?;
+            let mut w = Vec::new();
             crate::obj::write_mtl(&mut w, "texture", &name)
-                .and_then(|_| w.flush())
                 .map_err(|e| IoError::write(&path, e))?;
+            crate::write_atomic(&path, &w)?;
             mtl = true;
         }
         Ok(Self {
@@ -156,11 +154,11 @@ impl ObjSequence {
         self.mesh.follow(surfaces);
         let (p, n) = self.mesh.frame(x, &mut self.scratch);
         let path = self.dir.join(format!("frame_{:05}.obj", self.frames));
-        let mut w = crate::error::create(&path)?;
+        let mut w = Vec::new();
         let mtl = self.mtl.then_some(("hooke.mtl", "texture"));
         crate::obj::write_obj(&mut w, &p, &n, &self.mesh.surfaces, mtl)
-            .and_then(|_| w.flush())
             .map_err(|e| IoError::write(&path, e))?;
+        crate::write_atomic(&path, &w)?;
         self.frames += 1;
         Ok(())
     }
@@ -168,6 +166,13 @@ impl ObjSequence {
     /// Frames written so far.
     pub fn frames(&self) -> usize {
         self.frames
+    }
+
+    /// The sequence going on after `frames` frames (a run resumed from a checkpoint):
+    /// the next frame is `frame_{frames}`.
+    pub fn starting_at(mut self, frames: usize) -> Self {
+        self.frames = frames;
+        self
     }
 }
 

@@ -21,6 +21,7 @@ pub mod mesh_import;
 pub mod npy;
 pub mod obj;
 mod parse;
+pub mod part_file;
 mod parts;
 mod pretty;
 mod scene_io;

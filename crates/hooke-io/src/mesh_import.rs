@@ -64,30 +64,78 @@ fn name_of(path: &Path) -> String {
 }
 
 fn load_obj(path: &Path, opts: ImportOptions) -> Result<MeshSource, MeshError> {
-    let load = tobj::LoadOptions {
-        triangulate: false,
-        single_index: false,
-        ..tobj::LoadOptions::default()
-    };
-    let (models, materials) = tobj::load_obj(path, &load)
-        .map_err(|e| fail(path, format!("not a readable OBJ file: {e}")))?;
-    obj_source(path, &models, &materials.unwrap_or_default(), opts)
+    let bytes = std::fs::read(path).map_err(|e| fail(path, format!("cannot read: {e}")))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let (models, materials) = read_obj(path, &bytes, |mtl| tobj::load_mtl(dir.join(mtl)))?;
+    obj_source(path, &models, &materials, opts)
 }
 
 /// Reads an OBJ file's text (an upload in the browser: no file system, so materials and
 /// textures are not read). `name` names the mesh and its errors.
 pub fn obj_from_text(name: &str, text: &str, opts: ImportOptions) -> Result<MeshSource, MeshError> {
     let path = Path::new(name);
+    let no_files = |_: &Path| Err(tobj::LoadError::OpenFileFailed);
+    let (models, _) = read_obj(path, text.as_bytes(), no_files)?;
+    obj_source(path, &models, &[], opts)
+}
+
+/// tobj's reading of `bytes` (materials through `mtl`), after the element indices are
+/// checked: tobj overflows on an index past any count (found by fuzzing).
+fn read_obj(
+    path: &Path,
+    bytes: &[u8],
+    mtl: impl Fn(&Path) -> tobj::MTLLoadResult,
+) -> Result<(Vec<tobj::Model>, Vec<tobj::Material>), MeshError> {
+    check_obj_indices(bytes).map_err(|e| fail(path, e))?;
     let load = tobj::LoadOptions {
         triangulate: false,
         single_index: false,
         ..tobj::LoadOptions::default()
     };
-    let (models, _) = tobj::load_obj_buf(&mut text.as_bytes(), &load, |_| {
-        Err(tobj::LoadError::OpenFileFailed)
-    })
-    .map_err(|e| fail(path, format!("not a readable OBJ file: {e}")))?;
-    obj_source(path, &models, &[], opts)
+    let (models, materials) = tobj::load_obj_buf(&mut &bytes[..], &load, mtl)
+        .map_err(|e| fail(path, format!("not a readable OBJ file: {e}")))?;
+    Ok((models, materials.unwrap_or_default()))
+}
+
+/// Every index of a face, line or point element (`f 1/2/3 -1//2`) names a vertex, texture
+/// coordinate or normal the file has: 1..=n, or −n..=−1 counting back.
+fn check_obj_indices(bytes: &[u8]) -> Result<(), String> {
+    let text = String::from_utf8_lossy(bytes);
+    let count = |tag: &str| {
+        text.lines()
+            .filter(|l| l.split_whitespace().next() == Some(tag))
+            .count()
+    };
+    let totals = [
+        ("vertices", count("v")),
+        ("texture coordinates", count("vt")),
+        ("normals", count("vn")),
+    ];
+    for (at, line) in text.lines().enumerate() {
+        let mut words = line.split_whitespace();
+        if !matches!(words.next(), Some("f" | "l" | "p")) {
+            continue;
+        }
+        for corner in words {
+            for (k, index) in corner.split('/').enumerate().take(3) {
+                if index.is_empty() {
+                    continue;
+                }
+                let (what, n) = totals[k];
+                let fits = index
+                    .parse::<i64>()
+                    .is_ok_and(|i| i != 0 && i.unsigned_abs() <= n as u64);
+                if !fits {
+                    return Err(format!(
+                        "line {}: index {index} in {corner:?} is not one of the file's {n} {what} \
+                         (1..{n}, or -1..-{n} counting back)",
+                        at + 1
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn obj_source(
@@ -212,9 +260,96 @@ fn world_meshes(doc: &gltf::Document) -> Vec<(gltf::Mesh<'_>, Mat4)> {
 }
 
 fn load_gltf(path: &Path) -> Result<MeshSource, MeshError> {
-    let gltf =
-        gltf::Gltf::open(path).map_err(|e| fail(path, format!("not a readable glTF file: {e}")))?;
-    let buffers = gltf_buffers(&gltf, path)?;
+    let bytes = std::fs::read(path).map_err(|e| fail(path, format!("cannot read: {e}")))?;
+    let gltf = parse_gltf(path, &bytes)?;
+    let buffers = gltf_buffers(&gltf, path, path.parent())?;
+    gltf_source(&gltf, path, &buffers)
+}
+
+/// Reads a binary glTF (`.glb`) from its bytes (an upload: no file system, so a buffer in
+/// a separate file is an error). `name` names the mesh and its errors.
+pub fn glb_from_bytes(name: &str, bytes: &[u8]) -> Result<MeshSource, MeshError> {
+    let path = Path::new(name);
+    let gltf = parse_gltf(path, bytes)?;
+    let buffers = gltf_buffers(&gltf, path, None)?;
+    gltf_source(&gltf, path, &buffers)
+}
+
+/// The glTF (JSON) or GLB in `bytes`, parsed. A GLB whose header states a length shorter
+/// than the header itself is refused first: the gltf crate underflows on it (found by
+/// fuzzing).
+fn parse_gltf(path: &Path, bytes: &[u8]) -> Result<gltf::Gltf, MeshError> {
+    let unreadable = |why: String| fail(path, format!("not a readable glTF file: {why}"));
+    let json = if bytes.starts_with(b"glTF") && bytes.len() >= 12 {
+        let word = |at: usize| {
+            bytes
+                .get(at..at + 4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        };
+        let length = word(8).unwrap_or(0);
+        if length < 12 {
+            let why = format!("the GLB header states a length of {length} bytes, less than itself");
+            return Err(unreadable(why));
+        }
+        // The first chunk, JSON: its length at byte 12, its data from byte 20.
+        let n = word(12).unwrap_or(0) as usize;
+        bytes.get(20..20usize.saturating_add(n)).unwrap_or(&[])
+    } else {
+        bytes
+    };
+    if let Ok(doc) = serde_json::from_slice::<serde_json::Value>(json) {
+        accessor_refs(&doc).map_err(unreadable)?;
+    }
+    gltf::Gltf::from_slice(bytes).map_err(|e| unreadable(e.to_string()))
+}
+
+/// Every accessor a mesh primitive names (attributes, indices, morph targets) exists: the
+/// gltf crate's own validation indexes them unchecked and panics (found by fuzzing).
+fn accessor_refs(doc: &serde_json::Value) -> Result<(), String> {
+    use serde_json::Value;
+    let count = doc
+        .get("accessors")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    let meshes = doc
+        .get("meshes")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    for (m, mesh) in meshes.iter().enumerate() {
+        let prims = mesh
+            .get("primitives")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        for (p, prim) in prims.iter().enumerate() {
+            let targets = prim
+                .get("targets")
+                .and_then(Value::as_array)
+                .map_or(&[][..], Vec::as_slice);
+            let named = std::iter::once(prim.get("attributes"))
+                .chain(targets.iter().map(Some))
+                .flatten()
+                .filter_map(Value::as_object)
+                .flat_map(|a| a.iter().map(|(k, v)| (k.as_str(), v)))
+                .chain(prim.get("indices").map(|v| ("indices", v)));
+            for (what, v) in named {
+                if v.as_u64().is_some_and(|i| i as usize >= count) {
+                    return Err(format!(
+                        "mesh {m} primitive {p}: {what} names accessor {v}, but the file has \
+                         {count} accessors"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The mesh of a parsed glTF whose buffers are loaded.
+fn gltf_source(
+    gltf: &gltf::Gltf,
+    path: &Path,
+    buffers: &[Vec<u8>],
+) -> Result<MeshSource, MeshError> {
     let mut src = MeshSource {
         name: name_of(path),
         ..MeshSource::default()
@@ -227,7 +362,7 @@ fn load_gltf(path: &Path) -> Result<MeshSource, MeshError> {
                 path,
                 label: &label,
                 world,
-                buffers: &buffers,
+                buffers,
             };
             all_uvs &= at.add(&prim, &mut src)?;
         }
@@ -239,9 +374,13 @@ fn load_gltf(path: &Path) -> Result<MeshSource, MeshError> {
     Ok(src)
 }
 
-/// The glTF's buffers: the GLB's binary chunk, or files beside it (base64 is refused).
-fn gltf_buffers(gltf: &gltf::Gltf, path: &Path) -> Result<Vec<Vec<u8>>, MeshError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+/// The glTF's buffers: the GLB's binary chunk, or files in `dir` beside it (base64 is
+/// refused; without a folder, so is a separate file).
+fn gltf_buffers(
+    gltf: &gltf::Gltf,
+    path: &Path,
+    dir: Option<&Path>,
+) -> Result<Vec<Vec<u8>>, MeshError> {
     let mut buffers: Vec<Vec<u8>> = Vec::new();
     for buffer in gltf.document.buffers() {
         let data = match buffer.source() {
@@ -260,6 +399,16 @@ fn gltf_buffers(gltf: &gltf::Gltf, path: &Path) -> Result<Vec<Vec<u8>>, MeshErro
                 ));
             }
             gltf::buffer::Source::Uri(uri) => {
+                let Some(dir) = dir else {
+                    return Err(fail(
+                        path,
+                        format!(
+                            "buffer {} is a separate file ({uri}), which cannot be read \
+                             here; give a .glb with its binary chunk",
+                            buffer.index()
+                        ),
+                    ));
+                };
                 let file = dir.join(uri);
                 std::fs::read(&file).map_err(|e| {
                     fail(

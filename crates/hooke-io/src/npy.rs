@@ -2,22 +2,21 @@
 //! (frames, nodes, 3), little-endian, C order. The header is rewritten with the final frame
 //! count when the writer finishes, so frames can be appended without knowing their number.
 
-use std::fs::File;
-use std::io::{BufWriter, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use hooke::Vec3;
 
 use crate::IoError;
+use crate::part_file::PartFile;
 
 /// Bytes reserved for the header (magic, version, length, dictionary): a multiple of 64
 /// with room for 20-digit dimensions.
 const HEADER: usize = 128;
 
-/// Writes a (frames × nodes × 3) float32 array frame by frame.
+/// Writes a (frames × nodes × 3) float32 array frame by frame, under a temporary name
+/// until finished ([`PartFile`]).
 pub struct NpyWriter {
-    out: BufWriter<File>,
-    path: PathBuf,
+    out: PartFile,
     nodes: usize,
     frames: u64,
 }
@@ -37,20 +36,35 @@ fn header(frames: u64, nodes: usize) -> Vec<u8> {
 impl NpyWriter {
     /// Creates `path` for frames of `nodes` positions.
     pub fn create(path: &Path, nodes: usize) -> Result<Self, IoError> {
-        let mut w = Self {
-            out: crate::error::create(path)?,
-            path: path.to_path_buf(),
+        let mut out = PartFile::create(path)?;
+        out.write_all(&header(0, nodes))?;
+        Ok(Self {
+            out,
             nodes,
             frames: 0,
-        };
-        w.write(&header(0, nodes))?;
-        Ok(w)
+        })
     }
 
-    fn write(&mut self, bytes: &[u8]) -> Result<(), IoError> {
-        self.out
-            .write_all(bytes)
-            .map_err(|e| IoError::write(&self.path, e))
+    /// Goes on writing `path` from a checkpoint that recorded `len` bytes of it
+    /// ([`Self::mark`]).
+    pub fn resume(path: &Path, nodes: usize, len: u64) -> Result<Self, IoError> {
+        let frame = 12 * nodes as u64;
+        let frames = (len.saturating_sub(HEADER as u64)) / frame.max(1);
+        if len < HEADER as u64 || HEADER as u64 + frames * frame != len {
+            let why = format!("{len} bytes is not a whole number of frames of {nodes} nodes");
+            let cause = std::io::Error::new(std::io::ErrorKind::InvalidData, why);
+            return Err(IoError::write(path, cause));
+        }
+        Ok(Self {
+            out: PartFile::resume(path, len)?,
+            nodes,
+            frames,
+        })
+    }
+
+    /// Flushes and returns the bytes written so far, for a checkpoint.
+    pub fn mark(&mut self) -> Result<u64, IoError> {
+        self.out.mark()
     }
 
     /// Appends one frame (positions converted to float32).
@@ -64,7 +78,7 @@ impl NpyWriter {
             }
         }
         self.frames += 1;
-        self.write(&buf)
+        self.out.write_all(&buf)
     }
 
     /// Frames written so far.
@@ -72,17 +86,10 @@ impl NpyWriter {
         self.frames
     }
 
-    /// Writes the final header and closes the file.
+    /// Writes the final header and puts the file in place.
     pub fn finish(mut self) -> Result<(), IoError> {
-        let h = header(self.frames, self.nodes);
-        let res = (|| {
-            self.out.flush()?;
-            let f = self.out.get_mut();
-            f.seek(SeekFrom::Start(0))?;
-            f.write_all(&h)?;
-            f.flush()
-        })();
-        res.map_err(|e| IoError::write(&self.path, e))
+        self.out.rewrite_start(&header(self.frames, self.nodes))?;
+        self.out.finish()
     }
 }
 

@@ -106,11 +106,15 @@ pub fn scene_from_value(
 
 /// The scene of `file`, its parts merged from `dir`, named `name` when it has no name.
 fn build_named(file: SceneFile, dir: &Path, name: &str) -> Result<Scene, SceneError> {
+    let value = serde_json::to_value(&file).expect("a scene file serialises");
     let mut b = crate::parts::builder_at(file, dir, 0)?;
     if b.name.is_empty() {
         b.name = name.to_string();
     }
-    Ok(b.build()?)
+    let scene = b.build()?;
+    // The core's checks came first (their messages say more); the schema's bounds last.
+    crate::format::rules::check(&value, schema_value())?;
+    Ok(scene)
 }
 
 /// The scene as `hooke/1` JSON text: one node or spring per line.
@@ -118,8 +122,9 @@ pub fn scene_to_json(scene: &Scene) -> String {
     crate::pretty::to_string(&crate::convert::to_file(scene))
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder, then a rename,
-/// so a failed write never leaves a half-written file in place of a good one.
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder, synced, then
+/// renamed, so a failed write or a killed process never leaves a half-written file in
+/// place of a good one (the old file stays until the new one is whole).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IoError> {
     let err = |source| IoError::write(path, source);
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
@@ -131,7 +136,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IoError> {
         Some(d) => d.join(format!(".{name}.tmp-{}", std::process::id())),
         None => Path::new(&format!(".{name}.tmp-{}", std::process::id())).to_path_buf(),
     };
-    std::fs::write(&tmp, bytes).map_err(err)?;
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        std::io::Write::write_all(&mut f, bytes)?;
+        f.sync_data()
+    };
+    if let Err(e) = write() {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(err(e));
+    }
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         err(e)
@@ -143,8 +156,20 @@ pub fn write_scene(path: &Path, scene: &Scene) -> Result<(), IoError> {
     write_atomic(path, scene_to_json(scene).as_bytes())
 }
 
-/// The JSON Schema of the scene format, as pretty JSON.
+/// The JSON Schema (draft 2020-12) of the scene format, as pretty JSON: every field with
+/// its type, bounds and enums, the format tag as a constant, and the cross-field rules a
+/// schema can state (written once, in `format/rules.rs`); reading a file checks the same
+/// bounds.
 pub fn schema() -> String {
-    let schema = schemars::schema_for!(SceneFile);
-    serde_json::to_string_pretty(&schema).expect("a schema serialises")
+    serde_json::to_string_pretty(schema_value()).expect("a schema serialises")
+}
+
+/// The format's JSON Schema, made once.
+fn schema_value() -> &'static serde_json::Value {
+    static SCHEMA: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        let mut v = serde_json::to_value(schemars::schema_for!(SceneFile)).expect("a schema");
+        crate::format::rules::add_to(&mut v);
+        v
+    })
 }

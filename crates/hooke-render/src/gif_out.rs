@@ -1,4 +1,5 @@
-//! Animated GIF and PNG output.
+//! Animated GIF and PNG output, written atomically (a killed process never leaves a
+//! half-written picture under its name).
 
 use std::path::Path;
 
@@ -33,9 +34,8 @@ pub fn write_gif(path: &Path, frames: &[Pixmap], delay_cs: u16) -> Result<(), Pi
         return Err(fail(path, "no frames to write"));
     };
     let (w, h) = (first.width() as u16, first.height() as u16);
-    let file = std::fs::File::create(path).map_err(|e| fail(path, e))?;
-    let mut enc =
-        gif::Encoder::new(std::io::BufWriter::new(file), w, h, &[]).map_err(|e| fail(path, e))?;
+    let mut bytes = Vec::new();
+    let mut enc = gif::Encoder::new(&mut bytes, w, h, &[]).map_err(|e| fail(path, e))?;
     enc.set_repeat(gif::Repeat::Infinite)
         .map_err(|e| fail(path, e))?;
     let mut before: Option<&[u8]> = None;
@@ -53,7 +53,14 @@ pub fn write_gif(path: &Path, frames: &[Pixmap], delay_cs: u16) -> Result<(), Pi
         enc.write_frame(&frame).map_err(|e| fail(path, e))?;
         before = Some(now);
     }
-    Ok(())
+    drop(enc);
+    hooke_io::write_atomic(path, &bytes).map_err(|e| fail(path, e))
+}
+
+/// Writes one picture as a PNG.
+pub fn write_png(path: &Path, picture: &Pixmap) -> Result<(), PictureError> {
+    let bytes = picture.encode_png().map_err(|e| fail(path, e))?;
+    hooke_io::write_atomic(path, &bytes).map_err(|e| fail(path, e))
 }
 
 /// The rectangle of `now` (w × h RGBA) that differs from `prev`, its pixels equal to
@@ -91,7 +98,7 @@ pub fn write_pngs(dir: &Path, frames: &[Pixmap]) -> Result<(), PictureError> {
     std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
     for (i, pm) in frames.iter().enumerate() {
         let path = dir.join(format!("frame_{i:05}.png"));
-        pm.save_png(&path).map_err(|e| fail(&path, e))?;
+        write_png(&path, pm)?;
     }
     Ok(())
 }

@@ -31,7 +31,8 @@ pub enum Cause {
     /// A position or velocity became non-finite.
     NonFinite,
     /// The energy audit's residual gained more than half the energy in play at two readings
-    /// in a row, growing: energy that nothing put in (the watchdog, see [`Audit`]).
+    /// in a row, growing, or more than 80% at two readings in a row: energy that nothing
+    /// put in (the watchdog, see [`Audit`]).
     EnergyGain,
     /// A spring stretched past 10 times its rest length (the watchdog).
     Overstretched,
@@ -139,7 +140,7 @@ impl Diverged {
         match (self.cause, &w.audit) {
             (Cause::EnergyGain, Some(a)) => write!(
                 f,
-                "the energy audit's residual gained {:.4} J from nothing, {:.0}% of the {:.4} J in play (the watchdog stops at 50% twice in a row, growing)",
+                "the energy audit's residual gained {:.4} J from nothing, {:.0}% of the {:.4} J in play (the watchdog stops at 50% twice in a row, growing, or 80% twice in a row)",
                 a.residual(),
                 100.0 * a.relative_residual(),
                 a.moved

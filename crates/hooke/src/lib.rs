@@ -83,6 +83,7 @@ mod validate;
 mod watch;
 
 pub use audit::Audit;
+pub use audit::books::AuditBooks;
 pub use compose::Part;
 pub use counters::{Counters, Phase, Stage};
 pub use diagnostics::Energy;

@@ -67,7 +67,17 @@ impl Simulation {
             watch: Watch::default(),
         };
         sim.prepare();
+        let rests = std::mem::take(&mut sim.scene.state.muscle_rest);
+        if !rests.is_empty() {
+            let muscles = &sim.scene.model.actuators.muscles;
+            sim.ws.springs.set_muscles(muscles, &rests);
+        }
         sim
+    }
+
+    /// The audit's books the state carries (taken by the first step's audit).
+    pub(crate) fn state_books(&mut self) -> &mut Option<crate::audit::books::AuditBooks> {
+        &mut self.scene.state.books
     }
 
     /// The scene, with the current state.
@@ -110,6 +120,7 @@ impl Simulation {
     /// and starts the energy audit over at the next step.
     pub fn state_mut(&mut self) -> &mut State {
         self.scene.state.verlet_accel = None;
+        self.scene.state.books = None;
         self.ws.audit.started = false;
         &mut self.scene.state
     }
@@ -132,6 +143,7 @@ impl Simulation {
     pub fn edit<R>(&mut self, f: impl FnOnce(&mut SceneBuilder) -> R) -> Result<R, FieldError> {
         let r = self.scene.edit(f)?;
         self.dirty = true;
+        self.scene.state.books = None;
         self.ws.audit.started = false;
         Ok(r)
     }

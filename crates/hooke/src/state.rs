@@ -1,6 +1,7 @@
 //! What changes while stepping ([`State`]) and what is fed in from outside ([`Control`]).
 
 use crate::actuation::ControllerState;
+use crate::audit::books::AuditBooks;
 use crate::real::{Real, Vec3};
 
 /// Everything that changes from step to step: enough to resume bit-for-bit. Positions and
@@ -31,6 +32,12 @@ pub struct State {
     pub(crate) touching: Vec<u32>,
     /// Each controller's memory, in the model's controller order (empty = all inactive).
     pub(crate) controllers: Vec<ControllerState>,
+    /// The energy audit's books, in a checkpoint ([`crate::Simulation::checkpoint`]) or a
+    /// scene read from one; taken by the first step.
+    pub(crate) books: Option<AuditBooks>,
+    /// The muscles' rest lengths in effect \[m], in a checkpoint (one per muscle; empty =
+    /// the model's); a simulation started from it steps on with them.
+    pub(crate) muscle_rest: Vec<Real>,
 }
 
 impl State {
@@ -72,6 +79,11 @@ impl State {
     /// Each controller's memory, in the model's controller order.
     pub fn controllers(&self) -> &[ControllerState] {
         &self.controllers
+    }
+
+    /// The energy audit's books, when this state is a checkpoint's.
+    pub fn books(&self) -> Option<&AuditBooks> {
+        self.books.as_ref()
     }
 
     /// Number of nodes.

@@ -2,6 +2,7 @@
 //! first step (and again after an edit or a change of state by hand); every few steps the
 //! watchdog reads it and stops a diverging run with a report, keeping the last good state.
 
+use crate::audit::books::AuditBooks;
 use crate::audit::watchdog::{self, GAIN_BOUND, STRETCH_BOUND};
 use crate::audit::{Audit, Ledger, Reading};
 use crate::diagnostics::Energy;
@@ -44,15 +45,53 @@ impl Simulation {
         Some(scene)
     }
 
-    /// Starts the audit at the current state, if it is not running.
+    /// The scene with its state, the muscles' rest lengths in effect and the energy
+    /// audit's books ([`AuditBooks`]): a checkpoint, from which a new simulation goes on as
+    /// this one would, its audit and watchdog included (`hooke run` writes its final.json and its rolling checkpoints
+    /// from it).
+    ///
+    /// ```
+    /// use hooke::{builders, Simulation};
+    ///
+    /// let mut sim = Simulation::new(builders::build("cloth", &[])?);
+    /// sim.run(100)?;
+    /// let mut resumed = Simulation::new(sim.checkpoint());
+    /// sim.run(100)?;
+    /// resumed.run(100)?;
+    /// assert_eq!(sim.audit(&sim.energy()), resumed.audit(&resumed.energy()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn checkpoint(&self) -> Scene {
+        let mut scene = self.scene().clone();
+        let rest = self.live_springs().rest();
+        let muscles = &self.model().actuators().muscles;
+        scene.state.muscle_rest = muscles.iter().map(|m| rest[m.spring as usize]).collect();
+        if self.ws().audit.started {
+            let e = self.energy();
+            let w = self.watch();
+            let books = AuditBooks::of(&self.ws().audit, &reading(&e), w.countdown, w.over);
+            scene.state.books = Some(books);
+        }
+        scene
+    }
+
+    /// Starts the audit at the current state, if it is not running: from the books of the
+    /// checkpoint the state came from, when it carries them and they fit it.
     pub(crate) fn start_audit(&mut self) {
         if self.ws().audit.started {
             return;
         }
         let e = self.energy();
         let t = self.state().t();
-        self.ws_mut().audit.restart(&reading(&e), t);
         self.watch_mut().history.clear();
+        match self.state_books().take().filter(|b| b.fit(&reading(&e))) {
+            Some(books) => {
+                self.ws_mut().audit = books.ledger();
+                let w = self.watch_mut();
+                (w.countdown, w.over) = (books.countdown, books.over);
+            }
+            None => self.ws_mut().audit.restart(&reading(&e), t),
+        }
     }
 
     /// The watchdog's reading, when one is due after this step.
@@ -113,7 +152,7 @@ impl Simulation {
         let t = self.state().t();
         self.watch_mut().remember(t, audit.relative_residual());
         let over = audit.residual() > GAIN_BOUND * audit.moved && audit.residual() > 0.0;
-        let gain = self.watch_mut().gaining(over, audit.residual());
+        let gain = (self.watch_mut()).gaining(over, audit.residual(), audit.moved);
         let stretch_bound = STRETCH_BOUND.max(2.0 * self.ws().audit.start_stretch);
         let cause = if e.max_stretch > stretch_bound {
             Some(Cause::Overstretched)

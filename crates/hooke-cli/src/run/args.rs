@@ -51,6 +51,19 @@ pub struct RunArgs {
     /// Print no progress bar
     #[arg(long, short)]
     pub quiet: bool,
+    /// Write a checkpoint every N steps (DIR/checkpoint-<step>.json, the last one kept while
+    /// the run goes on), so a run that is stopped or killed can go on with --resume
+    #[arg(long, value_name = "N")]
+    pub checkpoint_every: Option<u64>,
+    /// Go on with the run in the folder given as SCENE from its last checkpoint (a run
+    /// started with --checkpoint-every that stopped before it finished), with its own
+    /// arguments; it ends bit for bit where the uninterrupted run would, its files too
+    #[arg(long, conflicts_with_all = [
+        "steps", "duration", "backend", "out", "force", "every", "log_sensors", "export",
+        "gif", "plot", "allow_divergence", "checkpoint_every", "dt", "integrator",
+        "substeps", "linear_solver", "iterations", "newton", "params", "sets",
+    ])]
+    pub resume: bool,
     /// Let a diverging run go on (the watchdog stops a run whose energy audit shows energy
     /// from nothing, or whose springs stretch past 1000%, with exit code 3)
     #[arg(long)]

@@ -1,6 +1,7 @@
 //! `hooke run`: simulate and write final.json, energy.csv and (with --every) trajectory.npy.
 
 mod args;
+mod checkpoints;
 mod gpu;
 mod outputs;
 mod sensor_log;
@@ -18,6 +19,7 @@ pub use summary::{audit_summary, solver_summary};
 
 use crate::load::Source;
 use crate::{bad, manifest, thread_pool};
+use checkpoints::Checkpoints;
 use outputs::{Outputs, Written};
 
 /// Steps to run: --steps, or ceil(duration / dt).
@@ -63,15 +65,33 @@ pub fn run(a: RunArgs) -> Result<()> {
     pool.install(|| run_in_pool(a))
 }
 
+/// A run with its outputs open, ready to step.
+struct Started {
+    a: RunArgs,
+    sim: Simulation,
+    source: Source,
+    out: PathBuf,
+    manifest: manifest::Run,
+    outputs: Outputs,
+    /// Steps done before (a resumed run's) and in all.
+    span: (u64, u64),
+    gpu: Option<gpu::GpuRun>,
+    checkpoints: Option<Checkpoints>,
+}
+
 fn run_in_pool(a: RunArgs) -> Result<()> {
+    let started = if a.resume { resume(a)? } else { start(a)? };
+    finish(started)
+}
+
+/// A new run: the scene loaded, the output folder prepared, the outputs opened.
+fn start(a: RunArgs) -> Result<Started> {
     let (scene, source) = a.spec.load()?;
     let steps = step_count(&scene, a.steps, a.duration)?;
     if a.every == Some(0) {
         return Err(bad("--every: 0 is not a step count; give 1 or more"));
     }
-    let name = scene.name().to_string();
-    let size = (scene.model().nodes().len(), scene.model().springs().len());
-    let settings = scene.settings().clone();
+    Checkpoints::check(&a)?;
     let mut sim = Simulation::new(scene);
     if a.allow_divergence {
         sim.edit(|b| b.settings.allow_divergence = true)?;
@@ -84,22 +104,86 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
     let out = output_folder(&a, sim.scene(), &source)?;
     let manifest = manifest::Run::start(sim.scene(), &out)?;
     manifest.write(&out, "running")?;
-    let mut outputs = Outputs::open(&a, &out, &sim, &source, steps)?;
+    let outputs = Outputs::open(&a, &out, &sim, &source, steps)?;
+    let checkpoints = Checkpoints::new(&a, &out, None);
+    Ok(Started {
+        a,
+        sim,
+        source,
+        out,
+        manifest,
+        outputs,
+        span: (0, steps),
+        gpu,
+        checkpoints,
+    })
+}
+
+/// A run going on from its last checkpoint (`--resume`), with its original arguments.
+fn resume(a: RunArgs) -> Result<Started> {
+    let (a, cp) = checkpoints::resumed_args(&a)?;
+    let out = a.out.clone().unwrap_or_default();
+    let file = out.join(&cp.file);
+    let mut sim = Simulation::new(hooke_io::read_scene(&file)?);
+    if a.allow_divergence && !sim.settings().allow_divergence {
+        sim.edit(|b| b.settings.allow_divergence = true)?;
+    }
+    let source = Source::File(file);
+    let manifest = manifest::Run::resume(&out)?;
+    let outputs = Outputs::resume(&a, &out, &sim, &source, &cp)?;
+    let checkpoints = Checkpoints::new(&a, &out, Some(&cp));
+    eprintln!(
+        "{}: resuming at step {} of {} (t = {:.4} s)",
+        out.display(),
+        cp.done,
+        cp.steps,
+        sim.state().t()
+    );
+    Ok(Started {
+        a,
+        sim,
+        source,
+        out,
+        manifest,
+        outputs,
+        span: (cp.done, cp.steps),
+        gpu: None,
+        checkpoints,
+    })
+}
+
+/// Steps a started run to its end and writes what it made.
+fn finish(r: Started) -> Result<()> {
+    let Started {
+        a,
+        mut sim,
+        source,
+        out,
+        manifest,
+        mut outputs,
+        span,
+        gpu,
+        mut checkpoints,
+    } = r;
+    let name = sim.scene().name().to_string();
+    let size = (sim.model().nodes().len(), sim.model().springs().len());
+    let settings = sim.settings().clone();
     let (gif_every, export_every) = (outputs.gif_every(), outputs.export_every());
     let started = Instant::now();
-    let (result, stepping, device) = step_on(gpu, &mut sim, &mut outputs, steps, a.quiet)?;
+    let saving = checkpoints.as_mut().map(|c| (c, &manifest));
+    let (result, stepping, device) = step_on(gpu, &mut sim, &mut outputs, span, saving, a.quiet)?;
     let (written, recording) = outputs.close()?;
     if let Err(d) = result {
         keep_what_diverged(&sim, &out, written.frames.is_some())?;
         manifest.write(&out, "diverged")?;
         return Err(d);
     }
-    hooke_io::write_scene(&out.join("final.json"), sim.scene())?;
+    hooke_io::write_scene(&out.join("final.json"), &sim.checkpoint())?;
     let ran = summary::Ran {
         name: &name,
         size,
         settings: &settings,
-        steps,
+        steps: span.1 - span.0,
         wall: started.elapsed(),
         stepping,
         device,
@@ -125,7 +209,13 @@ fn run_in_pool(a: RunArgs) -> Result<()> {
         wrote.push("energy.png");
     }
     report_tail(&a, &out, &written, export_every, &mut wrote);
-    manifest.write(&out, "finished")
+    manifest.write(&out, "finished")?;
+    // Only now is the last checkpoint no longer needed (a kill before this line resumes).
+    if let Some(c) = checkpoints {
+        c.finish();
+        manifest.write(&out, "finished")?;
+    }
+    Ok(())
 }
 
 /// After a divergence: says what the outputs hold and writes the last good state beside
@@ -188,13 +278,15 @@ fn step_on(
     gpu: Option<gpu::GpuRun>,
     sim: &mut Simulation,
     outputs: &mut Outputs,
-    steps: u64,
+    (done, steps): (u64, u64),
+    saving: Option<(&mut Checkpoints, &manifest::Run)>,
     quiet: bool,
 ) -> Result<(Result<()>, Duration, Option<String>)> {
     let bar = progress_bar(steps, quiet);
+    bar.set_position(done);
     let stepped = match gpu {
         None => {
-            let (r, stepping) = step_all(sim, outputs, steps, &bar)?;
+            let (r, stepping) = step_all(sim, outputs, (done, steps), &bar, saving)?;
             (r.map_err(anyhow::Error::from), stepping, None)
         }
         Some(run) => {
@@ -222,17 +314,19 @@ pub fn progress_bar(steps: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-/// Steps `steps` times on the CPU, sampling the outputs after each step; returns the
-/// divergence, if any, and the time spent stepping.
+/// Steps from step `done` to `steps` of the run on the CPU, sampling the outputs after
+/// each step and taking the checkpoints that are due; returns the divergence, if any, and
+/// the time spent stepping.
 fn step_all(
     sim: &mut Simulation,
     outputs: &mut Outputs,
-    steps: u64,
+    (done, steps): (u64, u64),
     bar: &ProgressBar,
+    mut saving: Option<(&mut Checkpoints, &manifest::Run)>,
 ) -> Result<(Result<(), Diverged>, Duration)> {
     let mut stepping = Duration::ZERO;
     let mut result = Ok(());
-    for i in 1..=steps {
+    for i in done + 1..=steps {
         let started = (sim.state().step(), sim.state().t());
         let t0 = Instant::now();
         let r = sim.step();
@@ -242,6 +336,9 @@ fn step_all(
             break;
         }
         outputs.push(i, started, sim)?;
+        if let Some((c, run)) = &mut saving {
+            c.after_step((i, steps), sim, outputs, run)?;
+        }
         if i % 64 == 0 {
             bar.set_position(i);
         }

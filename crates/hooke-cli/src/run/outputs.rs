@@ -12,6 +12,12 @@ use super::args::{Backend, ExportKind, RunArgs};
 use super::sensor_log::SensorLog;
 use crate::bad;
 use crate::load::Source;
+use crate::manifest::Checkpoint;
+
+/// The files a run writes as it goes, as a checkpoint names them.
+const ENERGY: &str = "energy.csv";
+const TRAJECTORY: &str = "trajectory.npy";
+const SENSOR_LOG: &str = "sensor-log";
 
 /// Where exported frames go.
 pub(super) enum Exporter {
@@ -27,6 +33,14 @@ impl Exporter {
             Exporter::Gltf(g) => g.push(t, x, surfaces)?,
         }
         Ok(())
+    }
+
+    /// The exporter with `frames` frames written already (a resumed run's).
+    fn starting_at(self, frames: u64) -> Self {
+        match self {
+            Exporter::Obj(o) => Exporter::Obj(o.starting_at(frames as usize)),
+            g => g,
+        }
     }
 
     fn finish(self) -> Result<(usize, &'static str)> {
@@ -75,24 +89,69 @@ impl Outputs {
         source: &Source,
         steps: u64,
     ) -> Result<Self> {
+        let mut o = Self::files(a, out, sim, source, steps, None)?;
+        o.first_sample(sim)?;
+        Ok(o)
+    }
+
+    /// Opens the outputs of the run in `out` again where its checkpoint `cp` left them.
+    pub fn resume(
+        a: &RunArgs,
+        out: &Path,
+        sim: &Simulation,
+        source: &Source,
+        cp: &Checkpoint,
+    ) -> Result<Self> {
+        Self::files(a, out, sim, source, cp.steps, Some(cp))
+    }
+
+    /// The outputs: new files, or (from a checkpoint) the files being written, cut back
+    /// to the length the checkpoint recorded.
+    fn files(
+        a: &RunArgs,
+        out: &Path,
+        sim: &Simulation,
+        source: &Source,
+        steps: u64,
+        cp: Option<&Checkpoint>,
+    ) -> Result<Self> {
         let nodes = sim.model().nodes().len();
-        let traj = match a.every {
-            Some(_) => Some(NpyWriter::create(&out.join("trajectory.npy"), nodes)?),
-            None => None,
+        let part = |key: &str| -> Result<Option<u64>> {
+            let Some(cp) = cp else { return Ok(None) };
+            match cp.parts.iter().find(|(k, _)| k == key) {
+                Some((_, len)) => Ok(Some(*len)),
+                None => Err(bad(format!(
+                    "{}: its checkpoint records no {key}; the run cannot be resumed",
+                    out.display()
+                ))),
+            }
         };
-        let sensor_log = match &a.log_sensors {
-            Some(p) => Some(SensorLog::create(p, sim)?),
-            None => None,
+        let energy_csv = out.join(ENERGY);
+        let energy = match part(ENERGY)? {
+            Some(len) => EnergyCsv::resume(&energy_csv, len)?,
+            None => EnergyCsv::create(&energy_csv)?,
+        };
+        let traj_npy = out.join(TRAJECTORY);
+        let traj = match (a.every, part(TRAJECTORY)) {
+            (None, _) => None,
+            (Some(_), Ok(Some(len))) => Some(NpyWriter::resume(&traj_npy, nodes, len)?),
+            (Some(_), r) => r.and(Ok(Some(NpyWriter::create(&traj_npy, nodes)?)))?,
+        };
+        let sensor_log = match (&a.log_sensors, part(SENSOR_LOG)) {
+            (None, _) => None,
+            (Some(p), Ok(Some(len))) => Some(SensorLog::resume(p, len)?),
+            (Some(p), r) => r.and(Ok(Some(SensorLog::create(p, sim)?)))?,
         };
         let dt = hooke::f64_of(sim.settings().dt);
         let export_every = a
             .every
             .unwrap_or_else(|| ((1.0 / 30.0) / dt).round().max(1.0) as u64);
-        let mut o = Self {
-            energy: EnergyCsv::create(&out.join("energy.csv"))?,
+        let exported = cp.map_or(0, |c| c.exported);
+        Ok(Self {
+            energy,
             traj,
             sensor_log,
-            exporter: exporter(a.export, out, sim, source)?,
+            exporter: exporter(a.export, out, sim, source)?.map(|e| e.starting_at(exported)),
             recording: a.gif.as_ref().map(|_| hooke_render::Recording::default()),
             every: (
                 a.every.unwrap_or((steps / 1000).max(1)),
@@ -102,23 +161,41 @@ impl Outputs {
             ),
             steps,
             audited: a.backend == Backend::Cpu,
-        };
-        if let Some(r) = &mut o.recording {
+        })
+    }
+
+    /// The sample of the state at the start.
+    fn first_sample(&mut self, sim: &Simulation) -> Result<()> {
+        if let Some(r) = &mut self.recording {
             r.push(sim);
         }
         let e = sim.energy();
-        o.energy.push(
-            sim.state().t(),
-            &e,
-            o.audited.then(|| sim.audit(&e)).as_ref(),
-        )?;
-        if let Some(t) = &mut o.traj {
+        let audit = self.audited.then(|| sim.audit(&e));
+        self.energy.push(sim.state().t(), &e, audit.as_ref())?;
+        if let Some(t) = &mut self.traj {
             t.push(sim.state().x())?;
         }
-        if let Some(e) = &mut o.exporter {
+        if let Some(e) = &mut self.exporter {
             e.push(sim.state().t(), sim)?;
         }
-        Ok(o)
+        Ok(())
+    }
+
+    /// For a checkpoint: flushes the files being written and records their lengths, and
+    /// the OBJ frames exported.
+    pub fn mark(&mut self, cp: &mut Checkpoint) -> Result<()> {
+        cp.parts = vec![(ENERGY.to_string(), self.energy.mark()?)];
+        if let Some(t) = &mut self.traj {
+            cp.parts.push((TRAJECTORY.to_string(), t.mark()?));
+        }
+        if let Some(log) = &mut self.sensor_log {
+            cp.parts.push((SENSOR_LOG.to_string(), log.mark()?));
+        }
+        cp.exported = match &self.exporter {
+            Some(Exporter::Obj(o)) => o.frames() as u64,
+            _ => 0,
+        };
+        Ok(())
     }
 
     /// Steps between GIF frames.

@@ -1,17 +1,17 @@
 //! `hooke run --log-sensors FILE`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use hooke::Simulation;
+use hooke_io::part_file::PartFile;
 
 use crate::bad;
 
 /// `--log-sensors`: one row per step with the sensor outputs read at its start and the
-/// controller states in effect during it.
+/// controller states in effect during it (under a temporary name until finished).
 pub(super) struct SensorLog {
-    out: std::io::BufWriter<std::fs::File>,
-    path: PathBuf,
+    out: PartFile,
 }
 
 impl SensorLog {
@@ -23,11 +23,8 @@ impl SensorLog {
                 path.display()
             )));
         }
-        let file = std::fs::File::create(path)
-            .with_context(|| format!("{}: cannot write", path.display()))?;
         let mut log = Self {
-            out: std::io::BufWriter::new(file),
-            path: path.to_path_buf(),
+            out: PartFile::create(path)?,
         };
         let mut header = vec!["step".to_string(), "t".to_string()];
         header.extend(act.sensors.iter().map(|s| s.id.clone()));
@@ -40,10 +37,20 @@ impl SensorLog {
         Ok(log)
     }
 
+    /// Goes on writing the log at `path` from a checkpoint that recorded `len` bytes.
+    pub(super) fn resume(path: &Path, len: u64) -> Result<Self> {
+        Ok(Self {
+            out: PartFile::resume(path, len)?,
+        })
+    }
+
+    /// Flushes and returns the bytes written so far, for a checkpoint.
+    pub(super) fn mark(&mut self) -> Result<u64> {
+        Ok(self.out.mark()?)
+    }
+
     fn line(&mut self, text: &str) -> Result<()> {
-        use std::io::Write;
-        writeln!(self.out, "{text}")
-            .with_context(|| format!("{}: cannot write", self.path.display()))
+        Ok(self.out.write_all(format!("{text}\n").as_bytes())?)
     }
 
     /// Logs the step that started at (`step`, `t`) and has just run.
@@ -58,10 +65,7 @@ impl SensorLog {
         self.line(&row)
     }
 
-    pub(super) fn finish(mut self) -> Result<()> {
-        use std::io::Write;
-        self.out
-            .flush()
-            .with_context(|| format!("{}: cannot write", self.path.display()))
+    pub(super) fn finish(self) -> Result<()> {
+        Ok(self.out.finish()?)
     }
 }

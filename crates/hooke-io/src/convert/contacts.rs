@@ -39,11 +39,37 @@ fn many_file(v: &[Real]) -> OneOrMany {
     }
 }
 
-/// A rotation matrix's columns from an axis and an angle (Rodrigues).
-fn axes(r: &Option<RotationFile>, path: &str) -> Result<[Vec3; 3], FieldError> {
-    let Some(r) = r else {
-        return Ok([Vec3::X, Vec3::Y, Vec3::Z]);
+/// A box's axes: its `axes` as given (checked), or from its `rotation`, or the
+/// coordinate axes.
+fn box_axes(c: &ColliderFile, path: &str) -> Result<[Vec3; 3], FieldError> {
+    let Some(given) = c.axes else {
+        return Ok(match &c.rotation {
+            Some(r) => rodrigues(r, path)?,
+            None => [Vec3::X, Vec3::Y, Vec3::Z],
+        });
     };
+    let err = |why: String| Err(FieldError::new(format!("{path}.axes"), why));
+    if c.rotation.is_some() {
+        return err("give rotation or axes, not both".into());
+    }
+    let a = given.map(v3);
+    let unit = a
+        .iter()
+        .all(|v| v.is_finite() && (v.length() - 1.0).abs() <= 1e-4);
+    let orthogonal = [(0, 1), (1, 2), (0, 2)]
+        .iter()
+        .all(|&(i, j)| a[i].dot(a[j]).abs() <= 1e-4);
+    if !(unit && orthogonal) {
+        return err(format!(
+            "{given:?} are not three unit, orthogonal vectors (to 1e-4): give the columns \
+             of a rotation matrix, or a rotation as axis and angle"
+        ));
+    }
+    Ok(a)
+}
+
+/// A rotation matrix's columns from an axis and an angle (Rodrigues).
+fn rodrigues(r: &RotationFile, path: &str) -> Result<[Vec3; 3], FieldError> {
     let axis = v3(r.axis);
     if !(axis.is_finite() && r.angle.is_finite()) {
         return Err(FieldError::new(
@@ -122,12 +148,13 @@ fn collider(c: &ColliderFile, i: usize, t: f64) -> Result<Collider, FieldError> 
         ("radius", c.radius.is_some()),
         ("half_extents", c.half_extents.is_some()),
         ("rotation", c.rotation.is_some()),
+        ("axes", c.axes.is_some()),
         ("a", c.a.is_some()),
         ("b", c.b.is_some()),
     ];
     let allowed: &[&str] = match c.shape {
         ShapeName::Sphere => &["center", "radius"],
-        ShapeName::Box => &["center", "half_extents", "rotation"],
+        ShapeName::Box => &["center", "half_extents", "rotation", "axes"],
         ShapeName::Capsule => &["a", "b", "radius"],
     };
     if let Some((field, _)) = given.iter().find(|(f, g)| *g && !allowed.contains(f)) {
@@ -141,7 +168,7 @@ fn collider(c: &ColliderFile, i: usize, t: f64) -> Result<Collider, FieldError> 
         ShapeName::Box => Shape::Box {
             center: need("center", c.center)?,
             half_extents: need("half_extents", c.half_extents)?,
-            axes: axes(&c.rotation, &path)?,
+            axes: box_axes(c, &path)?,
         },
         ShapeName::Capsule => Shape::Capsule {
             a: need("a", c.a)?,
@@ -172,6 +199,7 @@ fn collider_file(c: &Collider) -> ColliderFile {
         radius: None,
         half_extents: None,
         rotation: None,
+        axes: None,
         a: None,
         b: None,
         roughness: c.material.roughness,
@@ -192,7 +220,12 @@ fn collider_file(c: &Collider) -> ColliderFile {
             f.shape = ShapeName::Box;
             f.center = Some(arr(*center));
             f.half_extents = Some(arr(*half_extents));
+            // Axis and angle when they give these axes back bit for bit, else the axes.
             f.rotation = rotation_file(axes);
+            let exact = (f.rotation.as_ref()).is_none_or(|r| rodrigues(r, "").ok() == Some(*axes));
+            if !exact {
+                (f.rotation, f.axes) = (None, Some(axes.map(arr)));
+            }
         }
         Shape::Capsule { a, b, radius } => {
             f.shape = ShapeName::Capsule;
@@ -204,16 +237,25 @@ fn collider_file(c: &Collider) -> ColliderFile {
     f
 }
 
+/// `n` normalised — unless it is a unit vector to rounding already (4 ε), as every normal
+/// hooke writes is: normalising it again would move its last bits, and a scene read back
+/// from its file would not be the scene written (found by fuzzing). A zero or non-finite
+/// `n` is kept, for validation to report.
+fn unit(n: Vec3) -> Vec3 {
+    let len2 = n.length_squared();
+    if (len2 - 1.0).abs() <= 4.0 * Real::EPSILON || !(len2 > 0.0 && n.is_finite()) {
+        n
+    } else {
+        n.normalize()
+    }
+}
+
 /// The core's contacts from the file's fields; `t` is the scene's time (for paths).
 pub(crate) fn contacts(f: &SceneFile, t: f64) -> Result<Contacts, FieldError> {
     let ground = f.ground.as_ref().map(|g| {
         let n = v3(g.normal);
         Ground {
-            normal: if n.length_squared() > 0.0 && n.is_finite() {
-                n.normalize()
-            } else {
-                n // reported by validation
-            },
+            normal: unit(n),
             offset: g.offset,
             material: material(g.roughness, g.static_roughness, g.restitution),
         }

@@ -126,6 +126,8 @@ pub(super) fn state_into(st: &StateFile, b: &mut SceneBuilder) {
         .last_dv
         .as_ref()
         .map(|d| d.iter().map(|&a| v3(a)).collect());
+    b.books = st.audit.as_ref().map(super::books::books);
+    b.muscle_rest = st.muscles.clone();
 }
 
 /// The state of `b` to write, or `None` for a scene at its start with no solver memory.
@@ -137,7 +139,9 @@ pub(super) fn state_file(b: &SceneBuilder) -> Option<StateFile> {
         && b.impulses.is_none()
         && b.last_dv.is_none()
         && b.touching.is_empty()
-        && controllers.is_empty();
+        && controllers.is_empty()
+        && b.books.is_none()
+        && b.muscle_rest.is_empty();
     (!fresh).then(|| StateFile {
         t: b.t,
         step: b.step,
@@ -152,5 +156,7 @@ pub(super) fn state_file(b: &SceneBuilder) -> Option<StateFile> {
             .map(|d| d.iter().map(|&a| arr(a)).collect()),
         touching: b.touching.clone(),
         controllers,
+        muscles: b.muscle_rest.clone(),
+        audit: b.books.as_ref().and_then(super::books::books_file),
     })
 }

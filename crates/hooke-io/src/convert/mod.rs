@@ -2,6 +2,7 @@
 //! [`Scene`], both ways. Errors name the field (`springs[3].k`).
 
 mod actuators;
+mod books;
 mod contacts;
 mod items;
 mod names;

@@ -109,6 +109,11 @@ pub struct ColliderFile {
     /// Orientation (box); absent = axis-aligned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rotation: Option<RotationFile>,
+    /// Orientation (box) as the rotation matrix's columns, unit and orthogonal to 1e-4;
+    /// instead of `rotation`. hooke writes it when the axis-angle form would not give the
+    /// same bits back, so a scene read from its file is the scene written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub axes: Option<[V3; 3]>,
     /// One end of the axis \[m] (capsule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub a: Option<V3>,

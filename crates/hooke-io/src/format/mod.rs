@@ -8,6 +8,7 @@ mod common;
 mod contacts;
 mod items;
 mod parts;
+pub(crate) mod rules;
 mod settings;
 mod state;
 mod surfaces;

@@ -29,6 +29,13 @@ pub struct StateFile {
     /// Each controller's memory, in controller order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub controllers: Vec<ControllerStateFile>,
+    /// Each muscle's rest length in effect \[m], in muscle order (a muscle's spring
+    /// changes its rest length as it runs; the spring's own `rest` is L₀).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub muscles: Vec<Real>,
+    /// The energy audit's books, in a checkpoint.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audit: Option<AuditFile>,
 }
 
 /// A controller's memory.
@@ -39,4 +46,38 @@ pub struct ControllerStateFile {
     pub active: bool,
     /// Consecutive steps that have called for a switch so far.
     pub count: u32,
+}
+
+/// The energy audit's books at a checkpoint (`hooke run` writes them in final.json and its
+/// rolling checkpoints): a run resumed from the file continues the audit of the run it
+/// continues. Read only while the state's energy is still `now` (a state changed by hand
+/// starts the audit over). Energies in joules.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AuditFile {
+    /// Time at which the audit started \[s].
+    pub since: f64,
+    /// Total energy then \[J].
+    pub start: f64,
+    /// Total energy at the checkpoint \[J].
+    pub now: f64,
+    /// The audit's terms \[J]: kinematic, actuators, forces, air, damping, retention,
+    /// contacts, tearing (as in energy.csv).
+    pub terms: [f64; 8],
+    /// Integration steps booked since the start.
+    pub steps: u64,
+    /// The largest spring stretch at the start \[-].
+    pub start_stretch: f64,
+    /// Gravity plus field potential at the start \[J].
+    pub start_constant: f64,
+    /// The most energy seen moving at the watchdog's readings \[J].
+    pub peak: f64,
+    /// Air power at the end of the last integration step \[W].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub air_power: Option<f64>,
+    /// Steps until the watchdog's next reading.
+    pub countdown: u64,
+    /// The residual of the watchdog's last reading, when over its bound \[J].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over: Option<f64>,
 }

@@ -21,6 +21,7 @@
 //! take inside their step — and, when something goes wrong, the energy an explosion makes
 //! from nothing. The watchdog ([`watchdog`]) reads it.
 
+pub(crate) mod books;
 pub(crate) mod measure;
 pub(crate) mod watchdog;
 
@@ -73,6 +74,51 @@ impl Audit {
             ("contacts", -self.contacts),
             ("tearing", -self.tearing),
         ]
+    }
+
+    /// The eight terms as the audit keeps them \[J] — kinematic, actuators, forces, air
+    /// (signed works), damping, retention, contacts, tearing (losses, positive) — the
+    /// order of energy.csv's columns and of a checkpoint's books.
+    pub fn stored_terms(&self) -> [f64; 8] {
+        [
+            self.kinematic,
+            self.actuators,
+            self.forces,
+            self.air,
+            self.damping,
+            self.retention,
+            self.contacts,
+            self.tearing,
+        ]
+    }
+
+    /// An audit from `since`, `start`, `now` \[s, J, J] and the terms in
+    /// [`Self::stored_terms`]'s order (`moved` is filled in when the books are read).
+    pub fn from_stored(since: f64, start: f64, now: f64, terms: [f64; 8]) -> Self {
+        let [
+            kinematic,
+            actuators,
+            forces,
+            air,
+            damping,
+            retention,
+            contacts,
+            tearing,
+        ] = terms;
+        Self {
+            since,
+            start,
+            now,
+            kinematic,
+            actuators,
+            forces,
+            air,
+            damping,
+            retention,
+            contacts,
+            tearing,
+            moved: 0.0,
+        }
     }
 
     /// W_in: the sum of the terms that put energy in \[J].

@@ -6,6 +6,10 @@
 //!   only an unstable step makes (a stable run's residual is a fluctuation, or negative:
 //!   numerical damping; XPBD's hanging cloth swings its spring energy by half the energy
 //!   in play from one frame to the next, and back), or
+//! * the residual is more than [`HELD_BOUND`] of the energy in play at two readings in a
+//!   row, growing or not — most of the energy in play came from nothing at once (found by
+//!   fuzzing: a node that starts inside a collider shot out of it by a large-step solver),
+//!   or
 //! * a spring is stretched past [`STRETCH_BOUND`] — far beyond anything a spring model of
 //!   a material means (springs that tear go at their break strain first); a state given by
 //!   hand that starts stretched further is judged against twice its own stretch, or
@@ -23,6 +27,10 @@ use crate::settings::{Integrator, Settings};
 
 /// Residual above this fraction of the energy in play is a divergence \[-].
 pub(crate) const GAIN_BOUND: f64 = 0.5;
+
+/// Residual above this fraction of the energy in play at two readings in a row is a
+/// divergence even when it does not grow \[-].
+pub(crate) const HELD_BOUND: f64 = 0.8;
 
 /// A spring stretched past this strain (ℓ > 11·L) is a divergence \[-].
 pub(crate) const STRETCH_BOUND: f64 = 10.0;
@@ -64,14 +72,16 @@ pub(crate) struct Watch {
 
 impl Watch {
     /// Whether the residual is gaining: over the bound (`over`) at this reading and the
-    /// last, and higher now.
-    pub(crate) fn gaining(&mut self, over: bool, residual: f64) -> bool {
+    /// last, and higher now — or at both over [`HELD_BOUND`] of the energy in play now
+    /// (`moved`).
+    pub(crate) fn gaining(&mut self, over: bool, residual: f64, moved: f64) -> bool {
         let before = self.over.take();
         if !over {
             return false;
         }
         self.over = Some(residual);
-        before.is_some_and(|r| residual >= r)
+        let held = |r: f64| r > HELD_BOUND * moved;
+        before.is_some_and(|r| residual >= r || (held(r) && held(residual)))
     }
 
     /// Remembers a reading, keeping the last [`HISTORY`].

@@ -3,6 +3,7 @@
 
 use super::{Node, Scene, Spring};
 use crate::actuation::{Actuators, ControllerState};
+use crate::audit::books::AuditBooks;
 use crate::contact::Contacts;
 use crate::error::FieldError;
 use crate::mesh::Surface;
@@ -66,6 +67,10 @@ pub struct SceneBuilder {
     pub impulses: Option<Vec<Real>>,
     /// The implicit integrators' last velocity change, when resuming \[m/s].
     pub last_dv: Option<Vec<Vec3>>,
+    /// The energy audit's books, when resuming from a checkpoint.
+    pub books: Option<AuditBooks>,
+    /// Each muscle's rest length in effect \[m], when resuming (empty = the model's).
+    pub muscle_rest: Vec<Real>,
 }
 
 impl Default for SceneBuilder {
@@ -89,6 +94,8 @@ impl Default for SceneBuilder {
             verlet_accel: None,
             impulses: None,
             last_dv: None,
+            books: None,
+            muscle_rest: Vec::new(),
         }
     }
 }
@@ -163,6 +170,8 @@ impl SceneBuilder {
                 verlet_accel: self.verlet_accel,
                 impulses: self.impulses,
                 last_dv: self.last_dv,
+                books: self.books,
+                muscle_rest: self.muscle_rest,
                 touching: self.touching,
                 controllers: self.controllers,
             },
@@ -299,6 +308,8 @@ impl SceneBuilder {
             verlet_accel: st.verlet_accel.clone(),
             impulses: st.impulses.clone(),
             last_dv: st.last_dv.clone(),
+            books: st.books,
+            muscle_rest: st.muscle_rest.clone(),
         }
     }
 }

@@ -59,6 +59,7 @@ impl SceneBuilder {
                 format!("has {} entries for {n} nodes", dv.len()),
             ));
         }
+        self.check_muscle_rest(model)?;
         if let Some(imp) = &self.impulses {
             if imp.len() != self.springs.len() {
                 return Err(FieldError::new(
@@ -78,5 +79,29 @@ impl SceneBuilder {
             }
         }
         Ok(())
+    }
+
+    /// The muscles' rest lengths: one per muscle (or none), each finite and ≥ 0.
+    fn check_muscle_rest(&self, model: &Model) -> Result<(), FieldError> {
+        let muscles = model.actuators.muscles.len();
+        if !self.muscle_rest.is_empty() && self.muscle_rest.len() != muscles {
+            return Err(FieldError::new(
+                "state.muscles",
+                format!(
+                    "has {} entries for {muscles} muscles",
+                    self.muscle_rest.len()
+                ),
+            ));
+        }
+        match (self.muscle_rest.iter()).position(|r| !(r.is_finite() && *r >= 0.0)) {
+            Some(i) => Err(FieldError::new(
+                format!("state.muscles[{i}]"),
+                format!(
+                    "{} m is not a rest length (finite, >= 0)",
+                    self.muscle_rest[i]
+                ),
+            )),
+            None => Ok(()),
+        }
     }
 }

@@ -90,6 +90,18 @@ impl SpringSet {
         self.layout.rest[self.layout.pos_of[s] as usize] = live.rest[s];
     }
 
+    /// Sets each muscle's rest length in effect to `rests` \[m] (a checkpoint's).
+    pub(crate) fn set_muscles(&mut self, muscles: &[Muscle], rests: &[Real]) {
+        let Some(live) = self.live.as_mut() else {
+            return;
+        };
+        for (m, &r) in muscles.iter().zip(rests) {
+            let s = m.spring as usize;
+            live.rest[s] = r;
+            self.layout.rest[self.layout.pos_of[s] as usize] = r;
+        }
+    }
+
     /// Sets each muscle's rest length in effect for time `t` \[s] and actuation values
     /// `u`: L = L₀·(1 + a·s(t)), L₀ its rest length before modulation.
     pub(crate) fn flex(&mut self, muscles: &[Muscle], t: f64, u: &[Real]) {
