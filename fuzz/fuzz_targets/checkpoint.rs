@@ -40,21 +40,27 @@ fuzz_target!(|data: &[u8]| {
         "non-finite state without a divergence report"
     );
     let saved = hooke_io::scene_to_json(&sim.checkpoint());
-    let resumed = hooke_io::parse_scene(&saved)
+    let reloaded = hooke_io::parse_scene(&saved)
         .unwrap_or_else(|e| panic!("a checkpoint hooke wrote does not load back: {e}\n{saved}"));
-    let mut resumed = Simulation::new(resumed);
+    // Books with an energy past f64's range are not written: the audit starts over.
+    let carried = reloaded.state().books().is_some();
+    let mut resumed = Simulation::new(reloaded);
     let (a, b) = (sim.run(STEPS), resumed.run(STEPS));
-    assert_eq!(a.is_ok(), b.is_ok(), "the resumed run diverged differently");
     if a.is_ok() {
         assert!(
             all_finite(&sim),
             "non-finite state without a divergence report"
         );
+    }
+    if a.is_ok() && b.is_ok() {
         assert_eq!(
             positions(&sim),
             positions(&resumed),
             "resume is not bit-identical"
         );
+    }
+    if carried {
+        assert_eq!(a.is_ok(), b.is_ok(), "the resumed run diverged differently");
         let audits = [&sim, &resumed].map(|s| s.audit(&s.energy()));
         assert_eq!(audits[0], audits[1], "the resumed audit differs");
     }

@@ -3,6 +3,7 @@
 //! stepped a few hundred steps with every integrator. Invariants: no panic; a run the
 //! watchdog lets finish has finite positions and velocities, and no energy from nothing
 //! larger than the energy in play (a source-free scene: gravity is in the energy).
+//! `FUZZ_SHOW=1` prints the scene an input makes.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -154,7 +155,9 @@ fuzz_target!(|f: FuzzScene| {
         return; // too many steps per second to step a fuzz case through
     }
     let mut sim = Simulation::new(scene);
-    if sim.run(50 + f.steps as u64).is_err() || sim.check_divergence().is_err() {
+    // The fuzzed steps, then 200 more: the watchdog reads at least twice after anything
+    // they did (it stops a run on two readings in a row).
+    if sim.run(50 + f.steps as u64 + 200).is_err() || sim.check_divergence().is_err() {
         return; // a divergence report: an accepted outcome
     }
     let s = sim.state();

@@ -28,7 +28,7 @@ impl FieldError {
 /// What stopped a diverging simulation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cause {
-    /// A position or velocity became non-finite.
+    /// A position or velocity became non-finite, or an energy past f64's range.
     NonFinite,
     /// The energy audit's residual gained more than half the energy in play at two readings
     /// in a row, growing, or more than 80% at two readings in a row: energy that nothing
@@ -93,7 +93,9 @@ impl fmt::Display for Diverged {
             self.step + 1,
             self.t
         )?;
-        if self.cause != Cause::NonFinite {
+        // The watchdog's stops carry its reading (an infinite audit is one of them).
+        if self.cause != Cause::NonFinite || self.watch.as_ref().is_some_and(|w| w.audit.is_some())
+        {
             return self.watchdog_report(f);
         }
         match self.node {
@@ -143,6 +145,13 @@ impl Diverged {
                 "the energy audit's residual gained {:.4} J from nothing, {:.0}% of the {:.4} J in play (the watchdog stops at 50% twice in a row, growing, or 80% twice in a row)",
                 a.residual(),
                 100.0 * a.relative_residual(),
+                a.moved
+            )?,
+            (Cause::NonFinite, Some(a)) => write!(
+                f,
+                "the energy audit is not finite (total {:.4e} J, residual {:.4e} J, in play {:.4e} J): an energy past f64's range",
+                a.now,
+                a.residual(),
                 a.moved
             )?,
             _ => write!(

@@ -154,7 +154,12 @@ impl Simulation {
         let over = audit.residual() > GAIN_BOUND * audit.moved && audit.residual() > 0.0;
         let gain = (self.watch_mut()).gaining(over, audit.residual(), audit.moved);
         let stretch_bound = STRETCH_BOUND.max(2.0 * self.ws().audit.start_stretch);
-        let cause = if e.max_stretch > stretch_bound {
+        // Energies past f64's range (velocities of 10¹⁹ m/s in f32) judge nothing: the
+        // residual over an infinite energy in play is 0 (found by fuzzing).
+        let books = [audit.now, audit.residual(), audit.moved];
+        let cause = if !books.iter().all(|v| v.is_finite()) {
+            Some(Cause::NonFinite)
+        } else if e.max_stretch > stretch_bound {
             Some(Cause::Overstretched)
         } else if gain {
             Some(Cause::EnergyGain)

@@ -13,7 +13,9 @@
 //! * a spring is stretched past [`STRETCH_BOUND`] — far beyond anything a spring model of
 //!   a material means (springs that tear go at their break strain first); a state given by
 //!   hand that starts stretched further is judged against twice its own stretch, or
-//! * a value is not finite (the check stage, every integration step).
+//! * a value is not finite (the check stage, every integration step), or an energy of the
+//!   audit is not (f32 positions and velocities can be finite with a kinetic energy past
+//!   f64's range: the residual over an infinite energy in play would read 0).
 //!
 //! The bounds come from measurements (docs/solvers.md): every built-in scene with its own
 //! settings stays below a tenth of each, and the explosions of the large-step solvers'
