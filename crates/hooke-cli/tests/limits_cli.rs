@@ -1,5 +1,6 @@
 //! Oversized inputs are refused with a clear error naming the limit, before anything is
-//! allocated: a 2 GiB scene file (refused from its size, unread) and a 10⁹-node request.
+//! allocated: a 2 GiB scene or mesh file (refused from its size, unread) and a 10⁹-node
+//! request.
 
 mod common;
 
@@ -22,6 +23,19 @@ fn a_two_gigabyte_scene_file_is_refused_unread() {
             err.contains("huge.json") && err.contains("1 GiB"),
             "{args:?}: {err}"
         );
+    }
+}
+
+#[test]
+fn a_two_gigabyte_mesh_file_is_refused_unread() {
+    let d = scratch_in("limits", "mesh");
+    for name in ["huge.obj", "huge.glb"] {
+        let f = std::fs::File::create(d.join(name)).unwrap();
+        f.set_len(2 << 30).unwrap();
+        let o = hooke(&["convert", name, "-o", "out.json"], &d);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(name) && err.contains("1 GiB"), "{name}: {err}");
     }
 }
 

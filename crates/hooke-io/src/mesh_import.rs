@@ -38,10 +38,21 @@ pub struct ImportOptions {
     pub triangulate: bool,
 }
 
+/// The largest mesh file hooke reads \[bytes]: 1 GiB, as a scene
+/// ([`crate::MAX_SCENE_BYTES`]); a larger one is refused from its size, unread.
+pub const MAX_MESH_BYTES: u64 = crate::MAX_SCENE_BYTES;
+
 /// Reads `path` by its extension: `.obj`, `.gltf` or `.glb`.
 pub fn load_mesh(path: &Path, opts: ImportOptions) -> Result<MeshSource, MeshError> {
-    if !path.exists() {
+    let Ok(meta) = std::fs::metadata(path) else {
         return Err(fail(path, "no such file"));
+    };
+    if meta.len() > MAX_MESH_BYTES {
+        let why = format!(
+            "{} bytes is more than the {MAX_MESH_BYTES} bytes (1 GiB) a mesh file may have",
+            meta.len()
+        );
+        return Err(fail(path, why));
     }
     let ext = path
         .extension()
