@@ -98,6 +98,8 @@ def test_a_checkpoint_resumes_bit_for_bit(tmp_path):
     again.step(500)
     assert np.array_equal(again.positions, sim.positions)
     assert np.array_equal(again.velocities, sim.velocities)
+    # The energy audit goes on from the checkpoint: the same books, to the bit.
+    assert again.audit() == sim.audit()
 
 
 def test_energy_and_strains():

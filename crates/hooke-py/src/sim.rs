@@ -256,10 +256,11 @@ impl Simulation {
         self.set_pinned(py, i, false)
     }
 
-    /// The scene at this moment: saved or run, it resumes bit for bit.
+    /// The scene at this moment: saved or run, it resumes bit for bit, its energy audit
+    /// and the muscles' rest lengths in effect with it.
     fn checkpoint(&self) -> Scene {
         Scene {
-            inner: self.sim.scene().clone(),
+            inner: self.sim.checkpoint(),
         }
     }
 
