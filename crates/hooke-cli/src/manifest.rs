@@ -205,6 +205,9 @@ type Stamp = (Option<SystemTime>, u64);
 /// A run in progress: what its manifest says besides the files.
 pub struct Run {
     scene: SceneId,
+    /// The command line and folder of the run a resumed run continues (its run.json keeps
+    /// them, so the run can be resumed again, and says what made the files).
+    origin: Option<(Vec<String>, Option<String>)>,
     /// The files in the folder when the run started (kept there with --force), as they
     /// were: the run's files are the others, and these if it rewrote them.
     before: HashMap<PathBuf, Stamp>,
@@ -220,6 +223,7 @@ impl Run {
                 fnv1a64: format!("{hash:016x}"),
             },
             before: stamps(out)?,
+            origin: None,
         })
     }
 
@@ -227,12 +231,14 @@ impl Run {
     /// those the manifest lists (the others, kept there with --force, stay unlisted).
     pub fn resume(out: &Path) -> Result<Self> {
         let listed = listed(out)?;
-        let scene = Manifest::read(&out.join(NAME))?
-            .and_then(|m| m.scene)
-            .unwrap_or_default();
+        let m = Manifest::read(&out.join(NAME))?.unwrap_or_default();
         let mut before = stamps(out)?;
         before.retain(|f, _| !listed.contains(f));
-        Ok(Self { scene, before })
+        Ok(Self {
+            scene: m.scene.unwrap_or_default(),
+            before,
+            origin: Some((m.command, m.cwd)),
+        })
     }
 
     /// Writes `out/run.json` with `status` (running, finished, diverged) and every file
@@ -259,6 +265,9 @@ impl Run {
         };
         let mut m = Manifest::new(status, Some(id), files);
         m.checkpoint = cp.cloned();
+        if let Some((command, cwd)) = &self.origin {
+            (m.command, m.cwd) = (command.clone(), cwd.clone());
+        }
         m.write(&out.join(NAME))
     }
 }

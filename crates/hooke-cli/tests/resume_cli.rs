@@ -1,7 +1,8 @@
 //! Crash-safe runs (issue 18 item 3): `hooke run --checkpoint-every N` killed with SIGKILL
 //! at random moments leaves only whole files under their final names, and
 //! `hooke run --resume DIR` ends bit for bit where the uninterrupted run ends — the state
-//! (final.json), energy.csv with its audit, trajectory.npy and the sensor log.
+//! (final.json), energy.csv with its audit, trajectory.npy and the sensor log — even when
+//! the resumed run is killed too and resumed again.
 
 mod common;
 
@@ -74,6 +75,36 @@ fn fraction(seed: u64) -> f64 {
     0.1 + 0.8 * ((x >> 11) as f64 / (1u64 << 53) as f64)
 }
 
+/// Starts `hooke ARGS` in `dir` and kills it with SIGKILL after `delay`.
+fn kill_after(args: &[&str], dir: &Path, delay: std::time::Duration) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hooke"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(delay);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+}
+
+/// The folder's files and the sensor log equal the uninterrupted run's, byte for byte.
+fn same_as_reference(dir: &Path, out: &str, log: &str) {
+    for f in ["final.json", "energy.csv", "trajectory.npy"] {
+        let (a, b) = (dir.join("ref").join(f), dir.join(out).join(f));
+        let same = std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap();
+        assert!(same, "{out}: {f} differs from the uninterrupted run's");
+    }
+    let logs = [dir.join("ref-log.csv"), dir.join(log)].map(|p| std::fs::read(p).unwrap());
+    assert!(logs[0] == logs[1], "{out}: the sensor log differs");
+    let names = final_names(&dir.join(out));
+    assert_eq!(
+        names,
+        ["energy.csv", "final.json", "run.json", "trajectory.npy"]
+    );
+}
+
 #[test]
 fn a_run_killed_anywhere_resumes_bit_for_bit() {
     let dir = scratch_in("resume", "sigkill");
@@ -84,39 +115,26 @@ fn a_run_killed_anywhere_resumes_bit_for_bit() {
     let mut resumed = 0;
     for seed in 1..=5u64 {
         let (out, log) = (format!("kill{seed}"), format!("kill{seed}-log.csv"));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hooke"))
-            .args(run_args(&out, &log))
-            .current_dir(&dir)
-            .spawn()
-            .unwrap();
-        std::thread::sleep(whole.mul_f64(fraction(seed)));
-        child.kill().unwrap(); // SIGKILL
-        child.wait().unwrap();
-        let run_dir = dir.join(&out);
-        check_whole(&run_dir);
-        let again = hooke(&["run", "--resume", &out, "-q"], &dir);
-        if !again.status.success() {
+        kill_after(&run_args(&out, &log), &dir, whole.mul_f64(fraction(seed)));
+        check_whole(&dir.join(&out));
+        let resume = ["run", "--resume", out.as_str(), "-q"];
+        if seed % 2 == 1 {
+            // The resumed run killed too: it resumes again from its own checkpoint.
+            kill_after(&resume, &dir, whole.mul_f64(0.5 * fraction(seed + 10)));
+            check_whole(&dir.join(&out));
+        }
+        let again = hooke(&resume, &dir);
+        let err = text(&again.stderr);
+        if !again.status.success() && err.contains("the run finished") {
+            // The killed resume had finished: nothing left to do.
+        } else if !again.status.success() {
             // Killed before its first checkpoint: said so, exit 2, nothing to compare.
-            assert_eq!(again.status.code(), Some(2), "{}", text(&again.stderr));
-            assert!(text(&again.stderr).contains("before its first checkpoint"));
+            assert_eq!(again.status.code(), Some(2), "{err}");
+            assert!(err.contains("before its first checkpoint"), "{err}");
             continue;
         }
         resumed += 1;
-        for f in ["final.json", "energy.csv", "trajectory.npy"] {
-            let (a, b) = (dir.join("ref").join(f), run_dir.join(f));
-            let same = std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap();
-            assert!(
-                same,
-                "seed {seed}: {f} differs from the uninterrupted run's"
-            );
-        }
-        let logs = [dir.join("ref-log.csv"), dir.join(&log)].map(|p| std::fs::read(p).unwrap());
-        assert!(logs[0] == logs[1], "seed {seed}: the sensor log differs");
-        let names = final_names(&run_dir);
-        assert_eq!(
-            names,
-            ["energy.csv", "final.json", "run.json", "trajectory.npy"]
-        );
+        same_as_reference(&dir, &out, &log);
     }
     assert!(
         resumed >= 3,
