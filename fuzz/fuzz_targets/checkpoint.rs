@@ -61,7 +61,8 @@ fuzz_target!(|data: &[u8]| {
     }
     if carried {
         assert_eq!(a.is_ok(), b.is_ok(), "the resumed run diverged differently");
-        let audits = [&sim, &resumed].map(|s| s.audit(&s.energy()));
+        // Compared as printed: an energy past f64's range reads NaN in both.
+        let audits = [&sim, &resumed].map(|s| format!("{:?}", s.audit(&s.energy())));
         assert_eq!(audits[0], audits[1], "the resumed audit differs");
     }
 });

@@ -73,7 +73,8 @@ fn checkpoints_found_by_fuzzing_resume_bit_for_bit() {
         }
         if carried {
             assert_eq!(a.is_ok(), b.is_ok(), "{name}");
-            let audits = [&sim, &resumed].map(|s| s.audit(&s.energy()));
+            // Compared as printed: an energy past f64's range reads NaN in both.
+            let audits = [&sim, &resumed].map(|s| format!("{:?}", s.audit(&s.energy())));
             assert_eq!(audits[0], audits[1], "{name}: the resumed audit differs");
         }
     }
