@@ -316,45 +316,62 @@ fn parse_gltf(path: &Path, bytes: &[u8]) -> Result<gltf::Gltf, MeshError> {
     gltf::Gltf::from_slice(bytes).map_err(|e| unreadable(e.to_string()))
 }
 
-/// Every accessor a mesh primitive names (attributes, indices, morph targets) exists: the
-/// gltf crate's own validation indexes them unchecked and panics (found by fuzzing).
+/// Every accessor a mesh primitive names (attributes, indices, morph targets) exists, and
+/// those hooke reads have a component type glTF allows for them: the gltf crate indexes
+/// the accessors unchecked in its validation, and reaches `unreachable!()` reading indices
+/// or texture coordinates of another type — panics, both found by fuzzing.
 fn accessor_refs(doc: &serde_json::Value) -> Result<(), String> {
     use serde_json::Value;
-    let count = doc
-        .get("accessors")
-        .and_then(Value::as_array)
-        .map_or(0, Vec::len);
-    let meshes = doc
-        .get("meshes")
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice);
-    for (m, mesh) in meshes.iter().enumerate() {
-        let prims = mesh
-            .get("primitives")
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice);
-        for (p, prim) in prims.iter().enumerate() {
-            let targets = prim
-                .get("targets")
-                .and_then(Value::as_array)
-                .map_or(&[][..], Vec::as_slice);
+    let accessors = list(doc.get("accessors"));
+    for (m, mesh) in list(doc.get("meshes")).iter().enumerate() {
+        for (p, prim) in list(mesh.get("primitives")).iter().enumerate() {
             let named = std::iter::once(prim.get("attributes"))
-                .chain(targets.iter().map(Some))
+                .chain(list(prim.get("targets")).iter().map(Some))
                 .flatten()
                 .filter_map(Value::as_object)
                 .flat_map(|a| a.iter().map(|(k, v)| (k.as_str(), v)))
                 .chain(prim.get("indices").map(|v| ("indices", v)));
             for (what, v) in named {
-                if v.as_u64().is_some_and(|i| i as usize >= count) {
-                    return Err(format!(
-                        "mesh {m} primitive {p}: {what} names accessor {v}, but the file has \
-                         {count} accessors"
-                    ));
+                if let Some(i) = v.as_u64() {
+                    accessor_fits(accessors, what, i)
+                        .map_err(|e| format!("mesh {m} primitive {p}: {e}"))?;
                 }
             }
         }
     }
     Ok(())
+}
+
+/// The array `v` holds (none when `v` is not one).
+fn list(v: Option<&serde_json::Value>) -> &[serde_json::Value] {
+    v.and_then(serde_json::Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+}
+
+/// Accessor `i`, which a primitive names as `what`, exists and has a component type glTF
+/// allows there (5121 u8, 5123 u16, 5125 u32, 5126 f32).
+fn accessor_fits(accessors: &[serde_json::Value], what: &str, i: u64) -> Result<(), String> {
+    let Some(accessor) = accessors.get(i as usize) else {
+        let n = accessors.len();
+        return Err(format!(
+            "{what} names accessor {i}, but the file has {n} accessors"
+        ));
+    };
+    let allowed: &[u64] = match what {
+        "indices" => &[5121, 5123, 5125],
+        "TEXCOORD_0" => &[5121, 5123, 5126],
+        "POSITION" => &[5126],
+        _ => return Ok(()),
+    };
+    match accessor
+        .get("componentType")
+        .and_then(serde_json::Value::as_u64)
+    {
+        Some(k) if !allowed.contains(&k) => Err(format!(
+            "{what}: accessor {i} has component type {k}; glTF allows {allowed:?} there"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The mesh of a parsed glTF whose buffers are loaded.

@@ -357,6 +357,9 @@ impl<'a> Planes<'a> {
             .filter(|p| p.t.surface && p.t.depth(x_end[p.t.node as usize]) > -p.t.slack)
             .map(|p| p.t.node)
             .collect();
+        // Ascending, as the state keeps them: contact sensors search them (a node's planes
+        // are listed surface by surface, not in node order — found by fuzzing).
+        nodes.sort_unstable();
         nodes.dedup();
         nodes
     }

@@ -84,6 +84,9 @@ impl Solver for Xpbd {
         }
         sub.finish(st, ws.retention);
         st.touching = touched.iter().map(|t| t.node).collect();
+        // Ascending, as the state keeps them (contact sensors search them).
+        st.touching.sort_unstable();
+        st.touching.dedup();
         ws.counters.surface_contacts += touched.len() as u64;
         ws.counters.pair_contacts += pairs;
         StepReport::default()
