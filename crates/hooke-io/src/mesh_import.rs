@@ -348,8 +348,9 @@ fn list(v: Option<&serde_json::Value>) -> &[serde_json::Value] {
         .map_or(&[][..], Vec::as_slice)
 }
 
-/// Accessor `i`, which a primitive names as `what`, exists and has a component type glTF
-/// allows there (5121 u8, 5123 u16, 5125 u32, 5126 f32).
+/// Accessor `i`, which a primitive names as `what`, exists and, for those hooke reads,
+/// has the element type and a component type glTF allows there (5121 u8, 5123 u16,
+/// 5125 u32, 5126 f32): the gltf crate asserts the element size when it reads.
 fn accessor_fits(accessors: &[serde_json::Value], what: &str, i: u64) -> Result<(), String> {
     let Some(accessor) = accessors.get(i as usize) else {
         let n = accessors.len();
@@ -357,18 +358,22 @@ fn accessor_fits(accessors: &[serde_json::Value], what: &str, i: u64) -> Result<
             "{what} names accessor {i}, but the file has {n} accessors"
         ));
     };
-    let allowed: &[u64] = match what {
-        "indices" => &[5121, 5123, 5125],
-        "TEXCOORD_0" => &[5121, 5123, 5126],
-        "POSITION" => &[5126],
+    let (element, allowed): (&str, &[u64]) = match what {
+        "indices" => ("SCALAR", &[5121, 5123, 5125]),
+        "TEXCOORD_0" => ("VEC2", &[5121, 5123, 5126]),
+        "POSITION" => ("VEC3", &[5126]),
         _ => return Ok(()),
     };
-    match accessor
+    let kind = accessor
         .get("componentType")
-        .and_then(serde_json::Value::as_u64)
-    {
-        Some(k) if !allowed.contains(&k) => Err(format!(
+        .and_then(serde_json::Value::as_u64);
+    let shape = accessor.get("type").and_then(serde_json::Value::as_str);
+    match (kind, shape) {
+        (Some(k), _) if !allowed.contains(&k) => Err(format!(
             "{what}: accessor {i} has component type {k}; glTF allows {allowed:?} there"
+        )),
+        (_, Some(t)) if t != element => Err(format!(
+            "{what}: accessor {i} holds {t} elements; glTF requires {element} there"
         )),
         _ => Ok(()),
     }

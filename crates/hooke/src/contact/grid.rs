@@ -1,10 +1,15 @@
 //! Collisions between node radii through a uniform-grid spatial hash.
 //!
 //! **Broad phase.** Every node with a radius goes into the grid cell of side
-//! 4·r_max that holds its centre; cells are hashed into a table of 2^k buckets and the
+//! 8·r_max that holds its centre; cells are hashed into a table of 2^k buckets and the
 //! nodes counting-sorted by bucket (ascending node order inside a bucket). A node's
 //! candidates are the nodes whose distance is below rᵢ + rⱼ + 2·r_max (the reach, at most
-//! one cell): they lie in the 2×2×2 cells on the node's side of its own cell. Entries of
+//! half a cell): they lie in the 2×2×2 cells on the node's side of its own cell. (With
+//! cells of one reach, as before, a partner up to one reach away on the far side of the
+//! node's half was never searched: pairs that came into contact between two builds were
+//! missed from one side or both, so the physics depended on when the lists had been
+//! built and a run resumed from a checkpoint parted from the one that went on — found by
+//! fuzzing.) Entries of
 //! other cells that share a bucket are skipped by comparing cell coordinates, so each pair
 //! is found once per side. The lists are kept (a Verlet list) until some node has moved
 //! r_max/2 from where it was when they were built: until then every pair that overlaps was
@@ -313,7 +318,8 @@ impl CollisionWs {
         if self.linked_start.len() != n + 1 {
             self.link(model);
         }
-        let bits = self.sort_into_cells(x, radius, 1.0 / ((2.0 + SLACK) * r_max));
+        // Cells of two reaches: every candidate within one reach is on the node's side.
+        let bits = self.sort_into_cells(x, radius, 1.0 / (2.0 * (2.0 + SLACK) * r_max));
         let grid = Grid {
             x,
             radius,
@@ -483,6 +489,11 @@ impl CollisionWs {
                 }
             }
         }
+        // In (i, j) order, not the order the candidate lists were built in: the solvers
+        // sum the pairs' planes in this order, and lists built at another moment (a run
+        // resumed from a checkpoint builds them afresh) would round differently (found by
+        // fuzzing).
+        pairs.sort_unstable();
         pairs
     }
 

@@ -62,6 +62,28 @@ impl Default for FastMassSpring {
     }
 }
 
+impl FastMassSpring {
+    /// Builds Q = M + h²·L (with damping and drag) for this step's springs `co` and the
+    /// `fixed` nodes, and factors it unless it is the matrix factored last; an error when
+    /// it cannot be factored.
+    fn factor(
+        &mut self,
+        ctx: &StepCtx,
+        ws: &mut Workspace,
+        (co, fixed): (&SpringCoeffs, &[bool]),
+    ) -> Result<bool, String> {
+        let (model, h) = (ctx.model, ctx.h as f64);
+        let w = QWeights {
+            wk: h * h,
+            wc: h,
+            diag: h * model.env.air_drag as f64,
+        };
+        let lap = &mut self.lap;
+        ws.counters
+            .time(Phase::Nodes, || lap.prepare(model, co, w, fixed))
+    }
+}
+
 impl Solver for FastMassSpring {
     fn integrator(&self) -> Integrator {
         Integrator::FastMassSpring
@@ -93,14 +115,13 @@ impl Solver for FastMassSpring {
         let co =
             SpringCoeffs::compile_in(model, ws.springs.values(model), ctx.h, Form::Forces, None);
         let fixed = ws.fixed(model);
-        let w = QWeights {
-            wk: h * h,
-            wc: h,
-            diag: h * model.env.air_drag as f64,
-        };
-        let lap = &mut self.lap;
-        ws.counters
-            .time(Phase::Nodes, || lap.prepare(model, &co, w, &fixed));
+        if self.factor(ctx, ws, (&co, &fixed)).is_err() {
+            // The system could not be factored: a step that cannot be taken is a
+            // divergence (the check stage reports it), not a panic.
+            return StepReport {
+                finite: Some(false),
+            };
+        }
         let (x0, v0) = (blocks::to_v3(&st.x), blocks::to_v3(&st.v));
         let planes = if self.touched {
             ws.counters.contact_steps += 1;

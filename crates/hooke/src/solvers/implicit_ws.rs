@@ -69,19 +69,22 @@ impl ImplicitWs {
         }
         let jacobi;
         let laplacian;
-        let precond: &dyn Fn(&[V3], &mut [V3]) = match settings.cg_preconditioner {
-            Preconditioner::Jacobi => {
+        let (model, w, fixed) = ctx;
+        let qw = QWeights {
+            wk: w.alpha_k,
+            wc: w.alpha_d,
+            diag: w.alpha_d * model.env.air_drag as f64,
+        };
+        // The Laplacian, when asked for and it factors (it may not, with masses and
+        // stiffnesses far apart); else block Jacobi.
+        let laplacian_ok = settings.cg_preconditioner == Preconditioner::Laplacian
+            && self.lap.prepare(model, &self.coeffs, qw, fixed).is_ok();
+        let precond: &dyn Fn(&[V3], &mut [V3]) = match laplacian_ok {
+            false => {
                 jacobi = blocks::block_jacobi(&self.pattern, &self.matrix);
                 &jacobi
             }
-            Preconditioner::Laplacian => {
-                let (model, w, fixed) = ctx;
-                let qw = QWeights {
-                    wk: w.alpha_k,
-                    wc: w.alpha_d,
-                    diag: w.alpha_d * model.env.air_drag as f64,
-                };
-                self.lap.prepare(model, &self.coeffs, qw, fixed);
+            true => {
                 let lap = &self.lap;
                 let nf = lap.free_count();
                 laplacian = move |r: &[V3], z: &mut [V3]| {
