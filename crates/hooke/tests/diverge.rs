@@ -108,3 +108,18 @@ fn energy_from_nothing_at_once_is_reported() {
         assert_eq!(err.cause, hooke::Cause::EnergyGain, "{integrator:?}: {err}");
     }
 }
+
+/// Found by fuzzing (step_scenes): fast mass-spring on a scene whose every node is pinned
+/// had nothing to factor and then solved with no factor — a panic. It steps (nothing moves).
+#[test]
+fn fast_mass_spring_with_every_node_pinned_steps() {
+    let mut b = SceneBuilder::new("pinned");
+    b.settings.dt = 0.001;
+    b.settings.integrator = Integrator::FastMassSpring;
+    b.add_node(Node::pinned(vec3(0.5, 0.5, 0.0), 1.0));
+    b.add_node(Node::pinned(vec3(0.7, 0.6, 0.2), 1.0));
+    b.contacts.ground = Some(hooke::contact::Ground::default());
+    let mut sim = Simulation::new(b.build().unwrap());
+    sim.run(200).unwrap();
+    assert_eq!(sim.state().x()[1], vec3(0.7, 0.6, 0.2));
+}

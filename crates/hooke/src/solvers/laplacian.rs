@@ -147,8 +147,13 @@ impl Laplacian {
             return Ok(false);
         }
         let before = spd.symbolic_analyses;
-        // Positive masses plus non-negative weights: Q is positive definite.
-        spd.factor(&q)?;
+        // Positive masses plus non-negative weights: Q is positive definite. A failed
+        // factorisation leaves no factor: forget the matrix, so the next call factors again
+        // (or fails again) instead of solving with none (found by fuzzing).
+        if let Err(e) = spd.factor(&q) {
+            self.factored.clear();
+            return Err(e);
+        }
         self.factorizations += 1;
         self.symbolic_analyses += spd.symbolic_analyses - before;
         self.factored = q;
@@ -163,6 +168,9 @@ impl Laplacian {
 
     /// Solves Q·x = rhs in place for `ncols` columns of the free nodes, one after another.
     pub(crate) fn solve_columns(&self, rhs: &mut [f64], ncols: usize) {
+        if self.free_count() == 0 {
+            return; // every node fixed: nothing to solve (found by fuzzing: a panic)
+        }
         let spd = self.spd.as_ref().expect("prepared");
         spd.solve(rhs, ncols);
     }
