@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod fuzz;
+mod peers;
 mod shell;
 
 use shell::{cargo, have, root, run, run_with, target};
@@ -162,7 +163,11 @@ const USAGE: &str = "usage: cargo xtask test [--quick]
   fuzz --seconds N [TARGET…]
                  every fuzz target (or those named) for N seconds each: cargo-fuzz on the
                  seed corpus in fuzz/corpus, crashes in fuzz/artifacts (installs cargo-fuzz
-                 the first time; nightly, or stable with RUSTC_BOOTSTRAP=1)";
+                 the first time; nightly, or stable with RUSTC_BOOTSTRAP=1)
+  peers [--seconds S] [--rounds R] [--sizes 32,128,512]
+                 hooke's explicit step beside NVIDIA Warp and Taichi on the CPU, same cloth,
+                 same run, as ratios (installs the peers into target/peers-venv the first
+                 time; the table also goes to target/peers/peers.md)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -195,6 +200,17 @@ fn main() -> ExitCode {
         ["fuzz", "--seconds", n, targets @ ..] if n.parse::<u64>().is_ok() => {
             let ok = fuzz::fuzz(n.parse().unwrap_or(0), targets);
             return if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            };
+        }
+        ["peers", rest @ ..] => {
+            let Some(plan) = peers::Plan::parse(rest) else {
+                eprintln!("{USAGE}");
+                return ExitCode::from(2);
+            };
+            return if peers::peers(&plan) {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE

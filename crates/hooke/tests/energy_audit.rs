@@ -172,3 +172,37 @@ fn builtin_scenes_balance_their_books() {
         assert!(a.relative_residual().abs() < 0.02, "{name}: {a:?}");
     }
 }
+
+/// The air's work on a 64×64 cloth in wind, with energy loss, against the trapezoid rule
+/// over the velocities each step ends with (after the energy loss), summed here: the
+/// audit sums them in chunks of nodes (two here), and must count every node once.
+#[test]
+fn air_work_on_a_cloth_is_the_trapezoid_of_the_air_power() {
+    let params = [("width", "64"), ("height", "64"), ("air_drag", "2.0")]
+        .map(|(k, v)| (k.to_string(), v.to_string()));
+    let mut sim = Simulation::new(hooke::builders::build("cloth", &params).unwrap());
+    sim.edit(|b| {
+        b.env.wind = vec3(1.5, 0.0, -2.0);
+        b.env.velocity_retention_per_step = 0.999;
+    })
+    .unwrap();
+    let (c, w) = (sim.model().env().air_drag as f64, sim.model().env().wind);
+    let power = |sim: &Simulation| -> f64 {
+        let v = sim.state().v();
+        -c * v.iter().map(|v| (*v - w).dot(*v) as f64).sum::<f64>()
+    };
+    let h = sim.settings().h() as f64;
+    let (mut air, mut last) = (0.0, None);
+    for _ in 0..50 {
+        sim.step().unwrap();
+        let p1 = power(&sim);
+        air += h * 0.5 * (last.unwrap_or(p1) + p1);
+        last = Some(p1);
+    }
+    let a = audit(&sim);
+    assert!(
+        air > 1e-5,
+        "the wind blows the hanging cloth, working on it: {air} J"
+    );
+    close("air's work", a.air, air, 1e-6);
+}
