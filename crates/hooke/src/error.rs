@@ -184,9 +184,15 @@ impl Diverged {
         )
     }
 
-    /// What to try instead.
+    /// What to try instead: never the integrator already in use.
     fn remedy(&self) -> String {
         let half = self.h * self.substeps as f64 / 2.0;
+        // Backward Euler is the suggestion for the others; for itself, only a smaller dt.
+        let or_be = if self.integrator == "backward-euler" {
+            ""
+        } else {
+            " or use backward-euler"
+        };
         match self.integrator {
             "implicit-midpoint" | "trapezoidal" => format!(
                 "{} is stable at any step only for linear springs; use backward-euler (stable at any dt, with numerical damping) or a smaller dt (try {half:.3e} s)",
@@ -197,7 +203,7 @@ impl Diverged {
             ),
             _ => match (self.stable_h, self.alternative_h) {
                 (Some(h), _) if h < self.h => format!(
-                    "the stability estimate needs dt <= {:.3e} s here; lower dt or use backward-euler",
+                    "the stability estimate needs dt <= {:.3e} s here; lower dt{or_be}",
                     h * self.substeps as f64
                 ),
                 (None, Some(alt)) => format!(
@@ -205,10 +211,44 @@ impl Diverged {
                     self.integrator,
                     alt * self.substeps as f64
                 ),
-                _ => format!("lower dt (try {half:.3e} s) or use backward-euler"),
+                _ => format!("lower dt (try {half:.3e} s){or_be}"),
             },
         }
     }
 }
 
 impl std::error::Error for Diverged {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diverged(integrator: &'static str, stable_h: Option<f64>) -> Diverged {
+        Diverged {
+            step: 12,
+            t: 0.2,
+            node: Some(3),
+            spring: None,
+            integrator,
+            h: 1.0 / 60.0,
+            stable_h,
+            substeps: 1,
+            alternative_h: None,
+            cause: Cause::EnergyGain,
+            watch: None,
+        }
+    }
+
+    /// The report suggests backward Euler to the other integrators, and to backward Euler
+    /// only a smaller dt (it was telling a backward-Euler run to use backward Euler).
+    #[test]
+    fn the_remedy_never_suggests_the_integrator_in_use() {
+        for stable_h in [None, Some(1e-4)] {
+            let be = diverged("backward-euler", stable_h).remedy();
+            assert!(!be.contains("use backward-euler"), "{be}");
+            assert!(be.contains("lower dt"), "{be}");
+            let fms = diverged("fast-mass-spring", stable_h).remedy();
+            assert!(fms.contains("use backward-euler"), "{fms}");
+        }
+    }
+}
