@@ -130,8 +130,10 @@ pub struct Counters {
     /// Of those, the steps handed to Newton (seed 004's directional roughness, too many
     /// contacts, or a node that ended inside a surface where no plane held it).
     pub newton_steps: u64,
-    /// Steps of the midpoint rules rejected because Newton left their equations unsolved,
-    /// and taken as two half steps instead (each half counts again if it is halved too).
+    /// Steps rejected and taken as two half steps instead (each half counts again if it is
+    /// halved too): the midpoint rules' steps whose equations Newton left unsolved, and the
+    /// implicit family's contact steps that still made energy after their contact
+    /// iterations.
     pub halved_steps: u64,
 
     /// Small substeps XPBD takes per integration step (its `iterations`, or the automatic

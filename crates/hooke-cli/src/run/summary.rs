@@ -32,7 +32,7 @@ pub fn solver_summary(sim: &Simulation) -> String {
     }
     if c.halved_steps > 0 {
         parts.push(format!(
-            "{} steps halved (Newton did not converge)",
+            "{} steps halved (Newton left them unsolved, or a contact step made energy)",
             c.halved_steps
         ));
     }
