@@ -22,7 +22,7 @@ use super::blocks::{self, V3};
 use super::chebyshev::Sweep;
 use super::fms_contact::FmsContacts;
 use super::fms_global::Global;
-use super::implicit::Implicit;
+use super::implicit::{self, Implicit};
 use super::laplacian::{Laplacian, QWeights};
 use super::touch::{self, Start};
 use crate::counters::Phase;
@@ -157,15 +157,22 @@ impl Solver for FastMassSpring {
         let base = sys.constant_rhs(&x0, &v0, &y);
         let mut x = sys.start(&x0, &v0, &y);
         if let Some(planes) = planes {
+            // As Newton's contact steps: one that made energy goes to Newton, which
+            // takes it in halves if it must ([`implicit::made_energy`]).
+            let e0 = implicit::step_energy(model, ws, st);
+            let saved = (st.x.clone(), st.v.clone(), st.touching.clone());
             let start = (&x0[..], &base[..]);
             let out = (&mut ws.counters, ws.retention as f64);
-            if !self.contacts.step(
+            let solved = self.contacts.step(
                 &sys,
                 (planes, ctx.settings.iterations()),
                 st,
                 out,
                 (start, x),
-            ) {
+            );
+            let gain = || implicit::step_energy(model, ws, st).total() - e0.total();
+            if !solved || implicit::made_energy(&e0, gain()) {
+                (st.x, st.v, st.touching) = saved;
                 ws.counters.newton_steps += 1;
                 return self.newton.step(ctx, st, ws);
             }

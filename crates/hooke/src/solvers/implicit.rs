@@ -195,8 +195,7 @@ impl Implicit {
                 }
                 step.iterate(iws, ws);
             }
-            let moving = e0.kinetic + e0.potential_spring + e0.potential_gas;
-            if reject && gain > MAX_CONTACT_GAIN * moving + 1e-3 * e0.total().abs() {
+            if reject && made_energy(&e0, gain) {
                 return false;
             }
         } else if check && !step.converge(iws, ws) {
@@ -524,8 +523,16 @@ struct Residual {
     at: (Vec<V3>, Vec<V3>),
 }
 
+/// Whether a contact step that gained `gain` \[J] from the energy `e0` it started with
+/// made energy: more than [`MAX_CONTACT_GAIN`] of its kinetic, spring and gas energy, plus
+/// 0.1% of the total (for a body at rest).
+pub(super) fn made_energy(e0: &Energy, gain: f64) -> bool {
+    let moving = e0.kinetic + e0.potential_spring + e0.potential_gas;
+    gain > MAX_CONTACT_GAIN * moving + 1e-3 * e0.total().abs()
+}
+
 /// The energy of `st` with the springs in effect.
-fn step_energy(model: &Model, ws: &Workspace, st: &State) -> Energy {
+pub(super) fn step_energy(model: &Model, ws: &Workspace, st: &State) -> Energy {
     let sp = &ws.springs;
     crate::diagnostics::energy(model, &sp.layout, &sp.forces, &ws.fbase, st)
 }
