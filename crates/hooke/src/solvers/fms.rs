@@ -26,6 +26,7 @@ use super::implicit::{self, Implicit};
 use super::laplacian::{Laplacian, QWeights};
 use super::touch::{self, Start};
 use crate::counters::Phase;
+use crate::diagnostics::Energy;
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, Springs};
 use crate::real::Real;
@@ -157,26 +158,19 @@ impl Solver for FastMassSpring {
         let base = sys.constant_rhs(&x0, &v0, &y);
         let mut x = sys.start(&x0, &v0, &y);
         if let Some(planes) = planes {
-            // As Newton's contact steps: one that made energy goes to Newton, which
-            // takes it in halves if it must ([`implicit::made_energy`]).
-            let e0 = implicit::step_energy(model, ws, st);
-            let saved = (st.x.clone(), st.v.clone(), st.touching.clone());
-            let start = (&x0[..], &base[..]);
-            let out = (&mut ws.counters, ws.retention as f64);
-            let solved = self.contacts.step(
-                &sys,
-                (planes, ctx.settings.iterations()),
-                st,
-                out,
-                (start, x),
-            );
-            let gain = || implicit::step_energy(model, ws, st).total() - e0.total();
-            if !solved || implicit::made_energy(&e0, gain()) {
-                (st.x, st.v, st.touching) = saved;
-                ws.counters.newton_steps += 1;
-                return self.newton.step(ctx, st, ws);
+            let energy = |st: &State| implicit::energy_with(model, (&ws.springs, &ws.fbase), st);
+            let (counters, retention) = (&mut ws.counters, ws.retention as f64);
+            let planes = (planes, ctx.settings.iterations());
+            let start = ((&x0[..], &base[..]), x);
+            let run = |st: &mut State| {
+                let contacts = &mut self.contacts;
+                contacts.step(&sys, planes, st, (counters, retention), start)
+            };
+            if kept_unless_energy_made(run, energy, st) {
+                return StepReport::default();
             }
-            return StepReport::default();
+            ws.counters.newton_steps += 1;
+            return self.newton.step(ctx, st, ws);
         }
         let iterations = ctx.settings.iterations();
         let mut sweep = Sweep::new(&x);
@@ -191,4 +185,21 @@ impl Solver for FastMassSpring {
         sys.finish(st, (&x, &v1), ws.retention as f64);
         StepReport::default()
     }
+}
+
+/// Runs a contact step (`run`) and keeps it unless it made energy
+/// ([`implicit::made_energy`], as Newton's contact steps are judged); false, with `st` as
+/// it was, when the step failed or made energy and Newton must take it (and may halve it).
+fn kept_unless_energy_made(
+    run: impl FnOnce(&mut State) -> bool,
+    energy: impl Fn(&State) -> Energy,
+    st: &mut State,
+) -> bool {
+    let e0 = energy(st);
+    let saved = (st.x.clone(), st.v.clone(), st.touching.clone());
+    if run(st) && !implicit::made_energy(&e0, energy(st).total() - e0.total()) {
+        return true;
+    }
+    (st.x, st.v, st.touching) = saved;
+    false
 }

@@ -34,7 +34,7 @@ use crate::model::{Model, Springs};
 use crate::real::{Real, Vec3};
 use crate::settings::{Integrator, LinearSolver};
 use crate::state::State;
-use crate::step::{Solver, StepCtx, StepReport, Workspace};
+use crate::step::{Solver, SpringSet, StepCtx, StepReport, Workspace};
 
 /// The coefficients of one implicit method (see the module table).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -532,9 +532,13 @@ pub(super) fn made_energy(e0: &Energy, gain: f64) -> bool {
 }
 
 /// The energy of `st` with the springs in effect.
-pub(super) fn step_energy(model: &Model, ws: &Workspace, st: &State) -> Energy {
-    let sp = &ws.springs;
-    crate::diagnostics::energy(model, &sp.layout, &sp.forces, &ws.fbase, st)
+fn step_energy(model: &Model, ws: &Workspace, st: &State) -> Energy {
+    energy_with(model, (&ws.springs, &ws.fbase), st)
+}
+
+/// The energy of `st` with the springs `sp` in effect and the constant forces `fbase`.
+pub(super) fn energy_with(model: &Model, (sp, fbase): (&SpringSet, &[Vec3]), st: &State) -> Energy {
+    crate::diagnostics::energy(model, &sp.layout, &sp.forces, fbase, st)
 }
 
 /// Total forces at (x, v): evaluated in f64 ([`super::forces64`]) when `exact` (the
