@@ -18,6 +18,8 @@ mod avx2;
 mod wasm;
 
 mod slices;
+#[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
+mod sums;
 
 pub(crate) use slices::SpringSlices;
 
@@ -59,5 +61,24 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
     {
         let _ = s;
         (0, 0.0)
+    }
+}
+
+/// Adds the leading nodes of a run into the energy audit's four accumulators per sum
+/// (m·|v|² and (v − w)·v, node j into lane j mod 4) with the platform's SIMD kernel, bit
+/// for bit as the scalar loop of [`crate::audit::measure::node_sums`]; returns how many
+/// nodes it took (a multiple of 4; 0 where none runs).
+pub(crate) fn node_sums(
+    mass: &[crate::real::Real],
+    v: &[Vec3],
+    w: Vec3,
+    acc: (&mut [f64; 4], &mut [f64; 4]),
+) -> usize {
+    #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
+    return sums::node_sums(mass, v, w, acc);
+    #[allow(unreachable_code)]
+    {
+        let _ = (mass, v, w, acc);
+        0
     }
 }
