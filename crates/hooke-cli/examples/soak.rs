@@ -9,7 +9,9 @@
 //! cargo xtask soak --minutes 30          # or: cargo run --release -p hooke-cli --example soak -- --minutes 30
 //! ```
 //! Writes `soak.csv` and `soak.png` (memory against time) to `--out` (default
-//! `target/soak`); exits 1 when memory grew after warm-up (more than 2% + 2 MB).
+//! `target/soak`), `divergences.txt` (the watchdog's reports) and, for each stop, the last
+//! good state before it as `diverged-NAME-K.json`, to replay with `hooke run`; exits 1
+//! when memory grew after warm-up (more than 2% + 2 MB).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -79,6 +81,8 @@ struct Soaked {
     rebuilt: u64,
     /// The watchdog's reports, one per rebuild.
     reports: Vec<String>,
+    /// Where the last good state before each stop is written, to replay it.
+    out: PathBuf,
     cycle: usize,
 }
 
@@ -91,7 +95,7 @@ fn build(name: &str, params: &[(&str, &str)]) -> Simulation {
 }
 
 impl Soaked {
-    fn new(name: &'static str, params: &[(&str, &str)]) -> Self {
+    fn new(name: &'static str, params: &[(&str, &str)], out: PathBuf) -> Self {
         Self {
             name,
             sim: build(name, params),
@@ -101,6 +105,7 @@ impl Soaked {
             stepping: Duration::ZERO,
             rebuilt: 0,
             reports: Vec::new(),
+            out,
             cycle: 0,
         }
     }
@@ -166,8 +171,9 @@ impl Soaked {
             self.steps += 1;
             if let Err(d) = &r {
                 let integrator = self.sim.settings().integrator;
+                let kept = self.keep_last_good();
                 self.reports
-                    .push(format!("{} ({integrator:?}): {d}", self.name));
+                    .push(format!("{} ({integrator:?}): {d}{kept}", self.name));
                 self.drag = None;
                 let params = SCENES
                     .iter()
@@ -176,6 +182,24 @@ impl Soaked {
                 self.sim = build(self.name, params);
                 self.rebuilt += 1;
             }
+        }
+    }
+}
+
+impl Soaked {
+    /// Writes the simulation's last good state before a watchdog stop to
+    /// `diverged-NAME-K.json` in the output folder (written at once, so the heap the soak
+    /// measures does not keep it); the report's note of where.
+    fn keep_last_good(&self) -> String {
+        let Some(scene) = self.sim.last_good() else {
+            return String::new();
+        };
+        let path = self
+            .out
+            .join(format!("diverged-{}-{}.json", self.name, self.rebuilt));
+        match hooke_io::write_scene(&path, &scene) {
+            Ok(()) => format!(" [last good state: {}]", path.display()),
+            Err(e) => format!(" [last good state not written: {e}]"),
         }
     }
 }
@@ -219,7 +243,10 @@ fn main() -> std::process::ExitCode {
     let a = args();
     std::fs::create_dir_all(&a.out).expect("the output folder");
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ a.seed);
-    let mut scenes: Vec<Soaked> = SCENES.iter().map(|(n, p)| Soaked::new(n, p)).collect();
+    let mut scenes: Vec<Soaked> = SCENES
+        .iter()
+        .map(|(n, p)| Soaked::new(n, p, a.out.clone()))
+        .collect();
     let total = Duration::from_secs_f64(a.minutes * 60.0);
     let start = Instant::now();
     let mut samples: Vec<Sample> = Vec::new();
