@@ -143,10 +143,36 @@ pub fn check(a: CheckArgs) -> Result<()> {
             list.join(", ")
         );
     }
+    print_starting_inside(&scene);
     match a.trial {
         Some(seconds) => crate::trial::trial(scene, seconds),
         None => Ok(()),
     }
+}
+
+/// Free nodes that start inside a surface, and what the integrator in use will do to them.
+fn print_starting_inside(scene: &hooke::Scene) {
+    let inside = scene.starting_inside();
+    let Some(&(node, depth)) = inside.first() else {
+        return;
+    };
+    let radius = hooke::f64_of(scene.model().nodes().radius()[node as usize]);
+    let integrator = scene.settings().integrator;
+    let (level, what) = if integrator.is_explicit() {
+        let what = "the contacts stage puts them back on the surface at the first step";
+        ("note", what.to_string())
+    } else {
+        let what = format!(
+            "{integrator} pushes such a node out within its first step, and the speed that takes is energy from nothing (the watchdog may stop the run): start the nodes outside the surfaces, or let symplectic-euler settle the scene first"
+        );
+        ("WARNING", what)
+    };
+    println!(
+        "{level}: {} free node(s) start inside a surface, node {node} deepest by {:.1} mm ({:.0}% of its radius): {what}",
+        inside.len(),
+        depth * 1e3,
+        100.0 * depth / radius
+    );
 }
 
 /// The scene's name, sizes and step.

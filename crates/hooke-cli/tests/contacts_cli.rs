@@ -474,3 +474,41 @@ fn contact_builtins_report_their_physics() {
     let out = text(&o.stdout);
     assert!(out.contains("spring(s) torn"), "{out}");
 }
+
+/// A node whose centre lies on the ground starts its radius inside it: `hooke check` warns
+/// that a large-step solver will push it out with a speed from nothing, and only notes it
+/// for an explicit integrator (the contacts stage puts it back); a node outside is not
+/// mentioned.
+#[test]
+fn check_warns_of_a_node_that_starts_inside_the_ground() {
+    let d = scratch("starts-inside");
+    let ground = r#", "ground": {"normal": [0, 1, 0], "offset": 0}, "settings": {"dt": 0.01}"#;
+    let inside = scene(r#", "radius": 0.05"#, "", ground);
+    std::fs::write(d.join("inside.json"), &inside).unwrap();
+    let outside = inside.replace(r#""x": [0, 0, 0]"#, r#""x": [0, 0.2, 0]"#);
+    std::fs::write(d.join("outside.json"), &outside).unwrap();
+    let check = |file: &str, integrator: &str| {
+        let o = hooke(
+            &[
+                "check",
+                file,
+                "--set",
+                &format!("settings.integrator={integrator}"),
+            ],
+            &d,
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        text(&o.stdout)
+    };
+    let be = check("inside.json", "backward-euler");
+    assert!(
+        be.contains("WARNING: 1 free node(s) start inside a surface, node 0 deepest by 50.0 mm (100% of its radius): backward-euler pushes"),
+        "{be}"
+    );
+    let se = check("inside.json", "symplectic-euler");
+    assert!(
+        se.contains("note: 1 free node(s) start inside a surface"),
+        "{se}"
+    );
+    assert!(!check("outside.json", "backward-euler").contains("inside a surface"));
+}

@@ -3,6 +3,7 @@
 
 mod builder;
 mod built;
+mod inside;
 mod items;
 mod remove;
 mod resume;
