@@ -17,12 +17,9 @@ impl Scene {
         let Some(surfaces) = SolverContacts::new(model, (st.t, st.t), &st.x) else {
             return Vec::new();
         };
-        let mut anchored = vec![false; st.x.len()];
-        for a in &model.anchors {
-            anchored[a.node as usize] = true;
-        }
+        // Pinned and anchored nodes have an inverse mass of 0 (the builder fixes them).
         let mut inside: Vec<(u32, f64)> = (0..st.x.len())
-            .filter(|&i| model.nodes.inv_mass[i] > 0.0 && !anchored[i])
+            .filter(|&i| model.nodes.inv_mass[i] > 0.0)
             .filter_map(|i| {
                 let r = model.nodes.radius[i] as f64;
                 let deepest = surfaces
@@ -45,7 +42,7 @@ mod tests {
 
     /// Of three nodes of radius 5 cm over the ground, the one with its centre on the ground
     /// is 5 cm inside, the one 4.99 cm up is within 1% of its radius (not reported), the one
-    /// 10 cm up is outside; a pinned node inside is not reported.
+    /// 10 cm up is outside; a pinned node and an anchored one inside are not reported.
     #[test]
     fn the_node_on_the_ground_starts_its_radius_inside() {
         let mut b = SceneBuilder::new("start");
@@ -58,6 +55,14 @@ mod tests {
             };
             b.add_node(node.with_radius(0.05));
         }
+        b.add_node(Node::new(vec3(-5.0, 0.0, 0.0), 0.1).with_radius(0.05));
+        b.anchors.push(crate::Anchor {
+            node: 4,
+            path: crate::Path::Linear {
+                origin: [-5.0, 0.0, 0.0],
+                velocity: [0.0, 0.0, 0.0],
+            },
+        });
         b.contacts.ground = Some(Ground::default());
         let inside = b.build().unwrap().starting_inside();
         assert_eq!(inside.len(), 1, "{inside:?}");
