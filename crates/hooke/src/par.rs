@@ -12,6 +12,40 @@ pub(crate) const NODE_CHUNK: usize = 2048;
 /// Springs per task in spring passes.
 pub(crate) const SPRING_CHUNK: usize = 4096;
 
+/// Runs `a` and `b`, on two threads where the pool has them; returns both results.
+pub(crate) fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    #[cfg(not(target_arch = "wasm32"))]
+    return rayon::join(a, b);
+    #[cfg(target_arch = "wasm32")]
+    (a(), b())
+}
+
+/// `[f(0), f(1), …, f(len − 1)]`, computed in tasks of at least `chunk` elements and
+/// written straight into the result (no zeroed buffer first).
+pub(crate) fn collect<T, F>(len: usize, chunk: usize, f: F) -> Vec<T>
+where
+    T: Send,
+    F: Fn(usize) -> T + Sync + Send,
+{
+    #[cfg(not(target_arch = "wasm32"))]
+    if len > chunk {
+        use rayon::prelude::*;
+        return (0..len)
+            .into_par_iter()
+            .with_min_len(chunk)
+            .map(f)
+            .collect();
+    }
+    let _ = chunk; // wasm32, or a short run: one task
+    (0..len).map(f).collect()
+}
+
 /// Calls `f(start, chunk)` for consecutive chunks of `data`.
 pub(crate) fn chunks_mut<T, F>(data: &mut [T], chunk: usize, f: F)
 where

@@ -15,6 +15,7 @@ use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use faer::{Conj, MatMut, Par, Side};
 
 use super::blocks::{B3, BlockPattern};
+use super::panels::{Panels, Row};
 
 /// A symmetric positive definite system on a fixed sparsity pattern (lower triangle,
 /// compressed columns), with its cached symbolic analysis (AMD ordering, supernodal
@@ -23,6 +24,7 @@ use super::blocks::{B3, BlockPattern};
 pub(crate) struct Spd {
     pattern: SymbolicSparseColMat<usize>,
     symbolic: Option<Arc<SymbolicCholesky<usize>>>,
+    panels: Panels,
     l_values: Vec<f64>,
     factored: bool,
     /// Symbolic analyses done (one per pattern).
@@ -38,6 +40,7 @@ impl Spd {
         Self {
             pattern: SymbolicSparseColMat::new_checked(n, n, col_ptr, None, row_idx),
             symbolic: None,
+            panels: Panels::default(),
             l_values: Vec::new(),
             factored: false,
             symbolic_analyses: 0,
@@ -68,6 +71,7 @@ impl Spd {
             )
             .map_err(|e| format!("symbolic analysis failed: {e:?}"))?;
             self.l_values = vec![0.0; sym.len_val()];
+            self.panels = Panels::new(&sym);
             self.symbolic = Some(Arc::new(sym));
             self.symbolic_analyses += 1;
         }
@@ -89,6 +93,16 @@ impl Spd {
         self.factored = r.is_ok();
         r.map(|_| ())
             .map_err(|e| format!("Cholesky factorisation failed: {e:?}"))
+    }
+
+    /// Solves in place for three right-hand sides stored as rows of four lanes (x, y, z of
+    /// each unknown, the fourth lane carried along), with [`Panels`].
+    ///
+    /// # Panics
+    /// Without a successful [`Spd::factor`] first.
+    pub(crate) fn solve_rows(&self, rows: &mut [Row]) {
+        assert!(self.factored, "factor before solving");
+        self.panels.solve(&self.l_values, rows);
     }
 
     /// Solves in place for `ncols` right-hand sides stored column after column.
@@ -240,6 +254,63 @@ mod tests {
         assert_eq!((spd.symbolic_analyses, spd.factorizations), (1, 2));
         // Not positive definite: reported, not a panic.
         assert!(spd.factor(&[-1.0, 1.0, 3.0, 1.0, 2.0]).is_err());
+    }
+
+    /// A 2-D grid Laplacian with neighbours up to two apart (as a cloth with bend springs)
+    /// plus a diagonal: large enough for supernodes of several columns.
+    fn grid_system(side: usize) -> (Spd, Vec<f64>) {
+        let n = side * side;
+        let mut col_ptr = vec![0];
+        let (mut row_idx, mut values) = (Vec::new(), Vec::new());
+        for j in 0..n {
+            let (x, y) = (j % side, j / side);
+            let mut rows = vec![j];
+            for (dx, dy) in [(1, 0), (2, 0), (0, 1), (0, 2), (1, 1)] {
+                if x + dx < side && y + dy < side {
+                    rows.push(j + dx + dy * side);
+                }
+            }
+            rows.sort_unstable();
+            for &r in &rows {
+                row_idx.push(r);
+                values.push(if r == j {
+                    12.0 + (j % 7) as f64
+                } else {
+                    -1.0 - (r % 3) as f64 * 0.25
+                });
+            }
+            col_ptr.push(row_idx.len());
+        }
+        (Spd::new(n, col_ptr, row_idx), values)
+    }
+
+    #[test]
+    fn rows_of_four_lanes_solve_as_three_columns_do() {
+        for side in [1, 5, 40, 90] {
+            let (mut spd, values) = grid_system(side);
+            spd.factor(&values).unwrap();
+            let n = side * side;
+            let b = |j: usize, k: usize| ((j * 7 + k * 13) % 17) as f64 - 8.0;
+            let mut cols: Vec<f64> = (0..3).flat_map(|k| (0..n).map(move |j| b(j, k))).collect();
+            spd.solve(&mut cols, 3);
+            let mut rows: Vec<Row> = (0..n).map(|j| [b(j, 0), b(j, 1), b(j, 2), 1.0]).collect();
+            spd.solve_rows(&mut rows);
+            let mut ones: Vec<f64> = vec![1.0; n];
+            spd.solve(&mut ones, 1);
+            for j in 0..n {
+                for k in 0..3 {
+                    let (a, e) = (rows[j][k], cols[k * n + j]);
+                    assert!(
+                        (a - e).abs() <= 1e-12 * e.abs().max(1.0),
+                        "{side}: {j} {k}: {a} {e}"
+                    );
+                }
+                assert!(
+                    (rows[j][3] - ones[j]).abs() <= 1e-12,
+                    "{side}: spare lane {j}"
+                );
+            }
+        }
     }
 
     #[test]

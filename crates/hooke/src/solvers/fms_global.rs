@@ -4,6 +4,7 @@
 
 use super::blocks::V3;
 use super::laplacian::Laplacian;
+use super::panels::Row;
 use crate::counters::{Counters, Phase};
 use crate::forces::SpringCoeffs;
 use crate::model::{Model, SpringKind, Springs};
@@ -95,10 +96,16 @@ impl Global<'_> {
 
     /// One local/global iteration: every spring's projection dₛ, then the global solve.
     pub(super) fn iterate(&self, base: &[V3], x: &mut [V3], counters: &mut Counters) {
-        let mut rhs = self.rhs(base, x, counters);
-        counters.time(Phase::Nodes, || self.lap.solve(&mut rhs));
+        let mut rows = counters.time(Phase::Springs, || {
+            let pull = self.local(x);
+            self.gather(base, &pull)
+        });
+        counters.spring_updates += self.springs.len() as u64;
+        counters.time(Phase::Nodes, || self.lap.solve_rows(&mut rows));
         counters.linear_solves += 1;
-        self.write(&rhs, x);
+        for (&i, r) in self.lap.free.iter().zip(&rows) {
+            x[i as usize] = [r[0], r[1], r[2]];
+        }
     }
 
     /// The local step at `x` and the global step's right-hand side, coordinate after
@@ -149,49 +156,41 @@ impl Global<'_> {
     /// The local step, every spring independently: dₛ = Lₛ·(x_a − x_b)/|x_a − x_b| (a slack
     /// rope takes dₛ = x_a − x_b); returns h²·k·dₛ, the spring's pull on end a.
     fn local(&self, x: &[V3]) -> Vec<V3> {
-        let (sp, co, h) = (self.springs, self.co, self.h);
-        let mut pull = vec![[0.0; 3]; sp.len()];
-        par::chunks_mut(&mut pull, par::SPRING_CHUNK, |start, part| {
-            for (j, out) in part.iter_mut().enumerate() {
-                let s = start + j;
-                let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
-                let p = [x[a][0] - x[b][0], x[a][1] - x[b][1], x[a][2] - x[b][2]];
-                let len = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
-                let rest = sp.rest[s] as f64;
-                let d = if sp.kind[s] == SpringKind::Rope && len < rest {
-                    p
-                } else if len > 0.0 {
-                    [rest * p[0] / len, rest * p[1] / len, rest * p[2] / len]
-                } else {
-                    [0.0; 3]
-                };
-                let (wk, _) = spring_weights(co, s, h);
-                *out = [wk * d[0], wk * d[1], wk * d[2]];
-            }
-        });
-        pull
+        let (sp, co, h2) = (self.springs, self.co, self.h * self.h);
+        par::collect(sp.len(), par::SPRING_CHUNK, |s| {
+            let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+            let p = [x[a][0] - x[b][0], x[a][1] - x[b][1], x[a][2] - x[b][2]];
+            let len = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+            let rest = sp.rest[s] as f64;
+            // dₛ = scale·p.
+            let scale = if sp.kind[s] == SpringKind::Rope && len < rest {
+                1.0
+            } else if len > 0.0 {
+                rest / len
+            } else {
+                0.0
+            };
+            let w = h2 * co.k[s] as f64 * scale;
+            [w * p[0], w * p[1], w * p[2]]
+        })
     }
 
-    /// Right-hand side per free node: `base` plus its springs' pulls, gathered in adjacency
-    /// order in one pass.
-    fn gather(&self, base: &[V3], pull: &[V3]) -> Vec<V3> {
+    /// Right-hand side per free node (x, y, z and a spare lane of 0): `base` plus its
+    /// springs' pulls, gathered in adjacency order in one pass.
+    fn gather(&self, base: &[V3], pull: &[V3]) -> Vec<Row> {
         let (lap, adj) = (self.lap, self.model.adjacency());
-        let mut gathered = vec![[0.0; 3]; lap.free_count()];
-        par::chunks_mut(&mut gathered, par::NODE_CHUNK, |start, part| {
-            for (j, g) in part.iter_mut().enumerate() {
-                let node = lap.free[start + j] as usize;
-                let mut acc = base[start + j];
-                for &s in adj.as_a(node) {
-                    let p = pull[s as usize];
-                    acc = [acc[0] + p[0], acc[1] + p[1], acc[2] + p[2]];
-                }
-                for &s in adj.as_b(node) {
-                    let p = pull[s as usize];
-                    acc = [acc[0] - p[0], acc[1] - p[1], acc[2] - p[2]];
-                }
-                *g = acc;
+        par::collect(lap.free_count(), par::NODE_CHUNK, |j| {
+            let node = lap.free[j] as usize;
+            let mut acc = base[j];
+            for &s in adj.as_a(node) {
+                let p = pull[s as usize];
+                acc = [acc[0] + p[0], acc[1] + p[1], acc[2] + p[2]];
             }
-        });
-        gathered
+            for &s in adj.as_b(node) {
+                let p = pull[s as usize];
+                acc = [acc[0] - p[0], acc[1] - p[1], acc[2] - p[2]];
+            }
+            [acc[0], acc[1], acc[2], 0.0]
+        })
     }
 }

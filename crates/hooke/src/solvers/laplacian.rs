@@ -12,6 +12,7 @@
 //! nodes — never for a rest-length change.
 
 use super::direct::Spd;
+use super::panels::Row;
 use crate::forces::SpringCoeffs;
 use crate::model::Model;
 
@@ -163,7 +164,24 @@ impl Laplacian {
     /// Solves Q·x = rhs in place for 3 coordinate columns of the free nodes
     /// (`rhs[k·n_free + j]` is coordinate k of free node j), all three with the same factor.
     pub(crate) fn solve(&self, rhs: &mut [f64]) {
-        self.solve_columns(rhs, 3);
+        let nf = self.free_count();
+        let mut rows: Vec<Row> = (0..nf)
+            .map(|j| [rhs[j], rhs[nf + j], rhs[2 * nf + j], 0.0])
+            .collect();
+        self.solve_rows(&mut rows);
+        for (j, r) in rows.iter().enumerate() {
+            for k in 0..3 {
+                rhs[k * nf + j] = r[k];
+            }
+        }
+    }
+
+    /// Solves Q·x = rhs in place for the free nodes' rows (x, y, z and a spare lane each).
+    pub(crate) fn solve_rows(&self, rows: &mut [Row]) {
+        if self.free_count() == 0 {
+            return; // every node fixed: nothing to solve (found by fuzzing: a panic)
+        }
+        self.spd.as_ref().expect("prepared").solve_rows(rows);
     }
 
     /// Solves Q·x = rhs in place for `ncols` columns of the free nodes, one after another.

@@ -27,6 +27,7 @@ pub(crate) mod implicit;
 mod implicit_ws;
 mod impulse;
 pub(crate) mod laplacian;
+mod panels;
 mod penalty;
 mod rk4;
 mod symplectic;
