@@ -11,9 +11,10 @@
 //! Four columns of a panel go together: each row below them is read and written once for
 //! the four, and each entry of L costs one four-wide multiply and add for all three
 //! coordinates. faer's general solve takes the three columns one after another through
-//! small matrix products: on the 81×81 cloth's factor (547k entries) it takes 1.7 times
-//! the time of these passes on one thread (the measurement is in docs/performance.md). No
-//! fused multiply-add: a build with AVX gives the same bits as one without.
+//! small matrix products: on an 81×81 cloth's factor (547k entries) it takes about 1.8
+//! times as long as these passes on one thread (docs/performance.md). On small or
+//! simplicial factors it is as fast, and [`Panels::new`] leaves those to it. No fused
+//! multiply-add: a build with AVX gives the same bits as one without.
 //!
 //! Two threads: the panels are in postorder, so the tree splits into a *top* (the
 //! root and the chain of single children below it, the last columns) and the subtrees
@@ -27,6 +28,14 @@
 use std::ops::Range;
 
 use crate::par;
+
+/// Factors with fewer entries are solved by faer (its solve is as fast there: a 40×40
+/// cloth's 61k entries took 0.12 ms with faer and 0.15 ms with these passes).
+const MIN_ENTRIES: usize = 150_000;
+
+/// Factors with fewer entries are solved on one thread (waking the second costs more than
+/// it saves).
+const SPLIT_ENTRIES: usize = 300_000;
 
 /// One node's right-hand side or solution: x, y, z and a spare lane.
 pub(crate) type Row = [f64; 4];
@@ -64,29 +73,42 @@ pub(crate) struct Panels {
 }
 
 impl Panels {
-    /// The panels of faer's symbolic factor `sym` (supernodal, or simplicial as panels one
-    /// column wide).
-    pub(crate) fn new(sym: &faer::sparse::linalg::cholesky::SymbolicCholesky<usize>) -> Self {
+    /// The panels of faer's symbolic factor `sym`, or `None` where faer's own solve is as
+    /// fast: a simplicial factor, or one of fewer than [`MIN_ENTRIES`] entries.
+    pub(crate) fn new(
+        sym: &faer::sparse::linalg::cholesky::SymbolicCholesky<usize>,
+    ) -> Option<Self> {
+        use faer::sparse::linalg::cholesky::SymbolicCholeskyRaw;
+        let SymbolicCholeskyRaw::Supernodal(sn) = sym.raw() else {
+            return None;
+        };
+        if sn.len_val() < MIN_ENTRIES {
+            return None;
+        }
         let n = sym.nrows();
         let perm = match sym.perm() {
             Some(p) => p.arrays().0.iter().map(|&i| i as u32).collect(),
             None => (0..n as u32).collect(),
         };
-        let (panels, rows) = read_panels(sym);
+        let (panels, rows) = read_panels(sn);
         let mut this = Self {
             perm,
             panels,
             rows,
             ..Self::default()
         };
-        this.split(n);
-        this
+        this.split(n, sn.len_val());
+        Some(this)
     }
 
     /// Cuts the panels into the groups a, b and the top ([`Segment`]), and counts each
     /// panel's pattern rows inside its group.
-    fn split(&mut self, n: usize) {
-        let (mut a_end, mut top_start) = cut(&self.panels, &self.rows, n);
+    fn split(&mut self, n: usize, entries: usize) {
+        let (mut a_end, mut top_start) = if entries >= SPLIT_ENTRIES {
+            cut(&self.panels, &self.rows, n)
+        } else {
+            (0, 0) // two tasks would cost more than they save
+        };
         if !self.rows_stay_in_groups(a_end, top_start) {
             (a_end, top_start) = (0, 0); // not a tree cut as assumed: everything is top
         }
@@ -110,6 +132,12 @@ impl Panels {
                 p.inside = pattern.partition_point(|&r| (r as usize) < seg.cols.end);
             }
         }
+    }
+
+    /// Whether the passes run as two groups and a top (else all is top, on one thread).
+    #[cfg(test)]
+    pub(crate) fn is_split(&self) -> bool {
+        !self.a.cols.is_empty()
     }
 
     /// Whether every panel's pattern rows lie in its own group or in the top, as the
@@ -137,6 +165,9 @@ impl Panels {
 
     /// L·y = z: the two groups at once, their updates to the top added after, then the top.
     fn forward(&self, l: &[f64], z: &mut [Row]) {
+        if self.top.cols.start == 0 {
+            return self.run(&self.top, (z, &mut []), l, Pass::Forward); // no cut: one thread
+        }
         let (ab, top) = z.split_at_mut(self.top.cols.start);
         let (za, zb) = ab.split_at_mut(self.b.cols.start);
         let ntop = top.len();
@@ -154,6 +185,9 @@ impl Panels {
 
     /// Lᵀ·w = y: the top, then the two groups at once, reading the top's rows.
     fn backward(&self, l: &[f64], z: &mut [Row]) {
+        if self.top.cols.start == 0 {
+            return self.run(&self.top, (z, &mut []), l, Pass::Backward);
+        }
         let (ab, top) = z.split_at_mut(self.top.cols.start);
         self.run(&self.top, (top, &mut []), l, Pass::Backward);
         let (za, zb) = ab.split_at_mut(self.b.cols.start);
@@ -288,20 +322,21 @@ impl View {
         let zb: [Row; NB] = std::array::from_fn(|j| own[s + c + j]);
         let n_below = ld - c - NB;
         let below: [&[f64]; NB] = std::array::from_fn(|j| &cols[j][c + NB..][..n_below]);
-        let lrow = |t: usize| -> [f64; NB] { std::array::from_fn(|j| below[j][t]) };
         let diag = pr.w - c - NB;
-        for t in 0..diag {
-            let r = &mut own[s + c + NB + t];
-            *r = sub(*r, combine(lrow(t), &zb));
+        let after = diag + pr.inside.len();
+        let part = rows_of(&below, 0..diag);
+        for (t, r) in own[s + c + NB..s + pr.w].iter_mut().enumerate() {
+            *r = sub(*r, combine(row_of(&part, t), &zb));
         }
+        let part = rows_of(&below, diag..after);
         for (k, &row) in pr.inside.iter().enumerate() {
             let r = &mut own[row as usize - self.lo];
-            *r = sub(*r, combine(lrow(diag + k), &zb));
+            *r = sub(*r, combine(row_of(&part, k), &zb));
         }
-        let after = diag + pr.inside.len();
+        let part = rows_of(&below, after..n_below);
         for (k, &row) in pr.beyond.iter().enumerate() {
             let r = &mut outer[row as usize - self.top];
-            *r = sub(*r, combine(lrow(after + k), &zb));
+            *r = sub(*r, combine(row_of(&part, k), &zb));
         }
     }
 
@@ -335,18 +370,20 @@ impl View {
         let cols: [&[f64]; NB] = std::array::from_fn(|j| &pr.lp[(c0 + j) * ld..(c0 + j + 1) * ld]);
         let n_below = ld - c0 - NB;
         let below: [&[f64]; NB] = std::array::from_fn(|j| &cols[j][c0 + NB..][..n_below]);
-        let lrow = |t: usize| -> [f64; NB] { std::array::from_fn(|j| below[j][t]) };
         let mut acc = [[0.0; 4]; NB];
         let diag = pr.w - c0 - NB;
-        for t in 0..diag {
-            spread(&mut acc, lrow(t), own[s + c0 + NB + t]);
-        }
-        for (k, &row) in pr.inside.iter().enumerate() {
-            spread(&mut acc, lrow(diag + k), own[row as usize - self.lo]);
-        }
         let after = diag + pr.inside.len();
+        let part = rows_of(&below, 0..diag);
+        for (t, &z) in own[s + c0 + NB..s + pr.w].iter().enumerate() {
+            spread(&mut acc, row_of(&part, t), z);
+        }
+        let part = rows_of(&below, diag..after);
+        for (k, &row) in pr.inside.iter().enumerate() {
+            spread(&mut acc, row_of(&part, k), own[row as usize - self.lo]);
+        }
+        let part = rows_of(&below, after..n_below);
         for (k, &row) in pr.beyond.iter().enumerate() {
-            spread(&mut acc, lrow(after + k), outer[row as usize - self.top]);
+            spread(&mut acc, row_of(&part, k), outer[row as usize - self.top]);
         }
         for j in (0..NB).rev() {
             let mut zj = sub(own[s + c0 + j], acc[j]);
@@ -356,6 +393,18 @@ impl View {
             own[s + c0 + j] = div(zj, cols[j][c0 + j]);
         }
     }
+}
+
+/// Rows `range` of a block's columns, one slice per column.
+#[inline(always)]
+fn rows_of<'a, const NB: usize>(cols: &[&'a [f64]; NB], range: Range<usize>) -> [&'a [f64]; NB] {
+    std::array::from_fn(|j| &cols[j][range.clone()])
+}
+
+/// Row `k` of a block: one value per column.
+#[inline(always)]
+fn row_of<const NB: usize>(part: &[&[f64]; NB], k: usize) -> [f64; NB] {
+    std::array::from_fn(|j| part[j][k])
 }
 
 /// Σⱼ lⱼ·zⱼ over a block's columns, in pairs.
@@ -381,41 +430,26 @@ fn spread<const NB: usize>(acc: &mut [Row; NB], l: [f64; NB], z: Row) {
     }
 }
 
-/// Reads faer's factor structure into panels (all rows counted as inside until
+/// Reads faer's supernodal factor structure into panels (all rows counted as inside until
 /// [`Panels::split`]).
 fn read_panels(
-    sym: &faer::sparse::linalg::cholesky::SymbolicCholesky<usize>,
+    sn: &faer::sparse::linalg::cholesky::supernodal::SymbolicSupernodalCholesky<usize>,
 ) -> (Vec<Panel>, Vec<u32>) {
-    use faer::sparse::linalg::cholesky::SymbolicCholeskyRaw;
     let (mut panels, mut rows) = (Vec::new(), Vec::new());
-    let mut push = |start, width, below: &[usize], val| {
+    let (begin, end) = (sn.supernode_begin(), sn.supernode_end());
+    let (rp, vp) = (sn.col_ptr_for_row_idx(), sn.col_ptr_for_val());
+    for k in 0..sn.n_supernodes() {
+        let width = end[k] - begin[k];
+        let below = (vp[k + 1] - vp[k]) / width - width;
         let first = rows.len();
-        rows.extend(below.iter().map(|&r| r as u32));
+        rows.extend(sn.row_idx()[rp[k]..rp[k] + below].iter().map(|&r| r as u32));
         panels.push(Panel {
-            start,
+            start: begin[k],
             width,
             pattern: first..rows.len(),
-            inside: below.len(),
-            val,
+            inside: below,
+            val: vp[k],
         });
-    };
-    match sym.raw() {
-        SymbolicCholeskyRaw::Supernodal(s) => {
-            let (begin, end) = (s.supernode_begin(), s.supernode_end());
-            let (rp, vp) = (s.col_ptr_for_row_idx(), s.col_ptr_for_val());
-            for k in 0..s.n_supernodes() {
-                let width = end[k] - begin[k];
-                let below = (vp[k + 1] - vp[k]) / width - width;
-                push(begin[k], width, &s.row_idx()[rp[k]..rp[k] + below], vp[k]);
-            }
-        }
-        SymbolicCholeskyRaw::Simplicial(s) => {
-            // Each column stores its diagonal first, then the rows below it.
-            let (cp, ri) = (s.col_ptr(), s.row_idx());
-            for j in 0..sym.nrows() {
-                push(j, 1, &ri[cp[j] + 1..cp[j + 1]], cp[j]);
-            }
-        }
     }
     (panels, rows)
 }
