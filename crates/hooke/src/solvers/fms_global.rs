@@ -3,11 +3,12 @@
 //! the plain iterations and the steps with contacts ([`super::fms_contact`]).
 
 use super::blocks::V3;
+use super::fms_local;
 use super::laplacian::Laplacian;
 use super::panels::Row;
 use crate::counters::{Counters, Phase};
 use crate::forces::SpringCoeffs;
-use crate::model::{Model, SpringKind, Springs};
+use crate::model::{Model, Springs};
 use crate::par;
 use crate::real::{Real, Vec3};
 use crate::state::State;
@@ -153,26 +154,14 @@ impl Global<'_> {
         }
     }
 
-    /// The local step, every spring independently: dₛ = Lₛ·(x_a − x_b)/|x_a − x_b| (a slack
-    /// rope takes dₛ = x_a − x_b); returns h²·k·dₛ, the spring's pull on end a.
+    /// The local step ([`super::fms_local`]): every spring's pull h²·k·dₛ on end a.
     fn local(&self, x: &[V3]) -> Vec<V3> {
-        let (sp, co, h2) = (self.springs, self.co, self.h * self.h);
-        par::collect(sp.len(), par::SPRING_CHUNK, |s| {
-            let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
-            let p = [x[a][0] - x[b][0], x[a][1] - x[b][1], x[a][2] - x[b][2]];
-            let len = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
-            let rest = sp.rest[s] as f64;
-            // dₛ = scale·p.
-            let scale = if sp.kind[s] == SpringKind::Rope && len < rest {
-                1.0
-            } else if len > 0.0 {
-                rest / len
-            } else {
-                0.0
-            };
-            let w = h2 * co.k[s] as f64 * scale;
-            [w * p[0], w * p[1], w * p[2]]
-        })
+        let (sp, h2) = (self.springs, self.h * self.h);
+        let mut pull = vec![[0.0; 3]; sp.len()];
+        par::chunks_mut(&mut pull, par::SPRING_CHUNK, |start, part| {
+            fms_local::pulls(sp, &self.co.k, h2, x, (start, part));
+        });
+        pull
     }
 
     /// Right-hand side per free node (x, y, z and a spare lane of 0): `base` plus its

@@ -22,6 +22,7 @@ mod eval;
 pub(crate) mod fms;
 mod fms_contact;
 mod fms_global;
+mod fms_local;
 mod forces64;
 pub(crate) mod implicit;
 mod implicit_ws;
