@@ -118,6 +118,25 @@ impl Spd {
         }
     }
 
+    /// Solves in place for three right-hand sides stored column after column
+    /// (`rhs[k·n + j]`): with [`Panels`] through rows where they pay, else with faer's solve
+    /// as they are.
+    pub(crate) fn solve3(&self, rhs: &mut [f64]) {
+        let Some(p) = &self.panels else {
+            return self.solve(rhs, 3);
+        };
+        let n = rhs.len() / 3;
+        let mut rows: Vec<Row> = (0..n)
+            .map(|j| [rhs[j], rhs[n + j], rhs[2 * n + j], 0.0])
+            .collect();
+        p.solve(&self.l_values, &mut rows);
+        for (j, r) in rows.iter().enumerate() {
+            for k in 0..3 {
+                rhs[k * n + j] = r[k];
+            }
+        }
+    }
+
     /// Solves in place for `ncols` right-hand sides stored column after column.
     ///
     /// # Panics
@@ -297,7 +316,8 @@ mod tests {
         (Spd::new(n, col_ptr, row_idx), values)
     }
 
-    /// Every path of [`Spd::solve_rows`] — faer's solve (small or simplicial factors), our
+    /// Every path of [`Spd::solve_rows`] (and [`Spd::solve3`], the same in columns) —
+    /// faer's solve (small or simplicial factors), our
     /// passes on one thread, our passes cut in two — gives faer's three-column result.
     #[test]
     fn rows_of_four_lanes_solve_as_three_columns_do() {
@@ -312,6 +332,17 @@ mod tests {
             spd.solve(&mut cols, 3);
             let mut rows: Vec<Row> = (0..n).map(|j| [b(j, 0), b(j, 1), b(j, 2), 1.0]).collect();
             spd.solve_rows(&mut rows);
+            let mut cols3: Vec<f64> = (0..3).flat_map(|k| (0..n).map(move |j| b(j, k))).collect();
+            spd.solve3(&mut cols3);
+            for (j, r) in rows.iter().enumerate() {
+                for k in 0..3 {
+                    assert_eq!(
+                        r[k].to_bits(),
+                        cols3[k * n + j].to_bits(),
+                        "{side}: solve3 {j}"
+                    );
+                }
+            }
             for j in 0..n {
                 for k in 0..3 {
                     let (a, e) = (rows[j][k], cols[k * n + j]);

@@ -164,16 +164,10 @@ impl Laplacian {
     /// Solves Q·x = rhs in place for 3 coordinate columns of the free nodes
     /// (`rhs[k·n_free + j]` is coordinate k of free node j), all three with the same factor.
     pub(crate) fn solve(&self, rhs: &mut [f64]) {
-        let nf = self.free_count();
-        let mut rows: Vec<Row> = (0..nf)
-            .map(|j| [rhs[j], rhs[nf + j], rhs[2 * nf + j], 0.0])
-            .collect();
-        self.solve_rows(&mut rows);
-        for (j, r) in rows.iter().enumerate() {
-            for k in 0..3 {
-                rhs[k * nf + j] = r[k];
-            }
+        if self.free_count() == 0 {
+            return; // every node fixed: nothing to solve (found by fuzzing: a panic)
         }
+        self.spd.as_ref().expect("prepared").solve3(rhs);
     }
 
     /// Solves Q·x = rhs in place for the free nodes' rows (x, y, z and a spare lane each).
