@@ -164,26 +164,31 @@ impl Laplacian {
     /// Solves Q·x = rhs in place for 3 coordinate columns of the free nodes
     /// (`rhs[k·n_free + j]` is coordinate k of free node j), all three with the same factor.
     pub(crate) fn solve(&self, rhs: &mut [f64]) {
-        if self.free_count() == 0 {
-            return; // every node fixed: nothing to solve (found by fuzzing: a panic)
+        if let Some(spd) = self.factor() {
+            spd.solve3(rhs);
         }
-        self.spd.as_ref().expect("prepared").solve3(rhs);
     }
 
     /// Solves Q·x = rhs in place for the free nodes' rows (x, y, z and a spare lane each).
     pub(crate) fn solve_rows(&self, rows: &mut [Row]) {
-        if self.free_count() == 0 {
-            return; // every node fixed: nothing to solve (found by fuzzing: a panic)
+        if let Some(spd) = self.factor() {
+            spd.solve_rows(rows);
         }
-        self.spd.as_ref().expect("prepared").solve_rows(rows);
     }
 
     /// Solves Q·x = rhs in place for `ncols` columns of the free nodes, one after another.
     pub(crate) fn solve_columns(&self, rhs: &mut [f64], ncols: usize) {
-        if self.free_count() == 0 {
-            return; // every node fixed: nothing to solve (found by fuzzing: a panic)
+        if let Some(spd) = self.factor() {
+            spd.solve(rhs, ncols);
         }
-        let spd = self.spd.as_ref().expect("prepared");
-        spd.solve(rhs, ncols);
+    }
+
+    /// The factor to solve with; `None` when every node is fixed and there is nothing to
+    /// solve (found by fuzzing: a panic).
+    fn factor(&self) -> Option<&Spd> {
+        if self.free_count() == 0 {
+            return None;
+        }
+        Some(self.spd.as_ref().expect("prepared"))
     }
 }
