@@ -16,6 +16,7 @@ use faer::{Conj, MatMut, Par, Side};
 
 use super::blocks::{B3, BlockPattern};
 use super::panels::{Panels, Row};
+use super::simplicial::Simplicial;
 
 /// A symmetric positive definite system on a fixed sparsity pattern (lower triangle,
 /// compressed columns), with its cached symbolic analysis (AMD ordering, supernodal
@@ -24,8 +25,10 @@ use super::panels::{Panels, Row};
 pub(crate) struct Spd {
     pattern: SymbolicSparseColMat<usize>,
     symbolic: Option<Arc<SymbolicCholesky<usize>>>,
-    /// Our own passes for large supernodal factors ([`Panels`]), else faer's solve.
+    /// Our own passes for large supernodal factors ([`Panels`]) and for simplicial ones
+    /// ([`Simplicial`]), else faer's solve.
     panels: Option<Panels>,
+    simplicial: Option<Simplicial>,
     l_values: Vec<f64>,
     factored: bool,
     /// Symbolic analyses done (one per pattern).
@@ -42,6 +45,7 @@ impl Spd {
             pattern: SymbolicSparseColMat::new_checked(n, n, col_ptr, None, row_idx),
             symbolic: None,
             panels: None,
+            simplicial: None,
             l_values: Vec::new(),
             factored: false,
             symbolic_analyses: 0,
@@ -73,6 +77,7 @@ impl Spd {
             .map_err(|e| format!("symbolic analysis failed: {e:?}"))?;
             self.l_values = vec![0.0; sym.len_val()];
             self.panels = Panels::new(&sym);
+            self.simplicial = Simplicial::new(&sym);
             self.symbolic = Some(Arc::new(sym));
             self.symbolic_analyses += 1;
         }
@@ -98,7 +103,8 @@ impl Spd {
 
     /// Solves in place for three right-hand sides stored as rows of four lanes (x, y, z of
     /// each unknown; the fourth lane is scratch and comes back unspecified), with
-    /// [`Panels`] for a large supernodal factor, else with faer's solve.
+    /// [`Panels`] for a large supernodal factor, [`Simplicial`] for a simplicial one, else
+    /// with faer's solve.
     ///
     /// # Panics
     /// Without a successful [`Spd::factor`] first.
@@ -106,6 +112,10 @@ impl Spd {
         assert!(self.factored, "factor before solving");
         if let Some(p) = &self.panels {
             p.solve(&self.l_values, rows);
+            return;
+        }
+        if let Some(s) = &self.simplicial {
+            s.solve(&self.l_values, rows);
             return;
         }
         let n = rows.len();
@@ -119,17 +129,17 @@ impl Spd {
     }
 
     /// Solves in place for three right-hand sides stored column after column
-    /// (`rhs[k·n + j]`): with [`Panels`] through rows where they pay, else with faer's solve
-    /// as they are.
+    /// (`rhs[k·n + j]`): through rows with [`Panels`] or [`Simplicial`] where they pay, else
+    /// with faer's solve as they are.
     pub(crate) fn solve3(&self, rhs: &mut [f64]) {
-        let Some(p) = &self.panels else {
+        if self.panels.is_none() && self.simplicial.is_none() {
             return self.solve(rhs, 3);
-        };
+        }
         let n = rhs.len() / 3;
         let mut rows: Vec<Row> = (0..n)
             .map(|j| [rhs[j], rhs[n + j], rhs[2 * n + j], 0.0])
             .collect();
-        p.solve(&self.l_values, &mut rows);
+        self.solve_rows(&mut rows);
         for (j, r) in rows.iter().enumerate() {
             for k in 0..3 {
                 rhs[k * n + j] = r[k];
@@ -317,15 +327,20 @@ mod tests {
     }
 
     /// Every path of [`Spd::solve_rows`] (and [`Spd::solve3`], the same in columns) —
-    /// faer's solve (small or simplicial factors), our
-    /// passes on one thread, our passes cut in two — gives faer's three-column result.
+    /// our simplicial passes, our supernodal passes on one thread and cut in two — gives
+    /// faer's three-column result.
     #[test]
     fn rows_of_four_lanes_solve_as_three_columns_do() {
         let mut paths = std::collections::BTreeSet::new();
-        for side in [1, 5, 40, 60, 90] {
+        for side in [1, 5, 20, 40, 60, 90] {
             let (mut spd, values) = grid_system(side);
             spd.factor(&values).unwrap();
-            paths.insert(spd.panels.as_ref().map(|p| p.is_split()));
+            paths.insert(match (&spd.panels, &spd.simplicial) {
+                (Some(p), _) if p.is_split() => "panels, two groups",
+                (Some(_), _) => "panels",
+                (None, Some(_)) => "simplicial",
+                (None, None) => "faer",
+            });
             let n = side * side;
             let b = |j: usize, k: usize| ((j * 7 + k * 13) % 17) as f64 - 8.0;
             let mut cols: Vec<f64> = (0..3).flat_map(|k| (0..n).map(move |j| b(j, k))).collect();
@@ -353,7 +368,10 @@ mod tests {
                 }
             }
         }
-        assert_eq!(paths.len(), 3, "paths taken: {paths:?}");
+        // (faer's own solve serves small supernodal factors, as of 3-D meshes: a grid's
+        // factor stays simplicial until it is large enough for the panels.)
+        let want = ["panels", "panels, two groups", "simplicial"];
+        assert_eq!(paths, want.into_iter().collect(), "paths taken");
     }
 
     #[test]

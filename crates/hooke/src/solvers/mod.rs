@@ -31,6 +31,7 @@ pub(crate) mod laplacian;
 mod panels;
 mod penalty;
 mod rk4;
+mod simplicial;
 mod symplectic;
 mod touch;
 mod verlet;

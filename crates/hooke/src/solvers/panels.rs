@@ -85,11 +85,7 @@ impl Panels {
         if sn.len_val() < MIN_ENTRIES {
             return None;
         }
-        let n = sym.nrows();
-        let perm = match sym.perm() {
-            Some(p) => p.arrays().0.iter().map(|&i| i as u32).collect(),
-            None => (0..n as u32).collect(),
-        };
+        let (n, perm) = (sym.nrows(), permutation(sym));
         let (panels, rows) = read_panels(sn);
         let mut this = Self {
             perm,
@@ -430,6 +426,17 @@ fn spread<const NB: usize>(acc: &mut [Row; NB], l: [f64; NB], z: Row) {
     }
 }
 
+/// The fill-reducing permutation of faer's symbolic factor `sym`: row i of P·b is row
+/// `perm[i]` of b (the identity where it has none).
+pub(super) fn permutation(
+    sym: &faer::sparse::linalg::cholesky::SymbolicCholesky<usize>,
+) -> Vec<u32> {
+    match sym.perm() {
+        Some(p) => p.arrays().0.iter().map(|&i| i as u32).collect(),
+        None => (0..sym.nrows() as u32).collect(),
+    }
+}
+
 /// Reads faer's supernodal factor structure into panels (all rows counted as inside until
 /// [`Panels::split`]).
 fn read_panels(
@@ -512,21 +519,21 @@ fn cut(panels: &[Panel], rows: &[u32], n: usize) -> (usize, usize) {
 }
 
 #[inline(always)]
-fn mul(s: f64, a: Row) -> Row {
+pub(super) fn mul(s: f64, a: Row) -> Row {
     [s * a[0], s * a[1], s * a[2], s * a[3]]
 }
 
 #[inline(always)]
-fn div(a: Row, d: f64) -> Row {
+pub(super) fn div(a: Row, d: f64) -> Row {
     [a[0] / d, a[1] / d, a[2] / d, a[3] / d]
 }
 
 #[inline(always)]
-fn add(a: Row, b: Row) -> Row {
+pub(super) fn add(a: Row, b: Row) -> Row {
     [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]]
 }
 
 #[inline(always)]
-fn sub(a: Row, b: Row) -> Row {
+pub(super) fn sub(a: Row, b: Row) -> Row {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3]]
 }
