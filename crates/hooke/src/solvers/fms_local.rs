@@ -64,6 +64,35 @@ mod avx2 {
         return unsafe { _mm256_loadu_pd(v.as_ptr()) };
     }
 
+    // No closures in the kernel itself: closures inside this `target_feature` function
+    // were kept out of line after an unrelated change elsewhere in the crate, passing
+    // their vectors through memory, and the local step took twice as long. Its helpers
+    // below are plain functions, always inlined.
+
+    /// Coordinate q of the four nodes `ends`, as four lanes (indices bounds-checked).
+    #[inline(always)]
+    fn coord(flat: &[f64], ends: &[u32], q: usize) -> __m256d {
+        let at = |l: usize| flat[3 * ends[l] as usize + q];
+        let i = [at(0), at(1), at(2), at(3)];
+        // SAFETY: four f64.
+        unsafe { _mm256_loadu_pd(i.as_ptr()) }
+    }
+
+    /// All bits set in the lanes of ropes, none in the others'.
+    #[inline(always)]
+    fn rope_lanes(kind: &[SpringKind]) -> __m256d {
+        let mask = |l: usize| {
+            if kind[l] == SpringKind::Rope {
+                f64::from_bits(!0)
+            } else {
+                0.0
+            }
+        };
+        let m = [mask(0), mask(1), mask(2), mask(3)];
+        // SAFETY: four f64.
+        unsafe { _mm256_loadu_pd(m.as_ptr()) }
+    }
+
     /// The pulls of the leading multiple of four springs of `out`; returns how many.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn pulls(
@@ -79,13 +108,11 @@ mod avx2 {
         for (c, o4) in out[..n4].chunks_exact_mut(4).enumerate() {
             let s = start + 4 * c;
             let (a, b) = (&sp.a[s..s + 4], &sp.b[s..s + 4]);
-            // Coordinate q of ends a and b, from the checked indices (bounds asserted).
-            let coord = |ends: &[u32], q: usize| {
-                let i: [f64; 4] = std::array::from_fn(|l| flat[3 * ends[l] as usize + q]);
-                // SAFETY: four f64.
-                unsafe { _mm256_loadu_pd(i.as_ptr()) }
-            };
-            let p: [__m256d; 3] = std::array::from_fn(|q| _mm256_sub_pd(coord(a, q), coord(b, q)));
+            let p = [
+                _mm256_sub_pd(coord(flat, a, 0), coord(flat, b, 0)),
+                _mm256_sub_pd(coord(flat, a, 1), coord(flat, b, 1)),
+                _mm256_sub_pd(coord(flat, a, 2), coord(flat, b, 2)),
+            ];
             let sq = _mm256_add_pd(
                 _mm256_add_pd(_mm256_mul_pd(p[0], p[0]), _mm256_mul_pd(p[1], p[1])),
                 _mm256_mul_pd(p[2], p[2]),
@@ -93,15 +120,7 @@ mod avx2 {
             let len = _mm256_sqrt_pd(sq);
             // SAFETY: four Reals each (load4 slices).
             let (rest, kv) = unsafe { (load4(&sp.rest[s..]), load4(&k[s..])) };
-            let rope: [f64; 4] = std::array::from_fn(|l| {
-                if sp.kind[s + l] == SpringKind::Rope {
-                    f64::from_bits(!0)
-                } else {
-                    0.0
-                }
-            });
-            // SAFETY: four f64.
-            let rope = unsafe { _mm256_loadu_pd(rope.as_ptr()) };
+            let rope = rope_lanes(&sp.kind[s..s + 4]);
             let positive = _mm256_cmp_pd::<_CMP_GT_OQ>(len, zero);
             let slack = _mm256_and_pd(rope, _mm256_cmp_pd::<_CMP_LT_OQ>(len, rest));
             let scale = _mm256_blendv_pd(zero, _mm256_div_pd(rest, len), positive);
