@@ -25,16 +25,35 @@ use super::simplicial::Simplicial;
 pub(crate) struct Spd {
     pattern: SymbolicSparseColMat<usize>,
     symbolic: Option<Arc<SymbolicCholesky<usize>>>,
-    /// Our own passes for large supernodal factors ([`Panels`]) and for simplicial ones
-    /// ([`Simplicial`]), else faer's solve.
-    panels: Option<Panels>,
-    simplicial: Option<Simplicial>,
+    /// How the rows of [`Spd::solve_rows`] are solved.
+    passes: Passes,
     l_values: Vec<f64>,
     factored: bool,
     /// Symbolic analyses done (one per pattern).
     pub symbolic_analyses: u64,
     /// Numeric factorisations done.
     pub factorizations: u64,
+}
+
+/// Our own row passes for a factor: [`Panels`] for a large supernodal one, [`Simplicial`]
+/// for a simplicial one; faer's solve for the rest (small supernodal factors).
+#[derive(Debug, Clone)]
+enum Passes {
+    Panels(Panels),
+    Simplicial(Simplicial),
+    Faer,
+}
+
+impl Passes {
+    fn of(sym: &SymbolicCholesky<usize>) -> Self {
+        if let Some(p) = Panels::new(sym) {
+            Self::Panels(p)
+        } else if let Some(s) = Simplicial::new(sym) {
+            Self::Simplicial(s)
+        } else {
+            Self::Faer
+        }
+    }
 }
 
 impl Spd {
@@ -44,8 +63,7 @@ impl Spd {
         Self {
             pattern: SymbolicSparseColMat::new_checked(n, n, col_ptr, None, row_idx),
             symbolic: None,
-            panels: None,
-            simplicial: None,
+            passes: Passes::Faer,
             l_values: Vec::new(),
             factored: false,
             symbolic_analyses: 0,
@@ -76,8 +94,7 @@ impl Spd {
             )
             .map_err(|e| format!("symbolic analysis failed: {e:?}"))?;
             self.l_values = vec![0.0; sym.len_val()];
-            self.panels = Panels::new(&sym);
-            self.simplicial = Simplicial::new(&sym);
+            self.passes = Passes::of(&sym);
             self.symbolic = Some(Arc::new(sym));
             self.symbolic_analyses += 1;
         }
@@ -110,13 +127,10 @@ impl Spd {
     /// Without a successful [`Spd::factor`] first.
     pub(crate) fn solve_rows(&self, rows: &mut [Row]) {
         assert!(self.factored, "factor before solving");
-        if let Some(p) = &self.panels {
-            p.solve(&self.l_values, rows);
-            return;
-        }
-        if let Some(s) = &self.simplicial {
-            s.solve(&self.l_values, rows);
-            return;
+        match &self.passes {
+            Passes::Panels(p) => return p.solve(&self.l_values, rows),
+            Passes::Simplicial(s) => return s.solve(&self.l_values, rows),
+            Passes::Faer => {}
         }
         let n = rows.len();
         let mut cols: Vec<f64> = (0..3)
@@ -132,7 +146,7 @@ impl Spd {
     /// (`rhs[k·n + j]`): through rows with [`Panels`] or [`Simplicial`] where they pay, else
     /// with faer's solve as they are.
     pub(crate) fn solve3(&self, rhs: &mut [f64]) {
-        if self.panels.is_none() && self.simplicial.is_none() {
+        if matches!(self.passes, Passes::Faer) {
             return self.solve(rhs, 3);
         }
         let n = rhs.len() / 3;
@@ -335,11 +349,11 @@ mod tests {
         for side in [1, 5, 20, 40, 60, 90] {
             let (mut spd, values) = grid_system(side);
             spd.factor(&values).unwrap();
-            paths.insert(match (&spd.panels, &spd.simplicial) {
-                (Some(p), _) if p.is_split() => "panels, two groups",
-                (Some(_), _) => "panels",
-                (None, Some(_)) => "simplicial",
-                (None, None) => "faer",
+            paths.insert(match &spd.passes {
+                Passes::Panels(p) if p.is_split() => "panels, two groups",
+                Passes::Panels(_) => "panels",
+                Passes::Simplicial(_) => "simplicial",
+                Passes::Faer => "faer",
             });
             let n = side * side;
             let b = |j: usize, k: usize| ((j * 7 + k * 13) % 17) as f64 - 8.0;

@@ -12,9 +12,10 @@
 //! the four, and each entry of L costs one four-wide multiply and add for all three
 //! coordinates. faer's general solve takes the three columns one after another through
 //! small matrix products: on an 81×81 cloth's factor (547k entries) it takes about 1.8
-//! times as long as these passes on one thread (docs/performance.md). On small or
-//! simplicial factors it is as fast, and [`Panels::new`] leaves those to it. No fused
-//! multiply-add: a build with AVX gives the same bits as one without.
+//! times as long as these passes on one thread (docs/performance.md). On small supernodal
+//! factors it is as fast, and [`Panels::new`] leaves those to it (simplicial ones go to
+//! [`super::simplicial`]). No fused multiply-add: a build with AVX gives the same bits as
+//! one without.
 //!
 //! Two threads: the panels are in postorder, so the tree splits into a *top* (the
 //! root and the chain of single children below it, the last columns) and the subtrees
@@ -29,8 +30,9 @@ use std::ops::Range;
 
 use crate::par;
 
-/// Factors with fewer entries are solved by faer (its solve is as fast there: a 40×40
-/// cloth's 61k entries took 0.12 ms with faer and 0.15 ms with these passes).
+/// Supernodal factors with fewer entries are solved by faer (its solve is as fast there:
+/// a 40×40 cloth's factor made supernodal, 61k entries, took 0.12 ms with faer and 0.15
+/// ms with these passes).
 const MIN_ENTRIES: usize = 150_000;
 
 /// Factors with fewer entries are solved on one thread (waking the second costs more than
@@ -73,8 +75,8 @@ pub(crate) struct Panels {
 }
 
 impl Panels {
-    /// The panels of faer's symbolic factor `sym`, or `None` where faer's own solve is as
-    /// fast: a simplicial factor, or one of fewer than [`MIN_ENTRIES`] entries.
+    /// The panels of faer's symbolic factor `sym`, or `None` for a simplicial factor or a
+    /// supernodal one of fewer than [`MIN_ENTRIES`] entries.
     pub(crate) fn new(
         sym: &faer::sparse::linalg::cholesky::SymbolicCholesky<usize>,
     ) -> Option<Self> {
