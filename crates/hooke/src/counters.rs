@@ -130,6 +130,9 @@ pub struct Counters {
     /// Of those, the steps handed to Newton (seed 004's directional roughness, too many
     /// contacts, or a node that ended inside a surface where no plane held it).
     pub newton_steps: u64,
+    /// Of those, the steps that took more local/global iterations because the energy they
+    /// gained had not settled (fast mass-spring's contact steps, judged as Newton's are).
+    pub extended_steps: u64,
     /// Steps rejected and taken as two half steps instead (each half counts again if it is
     /// halved too): the midpoint rules' steps whose equations Newton left unsolved, and the
     /// implicit family's contact steps that still made energy after their contact

@@ -26,8 +26,8 @@ pub fn solver_summary(sim: &Simulation) -> String {
     }
     if c.contact_steps > 0 {
         parts.push(format!(
-            "{} of {} steps with contacts ({} of them by Newton)",
-            c.contact_steps, c.integration_steps, c.newton_steps
+            "{} of {} steps with contacts ({} of them by Newton, {} with more iterations)",
+            c.contact_steps, c.integration_steps, c.newton_steps, c.extended_steps
         ));
     }
     if c.halved_steps > 0 {

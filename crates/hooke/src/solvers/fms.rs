@@ -15,14 +15,16 @@
 //! it is factored once and again only when it changes (stiffness, damping, mass, step size,
 //! topology, or which nodes are fixed). A rest-length change only changes dₛ, so it never
 //! refactors. Pinned, anchored and held nodes are eliminated (moved to the right-hand side).
-//! The iterations start from y; v₁ = (x₁ − x₀)/h. In a step where nothing touches they
-//! are accelerated by Chebyshev's semi-iterative method ([`super::chebyshev`]).
+//! The iterations start from y; v₁ = (x₁ − x₀)/h. They are accelerated by Chebyshev's
+//! semi-iterative method ([`super::chebyshev`]); a step in which something touches is
+//! judged by the energy it gained, as Newton's contact steps are, and iterates on until it
+//! makes none ([`super::fms_contact`]).
 
 use super::blocks::{self, V3};
 use super::chebyshev::Sweep;
 use super::fms_contact::FmsContacts;
 use super::fms_global::Global;
-use super::implicit::{self, Implicit};
+use super::implicit::{self, Implicit, Verdict};
 use super::laplacian::{Laplacian, QWeights};
 use super::touch::{self, Start};
 use crate::counters::Phase;
@@ -162,11 +164,11 @@ impl Solver for FastMassSpring {
             let (counters, retention) = (&mut ws.counters, ws.retention as f64);
             let planes = (planes, ctx.settings.iterations());
             let start = ((&x0[..], &base[..]), x);
-            let run = |st: &mut State| {
+            let run = |st: &mut State, judge: &dyn Fn(&State) -> Verdict| {
                 let contacts = &mut self.contacts;
-                contacts.step(&sys, planes, st, (counters, retention), start)
+                contacts.step(&sys, planes, (st, judge), (counters, retention), start)
             };
-            if kept_unless_energy_made(run, energy, st) {
+            if kept_if_judged(run, energy, st) {
                 return StepReport::default();
             }
             ws.counters.newton_steps += 1;
@@ -187,17 +189,19 @@ impl Solver for FastMassSpring {
     }
 }
 
-/// Runs a contact step (`run`) and keeps it unless it made energy
-/// ([`implicit::made_energy`], as Newton's contact steps are judged); false, with `st` as
-/// it was, when the step failed or made energy and Newton must take it (and may halve it).
-fn kept_unless_energy_made(
-    run: impl FnOnce(&mut State) -> bool,
+/// Runs a contact step (`run`), which judges its end by the energy it gained
+/// ([`implicit::verdict`], as Newton's contact steps are judged), and keeps it when it
+/// succeeds; false, with `st` as it was, when the step failed or made energy and Newton
+/// must take it (and may halve it).
+fn kept_if_judged(
+    run: impl FnOnce(&mut State, &dyn Fn(&State) -> Verdict) -> bool,
     energy: impl Fn(&State) -> Energy,
     st: &mut State,
 ) -> bool {
     let e0 = energy(st);
     let saved = (st.x.clone(), st.v.clone(), st.touching.clone());
-    if run(st) && !implicit::made_energy(&e0, energy(st).total() - e0.total()) {
+    let judge = |st: &State| implicit::verdict(&e0, energy(st).total() - e0.total());
+    if run(st, &judge) {
         return true;
     }
     (st.x, st.v, st.touching) = saved;

@@ -180,8 +180,8 @@ impl Implicit {
         for _ in 1..ctx.settings.newton_iterations {
             step.iterate(iws, ws);
         }
-        // With contacts, a step that gained energy (more than 0.01%: a contact holds or lets
-        // go of a node suddenly, and one linearised solve can overshoot) or whose contacts
+        // With contacts, a step that gained energy (more than SETTLED_GAIN of the total) or
+        // whose contacts
         // switched on or off takes Newton iterations until it does not; one that still
         // gains more than MAX_CONTACT_GAIN of the energy moving is taken in halves.
         if step.planes.is_some() {
@@ -190,7 +190,7 @@ impl Implicit {
             for _ in 0..CONTACT_ITERATIONS {
                 step.write(st, retention);
                 gain = step_energy(model, ws, st).total() - e0.total();
-                if gain <= 1e-4 * e0.total().abs() && step.contacts_settled() {
+                if verdict(&e0, gain) == Verdict::Settled && step.contacts_settled() {
                     break;
                 }
                 step.iterate(iws, ws);
@@ -521,6 +521,36 @@ struct Residual {
     relative: f64,
     /// The evaluation point (x_e, v_e) the forces were taken at.
     at: (Vec<V3>, Vec<V3>),
+}
+
+/// What the energy a contact step gained says of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Verdict {
+    /// It gained at most [`SETTLED_GAIN`] of the total energy: its iterations are done.
+    Settled,
+    /// It gained more, but did not make energy ([`made_energy`]): kept when its solver
+    /// may iterate no more.
+    Kept,
+    /// It made energy: rejected when its solver may iterate no more.
+    MadeEnergy,
+}
+
+/// The most a contact step may gain, as a fraction of the total energy at its start, and
+/// count as settled (a contact holds or lets go of a node suddenly, and a linearised solve
+/// or a few local/global iterations can overshoot; spot.obj standing on the ground with
+/// fast mass-spring: 78 of 173 contact steps gained more after 10 iterations, 0.059 J in
+/// all against a kinetic energy of 10⁻³ J, and it rocked on its feet for as long as it ran).
+const SETTLED_GAIN: f64 = 1e-4;
+
+/// The verdict on a contact step that started with the energy `e0` and gained `gain` \[J].
+pub(super) fn verdict(e0: &Energy, gain: f64) -> Verdict {
+    if gain <= SETTLED_GAIN * e0.total().abs() {
+        Verdict::Settled
+    } else if made_energy(e0, gain) {
+        Verdict::MadeEnergy
+    } else {
+        Verdict::Kept
+    }
 }
 
 /// Whether a contact step that gained `gain` \[J] from the energy `e0` it started with
