@@ -21,6 +21,7 @@ mod euler;
 mod eval;
 pub(crate) mod fms;
 mod fms_contact;
+mod fms_dense;
 mod fms_global;
 mod fms_local;
 mod forces64;
