@@ -369,12 +369,13 @@ impl Contacts<'_> {
         for (b, &q) in self.rows.iter().enumerate() {
             let (nq, qinv) = (normals[b], &dense.qinv[q * all..(q + 1) * all]);
             let g = &mut dense.g[b * c..(b + 1) * c];
-            let mut reach = 0.0;
-            for ((ga, &p), &np) in g.iter_mut().zip(&self.rows).zip(&normals) {
-                reach += qinv[p].abs();
+            // Four running sums: one was a chain of dependent additions, the loop's pace.
+            let mut reach = [0.0; 4];
+            for (a, ((ga, &p), &np)) in g.iter_mut().zip(&self.rows).zip(&normals).enumerate() {
+                reach[a % 4] += qinv[p].abs();
                 *ga = qinv[p] * dot(np, nq);
             }
-            self.reach[q] = reach;
+            self.reach[q] = (reach[0] + reach[1]) + (reach[2] + reach[3]);
         }
         let inv_w: Vec<f64> = self.rows.iter().map(|&p| 1.0 / self.w[p]).collect();
         c == 0 || dense.s.factor(&dense.g, &inv_w).is_ok()
