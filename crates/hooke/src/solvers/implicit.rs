@@ -181,9 +181,9 @@ impl Implicit {
             step.iterate(iws, ws);
         }
         // With contacts, a step that gained energy (more than SETTLED_GAIN of the total) or
-        // whose contacts
-        // switched on or off takes Newton iterations until it does not; one that still
-        // gains more than MAX_CONTACT_GAIN of the energy moving is taken in halves.
+        // whose contacts switched on or off takes Newton iterations until it does not; one
+        // that still gains more than MAX_CONTACT_GAIN of the energy moving is taken in
+        // halves.
         if step.planes.is_some() {
             let e0 = step_energy(model, ws, st);
             let mut gain = 0.0;
@@ -538,8 +538,9 @@ pub(super) enum Verdict {
 /// The most a contact step may gain, as a fraction of the total energy at its start, and
 /// count as settled (a contact holds or lets go of a node suddenly, and a linearised solve
 /// or a few local/global iterations can overshoot; spot.obj standing on the ground with
-/// fast mass-spring: 78 of 173 contact steps gained more after 10 iterations, 0.059 J in
-/// all against a kinetic energy of 10⁻³ J, and it rocked on its feet for as long as it ran).
+/// fast mass-spring: 78 of 173 contact steps gained more than that after 10 iterations,
+/// 0.059 J in all against a kinetic energy of 10⁻³ J, and it rocked on its feet for as long
+/// as it ran).
 const SETTLED_GAIN: f64 = 1e-4;
 
 /// The verdict on a contact step that started with the energy `e0` and gained `gain` \[J].
