@@ -74,7 +74,8 @@ impl Sweep {
         }
         self.last_update = update;
         self.count += 1;
-        if self.rho > 0.0 && self.count > DELAY {
+        let pushed = self.rho > 0.0 && self.count > DELAY;
+        if pushed {
             let rho2 = self.rho * self.rho;
             self.omega = if self.count == DELAY + 1 {
                 2.0 / (2.0 - rho2)
@@ -84,11 +85,9 @@ impl Sweep {
             for (xi, oi) in x.iter_mut().zip(&self.older) {
                 *xi = std::array::from_fn(|c| self.omega * (xi[c] - oi[c]) + oi[c]);
             }
-            self.older.copy_from_slice(before);
-            return self.omega;
         }
         self.older.copy_from_slice(before);
-        1.0
+        if pushed { self.omega } else { 1.0 }
     }
 }
 

@@ -7,7 +7,7 @@ use super::direct::DenseSpd;
 /// A contact step's dense c×c buffers, kept between steps: allocated afresh each step
 /// (c = 156: 190 kB each), glibc's allocator mapped them anew and every touch of their
 /// pages faulted (cloth-on-sphere with fast mass-spring: 79 k page faults against 8 k,
-/// a quarter of its run in the kernel).
+/// a quarter of its processor time in the kernel).
 #[derive(Debug, Default)]
 pub(super) struct Dense {
     /// (Q⁻¹)_{iₚ i_q} for every pair of planes, found or not active (column-major).
@@ -43,12 +43,15 @@ impl Dense {
         for (q, &jq) in free.iter().enumerate() {
             let col = columns[jq].as_deref().expect("column cached");
             let dst = &mut self.qinv[q * c..(q + 1) * c];
-            let old = place[q] as usize;
+            // Node q's column of the last block, if it was there.
+            let old = (place[q] != u32::MAX).then(|| {
+                let o = place[q] as usize;
+                &self.prior_qinv[o * before..(o + 1) * before]
+            });
             for p in 0..c {
-                dst[p] = if place[q] != u32::MAX && place[p] != u32::MAX {
-                    self.prior_qinv[old * before + place[p] as usize]
-                } else {
-                    col[free[p]]
+                dst[p] = match old {
+                    Some(old) if place[p] != u32::MAX => old[place[p] as usize],
+                    _ => col[free[p]],
                 };
             }
         }
