@@ -114,6 +114,7 @@ fn settling(scene: &Scene) -> Result<Scene, hooke::FieldError> {
     (b.t, b.step) = (0.0, 0);
     (b.verlet_accel, b.impulses, b.last_dv) = (None, None, None);
     b.touching.clear();
+    b.friction_anchors.clear();
     for node in &mut b.nodes {
         node.v = Vec3::ZERO;
     }

@@ -298,6 +298,18 @@ const BAD: &[(&str, At, &str, &str)] = &[
         r#", "state": {"t": 0, "step": 0, "touching": [5]}"#,
         "state.touching",
     ),
+    (
+        "a friction anchor on a missing node",
+        At::Top,
+        r#", "state": {"t": 0, "step": 0, "friction_anchors": [{"node": 5, "at": [0, 0, 0]}]}"#,
+        "state.friction_anchors[0].node",
+    ),
+    (
+        "friction anchors out of order",
+        At::Top,
+        r#", "state": {"t": 0, "step": 0, "friction_anchors": [{"node": 1, "at": [0, 0, 0]}, {"node": 0, "at": [0, 0, 0]}]}"#,
+        "state.friction_anchors[1]",
+    ),
 ];
 
 /// The scene with `fragment` placed `at`.

@@ -30,6 +30,9 @@ pub struct State {
     /// Nodes that touched a surface (ground, terrain, collider) in the last step,
     /// ascending; read by contact sensors.
     pub(crate) touching: Vec<u32>,
+    /// Fast mass-spring's friction anchors: per node touching a surface at the end of the
+    /// last step (ascending), the point its friction spring holds it to \[m].
+    pub(crate) friction_anchors: Vec<(u32, Vec3)>,
     /// Each controller's memory, in the model's controller order (empty = all inactive).
     pub(crate) controllers: Vec<ControllerState>,
     /// The energy audit's books, in a checkpoint ([`crate::Simulation::checkpoint`]) or a
@@ -115,6 +118,10 @@ impl State {
         h.u64(self.touching.len() as u64);
         for &n in &self.touching {
             h.u64(n as u64);
+        }
+        for &(n, a) in &self.friction_anchors {
+            h.u64(n as u64);
+            h.vecs(&[a]);
         }
         for c in &self.controllers {
             h.u64(c.active as u64);

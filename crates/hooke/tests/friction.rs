@@ -287,3 +287,46 @@ fn directional_roughness_makes_the_low_roughness_way_go_farther() {
         "{m_backward} vs {forward}"
     );
 }
+
+/// A weight of 1 kg on four legs (springs 0.5 m long, k = 2 000 N/m) splayed 25° from the
+/// vertical, standing on a ground with μ = 1: the legs push the feet outwards with
+/// m·g·tan 25°/4 ≈ 1.1 N each, well inside the Coulomb disk (about 2.5 N), so static
+/// friction holds them. Fast mass-spring at frame-sized steps once rebuilt its friction
+/// from zero every step: the feet crept and the frame gained energy until the watchdog
+/// stopped it at 1.6 s. Now the feet stay put (to 1 µm) and the energy never rises (to
+/// 10⁻⁶ J, f32 rounding of 4.4 J) from t = 1 s to 5 s, at 10 and 20 iterations.
+#[test]
+fn fast_mass_spring_holds_a_frame_standing_on_rough_ground() {
+    for iterations in [10, 20] {
+        let mut b = SceneBuilder::new("frame");
+        b.settings.dt = 1.0 / 60.0;
+        b.settings.integrator = Integrator::FastMassSpring;
+        b.settings.iterations = Some(iterations);
+        let (leg, splay) = (0.5, (25.0 as Real).to_radians());
+        b.add_node(Node::new(vec3(0.0, 0.001 + leg * splay.cos(), 0.0), 1.0));
+        for k in 0..4 {
+            let a = std::f32::consts::FRAC_PI_2 as Real * k as Real + 0.3;
+            let r = leg * splay.sin();
+            let foot = b.add_node(Node::new(vec3(r * a.cos(), 0.001, r * a.sin()), 0.05));
+            b.add_spring(Spring::hooke(0, foot, 2000.0, 0.0).with_rest(leg));
+        }
+        b.contacts.ground = Some(ground(vec3(0.0, 1.0, 0.0), 1.0, 1.0));
+        let mut sim = Simulation::new(b.build().unwrap());
+        while sim.state().t() < 1.0 {
+            sim.step().unwrap();
+        }
+        let (feet, e1) = (sim.state().x()[1..].to_vec(), sim.energy().total());
+        while sim.state().t() < 5.0 {
+            sim.step().unwrap();
+            let e = sim.energy().total();
+            assert!(e <= e1 + 1e-6, "{iterations} iterations: {e} J > {e1} J");
+        }
+        for (now, then) in sim.state().x()[1..].iter().zip(&feet) {
+            let moved = (*now - *then).length();
+            assert!(
+                moved < 1e-6,
+                "{iterations} iterations: a foot moved {moved} m"
+            );
+        }
+    }
+}

@@ -4,7 +4,7 @@ use hooke::{Anchor, DampingMode, FieldError, Node, Real, SceneBuilder, Spring, S
 
 use super::names::{arr, damping, damping_name, kind, kind_name, v3};
 use super::paths::{path, path_file};
-use crate::format::{AnchorFile, NodeFile, SpringFile, StateFile};
+use crate::format::{AnchorFile, FrictionAnchorFile, NodeFile, SpringFile, StateFile};
 
 /// The core node of file node `i`; a free node must give its mass.
 pub(super) fn node(n: &NodeFile, i: usize) -> Result<Node, FieldError> {
@@ -114,6 +114,9 @@ pub(super) fn anchors_file(anchors: &[Anchor]) -> Vec<AnchorFile> {
 /// Puts a state to resume from into `b`.
 pub(super) fn state_into(st: &StateFile, b: &mut SceneBuilder) {
     b.touching = st.touching.clone();
+    b.friction_anchors = (st.friction_anchors.iter())
+        .map(|a| (a.node, v3(a.at)))
+        .collect();
     b.controllers = super::actuators::states(&st.controllers);
     b.t = st.t;
     b.step = st.step;
@@ -139,6 +142,7 @@ pub(super) fn state_file(b: &SceneBuilder) -> Option<StateFile> {
         && b.impulses.is_none()
         && b.last_dv.is_none()
         && b.touching.is_empty()
+        && b.friction_anchors.is_empty()
         && controllers.is_empty()
         && b.books.is_none()
         && b.muscle_rest.is_empty();
@@ -155,6 +159,9 @@ pub(super) fn state_file(b: &SceneBuilder) -> Option<StateFile> {
             .as_ref()
             .map(|d| d.iter().map(|&a| arr(a)).collect()),
         touching: b.touching.clone(),
+        friction_anchors: (b.friction_anchors.iter())
+            .map(|&(node, at)| FrictionAnchorFile { node, at: arr(at) })
+            .collect(),
         controllers,
         muscles: b.muscle_rest.clone(),
         audit: b.books.as_ref().and_then(super::books::books_file),

@@ -26,6 +26,10 @@ pub struct StateFile {
     /// Nodes that touched a surface in the last step (ascending), read by contact sensors.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub touching: Vec<u32>,
+    /// Fast mass-spring's friction anchors: per node touching a surface at the end of the
+    /// last step (nodes ascending), the point its friction spring holds it to \[m].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub friction_anchors: Vec<FrictionAnchorFile>,
     /// Each controller's memory, in controller order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub controllers: Vec<ControllerStateFile>,
@@ -36,6 +40,16 @@ pub struct StateFile {
     /// The energy audit's books, in a checkpoint.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audit: Option<AuditFile>,
+}
+
+/// A node's friction anchor.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FrictionAnchorFile {
+    /// The node.
+    pub node: u32,
+    /// The point its friction spring holds it to \[m].
+    pub at: V3,
 }
 
 /// A controller's memory.

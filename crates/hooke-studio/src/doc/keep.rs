@@ -59,6 +59,7 @@ impl Doc {
             }
             (b.verlet_accel, b.impulses, b.last_dv) = (None, None, None);
             b.touching.clear();
+            b.friction_anchors.clear();
         });
         scene
     }

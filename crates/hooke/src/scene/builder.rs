@@ -55,6 +55,9 @@ pub struct SceneBuilder {
     pub surfaces: Vec<Surface>,
     /// Nodes touching a surface at the start, when resuming (ascending).
     pub touching: Vec<u32>,
+    /// Fast mass-spring's friction anchors when resuming: per node touching a surface
+    /// (ascending), the point its friction spring holds it to \[m].
+    pub friction_anchors: Vec<(u32, Vec3)>,
     /// Controller memories, when resuming (one per controller, or empty).
     pub controllers: Vec<ControllerState>,
     /// Initial time \[s] (non-zero when resuming).
@@ -88,6 +91,7 @@ impl Default for SceneBuilder {
             actuators: Actuators::default(),
             surfaces: Vec::new(),
             touching: Vec::new(),
+            friction_anchors: Vec::new(),
             controllers: Vec::new(),
             t: 0.0,
             step: 0,
@@ -173,6 +177,7 @@ impl SceneBuilder {
                 books: self.books,
                 muscle_rest: self.muscle_rest,
                 touching: self.touching,
+                friction_anchors: self.friction_anchors,
                 controllers: self.controllers,
             },
             name: self.name,
@@ -302,6 +307,7 @@ impl SceneBuilder {
             actuators: m.actuators.clone(),
             surfaces: m.surfaces.clone(),
             touching: st.touching.clone(),
+            friction_anchors: st.friction_anchors.clone(),
             controllers: st.controllers.clone(),
             t: st.t,
             step: st.step,
@@ -331,6 +337,7 @@ impl Scene {
         let (n, m) = (b.nodes.len(), b.springs.len());
         b.verlet_accel = None;
         b.last_dv = b.last_dv.filter(|d| d.len() == n);
+        b.friction_anchors.retain(|&(i, _)| (i as usize) < n);
         b.impulses = b.impulses.filter(|j| j.len() == m);
         if b.controllers.len() != b.actuators.controllers.len() {
             b.controllers.clear();

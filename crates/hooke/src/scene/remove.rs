@@ -52,6 +52,10 @@ impl SceneBuilder {
         }
         self.touching.retain(|&v| v != i);
         self.touching.iter_mut().for_each(|v| *v = shift(*v));
+        self.friction_anchors.retain(|a| a.0 != i);
+        self.friction_anchors
+            .iter_mut()
+            .for_each(|a| a.0 = shift(a.0));
         for per_node in [&mut self.verlet_accel, &mut self.last_dv]
             .into_iter()
             .flatten()

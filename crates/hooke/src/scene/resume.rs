@@ -6,8 +6,8 @@ use crate::error::FieldError;
 use crate::model::Model;
 
 impl SceneBuilder {
-    /// Checks the resume fields (`touching`, `controllers`, `verlet_accel`, `impulses`,
-    /// `last_dv`) against `model`.
+    /// Checks the resume fields (`touching`, `friction_anchors`, `controllers`,
+    /// `verlet_accel`, `impulses`, `last_dv`) against `model`.
     pub(super) fn check_resume(&self, model: &Model) -> Result<(), FieldError> {
         let n = model.nodes.len();
         if !self.controllers.is_empty()
@@ -37,6 +37,7 @@ impl SceneBuilder {
                 format!("{t} is not a node (the scene has {n} nodes)"),
             ));
         }
+        self.check_friction_anchors(n)?;
         if let Some(acc) = &self.verlet_accel {
             if acc.len() != n {
                 return Err(FieldError::new(
@@ -103,5 +104,36 @@ impl SceneBuilder {
             )),
             None => Ok(()),
         }
+    }
+
+    /// Checks `friction_anchors` against a model of `n` nodes: nodes ascending, once
+    /// each, and finite points.
+    fn check_friction_anchors(&self, n: usize) -> Result<(), FieldError> {
+        let anchors = &self.friction_anchors;
+        if let Some(k) = (1..anchors.len()).find(|&k| anchors[k - 1].0 >= anchors[k].0) {
+            return Err(FieldError::new(
+                format!("state.friction_anchors[{k}]"),
+                format!(
+                    "node {} after {}: give nodes once each, ascending",
+                    anchors[k].0,
+                    anchors[k - 1].0
+                ),
+            ));
+        }
+        for (k, &(i, a)) in anchors.iter().enumerate() {
+            if i as usize >= n {
+                return Err(FieldError::new(
+                    format!("state.friction_anchors[{k}].node"),
+                    format!("{i} is not a node (the scene has {n} nodes)"),
+                ));
+            }
+            if !a.is_finite() {
+                return Err(FieldError::new(
+                    format!("state.friction_anchors[{k}].at"),
+                    format!("{:?} is not finite", a.to_array()),
+                ));
+            }
+        }
+        Ok(())
     }
 }

@@ -22,6 +22,7 @@ mod eval;
 pub(crate) mod fms;
 mod fms_contact;
 mod fms_dense;
+mod fms_friction;
 mod fms_global;
 mod fms_local;
 mod forces64;
