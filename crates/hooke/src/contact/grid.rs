@@ -109,7 +109,10 @@ fn bucket(c: [i32; 3], bits: u32) -> u32 {
 }
 
 /// The slack of the candidate lists, in units of r_max: pairs within rᵢ + rⱼ + slack
-/// are listed, and the lists are rebuilt once a node has moved slack/4.
+/// are listed, and the lists are rebuilt once a node has moved slack/2 — before that no
+/// two nodes can have closed the slack between them, so every pair that touches is listed
+/// (rebuilt at slack/4 instead, the lists cost XPBD's cloth on a sphere 13% of its run,
+/// rebuilt in most of its 30 substeps a step, for the same bits).
 const SLACK: Real = 2.0;
 /// Active nodes per task in the relaxation sweeps.
 const ACTIVE_CHUNK: usize = 1024;
@@ -454,13 +457,13 @@ impl CollisionWs {
     }
 
     /// Whether the candidate lists must be rebuilt: none yet (or the model changed:
-    /// [`Self::invalidate`]), or some node has moved r_max/8 since they were built.
+    /// [`Self::invalidate`]), or some node has moved half the slack since they were built.
     fn stale(&self, x: &[Vec3]) -> bool {
         if self.built_at.len() != x.len() {
             return true;
         }
         let r_max = self.built_r;
-        let limit = (0.25 * SLACK * r_max) * (0.25 * SLACK * r_max);
+        let limit = (0.5 * SLACK * r_max) * (0.5 * SLACK * r_max);
         let built = &self.built_at;
         par::map_chunks(x.len(), par::NODE_CHUNK, |r| {
             r.into_iter()
