@@ -249,10 +249,10 @@ fn undriven(model: &Model, ws: &Workspace) -> bool {
 /// and their error gains as much energy as the body moves with: spot.obj on the ground
 /// gained up to 5·10⁻⁵ J in a step against 3·10⁻⁵ J of kinetic energy, and without this,
 /// cow.obj (even with its feet held by anchored friction) still wobbled with 9·10⁻⁵ J at
-/// 3 s, where with it it rests from 2.3 s. The velocity scaling is Su, Sheth & Fedkiw's (2013, "Energy conservation for the simulation
-/// of deformable bodies", IEEE TVCG 19(2)) restoring step, used one way only: energy is
-/// taken, never added. The audit keeps it in the residual with the solver's numerical
-/// damping.
+/// 3 s, where with it it rests from 2.3 s. The velocity scaling is Su, Sheth & Fedkiw's
+/// restoring step (2013, "Energy conservation for the simulation of deformable bodies",
+/// IEEE TVCG 19(2)), used one way only: energy is taken, never added. The audit keeps it
+/// in the residual with the solver's numerical damping.
 fn shed_gain(st: &mut State, fixed: &[bool], (gain, kinetic): (f64, f64)) {
     if gain <= 0.0 || kinetic <= 0.0 {
         return;
