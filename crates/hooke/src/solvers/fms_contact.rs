@@ -348,27 +348,44 @@ impl Contacts<'_> {
             k += 1;
             switched = self.update(x, self.sets < MAX_SETS);
             if switched {
-                self.sets += 1;
-                if !counters.time(Phase::Nodes, || self.factor()) {
+                if !self.next_set(counters) {
                     return false;
                 }
                 push = Push::new(x, &self.s_last);
             }
         }
         self.pay(sys, x, counters);
+        self.start_late(sys, base, x, counters) && !self.any_left_inside(x)
+    }
+
+    /// Nodes that the last correction ([`Self::pay`]) put inside a plane that had let them
+    /// go get it back for one exact iteration, at most [`LATE_STARTS`] times; false when S
+    /// cannot be factored.
+    fn start_late(
+        &mut self,
+        sys: &Global,
+        base: &[V3],
+        x: &mut [V3],
+        counters: &mut Counters,
+    ) -> bool {
         for _ in 0..LATE_STARTS {
             if !self.any_left_inside(x) {
                 break;
             }
             self.update(x, false);
-            self.sets += 1;
-            if !counters.time(Phase::Nodes, || self.factor()) {
+            if !self.next_set(counters) {
                 return false;
             }
             self.iterate(sys, (base, true), x, counters);
             self.update_friction(sys.h, x);
         }
-        !self.any_left_inside(x)
+        true
+    }
+
+    /// Counts a new active set and factors its S; false if it is not positive definite.
+    fn next_set(&mut self, counters: &mut Counters) -> bool {
+        self.sets += 1;
+        counters.time(Phase::Nodes, || self.factor())
     }
 
     /// Writes the step's end from the iterate `x` into `st` (velocities times
