@@ -23,6 +23,8 @@
 //! (seed 002). The kernels use no fused multiply-add, so a SIMD kernel can reproduce the
 //! scalar one bit for bit.
 
+use std::ops::Range;
+
 use crate::layout::SpringLayout;
 use crate::model::Adjacency;
 use crate::model::{DampingMode, Environment, FieldKind, Model, SpringKind, Springs};
@@ -236,41 +238,63 @@ fn spring_chunks<const ISO: bool, const ROPE: bool>(
     out: &mut [Vec3],
 ) -> f64 {
     let parts = par::map_chunks_mut(out, par::SPRING_CHUNK, |start, part| {
-        let r = start..start + part.len();
-        let (a, b, rest) = (
-            &layout.a[r.clone()],
-            &layout.b[r.clone()],
-            &layout.rest[r.clone()],
-        );
-        let (k, ca, ci, cp) = (
-            &co.k[r.clone()],
-            &co.c_axial[r.clone()],
-            &co.c_iso[r.clone()],
-            &co.compress[r.clone()],
-        );
-        let done = {
-            let s = crate::simd::SpringSlices {
-                a,
-                b,
-                rest,
-                k,
-                c_axial: ca,
-                c_iso: ci,
-                compress: cp,
-            };
-            crate::simd::springs::<ISO, ROPE>(&s, x, v, part)
-        };
-        let mut power = done.1 as f64;
-        for (j, f) in part.iter_mut().enumerate().skip(done.0) {
-            let (ia, ib) = (a[j] as usize, b[j] as usize);
-            let c = co.at(start + j, rest[j]);
-            let (fj, pj, _) = spring_force_and_power::<ISO, ROPE>(x[ia] - x[ib], v[ia] - v[ib], c);
-            *f = fj;
-            power += pj as f64;
-        }
-        power
+        let window = NodeWindow { x, v, base: 0 };
+        spring_range::<ISO, ROPE>(layout, co, start..start + part.len(), window, part)
     });
     parts.into_iter().sum()
+}
+
+/// The positions and velocities of a run of nodes starting at node `base`: node i is
+/// `x[i − base]`.
+#[derive(Clone, Copy)]
+pub(crate) struct NodeWindow<'a> {
+    /// Positions \[m].
+    pub x: &'a [Vec3],
+    /// Velocities \[m/s].
+    pub v: &'a [Vec3],
+    /// The first node of the window.
+    pub base: usize,
+}
+
+/// Computes the forces on end a of the springs at kernel positions `r` into `out` (one per
+/// position), reading their ends from `w`, with the SIMD kernel and a scalar tail; returns
+/// the power their damping dissipates \[W].
+///
+/// # Panics
+/// If a spring names a node outside the window, or `out` is not as long as `r`.
+#[inline(always)]
+pub(crate) fn spring_range<const ISO: bool, const ROPE: bool>(
+    layout: &SpringLayout,
+    co: &SpringCoeffs,
+    r: Range<usize>,
+    w: NodeWindow,
+    out: &mut [Vec3],
+) -> f64 {
+    let (a, b, rest) = (
+        &layout.a[r.clone()],
+        &layout.b[r.clone()],
+        &layout.rest[r.clone()],
+    );
+    let s = crate::simd::SpringSlices {
+        a,
+        b,
+        rest,
+        k: &co.k[r.clone()],
+        c_axial: &co.c_axial[r.clone()],
+        c_iso: &co.c_iso[r.clone()],
+        compress: &co.compress[r.clone()],
+    };
+    let done = crate::simd::springs::<ISO, ROPE>(&s, w.x, w.v, w.base as u32, out);
+    let mut power = done.1 as f64;
+    let (x, v, o) = (w.x, w.v, w.base);
+    for (j, f) in out.iter_mut().enumerate().skip(done.0) {
+        let (ia, ib) = (a[j] as usize - o, b[j] as usize - o);
+        let c = co.at(r.start + j, rest[j]);
+        let (fj, pj, _) = spring_force_and_power::<ISO, ROPE>(x[ia] - x[ib], v[ia] - v[ib], c);
+        *f = fj;
+        power += pj as f64;
+    }
+    power
 }
 
 /// The scalar spring pass (no SIMD, no threads), to check the SIMD kernel against; same
@@ -316,14 +340,20 @@ pub(crate) fn sum_run(run: &[Vec3]) -> Vec3 {
 /// Σ of the forces at `positions`, with two accumulators in a fixed pattern.
 #[inline(always)]
 pub(crate) fn sum_at(sf: &[Vec3], positions: &[u32]) -> Vec3 {
+    sum_by(positions, |p| sf[p])
+}
+
+/// Σ of `force(p)` over `positions`, with two accumulators in a fixed pattern.
+#[inline(always)]
+pub(crate) fn sum_by(positions: &[u32], force: impl Fn(usize) -> Vec3) -> Vec3 {
     let mut acc = [Vec3::ZERO; 2];
     let mut pairs = positions.chunks_exact(2);
     for p in &mut pairs {
-        acc[0] += sf[p[0] as usize];
-        acc[1] += sf[p[1] as usize];
+        acc[0] += force(p[0] as usize);
+        acc[1] += force(p[1] as usize);
     }
     if let [p] = pairs.remainder() {
-        acc[0] += sf[*p as usize];
+        acc[0] += force(*p as usize);
     }
     acc[0] + acc[1]
 }

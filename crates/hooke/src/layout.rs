@@ -1,10 +1,17 @@
-//! The springs as the kernels see them: an internal order sorted by end `a`.
+//! The springs as the kernels see them: an internal order sorted by ends `(a, b)`.
+//!
+//! Internally every spring runs from its lower-numbered node to its higher one (a < b).
+//! The force is odd in the ends' order (swapping them negates d and Δv, hence F, exactly),
+//! so this changes nothing a user sees; it lets the symplectic sweep
+//! (`solvers/sweep.rs`) integrate a node as soon as its own springs are done, since
+//! every spring that reaches it from below has come before.
 //!
 //! The spring pass writes each spring's force (on its end a) once, contiguously, in this
 //! order. Because the order is sorted by `a`, the springs where node i is end a occupy one
 //! contiguous range `a_start[i]..a_start[i+1]`, which the node pass sums without an index;
-//! only the springs where node i is end b need a list of positions (`b_pos`). The user's
-//! spring numbering (`springs[3]` in a scene file) is untouched: `order` maps back.
+//! only the springs where node i is end b need a list of positions (`b_pos`). Within a
+//! range the springs go by `b`, so those that reach furthest come last. The user's spring
+//! numbering (`springs[3]` in a scene file) is untouched: `order` maps back.
 //!
 //! Every position is written by exactly one task and every node sums its ranges in a fixed
 //! order, so results are bit-identical for any thread count.
@@ -19,9 +26,9 @@ pub(crate) struct SpringLayout {
     pub order: Vec<u32>,
     /// The user's spring index → kernel position.
     pub pos_of: Vec<u32>,
-    /// End a of each position (non-decreasing).
+    /// End a of each position: the spring's lower-numbered node (non-decreasing).
     pub a: Vec<u32>,
-    /// End b of each position.
+    /// End b of each position: the higher-numbered node (increasing within each a).
     pub b: Vec<u32>,
     /// Rest length of each position \[m].
     pub rest: Vec<Real>,
@@ -34,29 +41,38 @@ pub(crate) struct SpringLayout {
 }
 
 impl SpringLayout {
-    /// Sorts the springs of a model of `n` nodes by end a (stably, so ties keep the user's
-    /// order); the rest lengths are `springs`' (the model's, or those in effect).
+    /// Orients every spring from its lower node to its higher one and sorts them by
+    /// `(a, b)` (stably, so duplicates keep the user's order); the rest lengths are
+    /// `springs`' (the model's, or those in effect).
     pub(crate) fn new(n: usize, springs: &Springs) -> Self {
         let sp = springs;
         let m = sp.len();
+        let lo = |s: usize| sp.a[s].min(sp.b[s]);
+        let hi = |s: usize| sp.a[s].max(sp.b[s]);
         let mut a_start = vec![0u32; n + 1];
-        for &a in &sp.a {
-            a_start[a as usize + 1] += 1;
+        for s in 0..m {
+            a_start[lo(s) as usize + 1] += 1;
         }
         for i in 0..n {
             a_start[i + 1] += a_start[i];
         }
         let mut cursor = a_start.clone();
         let mut order = vec![0u32; m];
-        let mut pos_of = vec![0u32; m];
-        for (s, &a) in sp.a.iter().enumerate() {
-            let p = cursor[a as usize];
-            order[p as usize] = s as u32;
-            pos_of[s] = p;
-            cursor[a as usize] += 1;
+        for s in 0..m {
+            let c = &mut cursor[lo(s) as usize];
+            order[*c as usize] = s as u32;
+            *c += 1;
         }
-        let a: Vec<u32> = order.iter().map(|&s| sp.a[s as usize]).collect();
-        let b: Vec<u32> = order.iter().map(|&s| sp.b[s as usize]).collect();
+        for i in 0..n {
+            let run = &mut order[a_start[i] as usize..a_start[i + 1] as usize];
+            run.sort_by_key(|&s| hi(s as usize)); // stable
+        }
+        let mut pos_of = vec![0u32; m];
+        for (p, &s) in order.iter().enumerate() {
+            pos_of[s as usize] = p as u32;
+        }
+        let a: Vec<u32> = order.iter().map(|&s| lo(s as usize)).collect();
+        let b: Vec<u32> = order.iter().map(|&s| hi(s as usize)).collect();
         let rest = order.iter().map(|&s| sp.rest[s as usize]).collect();
         let mut b_start = vec![0u32; n + 1];
         for &e in &b {
@@ -97,7 +113,7 @@ mod tests {
     use crate::vec3;
 
     #[test]
-    fn sorted_by_a_with_ranges_and_b_lists() {
+    fn oriented_sorted_by_ends_with_ranges_and_b_lists() {
         let mut b = SceneBuilder::new("t");
         for i in 0..4 {
             b.add_node(Node::new(vec3(i as Real, 0.0, 0.0), 1.0));
@@ -108,18 +124,19 @@ mod tests {
         }
         let scene = b.build().unwrap();
         let l = SpringLayout::new(4, &scene.model.springs);
-        assert_eq!(l.order, vec![1, 3, 2, 0, 4]);
-        assert_eq!(l.a, vec![0, 0, 1, 2, 2]);
-        assert_eq!(l.b, vec![1, 3, 3, 0, 1]);
+        // Oriented low → high: (0,2) (0,1) (1,3) (0,3) (1,2), then sorted by (a, b).
+        assert_eq!(l.order, vec![1, 0, 3, 4, 2]);
+        assert_eq!(l.a, vec![0, 0, 0, 1, 1]);
+        assert_eq!(l.b, vec![1, 2, 3, 2, 3]);
         for (s, &p) in l.pos_of.iter().enumerate() {
             assert_eq!(l.order[p as usize], s as u32);
         }
-        assert_eq!(l.a_start, vec![0, 2, 3, 5, 5]);
-        // Node 1 is end b of positions 0 and 4; node 3 of 1 and 2.
+        assert_eq!(l.a_start, vec![0, 3, 5, 5, 5]);
+        // Node 1 is end b of position 0; node 2 of 1 and 3; node 3 of 2 and 4.
         let bs = |i: usize| &l.b_pos[l.b_start[i] as usize..l.b_start[i + 1] as usize];
-        assert_eq!(bs(0), &[3]);
-        assert_eq!(bs(1), &[0, 4]);
-        assert_eq!(bs(2), &[] as &[u32]);
-        assert_eq!(bs(3), &[1, 2]);
+        assert_eq!(bs(0), &[] as &[u32]);
+        assert_eq!(bs(1), &[0]);
+        assert_eq!(bs(2), &[1, 3]);
+        assert_eq!(bs(3), &[2, 4]);
     }
 }

@@ -137,6 +137,21 @@ where
         .collect()
 }
 
+/// `[f(items[0]), f(items[1]), …]`, one task per item where there are several.
+pub(crate) fn map_items<T, R, F>(items: Vec<T>, f: F) -> Vec<R>
+where
+    T: Send,
+    R: Send,
+    F: Fn(T) -> R + Sync + Send,
+{
+    #[cfg(not(target_arch = "wasm32"))]
+    if items.len() > 1 {
+        use rayon::prelude::*;
+        return items.into_par_iter().map(f).collect();
+    }
+    items.into_iter().map(f).collect()
+}
+
 /// Maps each chunk range of `0..len` to a value, in chunk order.
 pub(crate) fn map_chunks<R, F>(len: usize, chunk: usize, f: F) -> Vec<R>
 where

@@ -33,6 +33,7 @@ pub(super) fn springs<const ISO: bool, const ROPE: bool>(
     s: &SpringSlices,
     x: &[Vec3A],
     v: &[Vec3A],
+    base: u32,
     out: &mut [Vec3A],
 ) -> (usize, f32) {
     if !available() {
@@ -40,7 +41,7 @@ pub(super) fn springs<const ISO: bool, const ROPE: bool>(
     }
     // SAFETY: AVX2 is available (checked above); the caller checked the lengths and that
     // x is not empty; node indices are checked inside before any load that uses them.
-    unsafe { springs_avx2::<ISO, ROPE>(s, x, v, out) }
+    unsafe { springs_avx2::<ISO, ROPE>(s, x, v, base, out) }
 }
 
 /// The AVX2 kernel: eight springs per iteration, the scalar kernel's operations in the
@@ -50,10 +51,12 @@ unsafe fn springs_avx2<const ISO: bool, const ROPE: bool>(
     s: &SpringSlices,
     x: &[Vec3A],
     v: &[Vec3A],
+    base: u32,
     out: &mut [Vec3A],
 ) -> (usize, f32) {
     let m8 = out.len() / 8 * 8;
     let last = _mm256_set1_epi32((x.len() - 1).min(u32::MAX as usize) as u32 as i32);
+    let base8 = _mm256_set1_epi32(base as i32);
     let xp = x.as_ptr() as *const f32;
     let vp = v.as_ptr() as *const f32;
     let op = out.as_mut_ptr() as *mut f32;
@@ -68,19 +71,22 @@ unsafe fn springs_avx2<const ISO: bool, const ROPE: bool>(
         // SAFETY (all loads below): j + 8 ≤ m8 ≤ len of every per-spring slice.
         let ia = unsafe { _mm256_loadu_si256(s.a.as_ptr().add(j) as *const __m256i) };
         let ib = unsafe { _mm256_loadu_si256(s.b.as_ptr().add(j) as *const __m256i) };
-        // Unsigned i ≤ last ⟺ max(i, last) == last.
-        let within = |i: __m256i| _mm256_cmpeq_epi32(_mm256_max_epu32(i, last), last);
+        // Unsigned i − base ≤ last ⟺ max(i − base, last) == last (wrapping below base).
+        let within = |i: __m256i| {
+            let w = _mm256_sub_epi32(i, base8);
+            _mm256_cmpeq_epi32(_mm256_max_epu32(w, last), last)
+        };
         if _mm256_movemask_epi8(_mm256_and_si256(within(ia), within(ib))) != -1 {
             panic!(
-                "springs {j}..{}: a spring names a node outside 0..{}",
+                "springs {j}..{}: a spring names a node outside {base}..{}",
                 j + 8,
-                x.len()
+                base as usize + x.len()
             );
         }
         let a = &s.a[j..j + 8];
         let b = &s.b[j..j + 8];
-        // Row loads: node i's (x, y, z, pad) at p + 4i; all indices are in bounds.
-        let row = |p: *const f32, i: u32| unsafe { _mm_load_ps(p.add(i as usize * 4)) };
+        // Row loads: node i's (x, y, z, pad) at p + 4(i − base); all are in the window.
+        let row = |p: *const f32, i: u32| unsafe { _mm_load_ps(p.add((i - base) as usize * 4)) };
         let pair = |p: *const f32, lo: u32, hi: u32| {
             _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(row(p, lo)), row(p, hi))
         };

@@ -27,14 +27,16 @@ use crate::real::Vec3;
 
 /// Computes the forces of a leading run of springs into `out` with the platform's SIMD
 /// kernel; returns how many were done (0 where none runs) and the power their damping
-/// dissipates \[W] (see [`crate::forces::spring_force_and_power`]).
+/// dissipates \[W] (see [`crate::forces::spring_force_and_power`]). `x` and `v` are a
+/// window of the nodes starting at node `base`: node i is `x[i − base]`.
 ///
 /// # Panics
-/// If a spring names a node outside `x`, or the slices differ in length.
+/// If a spring names a node outside the window, or the slices differ in length.
 pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
     s: &SpringSlices,
     x: &[Vec3],
     v: &[Vec3],
+    base: u32,
     out: &mut [Vec3],
 ) -> (usize, f32) {
     let m = out.len();
@@ -50,16 +52,16 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
         return (0, 0.0);
     }
     #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
-    return avx2::springs::<ISO, ROPE>(s, x, v, out);
+    return avx2::springs::<ISO, ROPE>(s, x, v, base, out);
     #[cfg(all(
         not(feature = "f64"),
         target_arch = "wasm32",
         target_feature = "simd128"
     ))]
-    return wasm::springs::<ISO, ROPE>(s, x, v, out);
+    return wasm::springs::<ISO, ROPE>(s, x, v, base, out);
     #[allow(unreachable_code)]
     {
-        let _ = s;
+        let _ = (s, base);
         (0, 0.0)
     }
 }

@@ -40,10 +40,12 @@ pub(super) fn springs<const ISO: bool, const ROPE: bool>(
     s: &SpringSlices,
     x: &[Vec3A],
     v: &[Vec3A],
+    base: u32,
     out: &mut [Vec3A],
 ) -> (usize, f32) {
     let m4 = out.len() / 4 * 4;
     let last = u32x4_splat((x.len() - 1).min(u32::MAX as usize) as u32);
+    let base4 = u32x4_splat(base);
     let xp = x.as_ptr() as *const v128;
     let vp = v.as_ptr() as *const v128;
     let op = out.as_mut_ptr() as *mut v128;
@@ -56,18 +58,19 @@ pub(super) fn springs<const ISO: bool, const ROPE: bool>(
     while j < m4 {
         let a = &s.a[j..j + 4];
         let b = &s.b[j..j + 4];
-        let ia = u32x4(a[0], a[1], a[2], a[3]);
-        let ib = u32x4(b[0], b[1], b[2], b[3]);
+        // Indices into the window (wrapping below `base`, so the check below catches them).
+        let ia = i32x4_sub(u32x4(a[0], a[1], a[2], a[3]), base4);
+        let ib = i32x4_sub(u32x4(b[0], b[1], b[2], b[3]), base4);
         if v128_any_true(v128_or(u32x4_gt(ia, last), u32x4_gt(ib, last))) {
             panic!(
-                "springs {j}..{}: a spring names a node outside 0..{}",
+                "springs {j}..{}: a spring names a node outside {base}..{}",
                 j + 4,
-                x.len()
+                base as usize + x.len()
             );
         }
-        // SAFETY: every index in a and b is < x.len() = v.len() (checked just above), and
-        // Vec3A rows are 16 bytes, so each row load reads inside the slice.
-        let row = |p: *const v128, i: u32| unsafe { v128_load(p.add(i as usize)) };
+        // SAFETY: every index in a and b is in base..base + x.len() (checked just above), and
+        // Vec3A rows are 16 bytes, so each row load reads inside the window.
+        let row = |p: *const v128, i: u32| unsafe { v128_load(p.add((i - base) as usize)) };
         let diff = |p: *const v128, q: usize| f32x4_sub(row(p, a[q]), row(p, b[q]));
         let (dx, dy, dz) = transpose_in(diff(xp, 0), diff(xp, 1), diff(xp, 2), diff(xp, 3));
         let (ux, uy, uz) = transpose_in(diff(vp, 0), diff(vp, 1), diff(vp, 2), diff(vp, 3));

@@ -34,19 +34,22 @@ mod panels;
 mod penalty;
 mod rk4;
 mod simplicial;
+mod sweep;
 mod symplectic;
 mod touch;
 mod verlet;
 pub(crate) mod xpbd;
 
 use crate::settings::Integrator;
+
 use crate::step::Solver;
+pub(crate) use sweep::SweepPlan;
 
 /// The solver for `integrator`.
 pub(crate) fn make(integrator: Integrator) -> Box<dyn Solver> {
     match integrator {
         Integrator::ExplicitEuler => Box::new(euler::ExplicitEuler),
-        Integrator::SymplecticEuler => Box::new(symplectic::SymplecticEuler),
+        Integrator::SymplecticEuler => Box::<symplectic::SymplecticEuler>::default(),
         Integrator::Verlet => Box::new(verlet::Verlet),
         Integrator::Rk4 => Box::new(rk4::Rk4),
         Integrator::BackwardEuler | Integrator::ImplicitMidpoint | Integrator::Trapezoidal => {

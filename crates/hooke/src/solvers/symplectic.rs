@@ -1,6 +1,10 @@
 //! Semi-implicit (symplectic) Euler, fused: v += h·M⁻¹·f(x, v); x += h·v. One spring pass,
 //! then one node pass that gathers, integrates and checks finiteness. First order, bounded
 //! energy error; what Nissen's springs are tailored to. The default and the fast path.
+//!
+//! A scene whose step does not fit in the cache is stepped in one sweep instead, a block
+//! of springs and then their nodes at a time (`sweep.rs`): the same result, bit for bit,
+//! without the forces' round trip through memory.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -12,7 +16,9 @@ use crate::settings::Integrator;
 use crate::state::State;
 use crate::step::{Solver, StepCtx, StepReport, Workspace};
 
-#[derive(Debug)]
+use super::sweep;
+
+#[derive(Debug, Default)]
 pub(super) struct SymplecticEuler;
 
 impl Solver for SymplecticEuler {
@@ -21,6 +27,9 @@ impl Solver for SymplecticEuler {
     }
 
     fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+        if ws.springs.impulses.is_none() && ws.springs.sweep.worthwhile {
+            return self.sweep(ctx, st, ws);
+        }
         let (model, h) = (ctx.model, ctx.h);
         let (x, v) = (&mut st.x, &mut st.v);
         let springs = &ws.springs;
@@ -65,6 +74,38 @@ impl Solver for SymplecticEuler {
         });
         StepReport {
             finite: Some(ok.into_inner()),
+        }
+    }
+}
+
+impl SymplecticEuler {
+    /// The step in one sweep (no impulse-form springs): see `sweep.rs`.
+    fn sweep(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+        let model = ctx.model;
+        let springs = &ws.springs;
+        let s = sweep::SweepSprings {
+            plan: &springs.sweep,
+            layout: &springs.layout,
+            co: &springs.forces,
+        };
+        let t = sweep::NodeTerms {
+            fconst: &ws.fconst,
+            inv_mass: &model.nodes.inv_mass,
+            air_drag: model.env.air_drag,
+            wind: model.env.wind,
+            h: ctx.h,
+            retention: ws.retention,
+        };
+        let (x, v) = (&mut st.x, &mut st.v);
+        let sf = &mut ws.sf;
+        let (power, finite) = ws
+            .counters
+            .time(Phase::Nodes, || sweep::step(s, t, (x, v), sf));
+        // The energy audit's damping term (see `crate::audit`).
+        ws.audit.note_damping_power(power);
+        ws.counters.spring_updates += model.springs.len() as u64;
+        StepReport {
+            finite: Some(finite),
         }
     }
 }

@@ -8,6 +8,7 @@ use crate::layout::SpringLayout;
 use crate::model::{Model, Springs};
 use crate::real::Real;
 use crate::settings::{Integrator, Settings, StableForm};
+use crate::solvers::SweepPlan;
 
 /// The springs in effect and what the kernels need of them.
 #[derive(Debug, Clone, Default)]
@@ -18,6 +19,8 @@ pub(crate) struct SpringSet {
     pub muscle_rest: Vec<Real>,
     /// The springs in kernel order, with the rest lengths in effect.
     pub layout: SpringLayout,
+    /// How the symplectic sweep cuts the nodes into segments (from `layout`).
+    pub sweep: SweepPlan,
     /// Force coefficients, kernel order.
     pub forces: SpringCoeffs,
     /// Impulse coefficients of `stable` springs (impulse form only), kernel order.
@@ -59,6 +62,7 @@ impl SpringSet {
             .map(|m| springs.rest[m.spring as usize])
             .collect();
         self.layout = SpringLayout::new(model.nodes.len(), springs);
+        self.sweep = SweepPlan::new(model.nodes.len(), &self.layout);
         self.tear_limits = tear_limits(springs, &self.layout);
         self.compile_coefficients(model, settings);
     }
