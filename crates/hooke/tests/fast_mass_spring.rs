@@ -211,3 +211,50 @@ fn a_stack_on_the_ground_rests_with_the_spring_carrying_the_top_node() {
     let c = sim.counters();
     assert_eq!((c.newton_steps, c.factorizations), (0, 1), "{c:?}");
 }
+
+/// A controller that switches a spring's stiffness mid-run refactors the matrix when it
+/// switches on and again when it switches off (the solver keeps the factored matrix only
+/// while the springs are the same); one that changes only a rest length refactors nothing.
+#[test]
+fn a_controller_switch_refactors_only_when_it_changes_a_stiffness() {
+    use hooke::actuation::{Controller, Sensor, SensorKind};
+    let run = |k: Option<hooke::Real>, rest: Option<hooke::Real>| {
+        let mut s = cloth("0.0333333333");
+        s.edit(|b| {
+            b.settings.integrator = Integrator::FastMassSpring;
+            // On while (t + phase) mod period < on: t in [5/30, 10/30) s, steps 5..=9.
+            b.actuators.sensors.push(Sensor {
+                id: "window".into(),
+                kind: SensorKind::Timer {
+                    period: 100.0,
+                    on: 0.16666,
+                    phase: 100.0 - 0.1666,
+                },
+            });
+            b.actuators.controllers.push(Controller {
+                spring: 3,
+                delay: 0,
+                weights: vec![(0, 1.5)],
+                rest,
+                k,
+                c: None,
+                cs: None,
+                cd: None,
+            });
+        })
+        .unwrap();
+        let mut sim = Simulation::new(s);
+        sim.run(20).unwrap();
+        factorizations(&sim)
+    };
+    assert_eq!(
+        run(Some(2000.0), None),
+        (1, 3),
+        "on and off: two more factorisations"
+    );
+    assert_eq!(
+        run(None, Some(0.01)),
+        (1, 1),
+        "a rest length alone refactors nothing"
+    );
+}

@@ -2,6 +2,8 @@
 //! the right-hand side with the local step's projections, and the step's end, shared by
 //! the plain iterations and the steps with contacts ([`super::fms_contact`]).
 
+use std::sync::{Mutex, MutexGuard};
+
 use super::blocks::V3;
 use super::fms_local;
 use super::laplacian::Laplacian;
@@ -28,6 +30,8 @@ pub(super) struct Global<'a> {
     pub lap: &'a Laplacian,
     pub fixed: &'a [bool],
     pub h: f64,
+    /// Scratch for the local step's pulls (one per spring), kept by the solver.
+    pub pull: &'a Mutex<Vec<V3>>,
 }
 
 impl Global<'_> {
@@ -155,9 +159,11 @@ impl Global<'_> {
     }
 
     /// The local step ([`super::fms_local`]): every spring's pull h²·k·dₛ on end a.
-    fn local(&self, x: &[V3]) -> Vec<V3> {
+    fn local(&self, x: &[V3]) -> MutexGuard<'_, Vec<V3>> {
         let (sp, h2) = (self.springs, self.h * self.h);
-        let mut pull = vec![[0.0; 3]; sp.len()];
+        // (A panic elsewhere cannot leave the scratch half-valid: it is rewritten whole.)
+        let mut pull = self.pull.lock().unwrap_or_else(|e| e.into_inner());
+        pull.resize(sp.len(), [0.0; 3]); // (every entry is written below)
         par::chunks_mut(&mut pull, par::SPRING_CHUNK, |start, part| {
             fms_local::pulls(sp, &self.co.k, h2, x, (start, part));
         });

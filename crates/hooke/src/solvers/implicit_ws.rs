@@ -78,7 +78,10 @@ impl ImplicitWs {
         // The Laplacian, when asked for and it factors (it may not, with masses and
         // stiffnesses far apart); else block Jacobi.
         let laplacian_ok = settings.cg_preconditioner == Preconditioner::Laplacian
-            && self.lap.prepare(model, &self.coeffs, qw, fixed).is_ok();
+            && self
+                .lap
+                .prepare(model, &self.coeffs, qw, (fixed, None))
+                .is_ok();
         let precond: &dyn Fn(&[V3], &mut [V3]) = match laplacian_ok {
             false => {
                 jacobi = blocks::block_jacobi(&self.pattern, &self.matrix);

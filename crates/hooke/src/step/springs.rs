@@ -2,6 +2,8 @@
 //! are the values in effect (controllers' alternate values, muscles' rest lengths), the
 //! kernel order ([`SpringLayout`]) and the coefficients compiled for the step size.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::actuation::{ControllerState, Muscle};
 use crate::forces::{Form, SpringCoeffs};
 use crate::layout::SpringLayout;
@@ -30,6 +32,16 @@ pub(crate) struct SpringSet {
     whole: Option<SpringCoeffs>,
     /// 1 + break strain per spring in kernel order, when any spring can tear.
     pub tear_limits: Option<Vec<Real>>,
+    /// Changes whenever the springs' values or coefficients may have (every compile, and
+    /// every controller switch): unique in the process, so a solver may keep what it
+    /// derived from them (a factored matrix) while it stays the same.
+    pub generation: u64,
+}
+
+/// The next [`SpringSet::generation`].
+fn next_generation() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 impl SpringSet {
@@ -140,6 +152,7 @@ impl SpringSet {
             .then(|| SpringCoeffs::compile_in(model, springs, h, Form::StableImpulses, order));
         self.whole = (form == Form::ForcesWithoutStable)
             .then(|| SpringCoeffs::compile_in(model, springs, h, Form::Forces, order));
+        self.generation = next_generation();
     }
 
     /// Every spring's coefficients as a force, kernel order: what the energy of the springs
