@@ -66,8 +66,9 @@ impl Sweep {
     /// Pushes the iterate `x` (x̂⁽ᵏ⁺¹⁾, just solved from `before` = x⁽ᵏ⁾) along the last
     /// two iterates; once the plain update ‖x̂⁽ᵏ⁺¹⁾ − x⁽ᵏ⁾‖ grows instead of shrinking,
     /// leaves this and every later iterate of the step plain. Returns the ω it pushed by
-    /// (1 for a plain iterate), for whatever else the iteration carries.
-    pub(super) fn push(&mut self, before: &[V3], x: &mut [V3]) -> f64 {
+    /// (1 for a plain iterate), for whatever else the iteration carries. `before` is kept
+    /// as the older iterate; what it holds afterwards is spare (a buffer for the next).
+    pub(super) fn push(&mut self, before: &mut Vec<V3>, x: &mut [V3]) -> f64 {
         let update = distance(x, before);
         if update > self.last_update * GROWTH && self.count > DELAY {
             self.rho = 0.0;
@@ -86,7 +87,7 @@ impl Sweep {
                 *xi = std::array::from_fn(|c| self.omega * (xi[c] - oi[c]) + oi[c]);
             }
         }
-        self.older.copy_from_slice(before);
+        std::mem::swap(&mut self.older, before);
         if pushed { self.omega } else { 1.0 }
     }
 }
@@ -111,10 +112,10 @@ mod tests {
         let mut x = vec![[1.0; 3]];
         let mut sweep = Sweep::new(&x);
         for k in 0..10 {
-            let before = x.clone();
+            let mut before = x.clone();
             x[0] = std::array::from_fn(|c| lambdas[c] * x[0][c]);
             if k + 1 < 10 {
-                sweep.push(&before, &mut x);
+                sweep.push(&mut before, &mut x);
             }
         }
         (x[0].map(f64::abs), sweep.rho == 0.0)

@@ -210,11 +210,12 @@ impl Solver for FastMassSpring {
         st.friction_anchors.clear();
         let iterations = ctx.settings.iterations();
         let mut sweep = Sweep::new(&x);
+        let mut before = x.clone();
         for k in 0..iterations {
-            let before = x.clone();
+            before.copy_from_slice(&x);
             sys.iterate(&base, &mut x, &mut ws.counters);
             if k + 1 < iterations {
-                sweep.push(&before, &mut x);
+                sweep.push(&mut before, &mut x);
             }
         }
         let v1 = sys.velocities(&x0, &x);

@@ -309,11 +309,11 @@ impl Push {
     /// solved from `before` = (x⁽ᵏ⁾, s⁽ᵏ⁾), along the last two.
     fn push(
         &mut self,
-        before: (Vec<V3>, Vec<f64>),
+        mut before: (Vec<V3>, Vec<f64>),
         (x, s): (&mut [V3], &mut [f64]),
         rows: &[usize],
     ) {
-        let omega = self.sweep.push(&before.0, x);
+        let omega = self.sweep.push(&mut before.0, x);
         if omega != 1.0 {
             for &p in rows {
                 s[p] = omega * (s[p] - self.s_older[p]) + self.s_older[p];

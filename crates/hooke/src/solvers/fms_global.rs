@@ -67,20 +67,29 @@ impl Global<'_> {
         let sp = self.springs;
         for s in 0..sp.len() {
             let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+            let (ja, jb) = (lap.index[a], lap.index[b]);
+            if ja == u32::MAX && jb == u32::MAX {
+                continue;
+            }
             let (wk, wc) = spring_weights(self.co, s, h);
-            for (me, other) in [(a, b), (b, a)] {
-                let j = lap.index[me];
+            // h·L_c·x₀: wc·(x₀ₐ − x₀ᵦ) on a and its negation on b (exactly wc·(x₀ᵦ − x₀ₐ)),
+            // and the coupling to a fixed neighbour moved to the right.
+            let r: V3 = std::array::from_fn(|k| wc * (x0[a][k] - x0[b][k]));
+            let couple = |other: usize| -> V3 {
+                std::array::from_fn(|k| (wk + wc) * (x0[other][k] + h * v0[other][k]))
+            };
+            for (j, r, other) in [(ja, r, b), (jb, r.map(|c| -c), a)] {
                 if j == u32::MAX {
                     continue;
                 }
-                for k in 0..3 {
-                    // h·L_c·x₀, and the coupling to a fixed neighbour moved to the right.
-                    let mut r = wc * (x0[me][k] - x0[other][k]);
-                    if self.fixed[other] {
-                        r += (wk + wc) * (x0[other][k] + h * v0[other][k]);
-                    }
-                    base[j as usize][k] += r;
-                }
+                let r = if self.fixed[other] {
+                    let c = couple(other);
+                    std::array::from_fn(|k| r[k] + c[k])
+                } else {
+                    r
+                };
+                let row = &mut base[j as usize];
+                *row = std::array::from_fn(|k| row[k] + r[k]);
             }
         }
         base
