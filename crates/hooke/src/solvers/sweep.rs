@@ -29,8 +29,8 @@ use crate::layout::SpringLayout;
 use crate::par;
 use crate::real::{Real, Vec3, nonfinite_probe};
 
-/// Nodes per block of the sweep (64: 5–8% slower on cloth 32×32 and 128×128 than 256;
-/// 1 024: no faster on 512×512).
+/// Nodes per block of the sweep (64: 3–11% slower on cloth 32×32 and 128×128 than 256;
+/// 1 024: not clearly faster on 512×512).
 const BLOCK_NODES: usize = 256;
 /// The sweep pays only where a step's data does not fit in the cache (this machine's L3
 /// holds 32 MiB): on a cloth of 362×362 (≈ 39 MB) it took 0.96 of the two passes' time,
@@ -291,7 +291,7 @@ fn springs<const ISO: bool, const ROPE: bool>(
 /// velocities are `xs`, `vs`), every spring on them being in `sf`: f = (Σ a-range − Σ
 /// b-list) + f_const + drag; v' = v + h·w·f; x' = x + h·v'; v ← r·v'. Returns the sum of
 /// the non-finite probes (zero when all are finite). (Kept out of line: inlined into the
-/// sweep's loop beside the spring kernel's tail, it ran 10–15% slower.)
+/// sweep's loop beside the spring kernel's tail, it ran 3–7% slower.)
 #[inline(never)]
 fn integrate(
     layout: &SpringLayout,
