@@ -420,9 +420,18 @@ impl<'a> NodeForces<'a> {
     #[inline(always)]
     pub(crate) fn springs_at(&self, i: usize) -> Vec3 {
         let l = self.layout;
-        let (a0, a1) = (l.a_start[i] as usize, l.a_start[i + 1] as usize);
-        let (b0, b1) = (l.b_start[i] as usize, l.b_start[i + 1] as usize);
-        sum_run(&self.sf[a0..a1]) - sum_at(self.sf, &l.b_pos[b0..b1])
+        self.springs_in(
+            [l.a_start[i], l.a_start[i + 1]],
+            [l.b_start[i], l.b_start[i + 1]],
+        )
+    }
+
+    /// [`Self::springs_at`] of the node whose a-range is `a[0]..a[1]` and whose b-list is
+    /// `b_pos[b[0]..b[1]]` (its offsets, for a loop that walks them in step with the nodes).
+    #[inline(always)]
+    pub(crate) fn springs_in(&self, a: [u32; 2], b: [u32; 2]) -> Vec3 {
+        let own = &self.sf[a[0] as usize..a[1] as usize];
+        sum_run(own) - sum_at(self.sf, &self.layout.b_pos[b[0] as usize..b[1] as usize])
     }
 
     /// Total force on node `i` with velocity `v` \[N]: springs, then constant forces, then drag.

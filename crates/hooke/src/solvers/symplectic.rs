@@ -53,14 +53,25 @@ impl Solver for SymplecticEuler {
         let ok = AtomicBool::new(true);
         ws.counters.time(Phase::Nodes, || {
             par::chunks_mut2(x, v, par::NODE_CHUNK, |start, xs, vs| {
+                // Local copies of what the closure borrows, and the chunk's offsets, masses
+                // and constant forces as slices walked in step with the nodes: the compiler
+                // then keeps them in registers and checks no index per node.
+                let (nf, nj, impulse, h, ret) = (nf, nj, impulse, h, ret);
+                let r = start..start + xs.len();
+                let l = nf.layout;
+                let ends = l.a_start[r.start..=r.end]
+                    .windows(2)
+                    .zip(l.b_start[r.start..=r.end].windows(2));
+                let terms = nf.fconst[r.clone()].iter().zip(&inv_mass[r.clone()]);
+                let nodes = xs.iter_mut().zip(vs.iter_mut());
                 let mut acc = Vec3::ZERO;
-                for (j, (xi, vi)) in xs.iter_mut().zip(vs.iter_mut()).enumerate() {
-                    let i = start + j;
-                    let w = inv_mass[i];
-                    let f = nf.at(i, *vi);
+                for (j, ((xi, vi), ((a, b), (fc, &w)))) in nodes.zip(ends.zip(terms)).enumerate() {
+                    // NodeForces::at: the same sums in the same order.
+                    let springs = nf.springs_in([a[0], a[1]], [b[0], b[1]]);
+                    let f = springs + *fc + forces::drag_force(nf.air_drag, nf.wind, *vi);
                     let mut vn = *vi + f * (h * w);
                     if impulse {
-                        vn += nj.springs_at(i) * w;
+                        vn += nj.springs_at(start + j) * w;
                     }
                     let xn = *xi + vn * h;
                     *vi = vn * ret;
