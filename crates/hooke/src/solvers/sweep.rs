@@ -301,20 +301,25 @@ fn integrate(
     sf: Shared,
 ) -> Vec3 {
     let mut probe = Vec3::ZERO;
-    let (xs, vs) = (
-        &mut xs[nodes.start - s0..nodes.end - s0],
-        &mut vs[nodes.start - s0..nodes.end - s0],
-    );
-    for (j, (xi, vi)) in xs.iter_mut().zip(vs.iter_mut()).enumerate() {
-        let i = nodes.start + j;
-        let own = layout.a_start[i] as usize..layout.a_start[i + 1] as usize;
-        let bs = layout.b_start[i] as usize..layout.b_start[i + 1] as usize;
+    let r = nodes.start - s0..nodes.end - s0;
+    let (xs, vs) = (&mut xs[r.clone()], &mut vs[r]);
+    // The nodes' offsets, constant forces and inverse masses walked in step with them.
+    let ends = layout.a_start[nodes.start..=nodes.end]
+        .windows(2)
+        .zip(layout.b_start[nodes.start..=nodes.end].windows(2));
+    let terms = t.fconst[nodes.clone()]
+        .iter()
+        .zip(&t.inv_mass[nodes.clone()]);
+    let all = xs.iter_mut().zip(vs.iter_mut()).zip(ends.zip(terms));
+    for ((xi, vi), ((a, b), (fc, &w))) in all {
+        let own = a[0] as usize..a[1] as usize;
+        let bs = b[0] as usize..b[1] as usize;
         // SAFETY: every spring on node i was computed before (its own with its block or in
         // phase 1; those from below earlier in the sweep or in phase 1) and is not written
         // again this step.
         let springs = unsafe { sum_run(sf.run(own)) - sum_by(&layout.b_pos[bs], |p| sf.at(p)) };
-        let f = springs + t.fconst[i] + drag_force(t.air_drag, t.wind, *vi);
-        let vn = *vi + f * (t.h * t.inv_mass[i]);
+        let f = springs + *fc + drag_force(t.air_drag, t.wind, *vi);
+        let vn = *vi + f * (t.h * w);
         let xn = *xi + vn * t.h;
         *vi = vn * t.retention;
         *xi = xn;
