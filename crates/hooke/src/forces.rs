@@ -439,6 +439,27 @@ impl<'a> NodeForces<'a> {
     pub(crate) fn at(&self, i: usize, v: Vec3) -> Vec3 {
         self.springs_at(i) + self.fconst[i] + drag_force(self.air_drag, self.wind, v)
     }
+
+    /// [`Self::at`] of the nodes `r`, in order, with their velocities `v` (one per node of
+    /// `r`): the same sums, the nodes' offsets and constant forces walked in step with them
+    /// (no index checked per node).
+    #[inline(always)]
+    pub(crate) fn totals<'b>(
+        &'b self,
+        r: Range<usize>,
+        v: &'b [Vec3],
+    ) -> impl Iterator<Item = Vec3> + 'b {
+        let l = self.layout;
+        let ends = l.a_start[r.start..=r.end]
+            .windows(2)
+            .zip(l.b_start[r.start..=r.end].windows(2));
+        let (air_drag, wind) = (self.air_drag, self.wind);
+        ends.zip(&self.fconst[r])
+            .zip(v)
+            .map(move |(((a, b), fc), vi)| {
+                self.springs_in([a[0], a[1]], [b[0], b[1]]) + *fc + drag_force(air_drag, wind, *vi)
+            })
+    }
 }
 
 /// Node pass helper shared by the adjacency users: the springs on node `i`.

@@ -19,8 +19,9 @@ pub(super) fn forces_at(model: &Model, ws: &mut Workspace, x: &[Vec3], v: &[Vec3
     let nf = NodeForces::new(model, &springs.layout, &ws.sf, &ws.fconst);
     ws.counters.time(Phase::Nodes, || {
         par::chunks_mut(f, par::NODE_CHUNK, |start, part| {
-            for (j, fi) in part.iter_mut().enumerate() {
-                *fi = nf.at(start + j, v[start + j]);
+            let r = start..start + part.len();
+            for (fi, total) in part.iter_mut().zip(nf.totals(r.clone(), &v[r])) {
+                *fi = total;
             }
         });
     });
