@@ -16,6 +16,8 @@
 //! Every position is written by exactly one task and every node sums its ranges in a fixed
 //! order, so results are bit-identical for any thread count.
 
+use std::ops::Range;
+
 use crate::model::Springs;
 use crate::real::Real;
 
@@ -97,6 +99,19 @@ impl SpringLayout {
             b_start,
             b_pos,
         }
+    }
+
+    /// Per node of `nodes`, in order: its a-range `a_start[i]..a_start[i+1]` and its
+    /// b-list's offsets `b_start[i]..b_start[i+1]`, walked in step (no index checked per
+    /// node, for the node passes).
+    #[inline(always)]
+    pub(crate) fn ends(
+        &self,
+        nodes: Range<usize>,
+    ) -> impl Iterator<Item = ([u32; 2], [u32; 2])> + '_ {
+        let a = self.a_start[nodes.start..=nodes.end].windows(2);
+        let b = self.b_start[nodes.start..=nodes.end].windows(2);
+        a.zip(b).map(|(a, b)| ([a[0], a[1]], [b[0], b[1]]))
     }
 
     /// Number of springs.

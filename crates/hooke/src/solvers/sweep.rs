@@ -266,25 +266,13 @@ fn segment<const ISO: bool, const ROPE: bool>(
                 v: vs,
                 base: s0,
             };
-            power += springs::<ISO, ROPE>(layout, s.co, done..end, w, out);
+            power += spring_range::<ISO, ROPE>(layout, s.co, done..end, w, out);
             done = end;
         }
         probe += integrate(layout, t, (xs, vs, s0), i0..i1, sf);
         i0 = i1;
     }
     (power, probe == Vec3::ZERO)
-}
-
-/// [`spring_range`], out of line.
-#[inline(never)]
-fn springs<const ISO: bool, const ROPE: bool>(
-    layout: &SpringLayout,
-    co: &SpringCoeffs,
-    r: Range<usize>,
-    w: NodeWindow,
-    out: &mut [Vec3],
-) -> f64 {
-    spring_range::<ISO, ROPE>(layout, co, r, w, out)
 }
 
 /// Integrates `nodes` of the segment starting at node `s0` (whose positions and
@@ -304,16 +292,13 @@ fn integrate(
     let r = nodes.start - s0..nodes.end - s0;
     let (xs, vs) = (&mut xs[r.clone()], &mut vs[r]);
     // The nodes' offsets, constant forces and inverse masses walked in step with them.
-    let ends = layout.a_start[nodes.start..=nodes.end]
-        .windows(2)
-        .zip(layout.b_start[nodes.start..=nodes.end].windows(2));
+    let ends = layout.ends(nodes.clone());
     let terms = t.fconst[nodes.clone()]
         .iter()
         .zip(&t.inv_mass[nodes.clone()]);
     let all = xs.iter_mut().zip(vs.iter_mut()).zip(ends.zip(terms));
     for ((xi, vi), ((a, b), (fc, &w))) in all {
-        let own = a[0] as usize..a[1] as usize;
-        let bs = b[0] as usize..b[1] as usize;
+        let (own, bs) = (a[0] as usize..a[1] as usize, b[0] as usize..b[1] as usize);
         // SAFETY: every spring on node i was computed before (its own with its block or in
         // phase 1; those from below earlier in the sweep or in phase 1) and is not written
         // again this step.

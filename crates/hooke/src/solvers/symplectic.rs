@@ -58,16 +58,13 @@ impl Solver for SymplecticEuler {
                 // then keeps them in registers and checks no index per node.
                 let (nf, nj, impulse, h, ret) = (nf, nj, impulse, h, ret);
                 let r = start..start + xs.len();
-                let l = nf.layout;
-                let ends = l.a_start[r.start..=r.end]
-                    .windows(2)
-                    .zip(l.b_start[r.start..=r.end].windows(2));
+                let ends = nf.layout.ends(r.clone());
                 let terms = nf.fconst[r.clone()].iter().zip(&inv_mass[r.clone()]);
                 let nodes = xs.iter_mut().zip(vs.iter_mut());
                 let mut acc = Vec3::ZERO;
                 for (j, ((xi, vi), ((a, b), (fc, &w)))) in nodes.zip(ends.zip(terms)).enumerate() {
                     // NodeForces::at: the same sums in the same order.
-                    let springs = nf.springs_in([a[0], a[1]], [b[0], b[1]]);
+                    let springs = nf.springs_in(a, b);
                     let f = springs + *fc + forces::drag_force(nf.air_drag, nf.wind, *vi);
                     let mut vn = *vi + f * (h * w);
                     if impulse {
