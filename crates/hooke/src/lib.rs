@@ -58,6 +58,7 @@ mod compose;
 pub mod contact;
 mod counters;
 mod diagnostics;
+mod end_lists;
 mod error;
 mod forces;
 #[doc(hidden)]
@@ -66,6 +67,7 @@ mod layout;
 pub mod mesh;
 mod model;
 mod names;
+mod node_update;
 mod par;
 mod path;
 mod real;

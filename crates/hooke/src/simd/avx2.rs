@@ -153,17 +153,7 @@ unsafe fn springs_avx2<const ISO: bool, const ROPE: bool, const WINDOW: bool>(
         };
         let (fx, fy, fz) = (f(dx, ux), f(dy, uy), f(dz, uz));
         // Back to rows: spring q in the low lane, q + 4 in the high lane.
-        let lo_xy = _mm256_unpacklo_ps(fx, fy); // f0x f0y f1x f1y | f4x f4y f5x f5y
-        let hi_xy = _mm256_unpackhi_ps(fx, fy); // f2x f2y f3x f3y | f6x ...
-        let lo_z = _mm256_unpacklo_ps(fz, zero); // f0z 0 f1z 0 | f4z 0 f5z 0
-        let hi_z = _mm256_unpackhi_ps(fz, zero);
-        let rows = [
-            _mm256_shuffle_ps::<0x44>(lo_xy, lo_z),
-            _mm256_shuffle_ps::<0xEE>(lo_xy, lo_z),
-            _mm256_shuffle_ps::<0x44>(hi_xy, hi_z),
-            _mm256_shuffle_ps::<0xEE>(hi_xy, hi_z),
-        ];
-        for (q, r) in rows.into_iter().enumerate() {
+        for (q, r) in transpose_out(fx, fy, fz).into_iter().enumerate() {
             // SAFETY: j + q + 4 < j + 8 ≤ out.len(); Vec3A rows are 16-byte aligned.
             unsafe {
                 _mm_store_ps(op.add((j + q) * 4), _mm256_castps256_ps128(r));
@@ -203,7 +193,12 @@ unsafe fn springs_avx2<const ISO: bool, const ROPE: bool, const WINDOW: bool>(
 /// springs 0..7 in lane order.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn transpose_in(r0: __m256, r1: __m256, r2: __m256, r3: __m256) -> (__m256, __m256, __m256) {
+pub(super) fn transpose_in(
+    r0: __m256,
+    r1: __m256,
+    r2: __m256,
+    r3: __m256,
+) -> (__m256, __m256, __m256) {
     {
         let t0 = _mm256_unpacklo_ps(r0, r1); // 0x 1x 0y 1y | 4x 5x 4y 5y
         let t1 = _mm256_unpackhi_ps(r0, r1); // 0z 1z 0w 1w | 4z 5z ..
@@ -215,4 +210,22 @@ fn transpose_in(r0: __m256, r1: __m256, r2: __m256, r3: __m256) -> (__m256, __m2
             _mm256_shuffle_ps::<0x44>(t1, t3),
         )
     }
+}
+
+/// Transposes x, y, z columns (lanes 0..7) back into four rows, pad lane 0: row q holds
+/// lane q in its low half and lane q + 4 in its high half.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn transpose_out(x: __m256, y: __m256, z: __m256) -> [__m256; 4] {
+    let zero = _mm256_setzero_ps();
+    let lo_xy = _mm256_unpacklo_ps(x, y); // 0x 0y 1x 1y | 4x 4y 5x 5y
+    let hi_xy = _mm256_unpackhi_ps(x, y); // 2x 2y 3x 3y | 6x ...
+    let lo_z = _mm256_unpacklo_ps(z, zero); // 0z 0 1z 0 | 4z 0 5z 0
+    let hi_z = _mm256_unpackhi_ps(z, zero);
+    [
+        _mm256_shuffle_ps::<0x44>(lo_xy, lo_z),
+        _mm256_shuffle_ps::<0xEE>(lo_xy, lo_z),
+        _mm256_shuffle_ps::<0x44>(hi_xy, hi_z),
+        _mm256_shuffle_ps::<0xEE>(hi_xy, hi_z),
+    ]
 }

@@ -17,12 +17,16 @@ mod avx2;
 ))]
 mod wasm;
 
+#[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
+mod nodes;
 mod slices;
 #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
 mod sums;
 
 pub(crate) use slices::SpringSlices;
 
+use crate::end_lists::EndLists;
+use crate::node_update::NodeTerms;
 use crate::real::Vec3;
 
 /// Computes the forces of a leading run of springs into `out` with the platform's SIMD
@@ -82,5 +86,64 @@ pub(crate) fn node_sums(
     {
         let _ = (mass, v, w, acc);
         0
+    }
+}
+
+/// The symplectic node update ([`crate::node_update`]) of the leading whole groups of
+/// eight among the nodes from `first` (`xs`, `vs`: their positions and velocities), with
+/// the platform's SIMD kernel and the end lists `ends`; returns how many nodes it did (0
+/// where none runs, where `first` is not a multiple of eight or the table is empty) and
+/// whether their new positions and velocities are all finite. Bit for bit the scalar
+/// update's, but for the rows' pad lane (written as 0).
+///
+/// # Panics
+/// If `sf` is not the springs' forces followed by one zero row (`ends.pad / 4 + 1` rows),
+/// or `t`'s per-node slices are shorter than the nodes.
+pub(crate) fn nodes(
+    ends: &EndLists,
+    first: usize,
+    sf: &[Vec3],
+    t: &NodeTerms,
+    (xs, vs): (&mut [Vec3], &mut [Vec3]),
+) -> (usize, bool) {
+    // SAFETY: `sf` is borrowed for the call, so nobody writes it.
+    unsafe { nodes_from(ends, first, (sf.as_ptr(), sf.len()), t, (xs, vs)) }
+}
+
+/// [`nodes`] with the force buffer as a pointer and a length (for the symplectic sweep,
+/// whose tasks write other rows of it meanwhile).
+///
+/// # Safety
+/// `sf` points to that many rows, and no row the end lists give for these nodes, nor the
+/// last, is written during the call.
+pub(crate) unsafe fn nodes_from(
+    ends: &EndLists,
+    first: usize,
+    sf: (*const Vec3, usize),
+    t: &NodeTerms,
+    (xs, vs): (&mut [Vec3], &mut [Vec3]),
+) -> (usize, bool) {
+    let end = first + xs.len();
+    if ends.groups.is_empty() || first % crate::end_lists::LANES != 0 {
+        return (0, true);
+    }
+    assert!(
+        // SAFETY: the last row is in the buffer and not written (the caller's promise).
+        sf.1 == ends.pad as usize / 4 + 1 && unsafe { sf.0.add(sf.1 - 1).read() } == Vec3::ZERO,
+        "node kernel: the force buffer has {} rows, not {} springs and a zero row",
+        sf.1,
+        ends.pad / 4
+    );
+    assert!(
+        xs.len() == vs.len() && t.fconst.len() >= end && t.inv_mass.len() >= end,
+        "node kernel: lengths disagree"
+    );
+    #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
+    // SAFETY: checked above: the buffer's rows and its zero row; the rest is the caller's.
+    return unsafe { nodes::nodes(ends, first, sf.0, t, (xs, vs)) };
+    #[allow(unreachable_code)]
+    {
+        let _ = (t, xs, vs);
+        (0, true)
     }
 }

@@ -6,14 +6,20 @@ use crate::forces::{self, NodeForces};
 use crate::model::Model;
 use crate::par;
 use crate::real::Vec3;
-use crate::step::Workspace;
+use crate::step::{Workspace, spring_rows};
 
 /// Total forces at (x, v) into `f` \[N]: one spring pass, then one node pass (springs,
 /// constant forces, drag), timed as those two parts.
 pub(super) fn forces_at(model: &Model, ws: &mut Workspace, x: &[Vec3], v: &[Vec3], f: &mut [Vec3]) {
     let springs = &ws.springs;
     let power = ws.counters.time(Phase::Springs, || {
-        forces::spring_pass(&springs.layout, &springs.forces, x, v, &mut ws.sf)
+        forces::spring_pass(
+            &springs.layout,
+            &springs.forces,
+            x,
+            v,
+            spring_rows(&mut ws.sf),
+        )
     });
     ws.audit.note_damping_power(power);
     let nf = NodeForces::new(model, &springs.layout, &ws.sf, &ws.fconst);

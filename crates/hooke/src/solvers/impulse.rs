@@ -22,7 +22,7 @@ use crate::model::{SpringKind, Springs};
 use crate::real::{Real, Vec3};
 use crate::settings::{Integrator, Settings};
 use crate::state::State;
-use crate::step::{Solver, StepCtx, StepReport, Workspace};
+use crate::step::{Solver, StepCtx, StepReport, Workspace, spring_rows};
 
 #[derive(Debug)]
 pub(super) struct Impulse;
@@ -67,7 +67,13 @@ fn other_forces(ctx: &StepCtx, st: &mut State, ws: &mut Workspace, w: &[Real]) {
     let (model, h) = (ctx.model, ctx.h);
     let springs = &ws.springs;
     let power = ws.counters.time(Phase::Springs, || {
-        forces::spring_pass(&springs.layout, &springs.forces, &st.x, &st.v, &mut ws.sf)
+        forces::spring_pass(
+            &springs.layout,
+            &springs.forces,
+            &st.x,
+            &st.v,
+            spring_rows(&mut ws.sf),
+        )
     });
     ws.audit.note_damping_power(power);
     let nf = NodeForces::new(model, &springs.layout, &ws.sf, &ws.fconst);

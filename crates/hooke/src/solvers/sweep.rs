@@ -24,10 +24,12 @@
 
 use std::ops::Range;
 
+use crate::end_lists::EndLists;
 use crate::forces::{NodeWindow, SpringCoeffs, drag_force, spring_range, sum_by, sum_run};
 use crate::layout::SpringLayout;
-use crate::par;
-use crate::real::{Real, Vec3, nonfinite_probe};
+use crate::node_update::NodeTerms;
+use crate::real::{Vec3, nonfinite_probe};
+use crate::{par, simd};
 
 /// Nodes per block of the sweep (64: 3–11% slower on cloth 32×32 and 128×128 than 256;
 /// 1 024: not clearly faster on 512×512).
@@ -93,34 +95,18 @@ impl SweepPlan {
     }
 }
 
-/// What the node update reads besides the springs.
-#[derive(Clone, Copy)]
-pub(crate) struct NodeTerms<'a> {
-    /// Constant force per node \[N].
-    pub fconst: &'a [Vec3],
-    /// Inverse mass per node \[1/kg] (0 for fixed nodes).
-    pub inv_mass: &'a [Real],
-    /// Air drag [N·s/m].
-    pub air_drag: Real,
-    /// Wind velocity \[m/s].
-    pub wind: Vec3,
-    /// Step size \[s].
-    pub h: Real,
-    /// Velocity factor after the step.
-    pub retention: Real,
-}
-
 /// The springs as the sweep reads them.
 #[derive(Clone, Copy)]
 pub(crate) struct SweepSprings<'a> {
     pub plan: &'a SweepPlan,
     pub layout: &'a SpringLayout,
+    pub ends: &'a EndLists,
     pub co: &'a SpringCoeffs,
 }
 
-/// One symplectic Euler step of every node; `sf` (one per spring) is scratch. Returns the
-/// power the springs' damping dissipates at the step's start \[W] and whether every new
-/// position and velocity is finite.
+/// One symplectic Euler step of every node; `sf` (one per spring, then a zero row) is
+/// scratch. Returns the power the springs' damping dissipates at the step's start \[W] and
+/// whether every new position and velocity is finite.
 pub(crate) fn step(
     s: SweepSprings,
     t: NodeTerms,
@@ -128,7 +114,9 @@ pub(crate) fn step(
     sf: &mut [Vec3],
 ) -> (f64, bool) {
     assert!(
-        x.len() == v.len() && sf.len() == s.layout.len() && s.layout.a_start.len() == x.len() + 1,
+        x.len() == v.len()
+            && sf.len() == s.layout.len() + 1
+            && s.layout.a_start.len() == x.len() + 1,
         "sweep: lengths disagree"
     );
     match (s.co.iso, s.co.rope) {
@@ -224,6 +212,11 @@ impl Shared {
         unsafe { std::slice::from_raw_parts(self.ptr.add(r.start), r.len()) }
     }
 
+    /// The whole buffer, to read rows of it that nobody writes meanwhile.
+    fn raw(self) -> (*const Vec3, usize) {
+        (self.ptr, self.len)
+    }
+
     /// The force at position `p`.
     ///
     /// # Safety
@@ -269,7 +262,7 @@ fn segment<const ISO: bool, const ROPE: bool>(
             power += spring_range::<ISO, ROPE>(layout, s.co, done..end, w, out);
             done = end;
         }
-        probe += integrate(layout, t, (xs, vs, s0), i0..i1, sf);
+        probe += integrate(s, t, (xs, vs, s0), i0..i1, sf);
         i0 = i1;
     }
     (power, probe == Vec3::ZERO)
@@ -277,20 +270,28 @@ fn segment<const ISO: bool, const ROPE: bool>(
 
 /// Integrates `nodes` of the segment starting at node `s0` (whose positions and
 /// velocities are `xs`, `vs`), every spring on them being in `sf`: f = (Σ a-range − Σ
-/// b-list) + f_const + drag; v' = v + h·w·f; x' = x + h·v'; v ← r·v'. Returns the sum of
-/// the non-finite probes (zero when all are finite). (Kept out of line: inlined into the
-/// sweep's loop beside the spring kernel's tail, it ran 3–7% slower.)
+/// b-list) + f_const + drag; v' = v + h·w·f; x' = x + h·v'; v ← r·v' — whole groups of
+/// eight with the SIMD kernel (the same bits), the rest here. Returns the sum of the
+/// non-finite probes (zero when all are finite; NaN for the SIMD kernel's). (Kept out of
+/// line: inlined into the sweep's loop beside the spring kernel's tail, it ran 3–7%
+/// slower.)
 #[inline(never)]
 fn integrate(
-    layout: &SpringLayout,
+    s: SweepSprings,
     t: NodeTerms,
     (xs, vs, s0): (&mut [Vec3], &mut [Vec3], usize),
     nodes: Range<usize>,
     sf: Shared,
 ) -> Vec3 {
-    let mut probe = Vec3::ZERO;
+    let layout = s.layout;
     let r = nodes.start - s0..nodes.end - s0;
     let (xs, vs) = (&mut xs[r.clone()], &mut vs[r]);
+    // SAFETY: the springs on these nodes are computed and not written again this step
+    // (see below), nor is the zero row.
+    let (done, finite) = unsafe { simd::nodes_from(s.ends, nodes.start, sf.raw(), &t, (xs, vs)) };
+    let mut probe = if finite { Vec3::ZERO } else { Vec3::NAN };
+    let nodes = nodes.start + done..nodes.end;
+    let (xs, vs) = (&mut xs[done..], &mut vs[done..]);
     // The nodes' offsets, constant forces and inverse masses walked in step with them.
     let ends = layout.ends(nodes.clone());
     let terms = t.fconst[nodes.clone()]
@@ -319,6 +320,7 @@ mod tests {
     use crate::builders;
     use crate::forces::{Form, NodeForces, constant_forces, spring_pass};
     use crate::model::Springs;
+    use crate::real::Real;
 
     /// A cloth of `w × w` nodes, stretched and moving, with its nodes renumbered by `perm`
     /// (new index of each old node): springs, coefficients, constant forces, masses, x, v.
@@ -399,13 +401,15 @@ mod tests {
         if let Some(seg) = seg {
             plan = SweepPlan::with_segments(n, &layout, seg);
         }
+        let ends = EndLists::new(n, &layout);
         let s = SweepSprings {
             plan: &plan,
             layout: &layout,
+            ends: &ends,
             co: &c.co,
         };
         let (mut x, mut v) = (c.x.clone(), c.v.clone());
-        let mut sf = vec![Vec3::ZERO; layout.len()];
+        let mut sf = vec![Vec3::ZERO; layout.len() + 1];
         let (power, finite) = step(s, terms(c), (&mut x, &mut v), &mut sf);
         assert!(finite);
         (x, v, power)
@@ -477,6 +481,52 @@ mod tests {
                     "{what}: power {p1} {p2}"
                 );
             }
+        }
+    }
+
+    /// The SIMD node update (`simd::nodes`) takes the scalar update's bits, in every
+    /// chunk of 64 nodes, over a grid's numbering and a scrambled one, and reports a
+    /// non-finite node.
+    #[test]
+    fn simd_node_update_takes_the_scalar_bits() {
+        for shuffle in [false, true] {
+            let c = case(20, shuffle);
+            let (x2, v2, _) = two_pass(&c);
+            let n = c.x.len();
+            let layout = SpringLayout::new(n, &c.springs);
+            let ends = EndLists::new(n, &layout);
+            let mut sf = vec![Vec3::ZERO; layout.len() + 1];
+            spring_pass(&layout, &c.co, &c.x, &c.v, &mut sf[..layout.len()]);
+            let (mut x, mut v) = (c.x.clone(), c.v.clone());
+            let mut simd_did = 0;
+            for (k, (xs, vs)) in x.chunks_mut(64).zip(v.chunks_mut(64)).enumerate() {
+                let (done, finite) = simd::nodes(&ends, 64 * k, &sf, &terms(&c), (xs, vs));
+                assert!(finite);
+                simd_did += done;
+                let nf = NodeForces {
+                    layout: &layout,
+                    sf: &sf,
+                    fconst: &c.fconst,
+                    air_drag: 0.3,
+                    wind: terms(&c).wind,
+                };
+                for (j, (xi, vi)) in xs.iter_mut().zip(vs.iter_mut()).enumerate().skip(done) {
+                    let i = 64 * k + j;
+                    let vn = *vi + nf.at(i, *vi) * (H * c.inv_mass[i]);
+                    *xi += vn * H;
+                    *vi = vn * 0.999;
+                }
+            }
+            if cfg!(all(not(feature = "f64"), target_arch = "x86_64")) {
+                assert!(simd_did == n / 8 * 8 || !std::arch::is_x86_feature_detected!("avx2"));
+            }
+            assert_eq!(bits(&x), bits(&x2), "shuffle {shuffle}: x");
+            assert_eq!(bits(&v), bits(&v2), "shuffle {shuffle}: v");
+            // A node at infinity is reported.
+            let (mut x, mut v) = (c.x.clone(), c.v.clone());
+            x[13].y = Real::INFINITY;
+            let (done, finite) = simd::nodes(&ends, 0, &sf, &terms(&c), (&mut x, &mut v));
+            assert_eq!(finite, done == 0, "done {done}");
         }
     }
 

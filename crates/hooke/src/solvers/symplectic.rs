@@ -10,11 +10,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::counters::Phase;
 use crate::forces::{self, NodeForces};
-use crate::par;
+use crate::node_update::NodeTerms;
 use crate::real::{Vec3, nonfinite_probe};
 use crate::settings::Integrator;
 use crate::state::State;
-use crate::step::{Solver, StepCtx, StepReport, Workspace};
+use crate::step::{Solver, SpringSet, StepCtx, StepReport, Workspace, spring_rows};
+use crate::{par, simd};
 
 use super::sweep;
 
@@ -34,7 +35,13 @@ impl Solver for SymplecticEuler {
         let (x, v) = (&mut st.x, &mut st.v);
         let springs = &ws.springs;
         let power = ws.counters.time(Phase::Springs, || {
-            let p = forces::spring_pass(&springs.layout, &springs.forces, x, v, &mut ws.sf);
+            let p = forces::spring_pass(
+                &springs.layout,
+                &springs.forces,
+                x,
+                v,
+                spring_rows(&mut ws.sf),
+            );
             if let Some(imp) = &springs.impulses {
                 // (Their damping stays in the audit's residual: an impulse's loss depends on
                 // the velocities after all of them.)
@@ -45,45 +52,77 @@ impl Solver for SymplecticEuler {
         // The energy audit's damping term (see `crate::audit`).
         ws.audit.note_damping_power(power);
         ws.counters.spring_updates += model.springs.len() as u64;
-        let nf = NodeForces::new(model, &springs.layout, &ws.sf, &ws.fconst);
-        let nj = NodeForces::new(model, &springs.layout, &ws.sj, &ws.fconst);
-        let impulse = springs.impulses.is_some();
-        let inv_mass = &model.nodes.inv_mass;
-        let ret = ws.retention;
-        let ok = AtomicBool::new(true);
-        ws.counters.time(Phase::Nodes, || {
-            par::chunks_mut2(x, v, par::NODE_CHUNK, |start, xs, vs| {
-                // Local copies of what the closure borrows, and the chunk's offsets, masses
-                // and constant forces as slices walked in step with the nodes: the compiler
-                // then keeps them in registers and checks no index per node.
-                let (nf, nj, impulse, h, ret) = (nf, nj, impulse, h, ret);
-                let r = start..start + xs.len();
-                let ends = nf.layout.ends(r.clone());
-                let terms = nf.fconst[r.clone()].iter().zip(&inv_mass[r.clone()]);
-                let nodes = xs.iter_mut().zip(vs.iter_mut());
-                let mut acc = Vec3::ZERO;
-                for (j, ((xi, vi), ((a, b), (fc, &w)))) in nodes.zip(ends.zip(terms)).enumerate() {
-                    // NodeForces::at: the same sums in the same order.
-                    let springs = nf.springs_in(a, b);
-                    let f = springs + *fc + forces::drag_force(nf.air_drag, nf.wind, *vi);
-                    let mut vn = *vi + f * (h * w);
-                    if impulse {
-                        vn += nj.springs_at(start + j) * w;
-                    }
-                    let xn = *xi + vn * h;
-                    *vi = vn * ret;
-                    *xi = xn;
-                    acc += nonfinite_probe(xn) + nonfinite_probe(*vi);
-                }
-                if acc != Vec3::ZERO {
-                    ok.store(false, Ordering::Relaxed);
-                }
-            });
+        let terms = NodeTerms {
+            fconst: &ws.fconst,
+            inv_mass: &model.nodes.inv_mass,
+            air_drag: model.env.air_drag,
+            wind: model.env.wind,
+            h,
+            retention: ws.retention,
+        };
+        let finite = ws.counters.time(Phase::Nodes, || {
+            node_pass(springs, terms, (&ws.sf, &ws.sj), (x, v))
         });
         StepReport {
-            finite: Some(ok.into_inner()),
+            finite: Some(finite),
         }
     }
+}
+
+/// The node pass: every node's forces summed from `sf` (and its impulses from `sj`, in
+/// the impulse form), then v' = v + h·w·f (+ w·J), x' = x + h·v', v ← r·v'. Whole groups
+/// of eight go through the SIMD kernel (the same bits) unless there are impulses. Returns
+/// whether every new position and velocity is finite.
+fn node_pass(
+    springs: &SpringSet,
+    t: NodeTerms,
+    (sf, sj): (&[Vec3], &[Vec3]),
+    (x, v): (&mut [Vec3], &mut [Vec3]),
+) -> bool {
+    let layout = &springs.layout;
+    let nf = NodeForces {
+        layout,
+        sf,
+        fconst: t.fconst,
+        air_drag: t.air_drag,
+        wind: t.wind,
+    };
+    let nj = NodeForces { sf: sj, ..nf };
+    let impulse = springs.impulses.is_some();
+    let ok = AtomicBool::new(true);
+    par::chunks_mut2(x, v, par::NODE_CHUNK, |start, xs, vs| {
+        let (done, finite) = match impulse {
+            false => simd::nodes(&springs.ends, start, sf, &t, (xs, vs)),
+            true => (0, true),
+        };
+        let (start, xs, vs) = (start + done, &mut xs[done..], &mut vs[done..]);
+        // Local copies of what the closure borrows, and the chunk's offsets, masses and
+        // constant forces as slices walked in step with the nodes: the compiler then keeps
+        // them in registers and checks no index per node.
+        let (nf, nj, impulse, h, ret) = (nf, nj, impulse, t.h, t.retention);
+        let r = start..start + xs.len();
+        let ends = nf.layout.ends(r.clone());
+        let terms = nf.fconst[r.clone()].iter().zip(&t.inv_mass[r.clone()]);
+        let nodes = xs.iter_mut().zip(vs.iter_mut());
+        let mut acc = Vec3::ZERO;
+        for (j, ((xi, vi), ((a, b), (fc, &w)))) in nodes.zip(ends.zip(terms)).enumerate() {
+            // NodeForces::at: the same sums in the same order.
+            let springs = nf.springs_in(a, b);
+            let f = springs + *fc + forces::drag_force(nf.air_drag, nf.wind, *vi);
+            let mut vn = *vi + f * (h * w);
+            if impulse {
+                vn += nj.springs_at(start + j) * w;
+            }
+            let xn = *xi + vn * h;
+            *vi = vn * ret;
+            *xi = xn;
+            acc += nonfinite_probe(xn) + nonfinite_probe(*vi);
+        }
+        if !finite || acc != Vec3::ZERO {
+            ok.store(false, Ordering::Relaxed);
+        }
+    });
+    ok.into_inner()
 }
 
 impl SymplecticEuler {
@@ -94,9 +133,10 @@ impl SymplecticEuler {
         let s = sweep::SweepSprings {
             plan: &springs.sweep,
             layout: &springs.layout,
+            ends: &springs.ends,
             co: &springs.forces,
         };
-        let t = sweep::NodeTerms {
+        let t = NodeTerms {
             fconst: &ws.fconst,
             inv_mass: &model.nodes.inv_mass,
             air_drag: model.env.air_drag,

@@ -5,6 +5,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::actuation::{ControllerState, Muscle};
+use crate::end_lists::EndLists;
 use crate::forces::{Form, SpringCoeffs};
 use crate::layout::SpringLayout;
 use crate::model::{Model, Springs};
@@ -23,6 +24,8 @@ pub(crate) struct SpringSet {
     pub layout: SpringLayout,
     /// How the symplectic sweep cuts the nodes into segments (from `layout`).
     pub sweep: SweepPlan,
+    /// Each node's spring ends, padded, eight nodes at a time (for the SIMD node pass).
+    pub ends: EndLists,
     /// Force coefficients, kernel order.
     pub forces: SpringCoeffs,
     /// Impulse coefficients of `stable` springs (impulse form only), kernel order.
@@ -75,6 +78,7 @@ impl SpringSet {
             .collect();
         self.layout = SpringLayout::new(model.nodes.len(), springs);
         self.sweep = SweepPlan::new(model.nodes.len(), &self.layout);
+        self.ends = EndLists::new(model.nodes.len(), &self.layout);
         self.tear_limits = tear_limits(springs, &self.layout);
         self.compile_coefficients(model, settings);
     }

@@ -31,7 +31,7 @@ pub(crate) struct Workspace {
     /// The user forces in `fconst` since the last integration step (the external stage
     /// runs once more after they are gone, to take them out).
     pub external: Vec<(u32, Vec3)>,
-    /// Per-spring forces, kernel order \[N].
+    /// Per-spring forces, kernel order \[N], then one zero row (see `crate::end_lists`).
     pub sf: Vec<Vec3>,
     /// Per-spring impulses, kernel order [N·s] (impulse form only).
     pub sj: Vec<Vec3>,
@@ -77,7 +77,9 @@ impl Workspace {
         self.fconst = self.fbase.clone();
         self.external.clear();
         let m = model.springs.len();
-        self.sf.resize(m, Vec3::ZERO);
+        // The springs' forces, then a zero row: the pad of the node kernel's end lists.
+        self.sf.resize(m + 1, Vec3::ZERO);
+        self.sf[m] = Vec3::ZERO;
         let impulses = self.springs.impulses.is_some();
         self.sj.resize(if impulses { m } else { 0 }, Vec3::ZERO);
         let env = &model.env;
@@ -165,4 +167,11 @@ pub(crate) trait Solver: std::fmt::Debug + Send + Sync {
     fn handles_collisions(&self) -> bool {
         false
     }
+}
+
+/// The springs' rows of a force buffer such as [`Workspace::sf`]: all but its last, zero
+/// row.
+pub(crate) fn spring_rows(sf: &mut [Vec3]) -> &mut [Vec3] {
+    let m = sf.len().saturating_sub(1);
+    &mut sf[..m]
 }

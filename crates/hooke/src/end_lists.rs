@@ -1,0 +1,152 @@
+//! Each node's spring ends as padded lists, eight nodes at a time (a "sliced ELL" table),
+//! so that the symplectic node pass can sum the forces of eight nodes in the eight lanes of
+//! one SIMD register (`simd::nodes`).
+//!
+//! A group is nodes 8g..8g+8. Its a-runs (the springs where a node is end a: the
+//! contiguous range `a_start[i]..a_start[i+1]` of [`SpringLayout`]) take `wa` rows of
+//! eight, the longest run of its nodes; row k holds, lane by lane, the position of each
+//! node's k-th spring, or the pad when the node has fewer. Its b-lists (`b_pos`) take `wb`
+//! rows after them. Entries are positions × 4 — offsets in f32 into the force buffer,
+//! whose rows are four f32 — and the pad is 4·m, the buffer's extra zero row after the m
+//! springs' forces. A sum that starts at +0 is never −0, so adding the pad's +0 changes no
+//! bit: a lane's sums are the scalar node pass's, bit for bit.
+//!
+//! The table is left empty (and the node pass stays scalar) where padding would more than
+//! double it, or where 4·m does not fit in a u32.
+
+use crate::layout::SpringLayout;
+
+/// Nodes per group: the lanes of the AVX2 node kernel.
+pub(crate) const LANES: usize = 8;
+
+/// One group's place in [`EndLists::at`] and its row counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Group {
+    /// Index of its first row in [`EndLists::at`].
+    pub start: u32,
+    /// Rows of its a-runs.
+    pub wa: u32,
+    /// Rows of its b-lists (after the a-rows).
+    pub wb: u32,
+}
+
+/// The padded end lists of every whole group of eight nodes (see the module docs).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct EndLists {
+    /// Per group of eight nodes, in node order (`⌊n/8⌋`; the last `n mod 8` nodes have none).
+    pub groups: Vec<Group>,
+    /// Rows of eight entries, lane j for node 8g + j: 4 × kernel position, or `pad`.
+    pub at: Vec<[u32; LANES]>,
+    /// 4·m: the offset of the force buffer's zero row.
+    pub pad: u32,
+}
+
+impl EndLists {
+    /// The table for `layout` over `n` nodes; empty where it would not pay (see the module
+    /// docs) and in builds without the node kernel.
+    pub(crate) fn new(n: usize, layout: &SpringLayout) -> Self {
+        if !cfg!(all(not(feature = "f64"), target_arch = "x86_64")) {
+            return Self::default();
+        }
+        let m = layout.len();
+        let Some(pad) = m.checked_mul(4).and_then(|p| u32::try_from(p).ok()) else {
+            return Self::default();
+        };
+        let count = |s: &[u32], i: usize| (s[i + 1] - s[i]) as usize;
+        let width = |s: &[u32], g: usize| (0..LANES).map(|j| count(s, LANES * g + j)).max();
+        let (a, b) = (&layout.a_start, &layout.b_start);
+        let groups = n / LANES;
+        let rows: usize = (0..groups)
+            .map(|g| width(a, g).unwrap_or(0) + width(b, g).unwrap_or(0))
+            .sum();
+        if rows * LANES > 4 * m + 8 * LANES {
+            return Self::default();
+        }
+        let mut out = Self {
+            groups: Vec::with_capacity(groups),
+            at: Vec::with_capacity(rows),
+            pad,
+        };
+        for g in 0..groups {
+            let (wa, wb) = (width(a, g).unwrap_or(0), width(b, g).unwrap_or(0));
+            out.groups.push(Group {
+                start: out.at.len() as u32,
+                wa: wa as u32,
+                wb: wb as u32,
+            });
+            let nodes = LANES * g..LANES * (g + 1);
+            let a_run = |i: usize, k: usize| (k < count(a, i)).then(|| a[i] + k as u32);
+            let b_list =
+                |i: usize, k: usize| (k < count(b, i)).then(|| layout.b_pos[b[i] as usize + k]);
+            for k in 0..wa {
+                out.push_row(nodes.clone(), |i| a_run(i, k));
+            }
+            for k in 0..wb {
+                out.push_row(nodes.clone(), |i| b_list(i, k));
+            }
+        }
+        out
+    }
+
+    /// Appends one row: per node of `nodes`, 4 × its position, or the pad.
+    fn push_row(&mut self, nodes: std::ops::Range<usize>, pos: impl Fn(usize) -> Option<u32>) {
+        let mut row = [self.pad; LANES];
+        for (e, i) in row.iter_mut().zip(nodes) {
+            if let Some(p) = pos(i) {
+                *e = 4 * p;
+            }
+        }
+        self.at.push(row);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{Node, SceneBuilder, Spring};
+    use crate::vec3;
+
+    /// A chain of 17 nodes (two whole groups and one node over) plus a hub: every group's
+    /// rows hold each node's a-run and b-list in order, padded.
+    #[test]
+    fn rows_hold_each_nodes_ends_in_order_then_the_pad() {
+        let mut b = SceneBuilder::new("t");
+        for i in 0..17 {
+            b.add_node(Node::new(vec3(i as crate::real::Real, 0.0, 0.0), 1.0));
+        }
+        for i in 0..16 {
+            b.add_spring(Spring::hooke(i, i + 1, 1.0, 0.0));
+        }
+        for i in [3, 9, 12] {
+            b.add_spring(Spring::hooke(i, 0, 1.0, 0.0));
+        }
+        let scene = b.build().unwrap();
+        let l = SpringLayout::new(17, &scene.model.springs);
+        let e = EndLists::new(17, &l);
+        if !cfg!(all(not(feature = "f64"), target_arch = "x86_64")) {
+            assert_eq!(e, EndLists::default());
+            return;
+        }
+        assert_eq!(e.groups.len(), 2);
+        assert_eq!(e.pad, 4 * l.len() as u32);
+        for (g, gr) in e.groups.iter().enumerate() {
+            let (wa, wb) = (gr.wa as usize, gr.wb as usize);
+            let (a_rows, b_rows) = e.at[gr.start as usize..][..wa + wb].split_at(wa);
+            for j in 0..LANES {
+                let i = LANES * g + j;
+                let padded = |p: &[u32], w: usize| {
+                    let mut out: Vec<u32> = p.iter().map(|p| 4 * p).collect();
+                    out.resize(w, e.pad);
+                    out
+                };
+                let a: Vec<u32> = (l.a_start[i]..l.a_start[i + 1]).collect();
+                let b = &l.b_pos[l.b_start[i] as usize..l.b_start[i + 1] as usize];
+                let lane = |rows: &[[u32; LANES]]| rows.iter().map(|r| r[j]).collect::<Vec<_>>();
+                assert_eq!(lane(a_rows), padded(&a, wa), "node {i}, a-run");
+                assert_eq!(lane(b_rows), padded(b, wb), "node {i}, b-list");
+            }
+        }
+        // Node 0 is end a of four springs (to 1, 3, 9, 12): group 0's a-rows are four.
+        assert_eq!(e.groups[0].wa, 4);
+    }
+}

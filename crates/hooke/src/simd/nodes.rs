@@ -1,0 +1,230 @@
+//! The symplectic node update in AVX2, eight nodes at a time (x86-64, f32 builds): one
+//! node per lane, its forces gathered through the padded end lists of
+//! [`crate::end_lists`].
+//!
+//! A lane's sums are the scalar node pass's: Σ a-run with four accumulators (its k-th
+//! spring into accumulator k mod 4, then (A₀ + A₁) + (A₂ + A₃)), Σ b-list with two
+//! (A₀ + A₁), each accumulator summed in row order from +0; the pad adds a zero row, which
+//! changes no bit. The update is [`crate::node_update`]'s, operation for operation,
+//! without fused multiply-add. So every position and velocity is bit-identical to the
+//! scalar pass's (tested in `solvers::node_tests`); only the rows' fourth (pad) lane is
+//! written as 0.
+
+use std::arch::x86_64::*;
+
+use glam::Vec3A;
+
+use super::avx2::{available, transpose_in, transpose_out};
+use crate::end_lists::{EndLists, LANES};
+use crate::node_update::NodeTerms;
+
+/// Three columns of eight lanes: x, y, z.
+type Cols = (__m256, __m256, __m256);
+
+/// Integrates the whole groups of eight among `xs`, `vs` (the nodes from `first`, a
+/// multiple of eight) when the CPU has AVX2; returns how many leading nodes it did (0
+/// without AVX2) and whether their new positions and velocities are all finite.
+/// `sf` holds the springs' forces and, last, the zero row.
+///
+/// # Safety
+/// `sf` has the table's pad row last (so every entry of the table is a row of it), and no
+/// row the table gives for these nodes is written during the call. Checked by the caller:
+/// the lengths and `first`.
+pub(super) unsafe fn nodes(
+    ends: &EndLists,
+    first: usize,
+    sf: *const Vec3A,
+    t: &NodeTerms,
+    (xs, vs): (&mut [Vec3A], &mut [Vec3A]),
+) -> (usize, bool) {
+    if !available() {
+        return (0, true);
+    }
+    let g0 = first / LANES;
+    let g1 = ((first + xs.len()) / LANES).clamp(g0, ends.groups.len().max(g0));
+    // SAFETY: AVX2 is available; the buffer is the caller's promise, and the node slices
+    // hold g1 − g0 groups.
+    let finite = unsafe { nodes_avx2(ends, g0..g1, sf as *const f32, t, (xs, vs)) };
+    ((g1 - g0) * LANES, finite)
+}
+
+/// The kernel: per group, the a-runs' and b-lists' sums, then the update.
+///
+/// # Safety
+/// As [`nodes`]; `sfp` is the force buffer as f32.
+#[target_feature(enable = "avx2")]
+unsafe fn nodes_avx2(
+    ends: &EndLists,
+    groups: std::ops::Range<usize>,
+    sfp: *const f32,
+    t: &NodeTerms,
+    (xs, vs): (&mut [Vec3A], &mut [Vec3A]),
+) -> bool {
+    let first = groups.start * LANES;
+    let u = Update {
+        h: _mm256_set1_ps(t.h),
+        ret: _mm256_set1_ps(t.retention),
+        neg_drag: _mm256_set1_ps(-t.air_drag),
+        wind: (
+            _mm256_set1_ps(t.wind.x),
+            _mm256_set1_ps(t.wind.y),
+            _mm256_set1_ps(t.wind.z),
+        ),
+    };
+    let mut probe = _mm256_setzero_ps();
+    for g in groups {
+        let gr = ends.groups[g];
+        let rows = &ends.at[gr.start as usize..][..(gr.wa + gr.wb) as usize];
+        let (a_rows, b_rows) = rows.split_at(gr.wa as usize);
+        // SAFETY: every entry is a row of the buffer (the caller's promise).
+        let (sa, sb) = unsafe { (sum_rows::<4>(sfp, a_rows), sum_rows::<2>(sfp, b_rows)) };
+        let springs = sub(sa, sb);
+        let i = LANES * g;
+        let j = i - first;
+        let (xr, vr) = (&mut xs[j..j + LANES], &mut vs[j..j + LANES]);
+        let fc = &t.fconst[i..i + LANES];
+        // SAFETY: eight f32 (the slice's length is checked).
+        let w = unsafe { _mm256_loadu_ps(t.inv_mass[i..i + LANES].as_ptr()) };
+        let (x, v) = (load8(xr), load8(vr));
+        let (xn, vn) = u.apply(springs, load8(fc), w, (x, v));
+        store8(xr, xn);
+        store8(vr, vn);
+        probe = _mm256_add_ps(probe, nonfinite(xn, vn));
+    }
+    _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(probe, _mm256_setzero_ps())) == 0xFF
+}
+
+/// The update's constants, broadcast.
+struct Update {
+    h: __m256,
+    ret: __m256,
+    neg_drag: __m256,
+    wind: Cols,
+}
+
+impl Update {
+    /// f = (springs + f_c) + (v − wind)·(−c_air); v' = v + f·(h·w); x' = x + v'·h;
+    /// returns (x', r·v').
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn apply(&self, springs: Cols, fc: Cols, w: __m256, (x, v): (Cols, Cols)) -> (Cols, Cols) {
+        let drag = mul(sub(v, self.wind), self.neg_drag);
+        let f = add(add(springs, fc), drag);
+        let vn = add(v, mul(f, _mm256_mul_ps(self.h, w)));
+        let xn = add(x, mul(vn, self.h));
+        (xn, mul(vn, self.ret))
+    }
+}
+
+/// Σ of the forces in `rows` per lane with `R` accumulators (row k into accumulator
+/// k mod R, each from +0 in row order), combined as (A₀ + A₁) + (A₂ + A₃) or A₀ + A₁.
+///
+/// # Safety
+/// Every entry is the f32 offset of a row of the buffer at `sfp`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn sum_rows<const R: usize>(sfp: *const f32, rows: &[[u32; LANES]]) -> Cols {
+    let part = |r: usize| {
+        let mut acc = zero3();
+        for e in rows.iter().skip(r).step_by(R) {
+            // SAFETY: the caller's promise.
+            acc = add(acc, unsafe { gather(sfp, e) });
+        }
+        acc
+    };
+    if R == 4 {
+        add(add(part(0), part(1)), add(part(2), part(3)))
+    } else {
+        add(part(0), part(1))
+    }
+}
+
+/// The rows at the eight offsets `e`, as columns (lane j from `e[j]`).
+///
+/// # Safety
+/// Every offset is that of a row of the buffer at `sfp`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn gather(sfp: *const f32, e: &[u32; LANES]) -> Cols {
+    // SAFETY: the caller's promise; rows are 16-byte aligned `Vec3A`s.
+    let row = |o: u32| unsafe { _mm_load_ps(sfp.add(o as usize)) };
+    let pair =
+        |lo: u32, hi: u32| _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(row(lo)), row(hi));
+    transpose_in(
+        pair(e[0], e[4]),
+        pair(e[1], e[5]),
+        pair(e[2], e[6]),
+        pair(e[3], e[7]),
+    )
+}
+
+/// Eight consecutive rows as columns.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load8(r: &[Vec3A]) -> Cols {
+    let r: &[Vec3A; LANES] = r.try_into().expect("eight rows");
+    let pair = |lo: usize, hi: usize| {
+        _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(r[lo].into()), r[hi].into())
+    };
+    transpose_in(pair(0, 4), pair(1, 5), pair(2, 6), pair(3, 7))
+}
+
+/// Columns back to eight consecutive rows, the pad lane 0.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn store8(r: &mut [Vec3A], (x, y, z): Cols) {
+    let r: &mut [Vec3A; LANES] = r.try_into().expect("eight rows");
+    for (q, p) in transpose_out(x, y, z).into_iter().enumerate() {
+        r[q] = _mm256_castps256_ps128(p).into();
+        r[q + 4] = _mm256_extractf128_ps::<1>(p).into();
+    }
+}
+
+/// Per lane, +0 where every coordinate of x and v is finite, NaN otherwise (x − x).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn nonfinite((xx, xy, xz): Cols, (vx, vy, vz): Cols) -> __m256 {
+    let d = |a: __m256| _mm256_sub_ps(a, a);
+    _mm256_add_ps(
+        _mm256_add_ps(_mm256_add_ps(d(xx), d(xy)), d(xz)),
+        _mm256_add_ps(_mm256_add_ps(d(vx), d(vy)), d(vz)),
+    )
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn zero3() -> Cols {
+    let z = _mm256_setzero_ps();
+    (z, z, z)
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn add(a: Cols, b: Cols) -> Cols {
+    (
+        _mm256_add_ps(a.0, b.0),
+        _mm256_add_ps(a.1, b.1),
+        _mm256_add_ps(a.2, b.2),
+    )
+}
+
+#[inline]
+#[target_feature(enable = "avx2")]
+fn sub(a: Cols, b: Cols) -> Cols {
+    (
+        _mm256_sub_ps(a.0, b.0),
+        _mm256_sub_ps(a.1, b.1),
+        _mm256_sub_ps(a.2, b.2),
+    )
+}
+
+/// Each column times the lanes of `s`.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn mul(a: Cols, s: __m256) -> Cols {
+    (
+        _mm256_mul_ps(a.0, s),
+        _mm256_mul_ps(a.1, s),
+        _mm256_mul_ps(a.2, s),
+    )
+}
