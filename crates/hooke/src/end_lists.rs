@@ -6,13 +6,15 @@
 //! contiguous range `a_start[i]..a_start[i+1]` of [`SpringLayout`]) take `wa` rows of
 //! eight, the longest run of its nodes; row k holds, lane by lane, the position of each
 //! node's k-th spring, or the pad when the node has fewer. Its b-lists (`b_pos`) take `wb`
-//! rows after them. Entries are positions × 4 — offsets in f32 into the force buffer,
-//! whose rows are four f32 — and the pad is 4·m, the buffer's extra zero row after the m
-//! springs' forces. A sum that starts at +0 is never −0, so adding the pad's +0 changes no
-//! bit: a lane's sums are the scalar node pass's, bit for bit.
+//! rows after them. Entries are 4 × the row of the buffer that holds the spring's force —
+//! offsets in f32, rows being four f32; the row is the spring's position, or its slot in
+//! the symplectic sweep's rings (`solvers/sweep_slots.rs`) — and the pad is 4 × the
+//! buffer's zero row (after the m springs' forces, or after the slots). A sum that starts
+//! at +0 is never −0, so adding the pad's +0 changes no bit: a lane's sums are the scalar
+//! node pass's, bit for bit.
 //!
 //! The table is left empty (and the node pass stays scalar) where padding would more than
-//! double it, or where 4·m does not fit in a u32.
+//! double it, or where 4 × the zero row does not fit in a u32.
 
 use crate::layout::SpringLayout;
 
@@ -37,19 +39,25 @@ pub(crate) struct EndLists {
     pub groups: Vec<Group>,
     /// Rows of eight entries, lane j for node 8g + j: 4 × kernel position, or `pad`.
     pub at: Vec<[u32; LANES]>,
-    /// 4·m: the offset of the force buffer's zero row.
+    /// 4 × the force buffer's zero row: the offset of the pad.
     pub pad: u32,
 }
 
 impl EndLists {
-    /// The table for `layout` over `n` nodes; empty where it would not pay (see the module
-    /// docs) and in builds without the node kernel.
-    pub(crate) fn new(n: usize, layout: &SpringLayout) -> Self {
+    /// The table for `layout` over `n` nodes, for a force buffer that keeps position p's
+    /// force in its row `row(p)` (below `zero`) and has its zero row at `zero`; empty where
+    /// it would not pay (see the module docs) and in builds without the node kernel.
+    pub(crate) fn new(
+        n: usize,
+        layout: &SpringLayout,
+        row: impl Fn(u32) -> u32,
+        zero: u32,
+    ) -> Self {
         if !cfg!(all(not(feature = "f64"), target_arch = "x86_64")) {
             return Self::default();
         }
         let m = layout.len();
-        let Some(pad) = m.checked_mul(4).and_then(|p| u32::try_from(p).ok()) else {
+        let Some(pad) = zero.checked_mul(4) else {
             return Self::default();
         };
         let count = |s: &[u32], i: usize| (s[i + 1] - s[i]) as usize;
@@ -75,9 +83,10 @@ impl EndLists {
                 wb: wb as u32,
             });
             let nodes = LANES * g..LANES * (g + 1);
-            let a_run = |i: usize, k: usize| (k < count(a, i)).then(|| a[i] + k as u32);
-            let b_list =
-                |i: usize, k: usize| (k < count(b, i)).then(|| layout.b_pos[b[i] as usize + k]);
+            let a_run = |i: usize, k: usize| (k < count(a, i)).then(|| row(a[i] + k as u32));
+            let b_list = |i: usize, k: usize| {
+                (k < count(b, i)).then(|| row(layout.b_pos[b[i] as usize + k]))
+            };
             for k in 0..wa {
                 out.push_row(nodes.clone(), |i| a_run(i, k));
             }
@@ -88,7 +97,7 @@ impl EndLists {
         out
     }
 
-    /// Appends one row: per node of `nodes`, 4 × its position, or the pad.
+    /// Appends one row: per node of `nodes`, 4 × the row of its force, or the pad.
     fn push_row(&mut self, nodes: std::ops::Range<usize>, pos: impl Fn(usize) -> Option<u32>) {
         let mut row = [self.pad; LANES];
         for (e, i) in row.iter_mut().zip(nodes) {
@@ -122,7 +131,7 @@ mod tests {
         }
         let scene = b.build().unwrap();
         let l = SpringLayout::new(17, &scene.model.springs);
-        let e = EndLists::new(17, &l);
+        let e = EndLists::new(17, &l, |p| p, l.len() as u32);
         if !cfg!(all(not(feature = "f64"), target_arch = "x86_64")) {
             assert_eq!(e, EndLists::default());
             return;

@@ -7,7 +7,7 @@
 //! (A₀ + A₁), each accumulator summed in row order from +0; the pad adds a zero row, which
 //! changes no bit. The update is [`crate::node_update`]'s, operation for operation,
 //! without fused multiply-add. So every position and velocity is bit-identical to the
-//! scalar pass's (tested in `solvers::node_tests`); only the rows' fourth (pad) lane is
+//! scalar pass's (tested in `solvers/sweep/tests.rs`); only the rows' fourth (pad) lane is
 //! written as 0.
 
 use std::arch::x86_64::*;

@@ -35,6 +35,7 @@ mod penalty;
 mod rk4;
 mod simplicial;
 mod sweep;
+mod sweep_slots;
 mod symplectic;
 mod touch;
 mod verlet;

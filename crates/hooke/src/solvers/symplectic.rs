@@ -89,11 +89,13 @@ fn node_pass(
     };
     let nj = NodeForces { sf: sj, ..nf };
     let impulse = springs.impulses.is_some();
+    // (The end lists are for this buffer unless they were made for the sweep's slots.)
+    let simd = !impulse && springs.ends.pad as usize == 4 * layout.len();
     let ok = AtomicBool::new(true);
     par::chunks_mut2(x, v, par::NODE_CHUNK, |start, xs, vs| {
-        let (done, finite) = match impulse {
-            false => simd::nodes(&springs.ends, start, sf, &t, (xs, vs)),
-            true => (0, true),
+        let (done, finite) = match simd {
+            true => simd::nodes(&springs.ends, start, sf, &t, (xs, vs)),
+            false => (0, true),
         };
         let (start, xs, vs) = (start + done, &mut xs[done..], &mut vs[done..]);
         // Local copies of what the closure borrows, and the chunk's offsets, masses and

@@ -78,7 +78,7 @@ impl SpringSet {
             .collect();
         self.layout = SpringLayout::new(model.nodes.len(), springs);
         self.sweep = SweepPlan::new(model.nodes.len(), &self.layout);
-        self.ends = EndLists::new(model.nodes.len(), &self.layout);
+        self.ends = self.sweep.end_lists(model.nodes.len(), &self.layout);
         self.tear_limits = tear_limits(springs, &self.layout);
         self.compile_coefficients(model, settings);
     }
