@@ -158,4 +158,23 @@ mod tests {
         // Node 0 is end a of four springs (to 1, 3, 9, 12): group 0's a-rows are four.
         assert_eq!(e.groups[0].wa, 4);
     }
+
+    /// A hub (node 0 joined to 200 others) would pad its group to 200 rows: no table, and
+    /// the node pass stays scalar.
+    #[test]
+    fn a_hub_leaves_the_table_empty() {
+        let mut b = SceneBuilder::new("t");
+        for i in 0..201 {
+            b.add_node(Node::new(vec3(i as crate::real::Real, 0.0, 0.0), 1.0));
+        }
+        for i in 1..201 {
+            b.add_spring(Spring::hooke(0, i, 1.0, 0.0));
+        }
+        let scene = b.build().unwrap();
+        let l = SpringLayout::new(201, &scene.model.springs);
+        assert_eq!(
+            EndLists::new(201, &l, |p| p, l.len() as u32),
+            EndLists::default()
+        );
+    }
 }

@@ -373,8 +373,9 @@ mod sweep_tests {
     use crate::builders;
 
     /// A scene stepped by symplectic Euler's sweep (which runs by itself only on scenes
-    /// larger than the cache) ends where the two passes take it, bit for bit: a 64×64
-    /// cloth (two segments, a zone) with air drag, pinned corners and wind.
+    /// larger than the cache) ends where the two passes take it, bit for bit, with its
+    /// forces at their positions and in rings: a 64-wide cloth with air drag, pinned
+    /// corners and wind.
     #[test]
     fn the_sweep_steps_a_simulation_as_the_two_passes_do() {
         let params = [("width", "64"), ("air_drag", "0.2")];
@@ -384,14 +385,20 @@ mod sweep_tests {
             .collect();
         let mut scene = builders::build("cloth", &params).unwrap();
         scene.model.env.wind = crate::vec3(0.3, 0.0, 0.1);
-        let run = |sweep: bool| {
+        let run = |sweep: bool, rings: bool| {
             let mut sim = Simulation::new(scene.clone());
             sim.prepare();
             assert!(
                 !sim.ws.springs.sweep.worthwhile,
                 "a small cloth takes two passes"
             );
-            sim.ws.springs.sweep.worthwhile = sweep;
+            let springs = &mut sim.ws.springs;
+            if rings {
+                let n = sim.scene.model.nodes.len();
+                springs.sweep = crate::solvers::SweepPlan::with_rings(n, &springs.layout);
+                springs.ends = springs.sweep.end_lists(n, &springs.layout);
+            }
+            springs.sweep.worthwhile = sweep;
             for _ in 0..50 {
                 sim.step().unwrap();
             }
@@ -402,10 +409,14 @@ mod sweep_tests {
             let st = &sim.scene.state;
             (bits(&st.x), bits(&st.v))
         };
-        let (two, one) = (run(false), run(true));
+        let (two, one, rings) = (run(false, false), run(true, false), run(true, true));
         assert!(
             two.0 == one.0 && two.1 == one.1,
             "the sweep took another path"
+        );
+        assert!(
+            two.0 == rings.0 && two.1 == rings.1,
+            "the sweep with its forces in rings took another path"
         );
     }
 }

@@ -98,6 +98,18 @@ impl SweepPlan {
         }
     }
 
+    /// A plan for `n` nodes with its forces in rings, whatever the scene's size (for
+    /// tests: the sweep runs only where `worthwhile`).
+    ///
+    /// # Panics
+    /// If the rings do not fit.
+    #[cfg(test)]
+    pub(crate) fn with_rings(n: usize, layout: &SpringLayout) -> Self {
+        let plan = Self::new(n, layout).with_slots(n, layout);
+        assert!(plan.slots.is_some(), "rings do not fit");
+        plan
+    }
+
     /// The plan with its forces in rings where they fit (see `sweep_slots.rs`).
     fn with_slots(mut self, n: usize, layout: &SpringLayout) -> Self {
         let shape = Shape {
