@@ -340,6 +340,17 @@ pub(crate) fn sum_run(run: &[Vec3]) -> Vec3 {
     (acc[0] + acc[1]) + (acc[2] + acc[3])
 }
 
+/// [`sum_run`]'s sum, the same bits, of forces that are not one slice (the k-th into
+/// accumulator k mod 4).
+#[inline(always)]
+pub(crate) fn sum_seq(forces: impl Iterator<Item = Vec3>) -> Vec3 {
+    let mut acc = [Vec3::ZERO; 4];
+    for (k, f) in forces.enumerate() {
+        acc[k % 4] += f;
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3])
+}
+
 /// Σ of the forces at `positions`, with two accumulators in a fixed pattern.
 #[inline(always)]
 pub(crate) fn sum_at(sf: &[Vec3], positions: &[u32]) -> Vec3 {

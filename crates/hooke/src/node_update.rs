@@ -6,6 +6,7 @@
 //! (`solvers/symplectic.rs`, `solvers/sweep.rs` and the SIMD kernel `simd::nodes`, which
 //! all compute exactly these operations in this order).
 
+use crate::model::Model;
 use crate::real::{Real, Vec3};
 
 /// The node update's terms besides the springs (see the module docs).
@@ -23,4 +24,19 @@ pub(crate) struct NodeTerms<'a> {
     pub h: Real,
     /// Velocity factor after the step.
     pub retention: Real,
+}
+
+impl<'a> NodeTerms<'a> {
+    /// The terms of `model`'s nodes with constant forces `fconst`, step `h` \[s] and
+    /// velocity factor `retention`.
+    pub(crate) fn new(model: &'a Model, fconst: &'a [Vec3], h: Real, retention: Real) -> Self {
+        Self {
+            fconst,
+            inv_mass: &model.nodes.inv_mass,
+            air_drag: model.env.air_drag,
+            wind: model.env.wind,
+            h,
+            retention,
+        }
+    }
 }

@@ -29,7 +29,7 @@
 use std::ops::Range;
 
 use crate::end_lists::EndLists;
-use crate::forces::{NodeWindow, SpringCoeffs, drag_force, spring_range, sum_by, sum_run};
+use crate::forces::{NodeWindow, SpringCoeffs, drag_force, spring_range, sum_by, sum_run, sum_seq};
 use crate::layout::SpringLayout;
 use crate::node_update::NodeTerms;
 use crate::real::{Vec3, nonfinite_probe};
@@ -312,12 +312,10 @@ fn integrate(
         // phase 1; those from below earlier in the sweep or in phase 1) and is not written
         // again this step.
         let springs = unsafe {
+            // (In the rings a run may wrap: summed slot by slot, without a buffer.)
             let own = match &s.plan.slots {
                 None => sum_run(sf.run(own)),
-                Some(_) => sum_run(
-                    &own.map(|p| sf.at(s.plan.slot(layout, p)))
-                        .collect::<Vec<_>>(),
-                ),
+                Some(_) => sum_seq(own.map(|p| sf.at(s.plan.slot(layout, p)))),
             };
             own - sum_by(&layout.b_pos[bs], |p| sf.at(s.plan.slot(layout, p)))
         };

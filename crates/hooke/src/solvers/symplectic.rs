@@ -52,14 +52,7 @@ impl Solver for SymplecticEuler {
         // The energy audit's damping term (see `crate::audit`).
         ws.audit.note_damping_power(power);
         ws.counters.spring_updates += model.springs.len() as u64;
-        let terms = NodeTerms {
-            fconst: &ws.fconst,
-            inv_mass: &model.nodes.inv_mass,
-            air_drag: model.env.air_drag,
-            wind: model.env.wind,
-            h,
-            retention: ws.retention,
-        };
+        let terms = NodeTerms::new(model, &ws.fconst, h, ws.retention);
         let finite = ws.counters.time(Phase::Nodes, || {
             node_pass(springs, terms, (&ws.sf, &ws.sj), (x, v))
         });
@@ -138,14 +131,7 @@ impl SymplecticEuler {
             ends: &springs.ends,
             co: &springs.forces,
         };
-        let t = NodeTerms {
-            fconst: &ws.fconst,
-            inv_mass: &model.nodes.inv_mass,
-            air_drag: model.env.air_drag,
-            wind: model.env.wind,
-            h: ctx.h,
-            retention: ws.retention,
-        };
+        let t = NodeTerms::new(model, &ws.fconst, ctx.h, ws.retention);
         let (x, v) = (&mut st.x, &mut st.v);
         let sf = &mut ws.sf;
         let (power, finite) = ws
