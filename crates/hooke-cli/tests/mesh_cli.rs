@@ -254,14 +254,15 @@ fn convert_run_export_keeps_faces_and_uvs() {
             text(&o.stdout)
         );
     }
-    // The OBJ frames: same faces (the flag's nodes are in first-use order) and the same
-    // texture coordinate at every corner; the texture and its material sit beside them.
+    // The OBJ frames: same faces (the reader numbers vertices in order of first use, so
+    // the scene's faces are compared in that numbering) and the same texture coordinate
+    // at every corner; the texture and its material sit beside them.
     let back = hooke_io::mesh_import::load_mesh(
         &d.join("obj/obj/frame_00002.obj"),
         hooke_io::mesh_import::ImportOptions::default(),
     )
     .unwrap();
-    assert_eq!(back.faces, surface.faces);
+    assert_eq!(back.faces, first_use(&surface.faces));
     for f in 0..back.faces.len() {
         for c in 0..3 {
             let got = back.uvs[back.face_uvs[f][c] as usize];
@@ -284,6 +285,63 @@ fn convert_run_export_keeps_faces_and_uvs() {
         "{}",
         text(&o.stderr)
     );
+}
+
+/// By default the nodes are numbered for locality (springs join nearby numbers); with
+/// --keep-order they are the mesh's vertices in the reader's order. Either way the same
+/// points.
+#[test]
+fn convert_numbers_nodes_for_locality_unless_told_to_keep_the_order() {
+    let d = scratch("order");
+    let flag = scenes().join("flag.obj");
+    let run = |out: &str, extra: &[&str]| {
+        let mut args = vec!["convert", flag.to_str().unwrap(), "-o", out, "--bend"];
+        args.extend_from_slice(extra);
+        let o = hooke(&args, &d);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        (text(&o.stdout), hooke_io::read_scene(&d.join(out)).unwrap())
+    };
+    let (said, kept) = run("kept.json", &["--keep-order"]);
+    assert!(said.contains("the mesh's vertex order"), "{said}");
+    let mesh = hooke_io::mesh_import::load_mesh(&flag, Default::default()).unwrap();
+    assert_eq!(kept.state().x(), &mesh.positions[..]);
+    let (said, local) = run("local.json", &[]);
+    assert!(said.contains("numbered for locality"), "{said}");
+    let points = |s: &hooke::Scene| {
+        let x = s.state().x().iter();
+        let mut p: Vec<[f64; 3]> = x.map(|v| v.to_array().map(hooke::f64_of)).collect();
+        p.sort_by(|a, b| a.partial_cmp(b).expect("finite"));
+        p
+    };
+    assert_eq!(points(&kept), points(&local));
+    assert_ne!(kept.state().x(), local.state().x());
+    let gap = |s: &hooke::Scene| {
+        let sp = s.model().springs();
+        sp.a()
+            .iter()
+            .zip(sp.b())
+            .map(|(a, b)| a.abs_diff(*b))
+            .max()
+            .unwrap()
+    };
+    assert!(
+        gap(&local) < gap(&kept),
+        "{} against {}",
+        gap(&local),
+        gap(&kept)
+    );
+}
+
+/// `faces` with their vertices numbered in order of first use, as OBJ readers number them.
+fn first_use(faces: &[[u32; 3]]) -> Vec<[u32; 3]> {
+    let mut number = std::collections::HashMap::new();
+    let faces = faces.iter().map(|f| {
+        f.map(|v| {
+            let next = number.len() as u32;
+            *number.entry(v).or_insert(next)
+        })
+    });
+    faces.collect()
 }
 
 #[test]

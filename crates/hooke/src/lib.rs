@@ -68,6 +68,7 @@ pub mod mesh;
 mod model;
 mod names;
 mod node_update;
+mod ordering;
 mod par;
 mod path;
 mod real;

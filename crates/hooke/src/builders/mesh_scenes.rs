@@ -212,6 +212,9 @@ pub(crate) fn jelly_mesh(p: &JellyMeshParams) -> Result<SceneBuilder, FieldError
         k: p.k,
         c: 0.002 * p.k.sqrt(),
         volume: (p.k_volume > 0.0).then_some(p.k_volume),
+        // The generated cube is numbered face by face already; kept, the scene (and the
+        // stored hashes of its runs) stays as it was.
+        keep_order: true,
         ..SpringifyOptions::default()
     };
     let (mut b, r) = springify(&src, &opts)?;
