@@ -15,6 +15,7 @@ mod nodes;
 mod springs;
 
 pub(crate) use adjacency::Adjacency;
+use adjacency::LazyAdjacency;
 pub use env::{Environment, FieldKind, ForceField};
 pub use nodes::Nodes;
 pub(crate) use springs::keep_map;
@@ -37,7 +38,7 @@ pub struct Model {
     pub(crate) contacts: Contacts,
     pub(crate) actuators: Actuators,
     pub(crate) surfaces: Vec<Surface>,
-    adjacency: Adjacency,
+    adjacency: LazyAdjacency,
 }
 
 /// Everything a [`Model`] is made of, for [`Model::from_parts`].
@@ -53,7 +54,7 @@ pub(crate) struct ModelParts {
 }
 
 impl Model {
-    /// Assembles and validates a model; builds the adjacency.
+    /// Assembles and validates a model (its adjacency is built when first needed).
     pub(crate) fn from_parts(p: ModelParts) -> Result<Self, FieldError> {
         let mut m = Self {
             nodes: p.nodes,
@@ -63,7 +64,7 @@ impl Model {
             contacts: p.contacts,
             actuators: p.actuators,
             surfaces: p.surfaces,
-            adjacency: Adjacency::default(),
+            adjacency: LazyAdjacency::default(),
         };
         m.rebuild_adjacency()?;
         Ok(m)
@@ -104,16 +105,31 @@ impl Model {
         &self.surfaces
     }
 
-    /// The CSR node→spring adjacency.
+    /// The CSR node→spring adjacency (built on the first call).
     pub(crate) fn adjacency(&self) -> &Adjacency {
-        &self.adjacency
+        let (n, sp) = (self.nodes.len(), &self.springs);
+        self.adjacency.get(n, &sp.a, &sp.b)
     }
 
-    /// Validates the model and rebuilds the adjacency after springs were added, removed or
-    /// reconnected.
+    /// The adjacency for a computation that runs once (a stable-step estimate): the one
+    /// the model holds, or one built for the call and dropped after it, so that a model
+    /// whose step never needs it does not keep it.
+    pub(crate) fn adjacency_for_once(&self) -> std::borrow::Cow<'_, Adjacency> {
+        match self.adjacency.built() {
+            Some(adj) => std::borrow::Cow::Borrowed(adj),
+            None => std::borrow::Cow::Owned(Adjacency::build(
+                self.nodes.len(),
+                &self.springs.a,
+                &self.springs.b,
+            )),
+        }
+    }
+
+    /// Validates the model and forgets the adjacency after springs were added, removed or
+    /// reconnected (it is built again when next needed).
     pub(crate) fn rebuild_adjacency(&mut self) -> Result<(), FieldError> {
         self.validate()?;
-        self.adjacency = Adjacency::build(self.nodes.len(), &self.springs.a, &self.springs.b);
+        self.adjacency.reset();
         Ok(())
     }
 
@@ -148,7 +164,7 @@ impl Model {
 
     /// Number of springs attached to `node`.
     pub(crate) fn degree(&self, node: usize) -> usize {
-        self.adjacency.degree(node)
+        self.adjacency().degree(node)
     }
 
     /// Reduced mass of spring `s` \[kg]: 1/(1/m_a + 1/m_b), a pinned end counting as

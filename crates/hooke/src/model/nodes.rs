@@ -20,6 +20,17 @@ pub struct Nodes {
 }
 
 impl Nodes {
+    /// Empty columns with room for `n` nodes.
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        Self {
+            mass: Vec::with_capacity(n),
+            inv_mass: Vec::with_capacity(n),
+            pinned: Vec::with_capacity(n),
+            radius: Vec::with_capacity(n),
+            roughness: Vec::with_capacity(n),
+        }
+    }
+
     /// Mass of each node \[kg] (kept for pinned nodes too, for display and export).
     pub fn mass(&self) -> &[Real] {
         &self.mass

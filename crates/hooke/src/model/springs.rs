@@ -89,6 +89,23 @@ pub struct Springs {
 }
 
 impl Springs {
+    /// Empty columns with room for `m` springs (filled by push, they would keep up to
+    /// twice the room they need).
+    pub(crate) fn with_capacity(m: usize) -> Self {
+        Self {
+            a: Vec::with_capacity(m),
+            b: Vec::with_capacity(m),
+            rest: Vec::with_capacity(m),
+            kind: Vec::with_capacity(m),
+            k: Vec::with_capacity(m),
+            c: Vec::with_capacity(m),
+            cs: Vec::with_capacity(m),
+            cd: Vec::with_capacity(m),
+            damping: Vec::with_capacity(m),
+            break_strain: Vec::with_capacity(m),
+        }
+    }
+
     /// First end of each spring (node index).
     pub fn a(&self) -> &[u32] {
         &self.a

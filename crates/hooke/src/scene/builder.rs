@@ -218,7 +218,7 @@ impl SceneBuilder {
                 *slot = true;
             }
         }
-        let mut nodes = Nodes::default();
+        let mut nodes = Nodes::with_capacity(n);
         let (mut x, mut v) = (Vec::with_capacity(n), Vec::with_capacity(n));
         for (i, node) in self.nodes.iter().enumerate() {
             node.check(i, anchored[i])?;
@@ -241,7 +241,7 @@ impl SceneBuilder {
     /// The springs in arrays; a missing rest length is the initial distance of the ends.
     fn springs(&self, x: &[Vec3]) -> Result<Springs, FieldError> {
         let n = x.len();
-        let mut springs = Springs::default();
+        let mut springs = Springs::with_capacity(self.springs.len());
         for (s, sp) in self.springs.iter().enumerate() {
             sp.check(s)?;
             let (a, b) = (sp.a as usize, sp.b as usize);

@@ -66,7 +66,7 @@ impl NodeTerms {
 /// effect); `None` for pinned and anchored nodes.
 pub(crate) fn node_terms(model: &Model, springs: &Springs) -> Vec<Option<NodeTerms>> {
     let nodes = &model.nodes;
-    let adj = model.adjacency();
+    let adj = &*model.adjacency_for_once();
     let sp = springs;
     (0..nodes.len())
         .map(|i| {

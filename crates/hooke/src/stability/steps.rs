@@ -66,7 +66,7 @@ pub(crate) fn xpbd_substeps(model: &Model, springs: &Springs, h: Real) -> u32 {
 /// general. Unconnected parts count separately; the largest is returned.
 fn diameter(model: &Model) -> usize {
     let n = model.nodes.len();
-    let adj = model.adjacency();
+    let adj = &*model.adjacency_for_once();
     let sp = &model.springs;
     let bfs = |start: usize, dist: &mut Vec<usize>| -> (usize, usize) {
         let mut queue = std::collections::VecDeque::from([start]);
