@@ -289,7 +289,7 @@ fn convert_run_export_keeps_faces_and_uvs() {
 
 /// By default the nodes are numbered for locality (springs join nearby numbers); with
 /// --keep-order they are the mesh's vertices in the reader's order. Either way the same
-/// points.
+/// points; `hooke edit --renumber` numbers a kept scene for locality afterwards.
 #[test]
 fn convert_numbers_nodes_for_locality_unless_told_to_keep_the_order() {
     let d = scratch("order");
@@ -330,6 +330,22 @@ fn convert_numbers_nodes_for_locality_unless_told_to_keep_the_order() {
         gap(&local),
         gap(&kept)
     );
+    // `hooke edit --renumber` numbers any scene so: the kept one comes out as converted.
+    let o = hooke(
+        &["edit", "kept.json", "--renumber", "-o", "edited.json"],
+        &d,
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("numbered for locality"),
+        "{}",
+        text(&o.stdout)
+    );
+    let edited = hooke_io::read_scene(&d.join("edited.json")).unwrap();
+    assert_eq!(points(&edited), points(&kept));
+    assert!(gap(&edited) < gap(&kept));
+    let o = hooke(&["run", "edited.json", "--steps", "50", "-q"], &d);
+    assert!(o.status.success(), "{}", text(&o.stderr));
 }
 
 /// `faces` with their vertices numbered in order of first use, as OBJ readers number them.

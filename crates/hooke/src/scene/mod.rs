@@ -6,6 +6,7 @@ mod built;
 mod inside;
 mod items;
 mod remove;
+mod renumber;
 mod resume;
 
 pub use builder::SceneBuilder;

@@ -29,40 +29,32 @@ impl SceneBuilder {
             .collect();
         self.retain_springs(&keep);
         let node = self.nodes.remove(i as usize);
-        let shift = |v: u32| if v > i { v - 1 } else { v };
-        for s in &mut self.springs {
-            (s.a, s.b) = (shift(s.a), shift(s.b));
-        }
+        // What names node i goes; then every later node's number drops by one.
         for n in &mut self.nodes {
             for nb in [
                 &mut n.roughness.forward_node,
                 &mut n.roughness.backward_node,
             ] {
-                *nb = nb.filter(|&v| v != i).map(shift);
+                *nb = nb.filter(|&v| v != i);
             }
         }
         self.anchors.retain(|a| a.node != i);
-        self.anchors.iter_mut().for_each(|a| a.node = shift(a.node));
-        self.remove_node_from_faces(i, shift);
+        self.remove_node_from_faces(i);
         for field in &mut self.env.fields {
             if let Some(list) = &mut field.nodes {
                 list.retain(|&v| v != i);
-                list.iter_mut().for_each(|v| *v = shift(*v));
             }
         }
         self.touching.retain(|&v| v != i);
-        self.touching.iter_mut().for_each(|v| *v = shift(*v));
         self.friction_anchors.retain(|a| a.0 != i);
-        self.friction_anchors
-            .iter_mut()
-            .for_each(|a| a.0 = shift(a.0));
         for per_node in [&mut self.verlet_accel, &mut self.last_dv]
             .into_iter()
             .flatten()
         {
             per_node.remove(i as usize);
         }
-        self.remove_node_from_sensors(i, shift);
+        self.remove_node_from_sensors(i);
+        self.map_node_refs(|v| if v > i { v - 1 } else { v });
         Some(node)
     }
 
@@ -79,28 +71,22 @@ impl SceneBuilder {
         (self.actuators).remap_springs(&map, &mut self.controllers);
     }
 
-    /// Drops the faces on node `i` (and surfaces left without faces); renumbers the rest.
-    fn remove_node_from_faces(&mut self, i: u32, shift: impl Fn(u32) -> u32) {
+    /// Drops the faces on node `i` (and surfaces left without faces).
+    fn remove_node_from_faces(&mut self, i: u32) {
         for surface in &mut self.surfaces {
             let keep: Vec<bool> = surface.faces.iter().map(|f| !f.contains(&i)).collect();
             surface.retain_faces(&keep);
-            for f in &mut surface.faces {
-                *f = f.map(&shift);
-            }
         }
         self.surfaces.retain(|s| !s.faces.is_empty());
     }
 
     /// Sensors that watch node `i` go, with the controller weights that read them.
-    fn remove_node_from_sensors(&mut self, i: u32, shift: impl Fn(u32) -> u32) {
+    fn remove_node_from_sensors(&mut self, i: u32) {
         let act = &mut self.actuators;
         let watches = |k: &SensorKind| k.nodes().contains(&i);
         let kept: Vec<bool> = act.sensors.iter().map(|s| !watches(&s.kind)).collect();
         let sensor_map = keep_map(&kept);
         act.sensors.retain(|s| !watches(&s.kind));
-        for s in &mut act.sensors {
-            s.kind.map_nodes(&shift);
-        }
         for c in &mut act.controllers {
             c.weights = (c.weights.iter())
                 .filter_map(|&(s, w)| sensor_map[s as usize].map(|n| (n, w)))

@@ -27,7 +27,7 @@ pub use options::{MassSpec, MeshSource, SpringifyOptions, SpringifyReport};
 use crate::error::FieldError;
 use crate::mesh::{self, Surface};
 use crate::ordering;
-use crate::real::{Real, Vec3};
+use crate::real::Real;
 use crate::scene::{Node, SceneBuilder, Spring};
 use welded::{Welded, err, welded};
 
@@ -61,10 +61,6 @@ pub fn springify(
         positions.extend(lattice.points);
     }
     let m = node_mass(&mesh, opts.mass)? / positions.len() as Real;
-    let mut faces = mesh.faces;
-    if !opts.keep_order {
-        report.renumbered = Some(renumber(&mut positions, &mut springs, &mut faces));
-    }
     let mut b = SceneBuilder::new(if src.name.is_empty() {
         "mesh"
     } else {
@@ -78,35 +74,19 @@ pub fn springify(
     }
     b.surfaces.push(Surface {
         name: b.name.clone(),
-        faces,
+        faces: mesh.faces,
         uvs: src.uvs.clone(),
         face_uvs: mesh.face_uvs,
         texture: src.texture.clone(),
         pressure: None,
     });
+    if !opts.keep_order {
+        let gap = |b: &SceneBuilder| ordering::bandwidth(b.springs.iter().map(|s| (s.a, s.b)));
+        let before = gap(&b);
+        b.number_for_locality();
+        report.renumbered = Some((before, gap(&b)));
+    }
     Ok((b, report))
-}
-
-/// Numbers the nodes for locality (reverse Cuthill–McKee over the springs; see
-/// `crate::ordering`): moves the positions and renames the springs' ends and the faces'
-/// corners. Returns the largest index gap over the springs before and after.
-fn renumber(
-    positions: &mut Vec<Vec3>,
-    springs: &mut [Spring],
-    faces: &mut [[u32; 3]],
-) -> (u32, u32) {
-    let pairs: Vec<(u32, u32)> = springs.iter().map(|s| (s.a, s.b)).collect();
-    let order = ordering::reverse_cuthill_mckee(positions.len(), &pairs);
-    let new_of = ordering::inverse(&order);
-    *positions = order.iter().map(|&i| positions[i as usize]).collect();
-    for s in springs.iter_mut() {
-        (s.a, s.b) = (new_of[s.a as usize], new_of[s.b as usize]);
-    }
-    for v in faces.iter_mut().flatten() {
-        *v = new_of[*v as usize];
-    }
-    let after = ordering::bandwidth(springs.iter().map(|s| (s.a, s.b)));
-    (ordering::bandwidth(pairs), after)
 }
 
 /// The mesh has vertices and triangles, finite positions and valid indices.
