@@ -66,7 +66,7 @@ impl Model {
             surfaces: p.surfaces,
             adjacency: LazyAdjacency::default(),
         };
-        m.rebuild_adjacency()?;
+        m.springs_changed()?;
         Ok(m)
     }
 
@@ -127,7 +127,7 @@ impl Model {
 
     /// Validates the model and forgets the adjacency after springs were added, removed or
     /// reconnected (it is built again when next needed).
-    pub(crate) fn rebuild_adjacency(&mut self) -> Result<(), FieldError> {
+    pub(crate) fn springs_changed(&mut self) -> Result<(), FieldError> {
         self.validate()?;
         self.adjacency.reset();
         Ok(())
@@ -157,7 +157,7 @@ impl Model {
         }
         let map = self.springs.retain(keep);
         self.actuators.remap_springs(&map, controllers);
-        self.rebuild_adjacency()
+        self.springs_changed()
             .expect("removing springs keeps a valid model");
         map
     }
