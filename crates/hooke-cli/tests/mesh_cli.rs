@@ -348,6 +348,43 @@ fn convert_numbers_nodes_for_locality_unless_told_to_keep_the_order() {
     assert!(o.status.success(), "{}", text(&o.stderr));
 }
 
+/// --scale multiplies the coordinates (hooke reads them as metres); a mesh that reaches
+/// past 100 m gets a warning that names --scale; a scale ≤ 0 exits 2.
+#[test]
+fn convert_scales_and_warns_about_meshes_in_small_units() {
+    let d = scratch("scale");
+    let flag = scenes().join("flag.obj");
+    let mesh = hooke_io::mesh_import::load_mesh(&flag, Default::default()).unwrap();
+    let convert = |out: &str, scale: &str| {
+        let f = flag.to_str().unwrap();
+        hooke(
+            &["convert", f, "-o", out, "--keep-order", "--scale", scale],
+            &d,
+        )
+    };
+    let o = convert("double.json", "2");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(!text(&o.stderr).contains("--scale"), "{}", text(&o.stderr));
+    let scene = hooke_io::read_scene(&d.join("double.json")).unwrap();
+    let doubled: Vec<_> = mesh.positions.iter().map(|p| *p * 2.0).collect();
+    assert_eq!(scene.state().x(), &doubled[..]);
+    let o = convert("huge.json", "1000");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let said = text(&o.stderr);
+    assert!(
+        said.contains("reads them as metres") && said.contains("--scale 0.01"),
+        "{said}"
+    );
+    let o = convert("none.json", "0");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("--scale: 0"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!d.join("none.json").exists());
+}
+
 /// `faces` with their vertices numbered in order of first use, as OBJ readers number them.
 fn first_use(faces: &[[u32; 3]]) -> Vec<[u32; 3]> {
     let mut number = std::collections::HashMap::new();
