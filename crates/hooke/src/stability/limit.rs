@@ -3,7 +3,7 @@
 
 use super::maps::is_stable;
 use crate::forces::SpringCoeffs;
-use crate::model::{Model, SpringKind, Springs};
+use crate::model::{Adjacency, Model, SpringKind, Springs};
 use crate::settings::Integrator;
 
 /// The largest stable integration step of a scene for one integrator.
@@ -63,10 +63,13 @@ impl NodeTerms {
 }
 
 /// Each node's terms with the springs' values `springs` (the model's, or those in
-/// effect); `None` for pinned and anchored nodes.
-pub(crate) fn node_terms(model: &Model, springs: &Springs) -> Vec<Option<NodeTerms>> {
+/// effect) over the model's adjacency `adj`; `None` for pinned and anchored nodes.
+pub(crate) fn node_terms(
+    model: &Model,
+    springs: &Springs,
+    adj: &Adjacency,
+) -> Vec<Option<NodeTerms>> {
     let nodes = &model.nodes;
-    let adj = &*model.adjacency_for_once();
     let sp = springs;
     (0..nodes.len())
         .map(|i| {
@@ -106,7 +109,9 @@ pub(super) struct Classes(Vec<(NodeTerms, usize)>);
 impl Classes {
     pub(super) fn new(model: &Model, springs: &Springs) -> Self {
         let key = |t: &NodeTerms| [t.w2, t.w2_h2, t.g, t.g_h].map(f64::to_bits);
-        let mut all: Vec<(NodeTerms, usize)> = node_terms(model, springs)
+        // Estimates run once (at build, on a divergence): an adjacency for the call.
+        let adj = model.adjacency_for_once();
+        let mut all: Vec<(NodeTerms, usize)> = node_terms(model, springs, &adj)
             .into_iter()
             .enumerate()
             .filter_map(|(i, t)| t.map(|t| (t, i)))

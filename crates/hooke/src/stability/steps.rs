@@ -2,7 +2,7 @@
 //! of small substeps.
 
 use super::limit::{Limit, largest_stable_h, node_terms};
-use crate::model::{Model, Springs};
+use crate::model::{Adjacency, Model, Springs};
 use crate::real::Real;
 use crate::settings::Integrator;
 
@@ -50,13 +50,15 @@ fn nice_floor(x: f64) -> f64 {
 /// (h·ω ≈ 88) gains 5.8% of its energy at impact with h_s·ω ≈ 5 (18 substeps), 1.5% at
 /// 3.7, 0.55% at 3.3 and none at 2.9 (30 substeps).
 pub(crate) fn xpbd_substeps(model: &Model, springs: &Springs, h: Real) -> u32 {
-    let w2 = node_terms(model, springs)
+    // XPBD compiles again on every controller switch: the model keeps its adjacency.
+    let adj = model.adjacency();
+    let w2 = node_terms(model, springs, adj)
         .into_iter()
         .flatten()
         .map(|t| t.w2)
         .fold(0.0f64, f64::max);
     let hw = h as f64 * w2.sqrt();
-    let spread = (diameter(model) as f64 / 8.0).ceil().min(hw.ceil());
+    let spread = (diameter(model, adj) as f64 / 8.0).ceil().min(hw.ceil());
     let per = if model.contacts.any() { 3.0 } else { 5.0 };
     ((hw / per).ceil().max(spread) as u32).clamp(1, 1000)
 }
@@ -64,9 +66,8 @@ pub(crate) fn xpbd_substeps(model: &Model, springs: &Springs, h: Real) -> u32 {
 /// The mesh's diameter in springs, estimated by two breadth-first sweeps (from node 0 to
 /// the farthest node, then from there): exact for chains and grids, a lower bound in
 /// general. Unconnected parts count separately; the largest is returned.
-fn diameter(model: &Model) -> usize {
+fn diameter(model: &Model, adj: &Adjacency) -> usize {
     let n = model.nodes.len();
-    let adj = &*model.adjacency_for_once();
     let sp = &model.springs;
     let bfs = |start: usize, dist: &mut Vec<usize>| -> (usize, usize) {
         let mut queue = std::collections::VecDeque::from([start]);
