@@ -139,15 +139,15 @@ impl Simulation {
             rest: layout.rest.clone(),
             k: co.k.clone(),
             c_axial: co.c_axial.clone(),
-            c_iso: co.c_iso.clone(),
-            compress: co.compress.clone(),
+            c_iso: (0..co.k.len()).map(|p| co.c_iso(p)).collect(),
+            compress: (0..co.k.len()).map(|p| co.compress(p)).collect(),
             a_start: layout.a_start.clone(),
             b_start: layout.b_start.clone(),
             b_pos: layout.b_pos.clone(),
             tear_limits: ws.springs.tear_limits.clone(),
             muscles: (model.actuators.muscles.iter())
                 .zip(&ws.springs.muscle_rest)
-                .map(|(m, &rest)| (layout.pos_of[m.spring as usize], rest))
+                .map(|(m, &rest)| (layout.pos_of(m.spring as usize) as u32, rest))
                 .collect(),
         })
     }

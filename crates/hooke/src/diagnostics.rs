@@ -98,7 +98,7 @@ pub(crate) fn energy(
             let rest = layout.rest[s] as f64;
             let stretch = len - rest;
             // A slack rope (compress = 0) stores no energy.
-            if co.compress[s] == 0.0 && stretch < 0.0 {
+            if co.compress(s) == 0.0 && stretch < 0.0 {
                 continue;
             }
             pe += 0.5 * co.k[s] as f64 * stretch * stretch;

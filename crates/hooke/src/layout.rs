@@ -17,17 +17,30 @@
 //! order, so results are bit-identical for any thread count.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use crate::model::Springs;
 use crate::real::Real;
+
+/// The inverse of a layout's `order`, built when first asked for: only muscles,
+/// controllers, tearing and the GPU backend ask, so most simulations never hold it (4 B a
+/// spring). Derived from `order`, it takes no part in comparing layouts.
+#[derive(Debug, Clone, Default)]
+struct Inverse(OnceLock<Vec<u32>>);
+
+impl PartialEq for Inverse {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
 
 /// Spring topology and rest lengths in kernel order.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct SpringLayout {
     /// Kernel position → the user's spring index.
     pub order: Vec<u32>,
-    /// The user's spring index → kernel position.
-    pub pos_of: Vec<u32>,
+    /// The user's spring index → kernel position, built on first use ([`Self::pos_of`]).
+    pos_of: Inverse,
     /// End a of each position: the spring's lower-numbered node (non-decreasing).
     pub a: Vec<u32>,
     /// End b of each position: the higher-numbered node (increasing within each a).
@@ -69,10 +82,6 @@ impl SpringLayout {
             let run = &mut order[a_start[i] as usize..a_start[i + 1] as usize];
             run.sort_by_key(|&s| hi(s as usize)); // stable
         }
-        let mut pos_of = vec![0u32; m];
-        for (p, &s) in order.iter().enumerate() {
-            pos_of[s as usize] = p as u32;
-        }
         let a: Vec<u32> = order.iter().map(|&s| lo(s as usize)).collect();
         let b: Vec<u32> = order.iter().map(|&s| hi(s as usize)).collect();
         let rest = order.iter().map(|&s| sp.rest[s as usize]).collect();
@@ -91,7 +100,7 @@ impl SpringLayout {
         }
         Self {
             order,
-            pos_of,
+            pos_of: Inverse::default(),
             a,
             b,
             rest,
@@ -112,6 +121,19 @@ impl SpringLayout {
         let a = self.a_start[nodes.start..=nodes.end].windows(2);
         let b = self.b_start[nodes.start..=nodes.end].windows(2);
         a.zip(b).map(|(a, b)| ([a[0], a[1]], [b[0], b[1]]))
+    }
+
+    /// The kernel position of the user's spring `s` (the inverse of `order`, built on the
+    /// first call).
+    pub(crate) fn pos_of(&self, s: usize) -> usize {
+        let inverse = self.pos_of.0.get_or_init(|| {
+            let mut pos_of = vec![0u32; self.order.len()];
+            for (p, &s) in self.order.iter().enumerate() {
+                pos_of[s as usize] = p as u32;
+            }
+            pos_of
+        });
+        inverse[s] as usize
     }
 
     /// Number of springs.
@@ -143,8 +165,8 @@ mod tests {
         assert_eq!(l.order, vec![1, 0, 3, 4, 2]);
         assert_eq!(l.a, vec![0, 0, 0, 1, 1]);
         assert_eq!(l.b, vec![1, 2, 3, 2, 3]);
-        for (s, &p) in l.pos_of.iter().enumerate() {
-            assert_eq!(l.order[p as usize], s as u32);
+        for s in 0..5 {
+            assert_eq!(l.order[l.pos_of(s)], s as u32);
         }
         assert_eq!(l.a_start, vec![0, 3, 5, 5, 5]);
         // Node 1 is end b of position 0; node 2 of 1 and 3; node 3 of 2 and 4.

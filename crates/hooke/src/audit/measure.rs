@@ -107,7 +107,7 @@ pub(crate) fn damping_power(
             let d = x[a] - x[b];
             let len = d.length();
             let stretch = len - layout.rest[p];
-            if len == 0.0 || (co.compress[p] == 0.0 && stretch < 0.0) {
+            if len == 0.0 || (co.compress(p) == 0.0 && stretch < 0.0) {
                 continue;
             }
             let u = d / len;
@@ -115,7 +115,7 @@ pub(crate) fn damping_power(
             let mean = (dv0 + dv1) * 0.5;
             let eval = if rule == Rule::End { dv1 } else { mean };
             let axial = co.c_axial[p] as f64 * (u.dot(eval) as f64) * (u.dot(mean) as f64);
-            sum += axial + co.c_iso[p] as f64 * eval.dot(mean) as f64;
+            sum += axial + co.c_iso(p) as f64 * eval.dot(mean) as f64;
         }
         sum
     })

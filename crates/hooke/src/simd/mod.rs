@@ -44,11 +44,21 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
     out: &mut [Vec3],
 ) -> (usize, f32) {
     let m = out.len();
+    // The isotropic damping and compression columns may be empty where the variant does
+    // not read them.
+    let col = |l: usize, read: bool| l == m || (!read && l == 0);
     assert!(
-        [s.a.len(), s.b.len(), s.rest.len(), s.k.len()]
-            .into_iter()
-            .chain([s.c_axial.len(), s.c_iso.len(), s.compress.len()])
-            .all(|l| l == m)
+        [
+            s.a.len(),
+            s.b.len(),
+            s.rest.len(),
+            s.k.len(),
+            s.c_axial.len()
+        ]
+        .into_iter()
+        .all(|l| l == m)
+            && col(s.c_iso.len(), ISO)
+            && col(s.compress.len(), ROPE)
             && x.len() == v.len(),
         "spring slices differ in length"
     );

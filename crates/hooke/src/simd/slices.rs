@@ -2,7 +2,9 @@
 
 use crate::real::Real;
 
-/// Per-spring inputs of one chunk, all of the same length.
+/// Per-spring inputs of one chunk, all of the same length but `c_iso` and `compress`,
+/// which are empty where the kernel's variant does not read them (no isotropic damping,
+/// no ropes).
 pub(crate) struct SpringSlices<'a> {
     pub a: &'a [u32],
     pub b: &'a [u32],

@@ -242,8 +242,8 @@ impl SpringTerms {
         Self {
             k: co.k.iter().map(|&k| k as f64).collect(),
             c_axial: co.c_axial.iter().map(|&c| c as f64).collect(),
-            c_iso: co.c_iso.iter().map(|&c| c as f64).collect(),
-            rope: co.compress.iter().map(|&c| c == 0.0).collect(),
+            c_iso: (0..co.k.len()).map(|s| co.c_iso(s) as f64).collect(),
+            rope: (0..co.k.len()).map(|s| co.compress(s) == 0.0).collect(),
         }
     }
 }

@@ -18,7 +18,7 @@ use crate::state::State;
 /// The weights of one spring in the matrix: h²·k and h·c.
 fn spring_weights(co: &SpringCoeffs, s: usize, h: f64) -> (f64, f64) {
     let k = co.k[s] as f64;
-    let c = (co.c_axial[s] + co.c_iso[s]) as f64;
+    let c = (co.c_axial[s] + co.c_iso(s)) as f64;
     (h * h * k, h * c)
 }
 

@@ -215,7 +215,7 @@ impl<'a> Substeps<'a> {
             }
             let u = [d[0] / len, d[1] / len, d[2] / len];
             let alpha = 1.0 / (k * hs * hs);
-            let gamma = alpha * (co.c_axial[s] + co.c_iso[s]) as f64 * hs;
+            let gamma = alpha * (co.c_axial[s] + co.c_iso(s)) as f64 * hs;
             let rel = sub(sub(x[a], x_prev[a]), sub(x[b], x_prev[b]));
             let moved = u[0] * rel[0] + u[1] * rel[1] + u[2] * rel[2];
             let dl = (-cval - gamma * moved) / ((1.0 + gamma) * wsum + alpha);

@@ -27,6 +27,6 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
 pub(super) fn potential_of(ws: &Workspace, x: &[Vec3], springs: impl Iterator<Item = u32>) -> f64 {
     let (layout, co) = (&ws.springs.layout, ws.springs.whole());
     springs
-        .map(|s| spring_energy(layout, co, x, layout.pos_of[s as usize] as usize))
+        .map(|s| spring_energy(layout, co, x, layout.pos_of(s as usize)))
         .sum()
 }

@@ -107,7 +107,8 @@ impl SpringSet {
                 *rest = live.rest[s];
             }
         }
-        self.layout.rest[self.layout.pos_of[s] as usize] = live.rest[s];
+        let p = self.layout.pos_of(s);
+        self.layout.rest[p] = live.rest[s];
     }
 
     /// Sets each muscle's rest length in effect to `rests` \[m] (a checkpoint's).
@@ -118,7 +119,8 @@ impl SpringSet {
         for (m, &r) in muscles.iter().zip(rests) {
             let s = m.spring as usize;
             live.rest[s] = r;
-            self.layout.rest[self.layout.pos_of[s] as usize] = r;
+            let p = self.layout.pos_of(s);
+            self.layout.rest[p] = r;
         }
     }
 
@@ -134,7 +136,8 @@ impl SpringSet {
             let s = m.spring as usize;
             let r = rest * m.factor(t, u);
             live.rest[s] = r;
-            layout.rest[layout.pos_of[s] as usize] = r;
+            let p = layout.pos_of(s);
+            layout.rest[p] = r;
         }
     }
 

@@ -29,7 +29,7 @@ pub(super) fn run(_: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
         .torn
         .iter()
         .map(|&s| {
-            let p = springs.layout.pos_of[s as usize] as usize;
+            let p = springs.layout.pos_of(s as usize);
             spring_energy(&springs.layout, springs.whole(), &st.x, p)
         })
         .sum();
