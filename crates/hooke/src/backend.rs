@@ -224,7 +224,7 @@ fn verlet_accel(sim: &Simulation) -> Vec<Vec3> {
     let springs = &ws.springs;
     let mut sf = vec![Vec3::ZERO; springs.layout.len()];
     forces::spring_pass(&springs.layout, &springs.forces, &st.x, &st.v, &mut sf);
-    let nf = NodeForces::new(model, &springs.layout, &sf, &ws.fconst);
+    let nf = NodeForces::new(model, &springs.layout, &sf, ws.fconst());
     let w = &model.nodes.inv_mass;
     (0..n).map(|i| nf.at(i, st.v[i]) * w[i]).collect()
 }

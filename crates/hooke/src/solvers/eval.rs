@@ -6,7 +6,7 @@ use crate::forces::{self, NodeForces};
 use crate::model::Model;
 use crate::par;
 use crate::real::Vec3;
-use crate::step::{Workspace, spring_rows};
+use crate::step::{Workspace, held_forces, spring_rows};
 
 /// Total forces at (x, v) into `f` \[N]: one spring pass, then one node pass (springs,
 /// constant forces, drag), timed as those two parts.
@@ -22,7 +22,12 @@ pub(super) fn forces_at(model: &Model, ws: &mut Workspace, x: &[Vec3], v: &[Vec3
         )
     });
     ws.audit.note_damping_power(power);
-    let nf = NodeForces::new(model, &springs.layout, &ws.sf, &ws.fconst);
+    let nf = NodeForces::new(
+        model,
+        &springs.layout,
+        &ws.sf,
+        held_forces(&ws.fbase, &ws.fconst),
+    );
     ws.counters.time(Phase::Nodes, || {
         par::chunks_mut(f, par::NODE_CHUNK, |start, part| {
             let r = start..start + part.len();

@@ -158,7 +158,7 @@ impl Solver for FastMassSpring {
         let planes = if self.touched {
             ws.counters.contact_steps += 1;
             let f0: Vec<V3> = ws
-                .fconst
+                .fconst()
                 .iter()
                 .map(|f| f.to_array().map(f64::from))
                 .collect();
@@ -187,7 +187,7 @@ impl Solver for FastMassSpring {
             h,
             pull: &self.pull,
         };
-        let y = sys.inertial_target(&x0, &v0, &ws.fconst);
+        let y = sys.inertial_target(&x0, &v0, ws.fconst());
         let base = sys.constant_rhs(&x0, &v0, &y);
         let mut x = sys.start(&x0, &v0, &y);
         if let Some(planes) = planes {

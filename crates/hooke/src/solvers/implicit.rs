@@ -34,7 +34,7 @@ use crate::model::{Model, Springs};
 use crate::real::{Real, Vec3};
 use crate::settings::{Integrator, LinearSolver};
 use crate::state::State;
-use crate::step::{Solver, SpringSet, StepCtx, StepReport, Workspace};
+use crate::step::{Solver, SpringSet, StepCtx, StepReport, Workspace, held_forces};
 
 /// The coefficients of one implicit method (see the module table).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -414,7 +414,7 @@ impl<'a> Newton<'a> {
         let (mut g2, mut scale2) = (0.0, 0.0);
         for i in (0..self.x0.len()).filter(|&i| !self.fixed[i]) {
             let mass = model.nodes.mass[i] as f64;
-            let weight = ws.fconst[i].to_array().map(|f| h * f as f64);
+            let weight = ws.fconst()[i].to_array().map(|f| h * f as f64);
             for k in 0..3 {
                 let inertia = mass * self.dv[i][k];
                 let force = h * (m.w0 * self.f0[i][k] + m.w1 * fe[i][k]);
@@ -586,7 +586,7 @@ fn forces_v3(model: &Model, ws: &mut Workspace, (x, v): (&[V3], &[V3]), exact: b
         eval::forces_at(model, ws, &blocks::to_real(x), &blocks::to_real(v), &mut f);
         return blocks::to_v3(&f);
     }
-    let (springs, fconst) = (&ws.springs, &ws.fconst);
+    let (springs, fconst) = (&ws.springs, held_forces(&ws.fbase, &ws.fconst));
     let co = (&springs.layout, &springs.forces);
     let f = ws.counters.time(Phase::Springs, || {
         super::forces64::forces_at(model, co, fconst, (x, v))

@@ -22,7 +22,7 @@ use crate::model::{SpringKind, Springs};
 use crate::real::{Real, Vec3};
 use crate::settings::{Integrator, Settings};
 use crate::state::State;
-use crate::step::{Solver, StepCtx, StepReport, Workspace, spring_rows};
+use crate::step::{Solver, StepCtx, StepReport, Workspace, held_forces, spring_rows};
 
 #[derive(Debug)]
 pub(super) struct Impulse;
@@ -76,7 +76,12 @@ fn other_forces(ctx: &StepCtx, st: &mut State, ws: &mut Workspace, w: &[Real]) {
         )
     });
     ws.audit.note_damping_power(power);
-    let nf = NodeForces::new(model, &springs.layout, &ws.sf, &ws.fconst);
+    let nf = NodeForces::new(
+        model,
+        &springs.layout,
+        &ws.sf,
+        held_forces(&ws.fbase, &ws.fconst),
+    );
     ws.counters.time(Phase::Nodes, || {
         for i in 0..st.len() {
             let f = nf.at(i, st.v[i]);

@@ -14,7 +14,7 @@ use crate::node_update::NodeTerms;
 use crate::real::{Vec3, nonfinite_probe};
 use crate::settings::Integrator;
 use crate::state::State;
-use crate::step::{Solver, SpringSet, StepCtx, StepReport, Workspace, spring_rows};
+use crate::step::{Solver, SpringSet, StepCtx, StepReport, Workspace, held_forces, spring_rows};
 use crate::{par, simd};
 
 use super::sweep;
@@ -52,7 +52,7 @@ impl Solver for SymplecticEuler {
         // The energy audit's damping term (see `crate::audit`).
         ws.audit.note_damping_power(power);
         ws.counters.spring_updates += model.springs.len() as u64;
-        let terms = NodeTerms::new(model, &ws.fconst, h, ws.retention);
+        let terms = NodeTerms::new(model, held_forces(&ws.fbase, &ws.fconst), h, ws.retention);
         let finite = ws.counters.time(Phase::Nodes, || {
             node_pass(springs, terms, (&ws.sf, &ws.sj), (x, v))
         });
@@ -131,7 +131,12 @@ impl SymplecticEuler {
             ends: &springs.ends,
             co: &springs.forces,
         };
-        let t = NodeTerms::new(model, &ws.fconst, ctx.h, ws.retention);
+        let t = NodeTerms::new(
+            model,
+            held_forces(&ws.fbase, &ws.fconst),
+            ctx.h,
+            ws.retention,
+        );
         let (x, v) = (&mut st.x, &mut st.v);
         let sf = &mut ws.sf;
         let (power, finite) = ws

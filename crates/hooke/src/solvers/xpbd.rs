@@ -33,7 +33,7 @@ use crate::model::{Model, SpringKind, Springs};
 use crate::real::{Real, Vec3};
 use crate::settings::Integrator;
 use crate::state::State;
-use crate::step::{Solver, StepCtx, StepReport, Workspace};
+use crate::step::{Solver, StepCtx, StepReport, Workspace, held_forces};
 
 /// XPBD, with its automatic number of small substeps for the springs in effect.
 #[derive(Debug, Default)]
@@ -65,7 +65,8 @@ impl Solver for Xpbd {
         let mut sub = Substeps::new((ctx.model, springs, &co), &fixed, hs, st);
         let (mut touched, mut pairs) = (Vec::new(), 0);
         for _ in 0..substeps {
-            ws.counters.time(Phase::Nodes, || sub.predict(&ws.fconst));
+            let fconst = held_forces(&ws.fbase, &ws.fconst);
+            ws.counters.time(Phase::Nodes, || sub.predict(fconst));
             ws.counters.time(Phase::Springs, || sub.project());
             ws.counters.spring_updates += springs.len() as u64;
             if ctx.model.contacts.collisions.mode != CollisionMode::Off {

@@ -15,9 +15,14 @@ pub(super) fn active(ctx: &StepCtx, ws: &Workspace) -> bool {
 /// fconst = fbase (+ pressure, which that stage added) + Σ user forces per node.
 pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
     let forces = &ctx.control.forces;
-    // The pressure stage starts from fbase every integration step; without gas, this does.
+    // The pressure stage starts from fbase every integration step; without gas, this does
+    // (and without user forces either, fconst goes back to reading fbase).
     if !pressure::active(ctx, ws) {
-        ws.fconst.copy_from_slice(&ws.fbase);
+        if forces.is_empty() {
+            ws.fconst = Vec::new();
+        } else {
+            ws.fconst.clone_from(&ws.fbase);
+        }
     }
     ws.audit.forced.clear();
     for &(node, f) in forces {

@@ -15,7 +15,7 @@ pub(super) fn active(ctx: &StepCtx, _: &Workspace) -> bool {
 }
 
 pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
-    ws.fconst.copy_from_slice(&ws.fbase);
+    ws.fconst.clone_from(&ws.fbase);
     for s in &ctx.model.surfaces {
         if let Some(law) = &s.pressure {
             let p = law.at(mesh::volume(&st.x, &s.faces)) as Real;

@@ -26,7 +26,8 @@ pub(crate) struct Workspace {
     /// Constant force per node: m·g plus fields \[N].
     pub fbase: Vec<Vec3>,
     /// Force per node held over an integration step: `fbase` plus gas pressure plus the
-    /// user's forces \[N].
+    /// user's forces \[N]; empty while it would equal `fbase` (no gas, no user forces: 16 B
+    /// a node kept). Read it through [`Workspace::fconst`] or [`held_forces`].
     pub fconst: Vec<Vec3>,
     /// The user forces in `fconst` since the last integration step (the external stage
     /// runs once more after they are gone, to take them out).
@@ -62,7 +63,18 @@ pub(crate) struct Workspace {
     pub audit: Ledger,
 }
 
+/// The forces held over an integration step \[N]: `fconst` where a stage filled it, else
+/// `fbase` (a free function, for callers that borrow other fields of the workspace).
+pub(crate) fn held_forces<'a>(fbase: &'a [Vec3], fconst: &'a [Vec3]) -> &'a [Vec3] {
+    if fconst.is_empty() { fbase } else { fconst }
+}
+
 impl Workspace {
+    /// The forces held over the integration step \[N] (see [`held_forces`]).
+    pub(crate) fn fconst(&self) -> &[Vec3] {
+        held_forces(&self.fbase, &self.fconst)
+    }
+
     /// Compiles for `model` and `settings` with the state's controllers.
     pub(crate) fn compile(&mut self, model: &Model, settings: &Settings, st: &State) {
         let h = settings.h();
@@ -74,7 +86,7 @@ impl Workspace {
             .expect("a solver is chosen before compiling");
         solver.compile(model, springs, h);
         self.fbase = forces::constant_forces(model);
-        self.fconst = self.fbase.clone();
+        self.fconst = Vec::new();
         self.external.clear();
         let m = model.springs.len();
         // The springs' forces, then a zero row: the pad of the node kernel's end lists.
