@@ -161,7 +161,7 @@ pub(crate) fn node_contacts(
     let nodes = model.nodes();
     let global = move |n: Option<u32>| n.map_or(-1, |j| (j + first) as i32);
     (0..nodes.len()).map(move |i| {
-        let r = &nodes.roughness()[i];
+        let r = nodes.roughness(i);
         GpuNodeContact {
             radius: nodes.radius()[i] as f32,
             forward: r.forward as f32,

@@ -64,7 +64,7 @@ impl<'a> SolverContacts<'a> {
     /// Node `i`'s contact as [`respond::friction`] needs it, `x_old` its position a step
     /// ago.
     pub(crate) fn node(&self, i: usize, x_old: Vec3) -> NodeContact {
-        let rough = self.model.nodes.roughness[i];
+        let rough = self.model.nodes.roughness(i);
         NodeContact {
             radius: self.model.nodes.radius[i],
             x_old,

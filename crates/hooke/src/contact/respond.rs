@@ -113,7 +113,7 @@ pub(crate) struct SurfacePass<'a> {
     pub radius: &'a [Real],
     /// Per node inverse mass (0 = does not respond).
     pub inv_mass: &'a [Real],
-    /// Per node roughness.
+    /// Per node roughness (empty: the default for every node).
     pub roughness: &'a [Roughness],
     /// Positions at the start of the step \[m].
     pub x_old: &'a [Vec3],
@@ -143,7 +143,7 @@ pub(crate) fn surfaces(p: &SurfacePass, x: &mut [Vec3], v: &mut [Vec3]) -> Vec<u
                 };
                 // The front (neighbours' positions) only when the node touches something.
                 let node = node.get_or_insert_with(|| {
-                    let rough = p.roughness[i];
+                    let rough = crate::model::roughness_of(p.roughness, i);
                     NodeContact {
                         radius: r,
                         x_old: p.x_old[i],

@@ -24,8 +24,8 @@ impl Model {
         let n = nd.len();
         if [nd.inv_mass.len(), nd.pinned.len(), nd.radius.len()]
             .into_iter()
-            .chain([nd.roughness.len()])
             .any(|l| l != n)
+            || !(nd.roughness.is_empty() || nd.roughness.len() == n)
         {
             return Err(FieldError::new("nodes", "per-node arrays differ in length"));
         }
@@ -56,7 +56,7 @@ impl Model {
                     format!("{r} is not a valid radius; give a finite radius >= 0 m"),
                 ));
             }
-            nd.roughness[i].validate(i, n)?;
+            nd.roughness(i).validate(i, n)?;
         }
         Ok(())
     }

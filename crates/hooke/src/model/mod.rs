@@ -18,6 +18,7 @@ pub(crate) use adjacency::Adjacency;
 use adjacency::LazyAdjacency;
 pub use env::{Environment, FieldKind, ForceField};
 pub use nodes::Nodes;
+pub(crate) use nodes::roughness_of;
 pub(crate) use springs::keep_map;
 pub use springs::{DampingMode, SpringKind, Springs};
 

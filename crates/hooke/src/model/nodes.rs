@@ -15,7 +15,8 @@ pub struct Nodes {
     /// Collision radius \[m]; 0 = none.
     pub(crate) radius: Vec<Real>,
     /// Friction roughness, forward and backward, and the neighbours that define the
-    /// node's front (seed 004).
+    /// node's front (seed 004); empty when every node has the default (most scenes: 24 B a
+    /// node kept). Read it through [`Nodes::roughness`].
     pub(crate) roughness: Vec<Roughness>,
 }
 
@@ -51,9 +52,13 @@ impl Nodes {
         &self.radius
     }
 
-    /// Friction roughness of each node, with the neighbours that give its front.
-    pub fn roughness(&self) -> &[Roughness] {
-        &self.roughness
+    /// Friction roughness of node `i`, with the neighbours that give its front.
+    ///
+    /// # Panics
+    /// If `i` is not a node.
+    pub fn roughness(&self, i: usize) -> Roughness {
+        assert!(i < self.len(), "node {i} of {}", self.len());
+        roughness_of(&self.roughness, i)
     }
 
     /// Number of nodes.
@@ -64,5 +69,36 @@ impl Nodes {
     /// Whether there are no nodes.
     pub fn is_empty(&self) -> bool {
         self.mass.is_empty()
+    }
+}
+
+/// Node `i`'s roughness in a column that is empty when every node has the default.
+#[inline]
+pub(crate) fn roughness_of(column: &[Roughness], i: usize) -> Roughness {
+    column.get(i).copied().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::builders;
+    use crate::contact::Roughness;
+
+    /// Nodes that all have the default roughness keep none; a creature's feet keep theirs,
+    /// and both come back the same through a scene builder.
+    #[test]
+    fn default_roughness_is_not_kept_per_node() {
+        let build = |name: &str| builders::build(name, &[]).unwrap();
+        let cloth = build("cloth");
+        let nodes = cloth.model().nodes();
+        assert!(nodes.roughness.is_empty());
+        assert_eq!(nodes.roughness(nodes.len() - 1), Roughness::default());
+        let walker = build("walker");
+        let feet = walker.model().nodes();
+        assert_eq!(feet.roughness.len(), feet.len());
+        assert!((0..feet.len()).any(|i| feet.roughness(i) != Roughness::default()));
+        for scene in [cloth, walker] {
+            let again = scene.to_builder().build().unwrap();
+            assert_eq!(again.model().nodes(), scene.model().nodes());
+        }
     }
 }

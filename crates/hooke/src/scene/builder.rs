@@ -4,7 +4,7 @@
 use super::{Node, Scene, Spring};
 use crate::actuation::{Actuators, ControllerState};
 use crate::audit::books::AuditBooks;
-use crate::contact::Contacts;
+use crate::contact::{Contacts, Roughness};
 use crate::error::FieldError;
 use crate::mesh::Surface;
 use crate::model::{Environment, Model, ModelParts, Nodes, SpringKind, Springs};
@@ -235,6 +235,9 @@ impl SceneBuilder {
             x.push(node.x);
             v.push(node.v);
         }
+        if nodes.roughness.iter().all(|r| *r == Roughness::default()) {
+            nodes.roughness = Vec::new(); // the default for all: nothing to keep
+        }
         Ok((nodes, x, v))
     }
 
@@ -276,7 +279,7 @@ impl SceneBuilder {
                 mass: m.nodes.mass[i],
                 pinned: m.nodes.pinned[i],
                 radius: m.nodes.radius[i],
-                roughness: m.nodes.roughness[i],
+                roughness: m.nodes.roughness(i),
             })
             .collect();
         let sp = &m.springs;
