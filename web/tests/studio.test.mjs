@@ -559,6 +559,15 @@ try {
   check(oct.nodes === 6 && oct.springs >= 12 && oct.surfaces === 1 && oct.source === 'octahedron.json',
     `Import OBJ… turns an octahedron into a spring model (${oct.nodes} nodes, ${oct.springs} springs, ${oct.surfaces} surface, ${oct.source}${oct.message ? '; ' + oct.message : ''})`);
   await page.screenshot({ path: path.join(art, '08-imported.png') });
+  // A mesh 500 units across is no mesh in metres (f32 would not resolve its motion):
+  // scaled by 0.01 on import, and the status line says so.
+  const big = path.join(art, 'octahedron-cm.obj');
+  fs.writeFileSync(big, fs.readFileSync(obj, 'utf8').replace(/^v (.*)$/gm, (_, c) => 'v ' + c.split(' ').map((s) => 500 * s).join(' ')));
+  const [bigPick] = await Promise.all([page.waitForEvent('filechooser'), clickWidget(page, 'import')]);
+  await bigPick.setFiles(big);
+  await sleep(600);
+  const cm = await info(page);
+  check(cm.nodes === 6 && /scaled by 0\.01/.test(cm.message), `a mesh 500 units across is imported scaled to metres, and said so (${cm.nodes} nodes; ${cm.message})`);
 
   // New, twice (it asks first): the default cloth at t = 0, and a reload keeps it so.
   await clickWidget(page, 'new');

@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 
 use eframe::egui::{self, Key, Modifiers, Pos2, Rect, Ui, Vec2};
-use hooke::springify::{MassSpec, SpringifyOptions, springify};
-use hooke::{Scene, Vec3};
+use hooke::Scene;
 use hooke_io::edit::NodeId;
+pub use import::mesh_scene;
 
 use crate::doc::Doc;
 use crate::draw::Show;
@@ -15,6 +15,7 @@ use crate::view::{Cam, Mode, P3};
 
 mod canvas;
 mod files;
+mod import;
 mod panel;
 mod resume;
 mod selection;
@@ -94,24 +95,6 @@ pub struct StudioApp {
 /// The scene the studio opens with (and New starts from): [`crate::scenes::first_scene`].
 pub fn default_scene() -> Scene {
     crate::scenes::first_scene()
-}
-
-/// Converts a triangle mesh into a spring model the way `hooke convert` does by default
-/// (1 kg, k = 1000 N/m, bend bracing) with a stable step.
-pub fn mesh_scene(src: &hooke::springify::MeshSource) -> Result<Scene, String> {
-    let opts = SpringifyOptions {
-        mass: MassSpec::Total(1.0),
-        k: 1000.0,
-        c: 0.5,
-        bend: Some(200.0),
-        ..SpringifyOptions::default()
-    };
-    let (mut b, _) = springify(src, &opts).map_err(|e| e.to_string())?;
-    b.settings.dt = 0.0; // the stable step, chosen by build
-    if b.env.gravity == Vec3::ZERO {
-        b.env.gravity = hooke::vec3(0.0, -9.81, 0.0);
-    }
-    b.build().map_err(|e| e.to_string())
 }
 
 impl StudioApp {
@@ -345,7 +328,9 @@ impl StudioApp {
             }
         };
         let loaded = match file.kind.as_str() {
-            "scene" => hooke_io::parse_scene(&text).map_err(|e| e.to_string()),
+            "scene" => hooke_io::parse_scene(&text)
+                .map(|s| (s, None))
+                .map_err(|e| e.to_string()),
             "mesh" => hooke_io::mesh_import::obj_from_text(
                 &file.name,
                 &text,
@@ -356,7 +341,7 @@ impl StudioApp {
             other => Err(format!("unknown file kind {other:?}")),
         };
         match loaded {
-            Ok(scene) => {
+            Ok((scene, notice)) => {
                 let name = if file.kind == "mesh" {
                     let json = std::path::Path::new(&file.name).with_extension("json");
                     json.to_string_lossy().into_owned()
@@ -364,6 +349,9 @@ impl StudioApp {
                     file.name.clone()
                 };
                 self.load(scene, name);
+                if let Some(notice) = notice {
+                    self.doc.message = Some(format!("{}: {notice}", file.name));
+                }
             }
             Err(e) => self.doc.message = Some(format!("{}: {e}", file.name)),
         }

@@ -33,9 +33,12 @@ impl StudioApp {
                 .map_err(|e| e.to_string())
                 .and_then(|src| mesh_scene(&src))
             {
-                Ok(scene) => {
+                Ok((scene, notice)) => {
                     let name = p.with_extension("json").to_string_lossy().into_owned();
                     self.load(scene, name);
+                    if let Some(notice) = notice {
+                        self.doc.message = Some(format!("{}: {notice}", self.path));
+                    }
                 }
                 Err(e) => self.doc.message = Some(e),
             }
