@@ -113,7 +113,7 @@ pub fn convert(a: ConvertArgs) -> Result<()> {
     spinner.set_message(format!("reading {}", a.mesh.display()));
     let mut src = read_mesh(&a, &opts)?;
     if scale != 1.0 {
-        src.positions.iter_mut().for_each(|p| *p *= scale);
+        src.scale(scale);
     }
     warn_if_huge(&a, &src);
     spinner.set_message(format!("turning {} into springs", a.mesh.display()));
@@ -209,10 +209,8 @@ fn read_mesh(a: &ConvertArgs, opts: &SpringifyOptions) -> Result<MeshSource> {
 /// Nefertiti, 500 units across, stops within 200 steps on the energy audit, and runs
 /// cleanly scaled by 0.01.
 fn warn_if_huge(a: &ConvertArgs, src: &MeshSource) {
-    let far = (src.positions.iter())
-        .map(|p| hooke::f64_of(p.abs().max_element()))
-        .fold(0.0, f64::max);
-    if far > 100.0 {
+    let far = src.reach();
+    if far > hooke::springify::LARGEST_IN_METRES {
         // The spacing of the build's floats near `far`: ε of it, within a factor of two.
         let resolution = far * hooke::f64_of(Real::EPSILON);
         eprintln!(

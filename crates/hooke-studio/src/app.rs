@@ -337,7 +337,7 @@ impl StudioApp {
                 hooke_io::mesh_import::ImportOptions { triangulate: true },
             )
             .map_err(|e| e.to_string())
-            .and_then(|src| mesh_scene(&src)),
+            .and_then(mesh_scene),
             other => Err(format!("unknown file kind {other:?}")),
         };
         match loaded {

@@ -31,7 +31,7 @@ impl StudioApp {
             let opts = hooke_io::mesh_import::ImportOptions { triangulate: true };
             match hooke_io::mesh_import::load_mesh(p, opts)
                 .map_err(|e| e.to_string())
-                .and_then(|src| mesh_scene(&src))
+                .and_then(mesh_scene)
             {
                 Ok((scene, notice)) => {
                     let name = p.with_extension("json").to_string_lossy().into_owned();

@@ -8,37 +8,19 @@
 //! warns and takes `--scale`; the studio, where nobody reads a warning before pressing
 //! play, scales such a mesh by a power of ten and says so.
 
-use hooke::springify::{MassSpec, MeshSource, SpringifyOptions, springify};
+use hooke::springify::{LARGEST_IN_METRES, MassSpec, MeshSource, SpringifyOptions, springify};
 use hooke::{Scene, Vec3};
 
-/// Meshes reaching further than this from the origin \[m] are scaled on import.
-const LARGEST: f64 = 100.0;
-
 /// Converts a triangle mesh into a spring model the way `hooke convert` does by default
-/// (1 kg, k = 1000 N/m, bend bracing) with a stable step; a mesh reaching past 100 m is
-/// first scaled by a power of ten to lie within 10 m. Returns the scene and, when it was
-/// scaled, a line saying so.
-pub fn mesh_scene(src: &MeshSource) -> Result<(Scene, Option<String>), String> {
-    let far = src
-        .positions
-        .iter()
-        .map(|p| hooke::f64_of(p.abs().max_element()))
-        .fold(0.0, f64::max);
+/// (1 kg, k = 1000 N/m, bend bracing) with a stable step; a mesh reaching past
+/// [`LARGEST_IN_METRES`] is first scaled by a power of ten to lie within 10 m. Returns the
+/// scene and, when it was scaled, a line saying so.
+pub fn mesh_scene(mut src: MeshSource) -> Result<(Scene, Option<String>), String> {
+    let far = src.reach();
     let scale = scale_for(far);
-    let scaled;
-    let src = if scale == 1.0 {
-        src
-    } else {
-        scaled = MeshSource {
-            positions: src
-                .positions
-                .iter()
-                .map(|&p| p * scale as hooke::Real)
-                .collect(),
-            ..src.clone()
-        };
-        &scaled
-    };
+    if scale != 1.0 {
+        src.scale(scale as hooke::Real);
+    }
     let notice = (scale != 1.0).then(|| {
         format!(
             "the mesh reaches {far:.0} units from its origin, too far to be metres: \
@@ -46,13 +28,13 @@ pub fn mesh_scene(src: &MeshSource) -> Result<(Scene, Option<String>), String> {
             unit_of(scale)
         )
     });
-    Ok((convert(src)?, notice))
+    Ok((convert(&src)?, notice))
 }
 
 /// The power of ten that brings a mesh reaching `far` \[m] within 10 m; 1 for a mesh
-/// within [`LARGEST`].
+/// within [`LARGEST_IN_METRES`].
 fn scale_for(far: f64) -> f64 {
-    if far <= LARGEST {
+    if far <= LARGEST_IN_METRES {
         return 1.0;
     }
     10f64.powi(-((far / 10.0).log10().ceil() as i32))
@@ -94,21 +76,22 @@ mod tests {
                     f 1 3 5\nf 3 2 5\nf 2 4 5\nf 4 1 5\nf 3 1 6\nf 2 3 6\nf 4 2 6\nf 1 4 6\n";
         let opts = hooke_io::mesh_import::ImportOptions { triangulate: true };
         let mut src = hooke_io::mesh_import::obj_from_text("o.obj", text, opts).unwrap();
-        src.positions
-            .iter_mut()
-            .for_each(|p| *p *= r as hooke::Real);
+        src.scale(r as hooke::Real);
         src
     }
 
     fn reach(scene: &Scene) -> f64 {
-        (scene.state().x().iter())
-            .map(|p| hooke::f64_of(p.abs().max_element()))
-            .fold(0.0, f64::max)
+        let x = scene.state().x().to_vec();
+        MeshSource {
+            positions: x,
+            ..Default::default()
+        }
+        .reach()
     }
 
     #[test]
     fn a_mesh_in_metres_is_kept_as_it_is() {
-        let (scene, notice) = mesh_scene(&octahedron(2.0)).unwrap();
+        let (scene, notice) = mesh_scene(octahedron(2.0)).unwrap();
         assert!((reach(&scene) - 2.0).abs() < 1e-6, "{}", reach(&scene));
         assert_eq!(notice, None);
     }
@@ -117,7 +100,7 @@ mod tests {
     #[test]
     fn a_mesh_too_large_for_metres_is_scaled_by_a_power_of_ten_and_said_so() {
         for (r, want, unit) in [(500.0, 5.0, "centimetres"), (4500.0, 4.5, "millimetres")] {
-            let (scene, notice) = mesh_scene(&octahedron(r)).unwrap();
+            let (scene, notice) = mesh_scene(octahedron(r)).unwrap();
             assert!(
                 (reach(&scene) - want).abs() < 1e-4,
                 "{r}: {}",

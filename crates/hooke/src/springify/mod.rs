@@ -22,7 +22,7 @@ mod options;
 mod welded;
 
 pub use geometry::inside;
-pub use options::{MassSpec, MeshSource, SpringifyOptions, SpringifyReport};
+pub use options::{LARGEST_IN_METRES, MassSpec, MeshSource, SpringifyOptions, SpringifyReport};
 
 use crate::error::FieldError;
 use crate::mesh::{self, Surface};

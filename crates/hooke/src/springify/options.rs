@@ -22,6 +22,25 @@ pub struct MeshSource {
     pub texture: Option<String>,
 }
 
+/// The furthest from the origin a mesh in metres is expected to reach \[m]: beyond it,
+/// positions (f32 by default) resolve less than a small step moves a node (about X·ε at a
+/// coordinate X), and the mesh is most likely in centimetres or millimetres.
+pub const LARGEST_IN_METRES: f64 = 100.0;
+
+impl MeshSource {
+    /// The largest absolute coordinate of any vertex \[m] (0 for no vertices).
+    pub fn reach(&self) -> f64 {
+        (self.positions.iter())
+            .map(|p| crate::f64_of(p.abs().max_element()))
+            .fold(0.0, f64::max)
+    }
+
+    /// Multiplies every vertex position by `factor`.
+    pub fn scale(&mut self, factor: Real) {
+        self.positions.iter_mut().for_each(|p| *p *= factor);
+    }
+}
+
 /// How much the model weighs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum MassSpec {
