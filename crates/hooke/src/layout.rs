@@ -17,30 +17,20 @@
 //! order, so results are bit-identical for any thread count.
 
 use std::ops::Range;
-use std::sync::OnceLock;
 
+use crate::derived::Derived;
 use crate::model::Springs;
 use crate::real::Real;
-
-/// The inverse of a layout's `order`, built when first asked for: only muscles,
-/// controllers, tearing and the GPU backend ask, so most simulations never hold it (4 B a
-/// spring). Derived from `order`, it takes no part in comparing layouts.
-#[derive(Debug, Clone, Default)]
-struct Inverse(OnceLock<Vec<u32>>);
-
-impl PartialEq for Inverse {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
 
 /// Spring topology and rest lengths in kernel order.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct SpringLayout {
     /// Kernel position → the user's spring index.
     pub order: Vec<u32>,
-    /// The user's spring index → kernel position, built on first use ([`Self::pos_of`]).
-    pos_of: Inverse,
+    /// The user's spring index → kernel position, built on first use ([`Self::pos_of`]):
+    /// only muscles, controllers, tearing and the GPU backend ask, so most simulations never
+    /// hold it (4 B a spring).
+    pos_of: Derived<Vec<u32>>,
     /// End a of each position: the spring's lower-numbered node (non-decreasing).
     pub a: Vec<u32>,
     /// End b of each position: the higher-numbered node (increasing within each a).
@@ -100,7 +90,7 @@ impl SpringLayout {
         }
         Self {
             order,
-            pos_of: Inverse::default(),
+            pos_of: Derived::default(),
             a,
             b,
             rest,
@@ -126,7 +116,7 @@ impl SpringLayout {
     /// The kernel position of the user's spring `s` (the inverse of `order`, built on the
     /// first call).
     pub(crate) fn pos_of(&self, s: usize) -> usize {
-        let inverse = self.pos_of.0.get_or_init(|| {
+        let inverse = self.pos_of.get_or_init(|| {
             let mut pos_of = vec![0u32; self.order.len()];
             for (p, &s) in self.order.iter().enumerate() {
                 pos_of[s as usize] = p as u32;

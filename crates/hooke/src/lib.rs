@@ -57,6 +57,7 @@ pub mod builders;
 mod compose;
 pub mod contact;
 mod counters;
+mod derived;
 mod diagnostics;
 mod end_lists;
 mod error;

@@ -5,8 +5,6 @@
 //! `Σ f[a-run] − Σ f[b-run]` with no per-entry sign, in a fixed order (ascending spring
 //! index), so the result is bit-identical whatever the thread count.
 
-use std::sync::OnceLock;
-
 /// Node→spring adjacency in compressed sparse row form.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Adjacency {
@@ -66,36 +64,6 @@ impl Adjacency {
     /// Number of springs attached to `node`.
     pub(crate) fn degree(&self, node: usize) -> usize {
         (self.offsets[2 * node + 2] - self.offsets[2 * node]) as usize
-    }
-}
-
-/// A model's adjacency, built on first use: the explicit step reads the kernel layout
-/// instead, so a model that only steps explicitly never holds it (8 B a spring and 8 B a
-/// node). It is derived from the springs, so it takes no part in comparing models.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct LazyAdjacency(OnceLock<Adjacency>);
-
-impl PartialEq for LazyAdjacency {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl LazyAdjacency {
-    /// The adjacency of `n` nodes for springs with ends `a`, `b`: built on the first call,
-    /// the same one afterwards (until [`LazyAdjacency::reset`]).
-    pub(crate) fn get(&self, n: usize, a: &[u32], b: &[u32]) -> &Adjacency {
-        self.0.get_or_init(|| Adjacency::build(n, a, b))
-    }
-
-    /// The adjacency if it was built.
-    pub(crate) fn built(&self) -> Option<&Adjacency> {
-        self.0.get()
-    }
-
-    /// Forgets the adjacency (the springs changed).
-    pub(crate) fn reset(&mut self) {
-        self.0 = OnceLock::new();
     }
 }
 

@@ -14,8 +14,8 @@ mod env;
 mod nodes;
 mod springs;
 
+use crate::derived::Derived;
 pub(crate) use adjacency::Adjacency;
-use adjacency::LazyAdjacency;
 pub use env::{Environment, FieldKind, ForceField};
 pub use nodes::Nodes;
 pub(crate) use nodes::roughness_of;
@@ -39,7 +39,7 @@ pub struct Model {
     pub(crate) contacts: Contacts,
     pub(crate) actuators: Actuators,
     pub(crate) surfaces: Vec<Surface>,
-    adjacency: LazyAdjacency,
+    adjacency: Derived<Adjacency>,
 }
 
 /// Everything a [`Model`] is made of, for [`Model::from_parts`].
@@ -65,7 +65,7 @@ impl Model {
             contacts: p.contacts,
             actuators: p.actuators,
             surfaces: p.surfaces,
-            adjacency: LazyAdjacency::default(),
+            adjacency: Derived::default(),
         };
         m.springs_changed()?;
         Ok(m)
@@ -109,7 +109,8 @@ impl Model {
     /// The CSR node→spring adjacency (built on the first call).
     pub(crate) fn adjacency(&self) -> &Adjacency {
         let (n, sp) = (self.nodes.len(), &self.springs);
-        self.adjacency.get(n, &sp.a, &sp.b)
+        self.adjacency
+            .get_or_init(|| Adjacency::build(n, &sp.a, &sp.b))
     }
 
     /// The adjacency for a computation that runs once (a stable-step estimate): the one
