@@ -4,7 +4,9 @@ use std::time::Instant;
 
 use anyhow::Result;
 use hooke::stability::{self, Limit};
-use hooke::{Anchor, Integrator, LinearSolver, Path, Real, Scene, Simulation, builders};
+use hooke::{
+    Anchor, Integrator, LinearSolver, Path, Preconditioner, Real, Scene, Simulation, builders,
+};
 
 use crate::bad;
 use crate::run::solver_summary;
@@ -55,13 +57,14 @@ struct Timing {
 fn time(
     mut scene: Scene,
     integ: Integrator,
-    solver: LinearSolver,
+    (solver, precond): (LinearSolver, Preconditioner),
     dt: f64,
     seconds: f64,
 ) -> Result<Timing> {
     scene.edit(|b| {
         b.settings.integrator = integ;
         b.settings.linear_solver = solver;
+        b.settings.cg_preconditioner = precond;
         b.settings.dt = dt as Real;
     })?;
     let mut sim = Simulation::new(scene);
@@ -129,44 +132,34 @@ fn shaken_curtain(seconds: f64) -> Result<()> {
     );
     print_header("ms/step");
     let base = curtain(64, 1000.0)?;
-    let runs: [(&str, Integrator, LinearSolver); 10] = [
+    use Integrator as I;
+    use LinearSolver::{Cg, Direct};
+    use Preconditioner::{Jacobi, Multigrid};
+    let runs: [(&str, Integrator, LinearSolver, Preconditioner); 11] = [
+        ("symplectic-euler", I::SymplecticEuler, Direct, Jacobi),
+        ("verlet", I::Verlet, Direct, Jacobi),
+        ("rk4", I::Rk4, Direct, Jacobi),
+        ("backward-euler (direct)", I::BackwardEuler, Direct, Jacobi),
+        ("backward-euler (cg)", I::BackwardEuler, Cg, Jacobi),
         (
-            "symplectic-euler",
-            Integrator::SymplecticEuler,
-            LinearSolver::Direct,
-        ),
-        ("verlet", Integrator::Verlet, LinearSolver::Direct),
-        ("rk4", Integrator::Rk4, LinearSolver::Direct),
-        (
-            "backward-euler (direct)",
-            Integrator::BackwardEuler,
-            LinearSolver::Direct,
-        ),
-        (
-            "backward-euler (cg)",
-            Integrator::BackwardEuler,
-            LinearSolver::Cg,
+            "backward-euler (multigrid)",
+            I::BackwardEuler,
+            Cg,
+            Multigrid,
         ),
         (
             "implicit-midpoint (direct)",
-            Integrator::ImplicitMidpoint,
-            LinearSolver::Direct,
+            I::ImplicitMidpoint,
+            Direct,
+            Jacobi,
         ),
-        (
-            "trapezoidal (direct)",
-            Integrator::Trapezoidal,
-            LinearSolver::Direct,
-        ),
-        (
-            "fast-mass-spring",
-            Integrator::FastMassSpring,
-            LinearSolver::Direct,
-        ),
-        ("xpbd", Integrator::Xpbd, LinearSolver::Direct),
-        ("impulse", Integrator::Impulse, LinearSolver::Direct),
+        ("trapezoidal (direct)", I::Trapezoidal, Direct, Jacobi),
+        ("fast-mass-spring", I::FastMassSpring, Direct, Jacobi),
+        ("xpbd", I::Xpbd, Direct, Jacobi),
+        ("impulse", I::Impulse, Direct, Jacobi),
     ];
     let report = stability::report(base.model(), base.settings());
-    for (label, integ, solver) in runs {
+    for (label, integ, solver, precond) in runs {
         let limit = (report.integrators.iter())
             .find(|l| l.integrator == integ)
             .map_or(Limit::Unlimited, |l| l.limit);
@@ -174,7 +167,7 @@ fn shaken_curtain(seconds: f64) -> Result<()> {
             Limit::Max(h) => 0.5 * h,
             _ => large,
         };
-        match time(base.clone(), integ, solver, dt, seconds) {
+        match time(base.clone(), integ, (solver, precond), dt, seconds) {
             Ok(t) => print_row(label, &t, limit),
             Err(e) => println!("{label:<28} failed: {e}"),
         }
@@ -190,24 +183,26 @@ fn liu_cloth(seconds: f64) -> Result<()> {
     );
     print_header("ms/frame");
     let liu = curtain(81, 1000.0)?;
-    for (label, integ, solver) in [
+    use Integrator as I;
+    use LinearSolver::{Cg, Direct};
+    use Preconditioner::{Jacobi, Multigrid};
+    for (label, integ, solver, precond) in [
         (
             "fast-mass-spring (10 it.)",
-            Integrator::FastMassSpring,
-            LinearSolver::Direct,
+            I::FastMassSpring,
+            Direct,
+            Jacobi,
         ),
+        ("backward-euler (direct)", I::BackwardEuler, Direct, Jacobi),
+        ("backward-euler (cg)", I::BackwardEuler, Cg, Jacobi),
         (
-            "backward-euler (direct)",
-            Integrator::BackwardEuler,
-            LinearSolver::Direct,
-        ),
-        (
-            "backward-euler (cg)",
-            Integrator::BackwardEuler,
-            LinearSolver::Cg,
+            "backward-euler (multigrid)",
+            I::BackwardEuler,
+            Cg,
+            Multigrid,
         ),
     ] {
-        let t = time(liu.clone(), integ, solver, large, seconds)?;
+        let t = time(liu.clone(), integ, (solver, precond), large, seconds)?;
         print_row(label, &t, Limit::Unlimited);
     }
     Ok(())

@@ -5,7 +5,7 @@
 
 mod common;
 
-use hooke::{Integrator, LinearSolver, Simulation};
+use hooke::{Integrator, LinearSolver, Preconditioner, Simulation};
 
 /// A linear oscillator (zero rest length: f = −k·x exactly), ω = 10 rad/s.
 fn oscillator(integ: Integrator, dt: &str) -> Simulation {
@@ -59,7 +59,7 @@ fn implicit_midpoint_keeps_energy_over_1000_periods() {
 /// the residual scaled by the condition of this stiff system).
 #[test]
 fn cg_and_direct_agree_on_a_step() {
-    let step = |solver: LinearSolver| {
+    let step = |solver: LinearSolver, pre: Preconditioner| {
         let mut s = common::builtin(
             "cloth",
             &[
@@ -72,6 +72,7 @@ fn cg_and_direct_agree_on_a_step() {
         s.edit(|b| {
             b.settings.integrator = Integrator::BackwardEuler;
             b.settings.linear_solver = solver;
+            b.settings.cg_preconditioner = pre;
             b.settings.cg_tolerance = 1e-8;
         })
         .unwrap();
@@ -80,14 +81,20 @@ fn cg_and_direct_agree_on_a_step() {
         sim.step().unwrap();
         (v0, sim.state().v().to_vec())
     };
-    let (v0, direct) = step(LinearSolver::Direct);
-    let (_, cg) = step(LinearSolver::Cg);
+    let (v0, direct) = step(LinearSolver::Direct, Preconditioner::Jacobi);
     let norm = |f: &dyn Fn(usize) -> f64| (0..v0.len()).map(f).sum::<f64>().sqrt();
     let dv = norm(&|i| (direct[i] - v0[i]).length_squared() as f64);
-    let diff = norm(&|i| (direct[i] - cg[i]).length_squared() as f64);
-    let tol = if cfg!(feature = "f64") { 1e-5 } else { 1e-4 };
     assert!(dv > 0.0);
-    assert!(diff / dv < tol, "relative difference {:.2e}", diff / dv);
+    for pre in [Preconditioner::Jacobi, Preconditioner::Multigrid] {
+        let (_, cg) = step(LinearSolver::Cg, pre);
+        let diff = norm(&|i| (direct[i] - cg[i]).length_squared() as f64);
+        let tol = if cfg!(feature = "f64") { 1e-5 } else { 1e-4 };
+        assert!(
+            diff / dv < tol,
+            "{pre:?}: relative difference {:.2e}",
+            diff / dv
+        );
+    }
 }
 
 /// More Newton iterations converge: the step with 8 and with 12 iterations agree far more

@@ -5,7 +5,7 @@
 
 mod common;
 
-use hooke::{Integrator, LinearSolver, Real, Simulation, vec3};
+use hooke::{Integrator, LinearSolver, Preconditioner, Real, Simulation, vec3};
 
 const SOLVERS: [Integrator; 6] = [
     Integrator::BackwardEuler,
@@ -16,7 +16,11 @@ const SOLVERS: [Integrator; 6] = [
     Integrator::Impulse,
 ];
 
-fn hash_after(integ: Integrator, solver: LinearSolver, threads: usize) -> u64 {
+fn hash_after(
+    integ: Integrator,
+    (solver, pre): (LinearSolver, Preconditioner),
+    threads: usize,
+) -> u64 {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -29,6 +33,7 @@ fn hash_after(integ: Integrator, solver: LinearSolver, threads: usize) -> u64 {
         s.edit(|b| {
             b.settings.integrator = integ;
             b.settings.linear_solver = solver;
+            b.settings.cg_preconditioner = pre;
             if integ == Integrator::Impulse {
                 b.settings.dt = 1e-4;
             }
@@ -41,11 +46,17 @@ fn hash_after(integ: Integrator, solver: LinearSolver, threads: usize) -> u64 {
 }
 
 /// The state after 20 steps hashes the same with 1 and 2 threads, for every solver and
-/// both linear solvers (CG's dot products are reduced in fixed chunks).
+/// both linear solvers (CG's dot products are reduced in fixed chunks), CG with either of
+/// the preconditioners that run in parallel.
 #[test]
 fn same_bits_for_any_thread_count() {
+    let linear = [
+        (LinearSolver::Direct, Preconditioner::Jacobi),
+        (LinearSolver::Cg, Preconditioner::Jacobi),
+        (LinearSolver::Cg, Preconditioner::Multigrid),
+    ];
     for integ in SOLVERS {
-        for solver in [LinearSolver::Direct, LinearSolver::Cg] {
+        for solver in linear {
             let one = hash_after(integ, solver, 1);
             assert_eq!(one, hash_after(integ, solver, 2), "{} {solver:?}", integ);
         }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use hooke::{Anchor, Integrator, LinearSolver, Path, Scene, Simulation};
+use hooke::{Anchor, Integrator, LinearSolver, Path, Preconditioner, Scene, Simulation};
 
 /// A 64×64 curtain (0.5 kg, k = 1000 N/m) hanging from its top edge, whose rail is shaken
 /// back and forth out of plane (5 cm, 0.5 Hz, starting at rest), stepped at dt = 1/30 s.
@@ -55,7 +55,11 @@ fn the_curtain_is_stiff_beyond_symplectic_euler() {
 
 /// Runs 600 steps (20 s) and returns (largest stretch, largest total energy, initial energy).
 fn run(integ: Integrator, solver: Option<LinearSolver>) -> (f64, f64, f64) {
-    let mut scene = curtain();
+    run_scene(curtain(), integ, solver)
+}
+
+/// [`run`] on a given curtain.
+fn run_scene(mut scene: Scene, integ: Integrator, solver: Option<LinearSolver>) -> (f64, f64, f64) {
     scene.edit(|b| b.settings.integrator = integ).unwrap();
     if let Some(s) = solver {
         scene.edit(|b| b.settings.linear_solver = s).unwrap();
@@ -101,6 +105,19 @@ fn backward_euler_cg() {
     check(
         "backward-euler (cg)",
         run(Integrator::BackwardEuler, Some(LinearSolver::Cg)),
+    );
+}
+
+/// The same with CG preconditioned by multigrid (kept and renewed across the 600 steps).
+#[test]
+fn backward_euler_cg_multigrid() {
+    let mut scene = curtain();
+    scene
+        .edit(|b| b.settings.cg_preconditioner = Preconditioner::Multigrid)
+        .unwrap();
+    check(
+        "backward-euler (cg, multigrid)",
+        run_scene(scene, Integrator::BackwardEuler, Some(LinearSolver::Cg)),
     );
 }
 

@@ -36,6 +36,7 @@ pub(super) fn settings_into(s: &SettingsFile, b: &mut SceneBuilder) -> Result<()
     st.cg_preconditioner = match s.cg_preconditioner {
         PreconditionerName::Jacobi => Preconditioner::Jacobi,
         PreconditionerName::Laplacian => Preconditioner::Laplacian,
+        PreconditionerName::Multigrid => Preconditioner::Multigrid,
     };
     st.iterations = s.iterations;
     st.cg_tolerance = s.cg_tolerance;
@@ -91,6 +92,7 @@ pub(super) fn settings_file(b: &SceneBuilder) -> SettingsFile {
         cg_preconditioner: match s.cg_preconditioner {
             Preconditioner::Jacobi => PreconditionerName::Jacobi,
             Preconditioner::Laplacian => PreconditionerName::Laplacian,
+            Preconditioner::Multigrid => PreconditionerName::Multigrid,
         },
         cg_tolerance: s.cg_tolerance,
         cg_max_iterations: s.cg_max_iterations,

@@ -53,6 +53,8 @@ pub enum PreconditionerName {
     Jacobi,
     /// The spring graph's Laplacian system, factored once (volumetric bodies).
     Laplacian,
+    /// Smoothed-aggregation algebraic multigrid (stiff cloth).
+    Multigrid,
 }
 
 /// How `stable` springs are applied.

@@ -353,7 +353,7 @@ impl<'a> Newton<'a> {
 
     /// Solves A·out = rhs, counting the solve and its iterations.
     fn solve(&self, iws: &mut ImplicitWs, ws: &mut Workspace, rhs: &[V3], out: &mut [V3]) {
-        let ctx = (self.ctx.model, self.weights, &self.fixed[..]);
+        let ctx = (self.ctx.model, self.weights, &self.fixed[..], &self.x0[..]);
         let settings = self.ctx.settings;
         let it = ws
             .counters

@@ -5,6 +5,7 @@
 use super::blocks::{self, BlockMatrix, BlockPattern, SpringTerms, V3, Weights};
 use super::direct::Expanded;
 use super::laplacian::{Laplacian, QWeights};
+use super::multigrid_cg::KeptMultigrid;
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, Springs};
 use crate::real::Real;
@@ -21,6 +22,8 @@ pub(super) struct ImplicitWs {
     pub lap: Laplacian,
     pub matrix: BlockMatrix,
     direct: Option<Expanded>,
+    /// The multigrid preconditioner's hierarchy, kept while it still serves.
+    multigrid: KeptMultigrid,
     /// Steps the direct solver could not factor and CG solved instead.
     pub direct_fallbacks: u64,
 }
@@ -36,6 +39,7 @@ impl ImplicitWs {
             lap: Laplacian::default(),
             matrix: BlockMatrix::default(),
             direct: None,
+            multigrid: KeptMultigrid::default(),
             direct_fallbacks: 0,
         }
     }
@@ -52,7 +56,7 @@ impl ImplicitWs {
     pub(super) fn solve(
         &mut self,
         settings: &Settings,
-        ctx: (&Model, Weights, &[bool]),
+        ctx: (&Model, Weights, &[bool], &[V3]),
         b: &[V3],
         x: &mut [V3],
     ) -> u32 {
@@ -67,9 +71,16 @@ impl ImplicitWs {
             }
             self.direct_fallbacks += 1;
         }
+        let limits = (settings.cg_tolerance, settings.cg_max_iterations);
+        let (model, w, fixed, at) = ctx;
+        if settings.cg_preconditioner == Preconditioner::Multigrid {
+            let system = (&self.pattern, &self.matrix);
+            if let Some(it) = self.multigrid.solve(system, at, (b, x), limits) {
+                return it;
+            }
+        }
         let jacobi;
         let laplacian;
-        let (model, w, fixed) = ctx;
         let qw = QWeights {
             wk: w.alpha_k,
             wc: w.alpha_d,
@@ -109,7 +120,6 @@ impl ImplicitWs {
                 &laplacian
             }
         };
-        let limits = (settings.cg_tolerance, settings.cg_max_iterations);
         blocks::pcg((&self.pattern, &self.matrix), precond, b, x, limits).iterations
     }
 }

@@ -14,8 +14,10 @@
 // four or five zipped arrays read worse than the formulas they implement.
 #![allow(clippy::needless_range_loop)]
 
+mod aggregation;
 pub(crate) mod blocks;
 mod chebyshev;
+mod csr;
 pub(crate) mod direct;
 mod euler;
 mod eval;
@@ -30,6 +32,8 @@ pub(crate) mod implicit;
 mod implicit_ws;
 mod impulse;
 pub(crate) mod laplacian;
+mod multigrid;
+mod multigrid_cg;
 mod panels;
 mod penalty;
 mod rk4;
