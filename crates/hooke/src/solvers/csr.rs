@@ -16,11 +16,17 @@ pub(crate) type B3f32 = [[f32; 3]; 3];
 pub(crate) trait Block: Copy + Send + Sync {
     /// self·v, in f64.
     fn times(&self, v: V3) -> V3;
+    /// selfᵀ·v, in f64.
+    fn times_transposed(&self, v: V3) -> V3;
 }
 
 impl Block for B3 {
     fn times(&self, v: V3) -> V3 {
         mat_vec(self, v)
+    }
+
+    fn times_transposed(&self, v: V3) -> V3 {
+        std::array::from_fn(|c| self[0][c] * v[0] + self[1][c] * v[1] + self[2][c] * v[2])
     }
 }
 
@@ -30,6 +36,11 @@ impl Block for B3f32 {
             let m = self[r].map(f64::from);
             m[0] * v[0] + m[1] * v[1] + m[2] * v[2]
         })
+    }
+
+    fn times_transposed(&self, v: V3) -> V3 {
+        let m = self.map(|row| row.map(f64::from));
+        std::array::from_fn(|c| m[0][c] * v[0] + m[1][c] * v[1] + m[2][c] * v[2])
     }
 }
 
