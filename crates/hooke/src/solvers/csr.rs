@@ -32,15 +32,21 @@ impl Block for B3 {
 
 impl Block for B3f32 {
     fn times(&self, v: V3) -> V3 {
-        std::array::from_fn(|r| {
-            let m = self[r].map(f64::from);
-            m[0] * v[0] + m[1] * v[1] + m[2] * v[2]
-        })
+        let m = |r: usize, c: usize| f64::from(self[r][c]);
+        [
+            m(0, 0) * v[0] + m(0, 1) * v[1] + m(0, 2) * v[2],
+            m(1, 0) * v[0] + m(1, 1) * v[1] + m(1, 2) * v[2],
+            m(2, 0) * v[0] + m(2, 1) * v[1] + m(2, 2) * v[2],
+        ]
     }
 
     fn times_transposed(&self, v: V3) -> V3 {
-        let m = self.map(|row| row.map(f64::from));
-        std::array::from_fn(|c| m[0][c] * v[0] + m[1][c] * v[1] + m[2][c] * v[2])
+        let m = |r: usize, c: usize| f64::from(self[r][c]);
+        [
+            m(0, 0) * v[0] + m(1, 0) * v[1] + m(2, 0) * v[2],
+            m(0, 1) * v[0] + m(1, 1) * v[1] + m(2, 1) * v[2],
+            m(0, 2) * v[0] + m(1, 2) * v[1] + m(2, 2) * v[2],
+        ]
     }
 }
 
