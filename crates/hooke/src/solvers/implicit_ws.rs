@@ -52,7 +52,9 @@ impl ImplicitWs {
     }
 
     /// Solves A·x = b with the chosen linear solver; returns the CG iterations used (0 for
-    /// a direct solve). `model`, `w` and `fixed` define the Laplacian preconditioner.
+    /// a direct solve). `model`, `w` and `fixed` define the Laplacian preconditioner; `at`,
+    /// the nodes' positions \[m], the rigid motions of a new multigrid hierarchy (one that
+    /// cannot be built leaves CG to block Jacobi).
     pub(super) fn solve(
         &mut self,
         settings: &Settings,
