@@ -52,41 +52,35 @@ impl Block for B3f32 {
 
 /// A 3×3-block sparse matrix by rows, columns ascending within each row.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Csr<T = B3> {
+pub(crate) struct Csr {
     /// `rows + 1` offsets into `col` and `val`.
     pub start: Vec<usize>,
     /// Block column of each stored block.
     pub col: Vec<u32>,
     /// The blocks.
-    pub val: Vec<T>,
+    pub val: Vec<B3>,
 }
 
-impl<T: Block> Csr<T> {
+/// Where a matrix's blocks are: row offsets and block columns.
+pub(crate) type Pattern<'a> = (&'a [usize], &'a [u32]);
+
+impl Csr {
     /// A borrowed view.
-    pub(crate) fn view(&self) -> CsrRef<'_, T> {
+    pub(crate) fn view(&self) -> CsrRef<'_> {
+        self.with_values(&self.val)
+    }
+
+    /// This matrix's pattern with other blocks in the same places (its values in f32).
+    pub(crate) fn with_values<'a, T>(&'a self, val: &'a [T]) -> CsrRef<'a, T> {
+        debug_assert_eq!(val.len(), self.col.len());
         CsrRef {
             start: &self.start,
             col: &self.col,
-            val: &self.val,
-        }
-    }
-}
-
-impl Csr {
-    /// The same matrix in f32.
-    pub(crate) fn to_f32(&self) -> Csr<B3f32> {
-        Csr {
-            start: self.start.clone(),
-            col: self.col.clone(),
-            val: self
-                .val
-                .iter()
-                .map(|b| b.map(|r| r.map(|e| e as f32)))
-                .collect(),
+            val,
         }
     }
 
-    /// Makes `out` this matrix in f32, reusing its buffers.
+    /// Makes `out` the blocks `vals` in f32, reusing its buffer.
     pub(crate) fn write_f32(vals: &[B3], out: &mut Vec<B3f32>) {
         out.clear();
         out.extend(vals.iter().map(|b| b.map(|r| r.map(|e| e as f32))));
@@ -143,6 +137,13 @@ impl<T> Clone for CsrRef<'_, T> {
 
 impl<T> Copy for CsrRef<'_, T> {}
 
+impl<'a, T> CsrRef<'a, T> {
+    /// Where its blocks are.
+    pub(crate) fn pattern(&self) -> Pattern<'a> {
+        (self.start, self.col)
+    }
+}
+
 impl<'a, T: Block> CsrRef<'a, T> {
     /// Block rows.
     pub(crate) fn rows(&self) -> usize {
@@ -178,31 +179,6 @@ impl CsrRef<'_> {
     }
 }
 
-/// C = A·B for B with `ncols` block columns.
-pub(crate) fn multiply(a: CsrRef, b: CsrRef, ncols: usize) -> Csr {
-    let mut out = Csr::empty();
-    let mut at = vec![usize::MAX; ncols];
-    let mut row: Vec<(u32, B3)> = Vec::new();
-    for i in 0..a.rows() {
-        row.clear();
-        for (k, ab) in a.row(i) {
-            for (j, bb) in b.row(k) {
-                let m = mat_mul(ab, bb);
-                match at[j] {
-                    usize::MAX => {
-                        at[j] = row.len();
-                        row.push((j as u32, m));
-                    }
-                    e => row[e].1 = add_block(&row[e].1, &m),
-                }
-            }
-        }
-        row.iter().for_each(|&(j, _)| at[j as usize] = usize::MAX);
-        out.push_row(&mut row);
-    }
-    out
-}
-
 /// The structure of C = A·B worked out once for matrices whose patterns stay: C's pattern,
 /// and for each of C's blocks the (A block, B block) pairs whose products it sums.
 #[derive(Debug, Clone, Default)]
@@ -216,8 +192,8 @@ pub(crate) struct Product {
 }
 
 impl Product {
-    /// The plan of A·B for B with `ncols` block columns.
-    pub(crate) fn plan(a: CsrRef, b: CsrRef, ncols: usize) -> Self {
+    /// The plan of A·B for the patterns of A and of B (`ncols` block columns).
+    pub(crate) fn plan((a_start, a_col): Pattern, (b_start, b_col): Pattern, ncols: usize) -> Self {
         let mut out = Product {
             pattern: Csr::empty(),
             from: vec![0],
@@ -226,12 +202,12 @@ impl Product {
         let mut at = vec![usize::MAX; ncols];
         let mut terms: Vec<Vec<(u32, u32)>> = Vec::new();
         let mut cols: Vec<u32> = Vec::new();
-        for i in 0..a.rows() {
+        for i in 0..a_start.len() - 1 {
             cols.clear();
-            for ka in a.start[i]..a.start[i + 1] {
-                let k = a.col[ka] as usize;
-                for kb in b.start[k]..b.start[k + 1] {
-                    let j = b.col[kb] as usize;
+            for ka in a_start[i]..a_start[i + 1] {
+                let k = a_col[ka] as usize;
+                for kb in b_start[k]..b_start[k + 1] {
+                    let j = b_col[kb] as usize;
                     if at[j] == usize::MAX {
                         at[j] = cols.len();
                         cols.push(j as u32);
@@ -254,6 +230,11 @@ impl Product {
             cols.iter().for_each(|&j| at[j as usize] = usize::MAX);
         }
         out
+    }
+
+    /// C's pattern.
+    pub(crate) fn pattern(&self) -> Pattern<'_> {
+        (&self.pattern.start, &self.pattern.col)
     }
 
     /// C = A·B for `a_val` and `b_val` on the patterns of the plan.
@@ -385,20 +366,13 @@ mod tests {
     #[test]
     fn product_and_transpose_match_dense_arithmetic() {
         let (a, b) = (random_csr(5, 4, 1), random_csr(4, 6, 2));
-        let c = to_dense(multiply(a.view(), b.view(), 6).view(), 6);
+        let product = Product::plan(a.view().pattern(), b.view().pattern(), 6);
+        let c = to_dense(product.compute(&a.val, &b.val).view(), 6);
         let (da, db) = (to_dense(a.view(), 4), to_dense(b.view(), 6));
         for r in 0..15 {
             for col in 0..18 {
                 let e: f64 = (0..12).map(|k| da[r][k] * db[k][col]).sum();
                 assert!((c[r][col] - e).abs() < 1e-14, "({r}, {col})");
-            }
-        }
-        let planned = Product::plan(a.view(), b.view(), 6).compute(&a.val, &b.val);
-        assert_eq!(planned.start, multiply(a.view(), b.view(), 6).start);
-        let planned = to_dense(planned.view(), 6);
-        for r in 0..15 {
-            for col in 0..18 {
-                assert!((planned[r][col] - c[r][col]).abs() < 1e-14, "({r}, {col})");
             }
         }
         let at = to_dense(transpose(a.view(), 4).view(), 5);

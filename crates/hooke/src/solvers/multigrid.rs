@@ -66,12 +66,12 @@ struct Level {
     cycle: Transfer32,
 }
 
-/// What the cycle reads of one level, in f32 (a preconditioner needs no more): P, which
-/// also restricts (Pᵀ·r), and the next level's matrix.
-#[derive(Debug, Clone)]
+/// What the cycle reads of one level in f32 (a preconditioner needs no more): the blocks of
+/// P, which also restricts (Pᵀ·r), and of the next level's matrix, on their f64 patterns.
+#[derive(Debug, Clone, Default)]
 struct Transfer32 {
-    p: Csr<B3f32>,
-    coarse: Csr<B3f32>,
+    p: Vec<B3f32>,
+    coarse: Vec<B3f32>,
 }
 
 impl Level {
@@ -116,13 +116,10 @@ impl Multigrid {
             let (dinv, omega) = smoother(a);
             let p = smoothed(a, (&dinv, omega), &tent.t, tent.coarse_rows);
             let pt = csr::transpose(p.view(), tent.coarse_rows);
-            let ap = Product::plan(a, p.view(), tent.coarse_rows);
-            let ap_val = ap.compute(a.val, &p.val);
-            let ptap = Product::plan(pt.view(), ap_val.view(), tent.coarse_rows);
-            let cycle = Transfer32 {
-                p: p.to_f32(),
-                coarse: Csr::default(),
-            };
+            let ap = Product::plan(a.pattern(), p.view().pattern(), tent.coarse_rows);
+            let ptap = Product::plan(pt.view().pattern(), ap.pattern(), tent.coarse_rows);
+            let mut cycle = Transfer32::default();
+            Csr::write_f32(&p.val, &mut cycle.p);
             let mut lv = Level {
                 dinv,
                 omega,
@@ -135,7 +132,7 @@ impl Multigrid {
                 cycle,
             };
             lv.coarse = lv.galerkin(a);
-            lv.cycle.coarse = lv.coarse.to_f32();
+            Csr::write_f32(&lv.coarse.val, &mut lv.cycle.coarse);
             levels.push(lv);
             (modes, per_point) = (tent.modes, 2);
         }
@@ -168,7 +165,7 @@ impl Multigrid {
                 lv.dinv = a.diagonal().iter().map(invert).collect();
             }
             lv.coarse = lv.galerkin(a);
-            Csr::write_f32(&lv.coarse.val, &mut lv.cycle.coarse.val);
+            Csr::write_f32(&lv.coarse.val, &mut lv.cycle.coarse);
         }
         let last = self.levels.last().map_or(fine, |l| l.coarse.view());
         self.coarsest
@@ -211,10 +208,15 @@ impl Multigrid {
             jacobi(a, smoothing, b, x);
         }
         let r = a.residual(b, x);
-        let rc = restrict(lv.cycle.p.view(), lv.coarse.view().rows(), &r);
+        let p = lv.p.with_values(&lv.cycle.p[..]);
+        let rc = restrict(p, lv.coarse.view().rows(), &r);
         let mut xc = vec![[0.0; 3]; rc.len()];
-        self.cycle(l + 1, lv.cycle.coarse.view(), &rc, &mut xc);
-        let p = lv.cycle.p.view();
+        self.cycle(
+            l + 1,
+            lv.coarse.with_values(&lv.cycle.coarse[..]),
+            &rc,
+            &mut xc,
+        );
         par::chunks_mut(x, par::NODE_CHUNK, |s, part| {
             for (j, xi) in part.iter_mut().enumerate() {
                 *xi = add(*xi, p.row_times(s + j, &xc));
@@ -289,7 +291,7 @@ fn spectral_radius(a: CsrRef, dinv: &[B3]) -> f64 {
 
 /// P = T − ω·D⁻¹·(A·T).
 fn smoothed(a: CsrRef, (dinv, omega): (&[B3], f64), t: &Csr, ncols: usize) -> Csr {
-    let mut p = csr::multiply(a, t.view(), ncols);
+    let mut p = Product::plan(a.pattern(), t.view().pattern(), ncols).compute(a.val, &t.val);
     for i in 0..p.start.len() - 1 {
         for k in p.start[i]..p.start[i + 1] {
             p.val[k] = scaled_block(&mat_mul(&dinv[i], &p.val[k]), -omega);
