@@ -19,6 +19,7 @@
 //!
 //! A slack rope contributes nothing; a zero-length spring only its isotropic damping.
 
+use super::row_product::row_product;
 use crate::model::{Model, Springs};
 use crate::par;
 use crate::real::{Real, Vec3};
@@ -252,12 +253,8 @@ impl SpringTerms {
 pub(crate) fn spmv(pat: &BlockPattern, a: &BlockMatrix, x: &[V3], y: &mut [V3]) {
     par::chunks_mut(y, par::NODE_CHUNK, |start, part| {
         for (j, yi) in part.iter_mut().enumerate() {
-            let i = start + j;
-            let mut acc = [0.0; 3];
-            for k in pat.row_start[i]..pat.row_start[i + 1] {
-                acc = add(acc, mat_vec(&a.val[k], x[pat.col[k] as usize]));
-            }
-            *yi = acc;
+            let (s, e) = (pat.row_start[start + j], pat.row_start[start + j + 1]);
+            *yi = row_product(&pat.col[s..e], &a.val[s..e], x);
         }
     });
 }

@@ -2,8 +2,16 @@
 //! transposes and the small block arithmetic they need. f64, like the rest of the implicit
 //! machinery (see [`super::blocks`]).
 
-use super::blocks::{B3, V3, add, mat_vec, sub};
+use super::blocks::{B3, V3};
+pub(crate) use super::row_product::Block;
+use super::row_product::row_product;
 use crate::par;
+
+/// Stored blocks per parallel task in a pass over a matrix's rows (a block times a vector
+/// takes a few ns: a task is tens of µs, well above a hand-off between threads).
+const BLOCKS_PER_TASK: usize = 8192;
+/// At least this many rows per parallel task.
+const MIN_TASK_ROWS: usize = 64;
 
 /// The zero block.
 pub(crate) const ZERO: B3 = [[0.0; 3]; 3];
@@ -11,44 +19,6 @@ pub(crate) const ZERO: B3 = [[0.0; 3]; 3];
 /// A 3×3 block in f32: what the multigrid cycle reads (half the bytes of [`B3`]; the
 /// cycle is bound by memory).
 pub(crate) type B3f32 = [[f32; 3]; 3];
-
-/// A 3×3 block that multiplies an f64 3-vector.
-pub(crate) trait Block: Copy + Send + Sync {
-    /// self·v, in f64.
-    fn times(&self, v: V3) -> V3;
-    /// selfᵀ·v, in f64.
-    fn times_transposed(&self, v: V3) -> V3;
-}
-
-impl Block for B3 {
-    fn times(&self, v: V3) -> V3 {
-        mat_vec(self, v)
-    }
-
-    fn times_transposed(&self, v: V3) -> V3 {
-        std::array::from_fn(|c| self[0][c] * v[0] + self[1][c] * v[1] + self[2][c] * v[2])
-    }
-}
-
-impl Block for B3f32 {
-    fn times(&self, v: V3) -> V3 {
-        let m = |r: usize, c: usize| f64::from(self[r][c]);
-        [
-            m(0, 0) * v[0] + m(0, 1) * v[1] + m(0, 2) * v[2],
-            m(1, 0) * v[0] + m(1, 1) * v[1] + m(1, 2) * v[2],
-            m(2, 0) * v[0] + m(2, 1) * v[1] + m(2, 2) * v[2],
-        ]
-    }
-
-    fn times_transposed(&self, v: V3) -> V3 {
-        let m = |r: usize, c: usize| f64::from(self[r][c]);
-        [
-            m(0, 0) * v[0] + m(1, 0) * v[1] + m(2, 0) * v[2],
-            m(0, 1) * v[0] + m(1, 1) * v[1] + m(2, 1) * v[2],
-            m(0, 2) * v[0] + m(1, 2) * v[1] + m(2, 2) * v[2],
-        ]
-    }
-}
 
 /// A 3×3-block sparse matrix by rows, columns ascending within each row.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -158,14 +128,26 @@ impl<'a, T: Block> CsrRef<'a, T> {
 
     /// Row i of M·v.
     pub(crate) fn row_times(&self, i: usize, v: &[V3]) -> V3 {
-        self.row(i)
-            .fold([0.0; 3], |acc, (j, blk)| add(acc, blk.times(v[j])))
+        let (s, e) = (self.start[i], self.start[i + 1]);
+        row_product(&self.col[s..e], &self.val[s..e], v)
+    }
+
+    /// Rows per parallel task: about [`BLOCKS_PER_TASK`] stored blocks each, so a level
+    /// with few rows but many blocks a row (a coarse one) is shared between threads too.
+    /// It depends on the matrix only, so sums gathered per task come out the same for any
+    /// thread count.
+    pub(crate) fn task_rows(&self) -> usize {
+        let blocks = self.col.len().max(1);
+        (self.rows() * BLOCKS_PER_TASK)
+            .div_ceil(blocks)
+            .max(MIN_TASK_ROWS)
     }
 
     /// b − M·x, rows in parallel.
+    #[cfg(test)]
     pub(crate) fn residual(&self, b: &[V3], x: &[V3]) -> Vec<V3> {
         par::collect(b.len(), par::NODE_CHUNK, |i| {
-            sub(b[i], self.row_times(i, x))
+            super::blocks::sub(b[i], self.row_times(i, x))
         })
     }
 }

@@ -37,6 +37,7 @@ mod multigrid_cg;
 mod panels;
 mod penalty;
 mod rk4;
+mod row_product;
 mod simplicial;
 mod sweep;
 mod sweep_slots;

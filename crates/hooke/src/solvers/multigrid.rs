@@ -20,9 +20,10 @@
 //!   still a symmetric positive definite preconditioner, only a less sharp one.
 
 use super::aggregation::{self, Modes};
-use super::blocks::{B3, V3, add, invert, mat_vec};
+use super::blocks::{B3, V3, add, invert, mat_vec, sub};
 use super::csr::{self, B3f32, Block, Csr, CsrRef, Product, ZERO, mat_mul, scaled_block};
 use super::direct::DenseSpd;
+use super::row_product::add_transposed;
 use crate::par;
 
 /// A level with at most this many block rows is solved directly.
@@ -192,9 +193,9 @@ impl Multigrid {
             self.coarsest.solve(x.as_flattened_mut());
             return;
         };
-        let smoothing = (&lv.dinv[..], lv.omega);
+        let (smoothing, rows) = ((&lv.dinv[..], lv.omega), a.task_rows());
         // The first step from x = 0 needs no product: x = ω·D⁻¹·b.
-        par::chunks_mut(x, par::NODE_CHUNK, |s, part| {
+        par::chunks_mut(x, rows, |s, part| {
             for (j, xi) in part.iter_mut().enumerate() {
                 *xi = scaled(mat_vec(&lv.dinv[s + j], b[s + j]), lv.omega);
             }
@@ -204,12 +205,12 @@ impl Multigrid {
         } else {
             COARSE_SMOOTHING
         };
+        let mut spare = vec![[0.0; 3]; x.len()];
         for _ in 1..steps {
-            jacobi(a, smoothing, b, x);
+            jacobi(a, smoothing, b, x, &mut spare);
         }
-        let r = a.residual(b, x);
         let p = lv.p.with_values(&lv.cycle.p[..]);
-        let rc = restrict(p, lv.coarse.view().rows(), &r);
+        let rc = restricted_residual(a, p, lv.coarse.view().rows(), (b, x));
         let mut xc = vec![[0.0; 3]; rc.len()];
         self.cycle(
             l + 1,
@@ -217,27 +218,32 @@ impl Multigrid {
             &rc,
             &mut xc,
         );
-        par::chunks_mut(x, par::NODE_CHUNK, |s, part| {
+        par::chunks_mut(x, rows, |s, part| {
             for (j, xi) in part.iter_mut().enumerate() {
                 *xi = add(*xi, p.row_times(s + j, &xc));
             }
         });
         for _ in 0..steps {
-            jacobi(a, smoothing, b, x);
+            jacobi(a, smoothing, b, x, &mut spare);
         }
     }
 }
 
-/// Pᵀ·r for the prolongator `p` to `nc` block rows: each fixed chunk of P's rows adds its
-/// terms into a sum of its own, and the sums are added in chunk order (the same bits for
-/// any thread count).
-fn restrict(p: CsrRef<B3f32>, nc: usize, r: &[V3]) -> Vec<V3> {
-    let parts = par::map_chunks(r.len(), par::NODE_CHUNK, |rows| {
+/// Pᵀ·(b − A·x) for the prolongator `p` to `nc` block rows, in one pass over A's rows:
+/// each task's rows add their terms into a sum of its own, and the sums are added in task
+/// order (the same bits for any thread count).
+fn restricted_residual<T: Block>(
+    a: CsrRef<T>,
+    p: CsrRef<B3f32>,
+    nc: usize,
+    (b, x): (&[V3], &[V3]),
+) -> Vec<V3> {
+    let parts = par::map_chunks(a.rows(), a.task_rows(), |rows| {
         let mut part = vec![[0.0; 3]; nc];
         for i in rows {
-            for (c, blk) in p.row(i) {
-                part[c] = add(part[c], blk.times_transposed(r[i]));
-            }
+            let r = sub(b[i], a.row_times(i, x));
+            let (s, e) = (p.start[i], p.start[i + 1]);
+            add_transposed(&p.col[s..e], &p.val[s..e], r, &mut part);
         }
         part
     });
@@ -256,14 +262,24 @@ fn smoother(a: CsrRef) -> (Vec<B3>, f64) {
     (dinv, omega)
 }
 
-/// One damped block-Jacobi step x ← x + ω·D⁻¹·(b − A·x).
-fn jacobi<T: Block>(a: CsrRef<T>, (dinv, omega): (&[B3], f64), b: &[V3], x: &mut [V3]) {
-    let r = a.residual(b, x);
-    par::chunks_mut(x, par::NODE_CHUNK, |s, part| {
+/// One damped block-Jacobi step x ← x + ω·D⁻¹·(b − A·x), in one pass (the new x is
+/// written to `spare`, which is then swapped in).
+fn jacobi<T: Block>(
+    a: CsrRef<T>,
+    (dinv, omega): (&[B3], f64),
+    b: &[V3],
+    x: &mut [V3],
+    spare: &mut [V3],
+) {
+    let old = &*x;
+    par::chunks_mut(spare, a.task_rows(), |s, part| {
         for (j, xi) in part.iter_mut().enumerate() {
-            *xi = add(*xi, scaled(mat_vec(&dinv[s + j], r[s + j]), omega));
+            let i = s + j;
+            let r = sub(b[i], a.row_times(i, old));
+            *xi = add(old[i], scaled(mat_vec(&dinv[i], r), omega));
         }
     });
+    x.copy_from_slice(spare);
 }
 
 /// An estimate of ρ(D⁻¹·A) from above: [`POWER_STEPS`] steps of the power method from a
