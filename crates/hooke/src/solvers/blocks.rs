@@ -251,23 +251,38 @@ impl SpringTerms {
 
 /// y = A·x, in parallel over rows (each row written by one task, fixed order within it).
 pub(crate) fn spmv(pat: &BlockPattern, a: &BlockMatrix, x: &[V3], y: &mut [V3]) {
-    par::chunks_mut(y, par::NODE_CHUNK, |start, part| {
+    spmv_dot(pat, a, x, y);
+}
+
+/// y = A·x as [`spmv`], and x·y: each task sums its own rows' terms once it has written
+/// them (the chunks and order of [`dot`], so the same bits), saving a pass over threads.
+fn spmv_dot(pat: &BlockPattern, a: &BlockMatrix, x: &[V3], y: &mut [V3]) -> f64 {
+    par::map_chunks_mut(y, par::NODE_CHUNK, |start, part| {
         for (j, yi) in part.iter_mut().enumerate() {
             let (s, e) = (pat.row_start[start + j], pat.row_start[start + j + 1]);
             *yi = row_product(&pat.col[s..e], &a.val[s..e], x);
         }
-    });
+        chunk_dot(&x[start..start + part.len()], part)
+    })
+    .into_iter()
+    .sum()
 }
 
 /// Σ a·b over all nodes, summed in fixed chunks (deterministic for any thread count).
 pub(crate) fn dot(a: &[V3], b: &[V3]) -> f64 {
     par::map_chunks(a.len(), par::NODE_CHUNK, |r| {
-        r.into_iter()
-            .map(|i| a[i][0] * b[i][0] + a[i][1] * b[i][1] + a[i][2] * b[i][2])
-            .sum::<f64>()
+        chunk_dot(&a[r.clone()], &b[r])
     })
     .into_iter()
     .sum()
+}
+
+/// Σ a·b over one chunk, in order.
+fn chunk_dot(a: &[V3], b: &[V3]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(a, b)| a[0] * b[0] + a[1] * b[1] + a[2] * b[2])
+        .sum::<f64>()
 }
 
 /// What a conjugate gradient solve did.
@@ -326,15 +341,14 @@ pub(crate) fn pcg(
     let mut q = vec![[0.0; 3]; n];
     let mut rz = dot(&r, &z);
     while report.iterations < max_iter {
-        spmv(pat, a, &p, &mut q);
-        let pq = dot(&p, &q);
+        let pq = spmv_dot(pat, a, &p, &mut q);
         if pq <= 0.0 || !pq.is_finite() {
             break;
         }
         let alpha = rz / pq;
-        axpy_pair(x, &mut r, &p, &q, alpha);
+        let rr = axpy_pair(x, &mut r, &p, &q, alpha);
         report.iterations += 1;
-        report.residual = dot(&r, &r).sqrt() / bnorm;
+        report.residual = rr.sqrt() / bnorm;
         if report.residual <= tol {
             break;
         }
@@ -356,9 +370,9 @@ pub(crate) fn pcg(
     report
 }
 
-/// x += α·p and r −= α·q, in one parallel pass.
-fn axpy_pair(x: &mut [V3], r: &mut [V3], p: &[V3], q: &[V3], alpha: f64) {
-    par::chunks_mut2(x, r, par::NODE_CHUNK, |start, xs, rs| {
+/// x += α·p and r −= α·q, in one parallel pass; returns the new r·r (summed as [`dot`]).
+fn axpy_pair(x: &mut [V3], r: &mut [V3], p: &[V3], q: &[V3], alpha: f64) -> f64 {
+    par::map_chunks_mut2(x, r, par::NODE_CHUNK, |start, xs, rs| {
         for (j, (xi, ri)) in xs.iter_mut().zip(rs.iter_mut()).enumerate() {
             let (pi, qi) = (p[start + j], q[start + j]);
             for c in 0..3 {
@@ -366,7 +380,10 @@ fn axpy_pair(x: &mut [V3], r: &mut [V3], p: &[V3], q: &[V3], alpha: f64) {
                 ri[c] -= alpha * qi[c];
             }
         }
-    });
+        chunk_dot(rs, rs)
+    })
+    .into_iter()
+    .sum()
 }
 
 /// The identity block.

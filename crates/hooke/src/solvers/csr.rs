@@ -10,6 +10,8 @@ use crate::par;
 /// Stored blocks per parallel task in a pass over a matrix's rows (a block times a vector
 /// takes a few ns: a task is tens of µs, well above a hand-off between threads).
 const BLOCKS_PER_TASK: usize = 8192;
+/// The tasks of a pass come in a multiple of this many.
+const TASK_MULTIPLE: usize = 4;
 /// At least this many rows per parallel task.
 const MIN_TASK_ROWS: usize = 64;
 
@@ -132,15 +134,15 @@ impl<'a, T: Block> CsrRef<'a, T> {
         row_product(&self.col[s..e], &self.val[s..e], v)
     }
 
-    /// Rows per parallel task: about [`BLOCKS_PER_TASK`] stored blocks each, so a level
-    /// with few rows but many blocks a row (a coarse one) is shared between threads too.
-    /// It depends on the matrix only, so sums gathered per task come out the same for any
-    /// thread count.
+    /// Rows per parallel task: at most about [`BLOCKS_PER_TASK`] stored blocks each, so a
+    /// level with few rows but many blocks a row (a coarse one) is shared between threads
+    /// too, in a multiple of [`TASK_MULTIPLE`] tasks, so that 1, 2 or 4 threads get equal
+    /// shares. It depends on the matrix only, so sums gathered per task come out the same
+    /// for any thread count.
     pub(crate) fn task_rows(&self) -> usize {
-        let blocks = self.col.len().max(1);
-        (self.rows() * BLOCKS_PER_TASK)
-            .div_ceil(blocks)
-            .max(MIN_TASK_ROWS)
+        let tasks = self.col.len().div_ceil(BLOCKS_PER_TASK);
+        let tasks = tasks.div_ceil(TASK_MULTIPLE) * TASK_MULTIPLE;
+        self.rows().div_ceil(tasks.max(1)).max(MIN_TASK_ROWS)
     }
 
     /// b − M·x, rows in parallel.
