@@ -3,8 +3,8 @@
 //! machinery (see [`super::blocks`]).
 
 use super::blocks::{B3, V3};
-pub(crate) use super::row_product::Block;
 use super::row_product::row_product;
+pub(crate) use super::row_product::{B3f32, Block};
 use crate::par;
 
 /// Stored blocks per parallel task in a pass over a matrix's rows (a block times a vector
@@ -17,10 +17,6 @@ const MIN_TASK_ROWS: usize = 64;
 
 /// The zero block.
 pub(crate) const ZERO: B3 = [[0.0; 3]; 3];
-
-/// A 3×3 block in f32: what the multigrid cycle reads (half the bytes of [`B3`]; the
-/// cycle is bound by memory).
-pub(crate) type B3f32 = [[f32; 3]; 3];
 
 /// A 3×3-block sparse matrix by rows, columns ascending within each row.
 #[derive(Debug, Clone, Default, PartialEq)]

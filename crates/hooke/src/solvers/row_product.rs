@@ -10,10 +10,16 @@
 //! same order (no fused multiply-add), so their results are bit-identical (tested below),
 //! on any CPU and for any thread count.
 
-use super::blocks::{B3, V3};
-use super::csr::B3f32;
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
+
+/// A 3×3 block in f64, row by row (`blocks::B3`).
+type B3 = [[f64; 3]; 3];
+/// A 3-vector in f64 (`blocks::V3`).
+type V3 = [f64; 3];
+/// A 3×3 block in f32: what the multigrid cycle reads of P and the coarse levels (half the
+/// bytes of a f64 block; the cycle is bound by memory).
+pub(crate) type B3f32 = [[f32; 3]; 3];
 
 /// A 3×3 block (f64 or f32) that multiplies an f64 3-vector, in f64.
 pub(crate) trait Block: Copy + Send + Sync {
