@@ -85,7 +85,11 @@ fn cg_and_direct_agree_on_a_step() {
     let norm = |f: &dyn Fn(usize) -> f64| (0..v0.len()).map(f).sum::<f64>().sqrt();
     let dv = norm(&|i| (direct[i] - v0[i]).length_squared() as f64);
     assert!(dv > 0.0);
-    for pre in [Preconditioner::Jacobi, Preconditioner::Multigrid] {
+    for pre in [
+        Preconditioner::Jacobi,
+        Preconditioner::Multigrid,
+        Preconditioner::Auto,
+    ] {
         let (_, cg) = step(LinearSolver::Cg, pre);
         let diff = norm(&|i| (direct[i] - cg[i]).length_squared() as f64);
         let tol = if cfg!(feature = "f64") { 1e-5 } else { 1e-4 };
@@ -95,6 +99,61 @@ fn cg_and_direct_agree_on_a_step() {
             diff / dv
         );
     }
+}
+
+/// Backward Euler with CG for `steps` steps of a `side`×`side` cloth of stiffness `k`
+/// [N/m] at dt = 1/30 s: the final state's hash and the CG iterations of each solve.
+fn cg_run(side: &str, k: &str, pre: Preconditioner, steps: u64) -> (u64, Vec<u32>) {
+    let mut s = common::builtin(
+        "cloth",
+        &[
+            ("width", side),
+            ("height", side),
+            ("dt", "0.0333333333"),
+            ("k", k),
+        ],
+    );
+    s.edit(|b| {
+        b.settings.integrator = Integrator::BackwardEuler;
+        b.settings.linear_solver = LinearSolver::Cg;
+        b.settings.cg_preconditioner = pre;
+    })
+    .unwrap();
+    let mut sim = Simulation::new(s);
+    let mut its = vec![];
+    for _ in 0..steps {
+        let before = sim.counters().cg_iterations;
+        sim.step().unwrap();
+        its.push((sim.counters().cg_iterations - before) as u32);
+    }
+    (sim.state().bit_hash(), its)
+}
+
+/// `auto` (the default) is block Jacobi while the solves are easy — on a soft cloth the
+/// very same steps, bit for bit — and multigrid after the first solve that needs more than
+/// 100 iterations: on a stiff, falling cloth every later solve takes under half of
+/// Jacobi's iterations, and all of them together no more than 1.25× multigrid's own from
+/// the start (which renews its coarse levels on its own schedule, so single steps differ).
+#[test]
+fn auto_preconditioner_takes_multigrid_only_where_jacobi_labours() {
+    assert_eq!(
+        hooke::Settings::default().cg_preconditioner,
+        Preconditioner::Auto
+    );
+    let soft = cg_run("16", "20", Preconditioner::Auto, 10);
+    assert_eq!(soft, cg_run("16", "20", Preconditioner::Jacobi, 10));
+    assert!(soft.1.iter().all(|&it| it <= 100), "{:?}", soft.1);
+    let (_, auto) = cg_run("32", "1000", Preconditioner::Auto, 12);
+    let (_, jacobi) = cg_run("32", "1000", Preconditioner::Jacobi, 12);
+    let (_, multigrid) = cg_run("32", "1000", Preconditioner::Multigrid, 12);
+    let runs = format!("auto {auto:?}, Jacobi {jacobi:?}, multigrid {multigrid:?}");
+    let switch = jacobi.iter().position(|&it| it > 100).expect(&runs);
+    assert!(switch + 2 < auto.len(), "{runs}");
+    assert_eq!(auto[..=switch], jacobi[..=switch], "{runs}");
+    let after = switch + 1..auto.len();
+    assert!(after.clone().all(|s| 2 * auto[s] < jacobi[s]), "{runs}");
+    let sum = |v: &[u32]| v[after.clone()].iter().sum::<u32>() as f64;
+    assert!(sum(&auto) <= 1.25 * sum(&multigrid), "{runs}");
 }
 
 /// More Newton iterations converge: the step with 8 and with 12 iterations agree far more

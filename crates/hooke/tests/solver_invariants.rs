@@ -54,6 +54,7 @@ fn same_bits_for_any_thread_count() {
         (LinearSolver::Direct, Preconditioner::Jacobi),
         (LinearSolver::Cg, Preconditioner::Jacobi),
         (LinearSolver::Cg, Preconditioner::Multigrid),
+        (LinearSolver::Cg, Preconditioner::Auto),
     ];
     for integ in SOLVERS {
         for solver in linear {

@@ -100,11 +100,16 @@ fn backward_euler_direct() {
     );
 }
 
+/// CG with block Jacobi (`auto`, the default, would leave it for multigrid here).
 #[test]
 fn backward_euler_cg() {
+    let mut scene = curtain();
+    scene
+        .edit(|b| b.settings.cg_preconditioner = Preconditioner::Jacobi)
+        .unwrap();
     check(
         "backward-euler (cg)",
-        run(Integrator::BackwardEuler, Some(LinearSolver::Cg)),
+        run_scene(scene, Integrator::BackwardEuler, Some(LinearSolver::Cg)),
     );
 }
 

@@ -37,6 +37,7 @@ pub(super) fn settings_into(s: &SettingsFile, b: &mut SceneBuilder) -> Result<()
         PreconditionerName::Jacobi => Preconditioner::Jacobi,
         PreconditionerName::Laplacian => Preconditioner::Laplacian,
         PreconditionerName::Multigrid => Preconditioner::Multigrid,
+        PreconditionerName::Auto => Preconditioner::Auto,
     };
     st.iterations = s.iterations;
     st.cg_tolerance = s.cg_tolerance;
@@ -93,6 +94,7 @@ pub(super) fn settings_file(b: &SceneBuilder) -> SettingsFile {
             Preconditioner::Jacobi => PreconditionerName::Jacobi,
             Preconditioner::Laplacian => PreconditionerName::Laplacian,
             Preconditioner::Multigrid => PreconditionerName::Multigrid,
+            Preconditioner::Auto => PreconditionerName::Auto,
         },
         cg_tolerance: s.cg_tolerance,
         cg_max_iterations: s.cg_max_iterations,

@@ -49,12 +49,14 @@ pub enum LinearSolverName {
 #[serde(rename_all = "kebab-case")]
 pub enum PreconditionerName {
     /// Inverse 3×3 diagonal blocks.
-    #[default]
     Jacobi,
     /// The spring graph's Laplacian system, factored once (volumetric bodies).
     Laplacian,
     /// Smoothed-aggregation algebraic multigrid (stiff cloth).
     Multigrid,
+    /// Jacobi until a solve needs more than 100 iterations, multigrid from then on.
+    #[default]
+    Auto,
 }
 
 /// How `stable` springs are applied.

@@ -14,7 +14,9 @@
 //!   in cache, not two), P and the coarser matrices in f32, and restricts with P itself
 //!   (Pᵀ·r, no transposed copy) — on the 64×64 curtain its working set then fits in 8 MB of
 //!   last-level cache (cachegrind: 7 MB from memory a step instead of 117) — and computes
-//!   in f64.
+//!   in f64, a block row at a time ([`super::row_product`]: AVX2 where the CPU has it).
+//!   Each pass over a level is cut into tasks by stored blocks ([`CsrRef::task_rows`]), so
+//!   a coarse level of few, dense rows is shared between threads as well.
 //! * Reuse: the hierarchy may be kept while the matrix changes ([`Multigrid::refresh`]
 //!   renews the finest level's D⁻¹): the coarse levels are then those of an earlier matrix,
 //!   still a symmetric positive definite preconditioner, only a less sharp one.
@@ -262,8 +264,8 @@ fn smoother(a: CsrRef) -> (Vec<B3>, f64) {
     (dinv, omega)
 }
 
-/// One damped block-Jacobi step x ← x + ω·D⁻¹·(b − A·x), in one pass (the new x is
-/// written to `spare`, which is then swapped in).
+/// One damped block-Jacobi step x ← x + ω·D⁻¹·(b − A·x), in one pass over A (the new x
+/// is written to `spare`, then copied back).
 fn jacobi<T: Block>(
     a: CsrRef<T>,
     (dinv, omega): (&[B3], f64),
