@@ -92,7 +92,7 @@ fn time(
 
 fn print_header(per: &str) {
     println!(
-        "{:<28} {:>9} {:>10} {:>9} {:>11} {:>9}  solver",
+        "{:<30} {:>9} {:>10} {:>9} {:>11} {:>9}  solver",
         "solver", "dt [s]", "stable dt", per, "ms per sim s", "stretch"
     );
 }
@@ -104,7 +104,7 @@ fn print_row(label: &str, t: &Timing, limit: Limit) {
         Limit::Never => "none".to_string(),
     };
     println!(
-        "{label:<28} {:>9.2e} {:>10} {:>9.2} {:>11.1} {:>8.2}%  {}",
+        "{label:<30} {:>9.2e} {:>10} {:>9.2} {:>11.1} {:>8.2}%  {}",
         t.dt,
         stable,
         t.ms_per_step,
@@ -133,13 +133,13 @@ const BACKWARD_EULER: [Run; 3] = [
         Preconditioner::Jacobi,
     ),
     (
-        "backward-euler (cg)",
+        "backward-euler (cg, jacobi)",
         Integrator::BackwardEuler,
         LinearSolver::Cg,
         Preconditioner::Jacobi,
     ),
     (
-        "backward-euler (multigrid)",
+        "backward-euler (cg, multigrid)",
         Integrator::BackwardEuler,
         LinearSolver::Cg,
         Preconditioner::Multigrid,
@@ -189,7 +189,7 @@ fn shaken_curtain(seconds: f64) -> Result<()> {
         };
         match time(base.clone(), integ, (solver, precond), dt, seconds) {
             Ok(t) => print_row(label, &t, limit),
-            Err(e) => println!("{label:<28} failed: {e}"),
+            Err(e) => println!("{label:<30} failed: {e}"),
         }
     }
     Ok(())
