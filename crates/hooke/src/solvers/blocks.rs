@@ -249,13 +249,9 @@ impl SpringTerms {
     }
 }
 
-/// y = A·x, in parallel over rows (each row written by one task, fixed order within it).
-pub(crate) fn spmv(pat: &BlockPattern, a: &BlockMatrix, x: &[V3], y: &mut [V3]) {
-    spmv_dot(pat, a, x, y);
-}
-
-/// y = A·x as [`spmv`], and x·y: each task sums its own rows' terms once it has written
-/// them (the chunks and order of [`dot`], so the same bits), saving a pass over threads.
+/// y = A·x, in parallel over rows (each row written by one task, fixed order within it),
+/// and x·y: each task sums its own rows' terms once it has written them (the chunks and
+/// order of [`dot`], so the same bits), saving a pass over threads.
 fn spmv_dot(pat: &BlockPattern, a: &BlockMatrix, x: &[V3], y: &mut [V3]) -> f64 {
     par::map_chunks_mut(y, par::NODE_CHUNK, |start, part| {
         for (j, yi) in part.iter_mut().enumerate() {
@@ -324,7 +320,7 @@ pub(crate) fn pcg(
         return CgReport::default();
     }
     let mut r = vec![[0.0; 3]; n];
-    spmv(pat, a, x, &mut r);
+    spmv_dot(pat, a, x, &mut r); // x·Ax unused here
     for (ri, bi) in r.iter_mut().zip(b) {
         *ri = sub(*bi, *ri);
     }
