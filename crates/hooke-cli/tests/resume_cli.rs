@@ -1,14 +1,21 @@
 //! Crash-safe runs (issue 18 item 3): `hooke run --checkpoint-every N` killed with SIGKILL
-//! at random moments leaves only whole files under their final names, and
+//! at any point leaves only whole files under their final names, and
 //! `hooke run --resume DIR` ends bit for bit where the uninterrupted run ends — the state
 //! (final.json), energy.csv with its audit, trajectory.npy and the sensor log — even when
 //! the resumed run is killed too and resumed again.
+//!
+//! The run kills itself at the point a test names (`HOOKE_KILL_AT`, src/run/kill_point.rs):
+//! at a step (its outputs part-written: the files' buffers are lost with the process),
+//! between a checkpoint's file and run.json naming it, between the run's end and the
+//! removal of its last checkpoint. The moment is the test's, not the machine's speed's.
+#![cfg(unix)]
 
 mod common;
 
-use std::path::Path;
-use std::process::Command;
-use std::time::Instant;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 
 use common::{hooke, scratch_in, text};
 
@@ -66,27 +73,71 @@ fn check_whole(dir: &Path) {
     }
 }
 
-/// A pseudo-random fraction in [0.1, 0.9) for `seed` (a fixed LCG: the same moments on
-/// every run of the test).
-fn fraction(seed: u64) -> f64 {
+/// A pseudo-random step in [40 000, 360 000) for `seed`, not a multiple of 1000 (a fixed
+/// LCG: the same steps on every run of the test).
+fn step_between_checkpoints(seed: u64) -> u64 {
     let x = seed
         .wrapping_mul(6364136223846793005)
         .wrapping_add(1442695040888963407);
-    0.1 + 0.8 * ((x >> 11) as f64 / (1u64 << 53) as f64)
+    let step = 40_000 + (x >> 11) % 320_000;
+    if step % 1000 == 0 { step + 7 } else { step }
 }
 
-/// Starts `hooke ARGS` in `dir` and kills it with SIGKILL after `delay`.
-fn kill_after(args: &[&str], dir: &Path, delay: std::time::Duration) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hooke"))
+/// Runs `hooke ARGS` in `dir`, killed by its own SIGKILL at the kill point `at`.
+fn killed_at(args: &[&str], dir: &Path, at: &str) {
+    let status = Command::new(env!("CARGO_BIN_EXE_hooke"))
         .args(args)
         .current_dir(dir)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
+        .env("HOOKE_KILL_AT", at)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
         .unwrap();
-    std::thread::sleep(delay);
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    assert_eq!(status.signal(), Some(9), "{args:?} did not die at {at}");
+}
+
+/// The uninterrupted run, made once for every test here: its folder (`ref`, with
+/// ref-log.csv beside it).
+fn reference() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = scratch_in("resume", "reference");
+        let r = hooke(&run_args("ref", "ref-log.csv"), &dir);
+        assert!(r.status.success(), "{}", text(&r.stderr));
+        dir
+    })
+}
+
+/// A folder for one test, with the reference run's files beside it to compare with.
+fn beside_reference(name: &str) -> PathBuf {
+    let dir = scratch_in("resume", name);
+    let from = reference();
+    std::fs::create_dir_all(dir.join("ref")).unwrap();
+    for f in ["final.json", "energy.csv", "trajectory.npy"] {
+        std::fs::copy(from.join("ref").join(f), dir.join("ref").join(f)).unwrap();
+    }
+    std::fs::copy(from.join("ref-log.csv"), dir.join("ref-log.csv")).unwrap();
+    dir
+}
+
+/// `hooke run --resume OUT` in `dir`.
+fn resume(out: &str, dir: &Path) -> std::process::Output {
+    hooke(&["run", "--resume", out, "-q"], dir)
+}
+
+/// Kills the run at `at`, checks the folder holds only whole files, resumes it (killed
+/// again at `resume_at` first, when given) and compares it with the uninterrupted run.
+fn kill_and_resume(dir: &Path, out: &str, at: &str, resume_at: Option<&str>) {
+    let log = format!("{out}-log.csv");
+    killed_at(&run_args(out, &log), dir, at);
+    check_whole(&dir.join(out));
+    if let Some(again) = resume_at {
+        killed_at(&["run", "--resume", out, "-q"], dir, again);
+        check_whole(&dir.join(out));
+    }
+    let r = resume(out, dir);
+    assert!(r.status.success(), "{at}: {}", text(&r.stderr));
+    same_as_reference(dir, out, &log);
 }
 
 /// The folder's files and the sensor log equal the uninterrupted run's, byte for byte.
@@ -109,40 +160,73 @@ fn same_as_reference(dir: &Path, out: &str, log: &str) {
 }
 
 #[test]
-fn a_run_killed_anywhere_resumes_bit_for_bit() {
-    let dir = scratch_in("resume", "sigkill");
-    let started = Instant::now();
-    let reference = hooke(&run_args("ref", "ref-log.csv"), &dir);
-    assert!(reference.status.success(), "{}", text(&reference.stderr));
-    let whole = started.elapsed();
-    let mut resumed = 0;
-    for seed in 1..=5u64 {
-        let (out, log) = (format!("kill{seed}"), format!("kill{seed}-log.csv"));
-        kill_after(&run_args(&out, &log), &dir, whole.mul_f64(fraction(seed)));
-        check_whole(&dir.join(&out));
-        let resume = ["run", "--resume", out.as_str(), "-q"];
-        if seed % 2 == 1 {
-            // The resumed run killed too: it resumes again from its own checkpoint.
-            kill_after(&resume, &dir, whole.mul_f64(0.5 * fraction(seed + 10)));
-            check_whole(&dir.join(&out));
-        }
-        let again = hooke(&resume, &dir);
-        let err = text(&again.stderr);
-        if !again.status.success() && err.contains("the run finished") {
-            // The killed resume had finished: nothing left to do.
-        } else if !again.status.success() {
-            // Killed before its first checkpoint: said so, exit 2, nothing to compare.
-            assert_eq!(again.status.code(), Some(2), "{err}");
-            assert!(err.contains("before its first checkpoint"), "{err}");
-            continue;
-        }
-        resumed += 1;
-        same_as_reference(&dir, &out, &log);
-    }
+fn a_run_killed_before_its_first_checkpoint_says_it_cannot_resume() {
+    let dir = scratch_in("resume", "before-first");
+    killed_at(&run_args("early", "early-log.csv"), &dir, "step 10000");
+    check_whole(&dir.join("early"));
+    let r = resume("early", &dir);
+    assert_eq!(r.status.code(), Some(2), "{}", text(&r.stderr));
     assert!(
-        resumed >= 3,
-        "only {resumed} of 5 kills came after a checkpoint"
+        text(&r.stderr).contains("before its first checkpoint"),
+        "{}",
+        text(&r.stderr)
     );
+}
+
+#[test]
+fn a_run_killed_at_or_between_checkpoints_resumes_bit_for_bit() {
+    let dir = beside_reference("between");
+    // Just after the first checkpoint is recorded.
+    kill_and_resume(&dir, "at-first", "step 20000", None);
+    // Checkpoint 60 000 written, run.json still naming 40 000: resumes from 40 000.
+    let at = "checkpoint 60000 written";
+    killed_at(&run_args("unrecorded", "unrecorded-log.csv"), &dir, at);
+    check_whole(&dir.join("unrecorded"));
+    let names = final_names(&dir.join("unrecorded"));
+    let run_json = std::fs::read_to_string(dir.join("unrecorded/run.json")).unwrap();
+    assert!(
+        names.contains(&"checkpoint-000060000.json".to_string())
+            && names.contains(&"checkpoint-000040000.json".to_string())
+            && run_json.contains("checkpoint-000040000.json")
+            && !run_json.contains("checkpoint-000060000.json"),
+        "{at}: {names:?}\n{run_json}"
+    );
+    let r = resume("unrecorded", &dir);
+    assert!(r.status.success(), "{at}: {}", text(&r.stderr));
+    same_as_reference(&dir, "unrecorded", "unrecorded-log.csv");
+    // Between checkpoints, the energy.csv and trajectory parts cut mid-buffer; the second
+    // resumed run killed too, and resumed again from its own checkpoint.
+    for seed in 1..=2u64 {
+        let first = step_between_checkpoints(seed);
+        let out = format!("step{first}");
+        let again = (seed == 2).then(|| format!("step {}", first + (400_000 - first) / 2));
+        kill_and_resume(&dir, &out, &format!("step {first}"), again.as_deref());
+    }
+}
+
+#[test]
+fn a_run_killed_at_its_end_resumes_or_says_it_finished() {
+    let dir = beside_reference("end");
+    // After the last step, before the outputs are closed: resumes from the last checkpoint.
+    kill_and_resume(&dir, "last-step", "step 400000", None);
+    // Finished, its last checkpoint not yet removed: the outputs are whole, and a resume
+    // says there is nothing left to do.
+    let (out, log) = ("finished", "finished-log.csv");
+    killed_at(&run_args(out, log), &dir, "finished");
+    check_whole(&dir.join(out));
+    let names = final_names(&dir.join(out));
+    assert!(
+        names.iter().any(|n| n.starts_with("checkpoint-")),
+        "the last checkpoint is still there: {names:?}"
+    );
+    let r = resume(out, &dir);
+    assert_eq!(r.status.code(), Some(2), "{}", text(&r.stderr));
+    assert!(
+        text(&r.stderr).contains("the run finished"),
+        "{}",
+        text(&r.stderr)
+    );
+    same_as_reference(&dir, out, log);
 }
 
 #[test]

@@ -93,6 +93,7 @@ impl Checkpoints {
         outputs.mark(&mut cp)?;
         let path = self.out.join(&cp.file);
         hooke_io::write_scene(&path, &sim.checkpoint())?;
+        super::kill_point::reached(|| format!("checkpoint {done} written"));
         run.write_with(&self.out, "running", Some(&cp))?;
         if let Some(before) = self.last.replace(path) {
             let _ = std::fs::remove_file(before);

@@ -3,6 +3,7 @@
 mod args;
 mod checkpoints;
 mod gpu;
+mod kill_point;
 mod outputs;
 mod sensor_log;
 mod summary;
@@ -210,6 +211,7 @@ fn finish(r: Started) -> Result<()> {
     }
     report_tail(&a, &out, &written, export_every, &mut wrote);
     manifest.write(&out, "finished")?;
+    kill_point::reached(|| "finished".into());
     // Only now is the last checkpoint no longer needed (a kill before this line resumes).
     if let Some(c) = checkpoints {
         c.finish();
@@ -339,6 +341,7 @@ fn step_all(
         if let Some((c, run)) = &mut saving {
             c.after_step((i, steps), sim, outputs, run)?;
         }
+        kill_point::reached(|| format!("step {i}"));
         if i % 64 == 0 {
             bar.set_position(i);
         }
