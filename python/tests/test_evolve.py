@@ -10,7 +10,10 @@ import pytest
 
 import hooke
 
-pytest.importorskip("cma")
+try:
+    import cma  # noqa: F401 - the example's optimiser
+except ImportError:
+    raise ImportError("the evolution example needs cma: pip install './python[test]' (cargo xtask test installs it)") from None
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "evolve_walker.py"
 
