@@ -6,7 +6,6 @@ import math
 import signal
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pandas as pd
@@ -140,26 +139,29 @@ def test_paths_set_every_element_with_a_star():
 
 
 def test_out_keeps_the_rows_and_resume_runs_only_the_missing_variants(tmp_path):
-    """A sweep killed half-way (SIGKILL after its first batches are saved) resumes with
-    only the variants missing from results.parquet; every variant ends up once."""
+    """A sweep killed half-way (SIGKILL, from inside, as its tenth variant starts) resumes
+    with only the variants missing from results.parquet; every variant ends up once."""
     out = tmp_path / "sweep"
+    # Every finished batch saved at once (not at most every 2 s), and the kill given by
+    # the sweep's own progress: exactly nine rows are on disk when it dies, on any machine.
     script = f"""
+import os, signal
 import hooke
+from hooke import sweep_files, sweeps
+sweep_files.SAVE_EVERY = 0.0
+run_batch = sweeps.run_batch
+def run_batch_or_die(batch, wanted, threads=None):
+    if batch[0].index == 9:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return run_batch(batch, wanted, threads)
+sweeps.run_batch = run_batch_or_die
 hooke.sweep(hooke.scene("oscillator"), {{"springs[0].k": [float(k) for k in range(50, 290, 10)]}},
             ["period"], duration=150.0, batch=1, out={str(out)!r})
 """
-    proc = subprocess.Popen([sys.executable, "-c", script])
-    try:
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            if (out / "results.parquet").exists() and len(pd.read_parquet(out / "results.parquet")) >= 3:
-                break
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGKILL)
-    finally:
-        proc.wait()
+    killed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-3000:]
     saved = pd.read_parquet(out / "results.parquet")
-    assert 3 <= len(saved) < 24, "killed half-way"
+    assert list(saved.index) == list(range(9)), "killed half-way, the rows before the kill saved"
     with pytest.raises(FileExistsError, match="pass resume=True"):
         hooke.sweep(oscillator(), {"springs[0].k": [float(k) for k in range(50, 290, 10)]}, ["period"],
                     duration=150.0, out=out)
