@@ -22,7 +22,7 @@ if [ "${WASM_OPT:-1}" = 1 ] && [ -x "$wasm_opt" ]; then
     "$out/hooke_studio_bg.wasm" -o "$out/hooke_studio_bg.wasm"
   optimised="$("$wasm_opt" --version) -O1"
 else
-  echo "note: wasm-opt skipped (run web/setup.sh for the pinned binaryen; WASM_OPT=0 skips it)" >&2
+  echo "note: wasm-opt skipped (run cargo xtask setup for the pinned binaryen; WASM_OPT=0 skips it)" >&2
   optimised=""
 fi
 cp web/index.html "$out/"

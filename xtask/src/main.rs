@@ -3,37 +3,37 @@
 //! (the wasm page in headless Chromium) and its desktop smoke test (a window under Xvfb
 //! that photographs itself).
 //!
+//! Before the first test it installs what any of them needs (`setup.rs`: Debian packages,
+//! the Node packages, the Python virtualenv, the wasm tools), so a fresh clone passes.
 //! One target directory is shared by every step (only the hooke crates rebuild for f64).
-//! Exits non-zero on the first failing step. The browser and window steps need tools that
-//! `web/setup.sh` installs (wasm-bindgen-cli, Chromium, Xvfb, Node packages).
+//! Exits non-zero on the first failing step.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod fuzz;
 mod peers;
+mod setup;
 mod shell;
 
-use shell::{cargo, have, root, run, run_with, target};
+use shell::{cargo, root, run, run_with, target};
 
 /// The hooke binary the Python, browser and window tests drive.
 fn hooke_bin() -> PathBuf {
     target().join("debug").join("hooke")
 }
 
-/// The Python package's tests: a virtualenv under the target folder (made once), the
-/// package installed into it from `python/` as a user would (`pip install ./python`, with
-/// the test extras: pytest, hypothesis), then pytest, comparing with the debug CLI.
+/// The Python package's tests: the package installed from `python/` into the virtualenv
+/// (which `setup` made, with the package's dependencies and test tools) as a user would
+/// (`pip install ./python`), then pytest, comparing with the debug CLI.
 fn python() -> bool {
-    let venv = target().join("py-venv");
+    let venv = setup::venv();
     let py = venv.join("bin").join("python");
-    let (venv_s, py_s) = (venv.to_string_lossy(), py.to_string_lossy());
     let bin = hooke_bin();
-    let made = py.exists()
-        || (run("python3", &["-m", "venv", &venv_s])
-            && run(&py_s, &["-m", "pip", "install", "-q", "--upgrade", "pip"]));
-    made && run(&py_s, &["-m", "pip", "install", "-q", "./python[test]"])
-        && cargo(&["build", "-p", "hooke-cli"])
+    run(
+        &py.to_string_lossy(),
+        &["-m", "pip", "install", "-q", "--no-deps", "./python"],
+    ) && cargo(&["build", "-p", "hooke-cli"])
         && run_with(
             &venv.join("bin").join("pytest").to_string_lossy(),
             &["-q", "python/tests"],
@@ -44,23 +44,9 @@ fn python() -> bool {
         )
 }
 
+/// The studio's browser tests (the wasm page in headless Chromium) and its window test
+/// (a window under Xvfb that photographs itself).
 fn studio() -> bool {
-    let missing: Vec<&str> = ["wasm-bindgen", "node", "npm", "xvfb-run", "chromium"]
-        .into_iter()
-        .filter(|p| !have(p))
-        .collect();
-    if !missing.is_empty() {
-        eprintln!(
-            "\nthe studio's browser and window tests need {}: running web/setup.sh (apt-get, rustup, cargo install, npm)",
-            missing.join(", ")
-        );
-        if !run(&root().join("web/setup.sh").to_string_lossy(), &[]) {
-            eprintln!(
-                "web/setup.sh failed: install the tools it names, then run cargo xtask test again"
-            );
-            return false;
-        }
-    }
     let bin = hooke_bin();
     let bin = bin.to_string_lossy();
     let shot = root().join("web/artifacts/native.png");
@@ -69,10 +55,6 @@ fn studio() -> bool {
     let shot_s = shot.to_string_lossy();
     let ok = cargo(&["build", "-p", "hooke-cli"])
         && run(&root().join("web/build.sh").to_string_lossy(), &[])
-        && (Path::new(&root())
-            .join("web/node_modules/playwright-core")
-            .exists()
-            || run("npm", &["ci", "--prefix", "web", "--no-audit", "--no-fund"]))
         && run_with(
             "node",
             &["web/tests/studio.test.mjs"],
@@ -105,8 +87,9 @@ fn studio() -> bool {
     }
 }
 
-/// Every workspace test in f32 and f64 and the Python package's; then, unless `quick`,
-/// the studio's browser and window tests.
+/// What the tests need installed first (only what `--quick` runs when `quick`); then every
+/// workspace test in f32 and f64 and the Python package's; then, unless `quick`, the
+/// studio's browser and window tests.
 fn test(quick: bool) -> bool {
     let steps: [&[&str]; 2] = [
         &["test", "--workspace"],
@@ -115,46 +98,22 @@ fn test(quick: bool) -> bool {
     let cargo_bin = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     // Mesa's device-select layer prints an XDG_RUNTIME_DIR error without a session.
     let env = [("NODEVICE_SELECT", "1")];
-    vulkan_driver()
+    setup::install(quick)
         && steps.iter().all(|s| run_with(&cargo_bin, s, &env))
         && python()
         && (quick || studio())
 }
 
-/// The GPU backend's tests need a Vulkan driver; without a GPU that is Mesa's lavapipe,
-/// installed from Debian the first time (as web/setup.sh installs the browser).
-fn vulkan_driver() -> bool {
-    let icds = ["/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d"];
-    let has_icd = icds.iter().any(|d| {
-        std::fs::read_dir(d).is_ok_and(|mut e| {
-            e.any(|f| f.is_ok_and(|f| f.path().extension().is_some_and(|x| x == "json")))
-        })
-    });
-    if has_icd {
-        return true;
-    }
-    eprintln!(
-        "\nthe GPU backend's tests need a Vulkan driver: installing Mesa's lavapipe (apt-get)"
-    );
-    let ok = run("apt-get", &["update", "-qq"])
-        && run(
-            "apt-get",
-            &["install", "-y", "-qq", "mesa-vulkan-drivers", "libvulkan1"],
-        );
-    if !ok {
-        eprintln!(
-            "install a Vulkan driver (Debian/Ubuntu: apt-get install mesa-vulkan-drivers libvulkan1), then run cargo xtask test again"
-        );
-    }
-    ok
-}
-
 const USAGE: &str = "usage: cargo xtask test [--quick]
-  test           every test: f32 and f64, Python, then the studio in a browser and a window
-                 (installs Chromium, Xvfb, wasm-bindgen and playwright-core, and Mesa's
-                 lavapipe for the GPU tests, the first time; the Python package into
-                 target/py-venv)
-  test --quick   every Rust and Python test, without the browser and window tests
+  test           every test: f32 and f64, Python, then the studio in a browser and a window;
+                 first installs what they need and the machine lacks (Debian packages:
+                 Chromium, Xvfb, Mesa's lavapipe, iproute2; the wasm32 target and
+                 wasm-bindgen; the Node packages in web/; the Python virtualenv
+                 target/py-venv), saying what and why
+  test --quick   every Rust and Python test, without the browser and window tests (and
+                 without installing what only those need)
+  setup [--quick]
+                 only the installing that `test` (or `test --quick`) does first
   soak --minutes N
                  contact scenes, tearing, controllers and gas poked at random through the
                  API for N minutes: resident memory and step time every 10 s, in
@@ -178,6 +137,8 @@ fn main() -> ExitCode {
             test(true),
             "f32 and f64, Python; browser and window tests skipped",
         ),
+        ["setup"] => return exit(setup::install(false)),
+        ["setup", "--quick"] => return exit(setup::install(true)),
         ["soak", "--minutes", n] if n.parse::<f64>().is_ok() => {
             let out = target().join("soak");
             let out = out.to_string_lossy();
@@ -190,31 +151,19 @@ fn main() -> ExitCode {
                 "soak",
                 "--",
             ];
-            let ok = cargo(&[&args[..], &["--minutes", n, "--out", &out]].concat());
-            return if ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            };
+            return exit(cargo(
+                &[&args[..], &["--minutes", n, "--out", &out]].concat(),
+            ));
         }
         ["fuzz", "--seconds", n, targets @ ..] if n.parse::<u64>().is_ok() => {
-            let ok = fuzz::fuzz(n.parse().unwrap_or(0), targets);
-            return if ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            };
+            return exit(fuzz::fuzz(n.parse().unwrap_or(0), targets));
         }
         ["peers", rest @ ..] => {
             let Some(plan) = peers::Plan::parse(rest) else {
                 eprintln!("{USAGE}");
                 return ExitCode::from(2);
             };
-            return if peers::peers(&plan) {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            };
+            return exit(peers::peers(&plan));
         }
         _ => {
             eprintln!("{USAGE}");
@@ -223,6 +172,13 @@ fn main() -> ExitCode {
     };
     if ok {
         eprintln!("\nall tests passed ({what})");
+    }
+    exit(ok)
+}
+
+/// The exit code of a task that succeeded or failed.
+fn exit(ok: bool) -> ExitCode {
+    if ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -48,3 +48,16 @@ pub fn cargo(args: &[&str]) -> bool {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     run(&cargo, args)
 }
+
+/// The standard output of `program args` when it succeeds (its errors discarded).
+pub fn output(program: &str, args: &[&str]) -> Option<String> {
+    let o = Command::new(program)
+        .args(args)
+        .current_dir(root())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    o.status
+        .success()
+        .then(|| String::from_utf8_lossy(&o.stdout).into_owned())
+}

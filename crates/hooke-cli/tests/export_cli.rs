@@ -211,12 +211,13 @@ fn exported(d: &Path, scene: &str, seconds: f64) -> std::path::PathBuf {
     d.join(out).join("animation.glb")
 }
 
-/// Runs the Khronos glTF Validator (web/node_modules, from web/setup.sh) on `glb`.
+/// Runs the Khronos glTF Validator (web/node_modules, which `cargo xtask test` installs
+/// before the first test) on `glb`.
 fn validate(glb: &Path) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     assert!(
         root.join("web/node_modules/gltf-validator").is_dir(),
-        "the glTF validator is missing: run web/setup.sh (npm ci --prefix web)"
+        "the glTF validator is missing from web/node_modules: `cargo xtask setup --quick` (or `npm ci --prefix web`) installs it"
     );
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools/validate_glb.mjs");
     let o = std::process::Command::new("node")
@@ -224,7 +225,7 @@ fn validate(glb: &Path) {
         .arg(&root)
         .arg(glb)
         .output()
-        .expect("node runs (web/setup.sh)");
+        .expect("node runs (`cargo xtask setup --quick` installs Node.js)");
     assert!(
         o.status.success(),
         "{}: glTF Validator errors\n{}{}",

@@ -1,5 +1,5 @@
 // Validates a .glb with the Khronos glTF Validator (npm gltf-validator, installed into
-// web/node_modules by web/setup.sh): prints the report's issues and exits 1 on any error.
+// web/node_modules by `cargo xtask setup`, which `cargo xtask test` runs first): prints the report's issues and exits 1 on any error.
 // Usage: node validate_glb.mjs REPO_ROOT FILE.glb
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
