@@ -5,7 +5,8 @@ use std::process::Command;
 
 /// The workspace root.
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    root.canonicalize().unwrap_or(root)
 }
 
 pub fn run(program: &str, args: &[&str]) -> bool {
