@@ -117,8 +117,8 @@ const USAGE: &str = "usage: cargo xtask test [--quick]
   soak --minutes N
                  contact scenes, tearing, controllers and gas poked at random through the
                  API for N minutes: resident memory and step time every 10 s, in
-                 target/soak/{soak.csv, soak.png, divergences.txt}; fails if memory grows
-                 after warm-up
+                 target/soak/{soak.csv, soak.png, divergences.txt}; fails if the heap's
+                 high-water mark grows after warm-up
   fuzz --seconds N [TARGET…]
                  every fuzz target (or those named) for N seconds each: cargo-fuzz on the
                  seed corpus in fuzz/corpus, crashes in fuzz/artifacts (installs cargo-fuzz

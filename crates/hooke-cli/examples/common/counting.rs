@@ -9,11 +9,20 @@ struct Counting;
 
 static IN_USE: AtomicUsize = AtomicUsize::new(0);
 
+/// The most bytes in use since the last [`take_peak`].
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+/// Adds `bytes` to the count in use and raises the high-water mark to match.
+fn grow(bytes: usize) {
+    let now = IN_USE.fetch_add(bytes, Ordering::Relaxed) + bytes;
+    PEAK.fetch_max(now, Ordering::Relaxed);
+}
+
 // SAFETY: every call is forwarded to the system allocator unchanged; the counter only adds
 // and subtracts the sizes of the blocks handed out and given back.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        IN_USE.fetch_add(layout.size(), Ordering::Relaxed);
+        grow(layout.size());
         // SAFETY: the caller's layout contract is passed on.
         unsafe { System.alloc(layout) }
     }
@@ -23,7 +32,7 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        IN_USE.fetch_add(new_size, Ordering::Relaxed);
+        grow(new_size);
         IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
         // SAFETY: as `dealloc` and `alloc`.
         unsafe { System.realloc(ptr, layout, new_size) }
@@ -36,4 +45,11 @@ static ALLOCATOR: Counting = Counting;
 /// Bytes the heap holds now.
 pub fn heap_bytes() -> usize {
     IN_USE.load(Ordering::Relaxed)
+}
+
+/// The most bytes the heap held since the last call (or the start); the mark restarts from
+/// what it holds now.
+#[allow(dead_code)] // used by the soak, not by every example that counts
+pub fn take_peak() -> usize {
+    PEAK.swap(heap_bytes(), Ordering::Relaxed)
 }
