@@ -114,11 +114,12 @@ const USAGE: &str = "usage: cargo xtask test [--quick]
                  without installing what only those need)
   setup [--quick]
                  only the installing that `test` (or `test --quick`) does first
-  soak --minutes N
+  soak --minutes N [--test-profile]
                  contact scenes, tearing, controllers and gas poked at random through the
                  API for N minutes: resident memory and step time every 10 s, in
                  target/soak/{soak.csv, soak.png, divergences.txt}; fails if the heap's
-                 high-water mark grows after warm-up
+                 high-water mark grows after warm-up. --test-profile builds it with the
+                 tests' profile instead of release (no second build of the workspace)
   fuzz --seconds N [TARGET…]
                  every fuzz target (or those named) for N seconds each: cargo-fuzz on the
                  seed corpus in fuzz/corpus, crashes in fuzz/artifacts (installs cargo-fuzz
@@ -139,21 +140,15 @@ fn main() -> ExitCode {
         ),
         ["setup"] => return exit(setup::install(false)),
         ["setup", "--quick"] => return exit(setup::install(true)),
-        ["soak", "--minutes", n] if n.parse::<f64>().is_ok() => {
+        ["soak", "--minutes", n, flags @ ..]
+            if n.parse::<f64>().is_ok() && matches!(flags, [] | ["--test-profile"]) =>
+        {
+            let profile = if flags.is_empty() { "release" } else { "dev" };
             let out = target().join("soak");
             let out = out.to_string_lossy();
-            let args = [
-                "run",
-                "--release",
-                "-p",
-                "hooke-cli",
-                "--example",
-                "soak",
-                "--",
-            ];
-            return exit(cargo(
-                &[&args[..], &["--minutes", n, "--out", &out]].concat(),
-            ));
+            let args = ["run", "--locked", "--profile", profile, "-p", "hooke-cli"];
+            let soak = ["--example", "soak", "--", "--minutes", n, "--out", &out];
+            return exit(cargo(&[&args[..], &soak[..]].concat()));
         }
         ["fuzz", "--seconds", n, targets @ ..] if n.parse::<u64>().is_ok() => {
             return exit(fuzz::fuzz(n.parse().unwrap_or(0), targets));
