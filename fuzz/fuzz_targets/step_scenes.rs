@@ -2,7 +2,7 @@
 //! family, pins, tearing, a ground, a sphere or box collider, node collisions, friction)
 //! stepped a few hundred steps with every integrator. Invariants: no panic; a run the
 //! watchdog lets finish has finite positions and velocities, and no energy from nothing
-//! larger than the energy in play (a source-free scene: gravity is in the energy).
+//! larger than the energy at stake (a source-free scene: gravity is in the energy).
 //! `FUZZ_SHOW=1` prints the scene an input makes.
 #![no_main]
 
@@ -167,9 +167,9 @@ fuzz_target!(|f: FuzzScene| {
     );
     let audit = sim.audit(&sim.energy());
     assert!(
-        audit.relative_residual() < 1.0,
-        "energy from nothing ({:.3e} J, {:.1}× the energy in play) without a report",
-        audit.residual(),
-        audit.relative_residual()
+        audit.relative_gain() < 1.0,
+        "energy from nothing ({:.3e} J, {:.1}× the energy at stake) without a report",
+        audit.gain(),
+        audit.relative_gain()
     );
 });

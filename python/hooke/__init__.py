@@ -8,7 +8,7 @@ with the GIL released (:func:`step_many` steps many at once on every core) and g
 Errors: :class:`SceneError` (a ``ValueError``) names the file, field path, index and value
 exactly as ``hooke check`` does; :class:`DivergedError` (a ``RuntimeError``, also named
 :data:`DivergenceError`) carries the divergence report: the cause (a non-finite state, or
-the watchdog's energy from nothing or a spring stretched past 1000%), step, node, spring,
+the watchdog's energy from nothing, kept and growing), step, node, spring,
 the energy audit and its recent readings, the last good step and a stable step to try.
 :meth:`Simulation.audit` gives the energy audit: what drove and dissipated the energy, and
 the residual no term explains.

@@ -16,9 +16,9 @@ class SceneError(ValueError):
 
 class DivergedError(RuntimeError):
     """A simulation that diverged (a non-finite state, or the watchdog's energy from
-    nothing or overstretched spring); the message is the CLI's report."""
+    nothing; on the GPU, energy growing exponentially); the message is the CLI's report."""
 
-    cause: str  # "non-finite", "energy-gain" or "overstretched"
+    cause: str  # "non-finite", "energy-gain" or (on the GPU) "growing"
     audit: dict[str, float] | None
     stretch: float | None
     history: list[tuple[float, float]]

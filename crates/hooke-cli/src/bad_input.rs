@@ -24,7 +24,7 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
         return 3;
     }
     #[cfg(feature = "gpu")]
-    if let Some(hooke_gpu::GpuError::NonFinite { .. } | hooke_gpu::GpuError::Overstretched { .. }) =
+    if let Some(hooke_gpu::GpuError::NonFinite { .. } | hooke_gpu::GpuError::Growing { .. }) =
         e.downcast_ref()
     {
         return 3;
@@ -45,7 +45,7 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
 pub fn gpu_error(e: hooke_gpu::GpuError) -> anyhow::Error {
     use hooke_gpu::GpuError as G;
     match e {
-        G::NonFinite { .. } | G::Overstretched { .. } | G::Device(_) => e.into(),
+        G::NonFinite { .. } | G::Growing { .. } | G::Device(_) => e.into(),
         _ => bad(e.to_string()),
     }
 }

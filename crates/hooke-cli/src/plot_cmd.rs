@@ -20,7 +20,8 @@ pub struct PlotArgs {
 /// Reads energy.csv and draws kinetic, potential (gravity + springs + fields + gas) and
 /// total energy against time into `out`, and, when the file has the energy audit's columns,
 /// the total its books explain, E(0) + W_in − W_out (on the total when they balance; the
-/// gap is the residual).
+/// gap is the residual), and the large-step solvers' numerical dissipation so far when
+/// they booked any.
 pub fn plot_energy(csv: &Path, out: &Path, title: &str) -> Result<()> {
     let text = std::fs::read_to_string(csv)
         .map_err(|e| bad(format!("{}: cannot read: {e}", csv.display())))?;
@@ -38,14 +39,15 @@ pub fn plot_energy(csv: &Path, out: &Path, title: &str) -> Result<()> {
         )));
     };
     let books = col("work_in").zip(col("work_out"));
+    let numerical = col("numerical");
     let mut series: Vec<Series> = [
         ("kinetic", [40, 100, 220]),
         ("potential", [230, 120, 20]),
         ("total", [30, 30, 30]),
         ("E(0) + W_in - W_out (audit)", [40, 170, 70]),
+        ("numerical dissipation (audit)", [170, 60, 170]),
     ]
     .into_iter()
-    .take(if books.is_some() { 4 } else { 3 })
     .map(|(name, rgb)| Series {
         name: name.into(),
         rgb,
@@ -80,6 +82,13 @@ pub fn plot_energy(csv: &Path, out: &Path, title: &str) -> Result<()> {
             let e0 = *start.get_or_insert(v[total]);
             series[3].points.push((v[t], e0 + v[w_in] - v[w_out]));
         }
+        if let Some(n) = numerical.filter(|&n| v[n].is_finite()) {
+            series[4].points.push((v[t], v[n]));
+        }
+    }
+    // The numerical dissipation only where a large-step solver booked some.
+    if series[4].points.iter().all(|p| p.1 == 0.0) {
+        series[4].points.clear();
     }
     series.retain(|s| !s.points.is_empty());
     let pm = line_plot(&series, title, "time [s]", "energy [J]", 1000, 600);

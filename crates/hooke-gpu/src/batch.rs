@@ -5,7 +5,7 @@
 use std::borrow::BorrowMut;
 
 use hooke::actuation::Muscle;
-use hooke::backend::{ExplicitStep, STRETCH_BOUND};
+use hooke::backend::{ExplicitStep, GrowthWatch};
 use hooke::contact::Contacts;
 use hooke::{Path, Real, Simulation, Vec3};
 
@@ -38,8 +38,9 @@ struct World {
     verlet: bool,
     /// Where its terrain's grids are in the grid buffer.
     grid: [u32; 4],
-    /// The largest stretch its springs may reach before the run counts as diverged \[-].
-    stretch_bound: f64,
+    /// Its watchdog: the moving energy at read-backs, growing exponentially or not
+    /// (`hooke::backend::GrowthWatch`; none with `settings.allow_divergence`).
+    watch: Option<GrowthWatch>,
     /// Its springs in the batch: the first (kernel order) and the user index of each, as
     /// when the batch was made.
     springs: (usize, Vec<u32>),
@@ -71,7 +72,7 @@ impl World {
             synced: 0,
             nodes: (first.0 as usize, step.inv_mass.len()),
             springs: (first.1 as usize, step.order.clone()),
-            stretch_bound: STRETCH_BOUND.max(2.0 * sim.energy().max_stretch),
+            watch: (!sim.settings().allow_divergence).then(GrowthWatch::default),
             removed: Vec::new(),
             paths: model.anchors().iter().map(|a| a.path.clone()).collect(),
             contacts: model.contacts().clone(),
@@ -367,8 +368,9 @@ impl Batch {
     /// in the same order, not stepped since — : positions, velocities, steps and time (and
     /// the actuation values of [`Self::set_actuation`]). A
     /// non-finite value is an error naming the world and the node (the simulations then
-    /// keep their earlier states); a spring stretched past the watchdog's bound is an error
-    /// too, after the state is written back.
+    /// keep their earlier states); a moving energy growing exponentially over the last
+    /// read-backs is an error too, after the state is written back (the watchdog,
+    /// `hooke::backend::GrowthWatch`; a world whose settings allow divergence has none).
     pub fn write_back<S: BorrowMut<Simulation>>(&mut self, sims: &mut [S]) -> Result<(), GpuError> {
         if sims.len() != self.worlds.len() {
             return Err(GpuError::Batch(format!(
@@ -406,14 +408,13 @@ impl Batch {
             let accel = world.verlet.then_some(&r.accel[w][..]);
             sim.set_stepped(world.steps - world.synced, &r.x[w], &r.v[w], accel);
             world.synced = world.steps;
-            let stretch = sim.energy().max_stretch;
-            if stretch > world.stretch_bound {
-                return Err(GpuError::Overstretched {
+            if let Some(g) = world.watch.as_mut().and_then(|watch| watch.read(sim)) {
+                return Err(GpuError::Growing {
                     world: w,
                     scene: world.name.clone(),
                     step: world.steps,
-                    percent: 100.0 * stretch,
-                    bound: 100.0 * world.stretch_bound,
+                    energy: g.energy,
+                    per_step: g.per_step(),
                 });
             }
         }

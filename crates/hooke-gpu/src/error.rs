@@ -32,23 +32,28 @@ pub enum GpuError {
     /// The device failed while stepping or reading back.
     #[error("the GPU failed: {0}")]
     Device(String),
-    /// A spring was stretched past the watchdog's bound (`hooke::backend::STRETCH_BOUND`,
-    /// or twice the world's starting stretch).
+    /// The moving energy grew exponentially over the last read-backs (the GPU's watchdog,
+    /// `hooke::backend::GrowthWatch`; off with `settings.allow_divergence`).
     #[error(
-        "world {world} ({scene}) diverged on the GPU by step {step}: a spring is stretched \
-         {percent:.0}% (the watchdog's bound is {bound:.0}%); try a smaller dt"
+        "world {world} ({scene}) diverged on the GPU by step {step}: its moving energy (kinetic \
+         plus spring) grew from {:.3e} J to {:.3e} J over the last read-backs, {:.1}% a step \
+         (the watchdog stops exponential growth); try a smaller dt, or set \
+         settings.allow_divergence (hooke run --allow-divergence) to let it run",
+        energy.0,
+        energy.1,
+        100.0 * (per_step - 1.0)
     )]
-    Overstretched {
+    Growing {
         /// The world's index in its batch.
         world: usize,
         /// The scene's name.
         scene: String,
         /// The world's step count when it was read.
         step: u64,
-        /// The largest stretch [%].
-        percent: f64,
-        /// The bound [%].
-        bound: f64,
+        /// The moving energy when the growth began and now \[J].
+        energy: (f64, f64),
+        /// The mean growth per step \[-].
+        per_step: f64,
     },
     /// A position or velocity became infinite or NaN.
     #[error(

@@ -9,7 +9,7 @@ use crate::part_file::PartFile;
 
 /// Column names, in order. The first eight are the documented interface; later columns
 /// may be appended, never reordered.
-pub const COLUMNS: [&str; 25] = [
+pub const COLUMNS: [&str; 26] = [
     "t",
     "kinetic",
     "potential_gravity",
@@ -36,6 +36,9 @@ pub const COLUMNS: [&str; 25] = [
     "contacts",
     "tearing",
     "moved",
+    // The large-step solvers' numerical dissipation (Audit::numerical) \[J], since
+    // 2026-11-28:
+    "numerical",
 ];
 
 /// Writes energy samples, under a temporary name until finished ([`PartFile`]).
@@ -92,6 +95,7 @@ impl EnergyCsv {
         ];
         let audit = a.map(|a| {
             let [k, ac, f, air, d, r, c, t] = a.stored_terms();
+            let n = a.numerical;
             [
                 a.work_in(),
                 a.work_out(),
@@ -105,6 +109,7 @@ impl EnergyCsv {
                 c,
                 t,
                 a.moved,
+                n,
             ]
         });
         let mut row = energy.map(|v| v.to_string()).join(",");

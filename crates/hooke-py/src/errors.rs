@@ -20,12 +20,12 @@ create_exception!(
     DivergedError,
     PyRuntimeError,
     "A simulation that diverged: a non-finite state, or the watchdog saw energy from nothing \
-     or a spring stretched past 1000%. The message is the CLI's report; attributes `cause` \
-     ('non-finite', 'energy-gain' or 'overstretched'), `step`, `time` [s], `node` and `spring` \
+     (on the GPU: energy growing exponentially). The message is the CLI's report; attributes \
+     `cause` ('non-finite', 'energy-gain' or, on the GPU, 'growing'), `step`, `time` [s], `node` and `spring` \
      (or None), `integrator`, `dt` [s] (the step that failed), `suggested_dt` [s] (a stable \
      step, or None), `audit` (the energy audit as a dict, or None), `stretch` (the largest \
-     strain, or None), `history` (the watchdog's recent readings: (time [s], residual as a \
-     fraction of the energy in play)) and `last_good` ((step, time) of the last state the \
+     strain, or None), `history` (the watchdog's recent readings: (time [s], the energy gained \
+     beyond the work put in, as a fraction of the energy at stake: the work put in and the most energy seen moving)) and `last_good` ((step, time) of the last state the \
      watchdog passed, or None). Also importable as `DivergenceError`."
 );
 
@@ -91,7 +91,6 @@ pub(crate) fn diverged(py: Python<'_>, d: &hooke::Diverged) -> PyErr {
     let cause = match d.cause {
         hooke::Cause::NonFinite => "non-finite",
         hooke::Cause::EnergyGain => "energy-gain",
-        hooke::Cause::Overstretched => "overstretched",
     };
     let _ = value.setattr("cause", cause);
     let w = d.watch.as_deref().cloned().unwrap_or_default();
@@ -120,5 +119,8 @@ pub(crate) fn audit_dict<'py>(
     d.set_item("residual", a.residual())?;
     d.set_item("moved", a.moved)?;
     d.set_item("relative_residual", a.relative_residual())?;
+    d.set_item("gain", a.gain())?;
+    d.set_item("stake", a.stake)?;
+    d.set_item("relative_gain", a.relative_gain())?;
     Ok(d)
 }

@@ -38,17 +38,17 @@ pub(crate) fn gpu() -> Result<Gpu, GpuError> {
 }
 
 /// A GPU error as a Python exception: a scene the GPU does not cover or a batch that
-/// cannot be made is a `ValueError`; a non-finite state a `DivergedError` (cause
-/// 'non-finite'); no adapter or a failing device a `RuntimeError`.
+/// cannot be made is a `ValueError`; a non-finite state or the watchdog's stop a
+/// `DivergedError` (cause 'non-finite' or 'growing'); no adapter or a failing device a `RuntimeError`.
 pub(crate) fn error(py: Python<'_>, e: &GpuError) -> PyErr {
     match e {
         GpuError::Unsupported { .. } | GpuError::Batch(_) => PyValueError::new_err(e.to_string()),
-        GpuError::NonFinite { world, step, .. } | GpuError::Overstretched { world, step, .. } => {
+        GpuError::NonFinite { world, step, .. } | GpuError::Growing { world, step, .. } => {
             let err = DivergedError::new_err(e.to_string());
             let value = err.value(py);
             let (cause, node) = match e {
                 GpuError::NonFinite { node, .. } => ("non-finite", Some(*node)),
-                _ => ("overstretched", None),
+                _ => ("growing", None),
             };
             let _ = value.setattr("cause", cause);
             let _ = value.setattr("step", *step);

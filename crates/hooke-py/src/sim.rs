@@ -188,8 +188,10 @@ impl Simulation {
     /// The energy audit since the first step (or the last change by hand): a dict of joules
     /// with the total energy at the `start` and `now`, each term as signed work on the
     /// model (`kinematic`, `actuators`, `forces`, `air`, and the losses `damping`,
-    /// `retention`, `contacts`, `tearing` as negative numbers), `work_in`, `work_out`, the
-    /// `residual` no term explains, the energy in play (`moved`) and `relative_residual`.
+    /// `retention`, `contacts`, `tearing` and the large-step solvers' `numerical`
+    /// dissipation as negative numbers), `work_in`, `work_out`, the `residual` no term
+    /// explains, the energy in play (`moved`), `relative_residual`, the energy gained from
+    /// nothing (`gain`), the energy at `stake` it is judged by and `relative_gain`.
     fn audit<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         errors::audit_dict(py, &self.sim.audit(&self.sim.energy()))
     }

@@ -91,10 +91,8 @@ pub struct ExplicitStep {
     pub muscles: Vec<(u32, Real)>,
 }
 
-/// The watchdog's stretch bound \[-]: a spring stretched past this strain (ℓ > 11·L), or
-/// past twice the largest strain of a state that started further, is a divergence (the
-/// CPU's watchdog stops there with exit 3; another backend should too).
-pub const STRETCH_BOUND: f64 = crate::audit::watchdog::STRETCH_BOUND;
+pub use crate::audit::growth::{Growth, GrowthWatch};
+pub use crate::audit::watchdog::STRETCH_NOTE;
 
 /// A feature of a scene that [`ExplicitStep`] cannot express, named for a user
 /// ("tearing", "the ground plane", "the backward-euler integrator", …).

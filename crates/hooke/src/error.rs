@@ -30,16 +30,14 @@ impl FieldError {
 pub enum Cause {
     /// A position or velocity became non-finite, or an energy past f64's range.
     NonFinite,
-    /// The energy audit's residual gained more than half the energy in play at two readings
-    /// in a row, growing, or more than 80% at two readings in a row: energy that nothing
-    /// put in (the watchdog, see [`Audit`]).
+    /// The state's energy grew beyond the work put in ([`Audit::gain`]) by more than half
+    /// the energy at stake at two readings in a row, growing, or by more than 80% at two
+    /// readings in a row: energy that nothing put in (the watchdog).
     EnergyGain,
-    /// A spring stretched past 10 times its rest length (the watchdog).
-    Overstretched,
 }
 
 /// Why a simulation stopped: a state became non-finite, or the watchdog saw it diverge
-/// (energy from nothing, a spring stretched far past anything physical).
+/// (energy from nothing, growing).
 ///
 /// Carries what a user needs to fix the scene: when it happened, where, the audit's recent
 /// readings, and a step size or solver that is expected to work. The last state the
@@ -78,8 +76,8 @@ pub struct WatchReport {
     pub audit: Option<Audit>,
     /// The largest spring stretch (ℓ − L)/L at the stop, when finite \[-].
     pub stretch: Option<f64>,
-    /// The recent readings: (time \[s], residual as a fraction of the energy in play
-    /// \[-]), oldest first.
+    /// The recent readings: (time \[s], the energy gained beyond the work put in
+    /// ([`Audit::gain`]) as a fraction of the energy at stake \[-]), oldest first.
     pub history: Vec<(f64, f64)>,
     /// Step and time \[s] of the last state the watchdog passed, if any.
     pub last_good: Option<(u64, f64)>,
@@ -142,22 +140,20 @@ impl Diverged {
         match (self.cause, &w.audit) {
             (Cause::EnergyGain, Some(a)) => write!(
                 f,
-                "the energy audit's residual gained {:.4} J from nothing, {:.0}% of the {:.4} J in play (the watchdog stops at 50% twice in a row, growing, or 80% twice in a row)",
-                a.residual(),
-                100.0 * a.relative_residual(),
-                a.moved
+                "its energy grew {:.4} J beyond the {:.4} J put in, from nothing: {:.0}% of the {:.4} J at stake (the work put in and the most energy seen moving; the watchdog stops at 50% twice in a row, growing, or 80% twice in a row)",
+                a.gain(),
+                a.work_in(),
+                100.0 * a.relative_gain(),
+                a.stake
             )?,
-            (Cause::NonFinite, Some(a)) => write!(
+            (_, Some(a)) => write!(
                 f,
                 "the energy audit is not finite (total {:.4e} J, residual {:.4e} J, in play {:.4e} J): an energy past f64's range",
                 a.now,
                 a.residual(),
                 a.moved
             )?,
-            _ => write!(
-                f,
-                "a spring is stretched {stretch:.0}% (the watchdog stops at 1000%)"
-            )?,
+            (_, None) => write!(f, "the watchdog stopped it")?,
         }
         if let Some(n) = self.node {
             write!(f, "; node {n} moves fastest")?;
@@ -172,7 +168,7 @@ impl Diverged {
                 .iter()
                 .map(|(t, r)| format!("{t:.3} s {:+.1}%", 100.0 * r))
                 .collect();
-            write!(f, ". Residual at the last readings: {}", recent.join(", "))?;
+            write!(f, ". Gain at the last readings: {}", recent.join(", "))?;
         }
         write!(f, ". {}.", self.remedy())?;
         if let Some((step, t)) = w.last_good {

@@ -3,10 +3,11 @@
 //! watchdog reads it and stops a diverging run with a report, keeping the last good state.
 
 use crate::audit::books::AuditBooks;
-use crate::audit::watchdog::{self, GAIN_BOUND, STRETCH_BOUND};
-use crate::audit::{Audit, Ledger, Reading};
+use crate::audit::watchdog::{self, GAIN_BOUND, HELD_BOUND};
+use crate::audit::{Audit, FLOOR_STRAIN, Ledger, Reading, measure};
 use crate::diagnostics::Energy;
 use crate::error::{Cause, Diverged};
+use crate::forces::{Form, SpringCoeffs};
 use crate::real::Vec3;
 use crate::scene::Scene;
 use crate::sim::Simulation;
@@ -30,10 +31,11 @@ impl Simulation {
         let ledger = &self.ws().audit;
         if !ledger.started {
             let mut fresh = Ledger::default();
-            fresh.restart(&reading(now), self.state().t());
-            return fresh.read(&reading(now));
+            fresh.restart(&self.reading(now), self.state().t());
+            fresh.springs_floor = self.springs_floor();
+            return fresh.read(&self.reading(now));
         }
-        ledger.read(&reading(now))
+        ledger.read(&self.reading(now))
     }
 
     /// The last state the watchdog passed, as a scene to save or resume from (the model
@@ -69,7 +71,7 @@ impl Simulation {
         if self.ws().audit.started {
             let e = self.energy();
             let w = self.watch();
-            let books = AuditBooks::of(&self.ws().audit, &reading(&e), w.countdown, w.over);
+            let books = AuditBooks::of(&self.ws().audit, &self.reading(&e), w.countdown, w.over);
             scene.state.books = Some(books);
         }
         scene
@@ -84,14 +86,16 @@ impl Simulation {
         let e = self.energy();
         let t = self.state().t();
         self.watch_mut().history.clear();
-        match self.state_books().take().filter(|b| b.fit(&reading(&e))) {
+        let now = self.reading(&e);
+        match self.state_books().take().filter(|b| b.fit(&now)) {
             Some(books) => {
                 self.ws_mut().audit = books.ledger();
                 let w = self.watch_mut();
                 (w.countdown, w.over) = (books.countdown, books.over);
             }
-            None => self.ws_mut().audit.restart(&reading(&e), t),
+            None => self.ws_mut().audit.restart(&now, t),
         }
+        self.ws_mut().audit.springs_floor = self.springs_floor();
     }
 
     /// The watchdog's reading, when one is due after this step.
@@ -106,7 +110,7 @@ impl Simulation {
             return Ok(());
         }
         w.countdown = every;
-        self.read_watchdog()
+        self.read_watchdog(false)
     }
 
     /// Reads the watchdog now, whether or not a reading is due, and returns the divergence
@@ -134,7 +138,7 @@ impl Simulation {
             return Ok(()); // the last step was read already
         }
         w.countdown = every;
-        self.read_watchdog()
+        self.read_watchdog(true)
     }
 
     /// Steps between the watchdog's readings for the current settings and solver.
@@ -143,24 +147,30 @@ impl Simulation {
         watchdog::every(self.settings(), small)
     }
 
-    /// One reading of the audit: a divergence, or the state remembered as good.
-    fn read_watchdog(&mut self) -> Result<(), Diverged> {
+    /// One reading of the audit: a divergence, or the state remembered as good. A `last`
+    /// reading with none before it (a run shorter than the interval) is judged on its own:
+    /// a gain past [`HELD_BOUND`] of the energy at stake stops it.
+    fn read_watchdog(&mut self, last: bool) -> Result<(), Diverged> {
+        // Fewer integration steps booked than one interval: no reading before this one (the
+        // books, restored on resume, count them; the recent readings are not kept).
+        let interval = self.reading_interval() * self.settings().substeps.max(1) as u64;
+        let alone = last && self.ws().audit.steps < interval;
         let e = self.energy();
+        let now = self.reading(&e);
         let ledger = &mut self.ws_mut().audit;
-        ledger.peak = ledger.peak.max(ledger.moving(&reading(&e)));
-        let audit = ledger.read(&reading(&e));
+        ledger.peak = ledger.peak.max(ledger.moving(&now));
+        let audit = ledger.read(&now);
+        ledger.audit.numerical = audit.numerical;
         let t = self.state().t();
-        self.watch_mut().remember(t, audit.relative_residual());
-        let over = audit.residual() > GAIN_BOUND * audit.moved && audit.residual() > 0.0;
-        let gain = (self.watch_mut()).gaining(over, audit.residual(), audit.moved);
-        let stretch_bound = STRETCH_BOUND.max(2.0 * self.ws().audit.start_stretch);
+        self.watch_mut().remember(t, audit.relative_gain());
+        let over = audit.gain() > GAIN_BOUND * audit.stake && audit.gain() > 0.0;
+        let held = audit.gain() > HELD_BOUND * audit.stake;
+        let gain = (self.watch_mut()).gaining(over, audit.gain(), audit.stake) || (alone && held);
         // Energies past f64's range (velocities of 10¹⁹ m/s in f32) judge nothing: the
-        // residual over an infinite energy in play is 0 (found by fuzzing).
-        let books = [audit.now, audit.residual(), audit.moved];
+        // gain over an infinite energy at stake is 0 (found by fuzzing).
+        let books = [audit.now, audit.residual(), audit.moved, audit.stake];
         let cause = if !books.iter().all(|v| v.is_finite()) {
             Some(Cause::NonFinite)
-        } else if e.max_stretch > stretch_bound {
-            Some(Cause::Overstretched)
         } else if gain {
             Some(Cause::EnergyGain)
         } else {
@@ -175,6 +185,31 @@ impl Simulation {
             self.watch_mut().last_good = Some(state);
         }
         Ok(())
+    }
+
+    /// The energy of every spring strained by [`FLOOR_STRAIN`], from the model's
+    /// stiffnesses (compiled for the step) and rest lengths: the same whenever the audit
+    /// starts or resumes on this model \[J].
+    pub(crate) fn springs_floor(&self) -> f64 {
+        let model = self.model();
+        let h = self.settings().h();
+        let co = SpringCoeffs::compile_in(model, &model.springs, h, Form::Forces, None);
+        measure::springs_strained(&co.k, model.springs().rest(), FLOOR_STRAIN)
+    }
+
+    /// What the audit reads of the energy `e` of the state now.
+    fn reading(&self, e: &Energy) -> Reading {
+        Reading {
+            total: e.total(),
+            moving: e.kinetic + e.potential_spring,
+            constant: e.potential_gravity + e.potential_field,
+            scale: e.kinetic
+                + e.potential_spring
+                + e.potential_gravity.abs()
+                + e.potential_field.abs()
+                + e.potential_gas.abs(),
+            reach: measure::reach(self.model(), &self.ws().fbase, self.state().x()),
+        }
     }
 
     /// The divergence report of a watchdog stop.
@@ -227,19 +262,4 @@ fn most_stretched(a: &[u32], b: &[u32], rest: &[crate::real::Real], x: &[Vec3]) 
 /// The step size \[s].
 fn step_size(sim: &Simulation) -> f64 {
     crate::real::f64_of(sim.settings().dt)
-}
-
-/// What the audit reads of the energy `e`.
-fn reading(e: &Energy) -> Reading {
-    Reading {
-        total: e.total(),
-        moving: e.kinetic + e.potential_spring,
-        constant: e.potential_gravity + e.potential_field,
-        scale: e.kinetic
-            + e.potential_spring
-            + e.potential_gravity.abs()
-            + e.potential_field.abs()
-            + e.potential_gas.abs(),
-        stretch: e.max_stretch,
-    }
 }

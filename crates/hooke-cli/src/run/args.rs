@@ -65,7 +65,7 @@ pub struct RunArgs {
     ])]
     pub resume: bool,
     /// Let a diverging run go on (the watchdog stops a run whose energy audit shows energy
-    /// from nothing, or whose springs stretch past 1000%, with exit code 3)
+    /// from nothing, growing — on the GPU, energy growing exponentially — with exit code 3)
     #[arg(long)]
     pub allow_divergence: bool,
 }

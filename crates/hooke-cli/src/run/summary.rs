@@ -243,4 +243,10 @@ fn print_energy(sim: &Simulation) {
         100.0 * e.max_stretch,
         100.0 * e.max_compression
     );
+    if e.max_stretch > hooke::backend::STRETCH_NOTE {
+        println!(
+            "  note        a spring ends stretched {:.0}%: linear springs have no failure strain, so a soft material does this (not a divergence); if it should not, stiffen the springs or give them a break strain",
+            100.0 * e.max_stretch
+        );
+    }
 }

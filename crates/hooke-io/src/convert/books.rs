@@ -14,8 +14,9 @@ pub(super) fn books_file(b: &AuditBooks) -> Option<AuditFile> {
         start: a.start,
         now: a.now,
         terms,
+        numerical: b.numerical_booked,
         steps: b.steps,
-        start_stretch: b.start_stretch,
+        start_stretch: None,
         start_constant: b.start_constant,
         peak: b.peak,
         air_power: b.air_power,
@@ -26,9 +27,9 @@ pub(super) fn books_file(b: &AuditBooks) -> Option<AuditFile> {
         a.since,
         a.start,
         a.now,
-        b.start_stretch,
         b.start_constant,
         b.peak,
+        b.numerical_booked,
     ];
     let optional = [b.air_power, b.over];
     let finite = (scalars.iter().chain(&terms)).all(|v| v.is_finite())
@@ -39,9 +40,12 @@ pub(super) fn books_file(b: &AuditBooks) -> Option<AuditFile> {
 /// The books a file's state carries.
 pub(super) fn books(f: &AuditFile) -> AuditBooks {
     AuditBooks {
-        audit: Audit::from_stored(f.since, f.start, f.now, f.terms),
+        audit: Audit {
+            numerical: f.numerical,
+            ..Audit::from_stored(f.since, f.start, f.now, f.terms)
+        },
+        numerical_booked: f.numerical,
         steps: f.steps,
-        start_stretch: f.start_stretch,
         start_constant: f.start_constant,
         peak: f.peak,
         air_power: f.air_power,

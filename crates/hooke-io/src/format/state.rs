@@ -78,10 +78,16 @@ pub struct AuditFile {
     /// The audit's terms \[J]: kinematic, actuators, forces, air, damping, retention,
     /// contacts, tearing (as in energy.csv).
     pub terms: [f64; 8],
+    /// The numerical dissipation the large-step solvers' audit booked at the watchdog's
+    /// last reading \[J] (0 in files written before 2026-11-28, which had no such term).
+    #[serde(default)]
+    pub numerical: f64,
     /// Integration steps booked since the start.
     pub steps: u64,
-    /// The largest spring stretch at the start \[-].
-    pub start_stretch: f64,
+    /// Read and ignored: the largest spring stretch at the start \[-], which files written
+    /// before 2026-11-28 carry (the watchdog judged stretch then; it no longer does).
+    #[serde(default, skip_serializing)]
+    pub start_stretch: Option<f64>,
     /// Gravity plus field potential at the start \[J].
     pub start_constant: f64,
     /// The most energy seen moving at the watchdog's readings \[J].

@@ -13,10 +13,11 @@ pub struct AuditBooks {
     /// The balance since the audit started, with `now` the total energy at the
     /// checkpoint \[J].
     pub audit: Audit,
+    /// The numerical dissipation booked at the watchdog's last reading \[J] (`audit` holds
+    /// what a reading at the checkpoint would book; the run goes on from what it booked).
+    pub numerical_booked: f64,
     /// Integration steps booked since the start.
     pub steps: u64,
-    /// The largest spring stretch at the start \[-].
-    pub start_stretch: f64,
     /// Gravity plus field potential at the start \[J].
     pub start_constant: f64,
     /// The most energy seen moving at the watchdog's readings \[J].
@@ -36,8 +37,8 @@ impl AuditBooks {
     pub(crate) fn of(ledger: &Ledger, e: &Reading, countdown: u64, over: Option<f64>) -> Self {
         Self {
             audit: ledger.read(e),
+            numerical_booked: ledger.audit.numerical,
             steps: ledger.steps,
-            start_stretch: ledger.start_stretch,
             start_constant: ledger.start_constant,
             peak: ledger.peak,
             air_power: ledger.air_power,
@@ -56,10 +57,12 @@ impl AuditBooks {
     /// The ledger these books describe (started; the per-step scratch empty).
     pub(crate) fn ledger(&self) -> Ledger {
         Ledger {
-            audit: self.audit,
+            audit: Audit {
+                numerical: self.numerical_booked,
+                ..self.audit
+            },
             started: true,
             steps: self.steps,
-            start_stretch: self.start_stretch,
             start_constant: self.start_constant,
             peak: self.peak,
             air_power: self.air_power,

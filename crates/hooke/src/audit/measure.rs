@@ -80,7 +80,7 @@ impl Rule {
     /// The rule the audit measures `integrator`'s damping by; `None` where it does not:
     /// the explicit integrators and the impulse solver report the power of their spring
     /// pass, and XPBD damps inside its small substeps, where the big step does not see it
-    /// (its damping stays in the residual with its numerical damping).
+    /// (its damping is booked with its numerical dissipation).
     pub(crate) fn of(integrator: Integrator) -> Option<Rule> {
         match integrator {
             Integrator::BackwardEuler | Integrator::FastMassSpring => Some(Rule::End),
@@ -88,6 +88,17 @@ impl Rule {
             _ => None,
         }
     }
+}
+
+/// Whether `integrator` damps numerically by construction and takes its contacts inside its
+/// step, so that the audit books what no other term explains as [`Audit::numerical`](super::Audit::numerical): the
+/// large-step solvers.
+pub(crate) fn numerically_damped(integrator: Integrator) -> bool {
+    use Integrator as I;
+    matches!(
+        integrator,
+        I::BackwardEuler | I::FastMassSpring | I::Xpbd | I::ImplicitMidpoint | I::Trapezoidal
+    )
 }
 
 /// The power the springs' damping dissipates over a step from v₀ to v₁ at positions x,
@@ -156,6 +167,47 @@ fn chunk_sums(mass: &[Real], v: &[Vec3], w: Vec3, simd: bool) -> (f64, f64) {
         air[l] += a[0] * u[0] + a[1] * u[1] + a[2] * u[2];
     }
     (0.5 * ke.iter().sum::<f64>(), air.iter().sum::<f64>())
+}
+
+/// The scene's reach: the work its constant forces (gravity and the fields, `fconst`)
+/// could do on its free nodes across the scene's size, D·Σ|F_i|, D the diagonal of the
+/// box around every node \[J]. An energy scale that is never near zero while anything
+/// weighs — whatever the origin of heights, unlike the gravity potential — and that scales
+/// as every energy of the scene does (lengths ×α, masses and forces' mass ×β: D·|F| ×β·α²).
+pub(crate) fn reach(model: &Model, fconst: &[Vec3], x: &[Vec3]) -> f64 {
+    let inv_mass = &model.nodes.inv_mass;
+    let parts = par::map_chunks(x.len(), par::NODE_CHUNK, |r| {
+        let mut bounds = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        let mut force = 0.0;
+        for i in r {
+            for (k, &c) in x[i].to_array().iter().enumerate() {
+                bounds.0[k] = bounds.0[k].min(c as f64);
+                bounds.1[k] = bounds.1[k].max(c as f64);
+            }
+            if inv_mass[i] > 0.0 {
+                force += fconst[i].length() as f64;
+            }
+        }
+        (bounds, force)
+    });
+    let (mut lo, mut hi, mut force) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3], 0.0);
+    for ((l, h), f) in parts {
+        for k in 0..3 {
+            (lo[k], hi[k]) = (lo[k].min(l[k]), hi[k].max(h[k]));
+        }
+        force += f;
+    }
+    let diagonal = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt();
+    if x.is_empty() { 0.0 } else { diagonal * force }
+}
+
+/// The energy of every spring strained by `strain`, Σ ½·k·(strain·L)², with each spring's
+/// stiffness `k` as compiled for the step (Nissen's stable springs' cs·m_red/h²) and its
+/// rest length `rest` as the model has it \[J]. The scale of the springs' work, which a
+/// scene without weight is judged by; ×β·α² with the scene (k ×β, L ×α).
+pub(crate) fn springs_strained(k: &[Real], rest: &[Real], strain: f64) -> f64 {
+    let e = |(&k, &l): (&Real, &Real)| 0.5 * k as f64 * (strain * l as f64).powi(2);
+    k.iter().zip(rest).map(e).sum()
 }
 
 #[cfg(test)]

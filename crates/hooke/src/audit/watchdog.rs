@@ -1,41 +1,59 @@
 //! The watchdog: reads the audit every few steps and stops a run that is diverging.
 //!
-//! A run is diverging when
-//! * the audit's residual gains more than [`GAIN_BOUND`] of the energy in play at two
-//!   readings in a row, the second higher — energy that nothing put in, and growing, which
-//!   only an unstable step makes (a stable run's residual is a fluctuation, or negative:
+//! A run is diverging only when something no correct step does happens:
+//! * the state's energy grows beyond the work the drivers put in ([`Audit::gain`],
+//!   (E − E₀) − W_in) by more than [`GAIN_BOUND`] of the energy at stake at two readings
+//!   in a row, the second higher — energy that nothing put in, kept and growing, which
+//!   only an unstable step makes (a stable run's energy fluctuates, or falls: losses and
 //!   numerical damping; XPBD's hanging cloth swings its spring energy by half the energy
 //!   in play from one frame to the next, and back), or
-//! * the residual is more than [`HELD_BOUND`] of the energy in play at two readings in a
-//!   row, growing or not — most of the energy in play came from nothing at once (found by
+//! * that gain is more than [`HELD_BOUND`] of the energy at stake at two readings in a
+//!   row, growing or not — most of the energy at stake came from nothing at once (found by
 //!   fuzzing: a node that starts inside a collider shot out of it by a large-step solver),
 //!   or
-//! * a spring is stretched past [`STRETCH_BOUND`] — far beyond anything a spring model of
-//!   a material means (springs that tear go at their break strain first); a state given by
-//!   hand that starts stretched further is judged against twice its own stretch, or
 //! * a value is not finite (the check stage, every integration step), or an energy of the
 //!   audit is not (f32 positions and velocities can be finite with a kinetic energy past
 //!   f64's range: the residual over an infinite energy in play would read 0).
+//!
+//! The energy at stake ([`Audit::stake`], [`crate::audit::Ledger::read`]) is the work the
+//! drivers put in plus the most energy seen moving, and never less than a thousandth of the
+//! scene's reach — the work its weight could do across its size — so a body at rest is not
+//! judged by its rounding. The losses are not in it: they cannot explain a gain, and a
+//! broken step's are as wrong as its gains.
+//! Every quantity compared is an energy of the scene itself, so the verdicts are free of
+//! units: the same scene in millimetres and grams or in kilometres and tonnes (lengths ×α,
+//! masses ×β, gravity ×α, stiffness and damping ×β) scales every energy by β·α² and reads
+//! the same (tested).
+//!
+//! Stretch is no verdict: a spring model's springs are linear and have no failure strain,
+//! so a soft cloth or a rubber band stretched ten times its length is what the model says
+//! the material does (springs that tear go at their break strain). `hooke run`'s summary
+//! says when a spring passed [`STRETCH_NOTE`].
 //!
 //! The bounds come from measurements (docs/solvers.md): every built-in scene with its own
 //! settings stays below a tenth of each, and the explosions of the large-step solvers'
 //! failure cases pass them within a few tenths of a simulated second.
 //!
-//! Reading the audit costs about 1.3 spring passes (a pass over the springs and one over
-//! the nodes, in f64); the watchdog reads it once per [`BUDGET`] spring passes of
-//! stepping, so it costs under 2% of the step.
+//! Reading the audit costs about 1.4 spring passes (a pass over the springs, one over the
+//! nodes and one over their positions for the reach, in f64); the watchdog reads it once
+//! per [`BUDGET`] spring passes of stepping, so it costs under 2% of the step.
 
 use crate::settings::{Integrator, Settings};
 
-/// Residual above this fraction of the energy in play is a divergence \[-].
+#[cfg(doc)]
+use crate::audit::Audit;
+
+/// A gain ([`Audit::gain`]) above this fraction of the energy at stake, at two readings in
+/// a row and growing, is a divergence \[-].
 pub(crate) const GAIN_BOUND: f64 = 0.5;
 
-/// Residual above this fraction of the energy in play at two readings in a row is a
+/// A gain above this fraction of the energy at stake at two readings in a row is a
 /// divergence even when it does not grow \[-].
 pub(crate) const HELD_BOUND: f64 = 0.8;
 
-/// A spring stretched past this strain (ℓ > 11·L) is a divergence \[-].
-pub(crate) const STRETCH_BOUND: f64 = 10.0;
+/// A stretch past this strain (ℓ > 11·L) is worth a line in a run's summary (never a
+/// divergence: see the module's notes) \[-].
+pub const STRETCH_NOTE: f64 = 10.0;
 
 /// The watchdog reads the audit once per this many spring passes of stepping.
 const BUDGET: u64 = 65;
@@ -64,26 +82,27 @@ pub(crate) fn every(settings: &Settings, small_substeps: u32) -> u64 {
 pub(crate) struct Watch {
     /// Steps until the next reading (0 or 1: at the end of this step).
     pub countdown: u64,
-    /// Recent readings: (time \[s], relative residual \[-]), oldest first.
+    /// Recent readings: (time \[s], gain as a fraction of the energy at stake \[-]),
+    /// oldest first.
     pub history: std::collections::VecDeque<(f64, f64)>,
     /// The last state a reading passed.
     pub last_good: Option<crate::state::State>,
-    /// The residual of the last reading, when it was over the bound \[J].
+    /// The gain of the last reading, when it was over the bound \[J].
     pub over: Option<f64>,
 }
 
 impl Watch {
-    /// Whether the residual is gaining: over the bound (`over`) at this reading and the
-    /// last, and higher now — or at both over [`HELD_BOUND`] of the energy in play now
-    /// (`moved`).
-    pub(crate) fn gaining(&mut self, over: bool, residual: f64, moved: f64) -> bool {
+    /// Whether the state is gaining energy from nothing: its gain over the bound (`over`)
+    /// at this reading and the last, and higher now — or at both over [`HELD_BOUND`] of
+    /// the energy at stake now (`stake`).
+    pub(crate) fn gaining(&mut self, over: bool, gain: f64, stake: f64) -> bool {
         let before = self.over.take();
         if !over {
             return false;
         }
-        self.over = Some(residual);
-        let held = |r: f64| r > HELD_BOUND * moved;
-        before.is_some_and(|r| residual >= r || (held(r) && held(residual)))
+        self.over = Some(gain);
+        let held = |g: f64| g > HELD_BOUND * stake;
+        before.is_some_and(|g| gain >= g || (held(g) && held(gain)))
     }
 
     /// Remembers a reading, keeping the last [`HISTORY`].

@@ -9,19 +9,24 @@
 //!   (explicit integrators, at the start of the step), or, for the implicit solvers, the
 //!   power of their own rule, F_d(v_e)·v̄ with v_e the end velocity (backward Euler, fast
 //!   mass-spring) or the mean one (the midpoint rules), see `damping_power`. XPBD damps
-//!   inside its small substeps, where the big step does not see it: its damping stays in
-//!   the residual, with its numerical damping;
+//!   inside its small substeps, where the big step does not see it: its damping is booked with
+//!   its numerical dissipation;
 //! * air drag and wind: h·½·(P₀ + P₁), P = −c·Σ (v − w)·v over nodes of finite mass;
 //! * energy loss (velocity retention r per integration step, applied to the velocity the
-//!   step ended with): ΔE = K₁·(1/r² − 1), K₁ the kinetic energy after it.
+//!   step ended with): ΔE = K₁·(1/r² − 1), K₁ the kinetic energy after it;
+//! * whether the step's integrator damps numerically, so that the audit's readings book
+//!   what no term explains as numerical dissipation (`crate::audit`'s notes).
 
 use super::{Flow, StepCtx, Workspace};
-use crate::audit::measure::{Rule, damping_power, node_energy, node_sums, spring_force_on};
+use crate::audit::measure::{
+    Rule, damping_power, node_energy, node_sums, numerically_damped, spring_force_on,
+};
 use crate::state::State;
 
 pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
     let h = ctx.h as f64;
     ws.audit.steps += 1;
+    ws.audit.damped_numerically = numerically_damped(ctx.settings.integrator);
     book_kinematic(ctx, st, ws);
     let ledger = &mut ws.audit;
     for &(node, x0, f) in &ledger.forced {
