@@ -111,6 +111,9 @@ pub fn check(a: CheckArgs) -> Result<()> {
     }
     let report = stability::report(m, s);
     print_limits(&report, s);
+    for caveat in crate::caveats::caveats(&scene) {
+        println!("caveat: {caveat}");
+    }
     print_nissen(&report, a.springs);
     // The alternate values can be stiffer than the normal ones: check them too.
     if let Some(limit) = stability::largest_stable_h_switched(m, s.integrator) {

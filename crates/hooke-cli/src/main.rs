@@ -8,6 +8,7 @@ mod bench;
 #[cfg(feature = "gpu")]
 mod bench_gpu;
 mod bench_solvers;
+mod caveats;
 mod check;
 mod convert_cmd;
 mod edit_cmd;

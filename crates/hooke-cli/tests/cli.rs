@@ -211,6 +211,31 @@ fn check_warns_that_the_midpoint_rules_need_near_linear_springs_at_large_steps()
     );
 }
 
+/// The verdict covers the springs only: with node–node collisions under a large-step
+/// solver `check` says that a fold is not guaranteed and suggests a trial; under
+/// symplectic Euler at its own step it says nothing of the kind.
+#[test]
+fn check_says_what_node_collisions_under_a_large_step_solver_do_not_guarantee() {
+    let d = scratch("caveats");
+    let args = ["check", "cloth-on-sphere", "--integrator"];
+    for integrator in ["backward-euler", "fast-mass-spring", "xpbd"] {
+        let o = hooke(
+            &[&args[..], &[integrator, "--dt", "0.0166667"]].concat(),
+            &d,
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let report = text(&o.stdout);
+        assert!(
+            report.contains("caveat: node–node collisions are not covered by the verdict")
+                && report.contains("hooke check --trial"),
+            "{integrator}: {report}"
+        );
+    }
+    let o = hooke(&[&args[..], &["symplectic-euler"]].concat(), &d);
+    let report = text(&o.stdout);
+    assert!(!report.contains("caveat:"), "{report}");
+}
+
 #[test]
 fn check_reports_nissen_limits_and_isolated_nodes() {
     let d = scratch("nissen");
