@@ -1,6 +1,8 @@
 //! Helpers shared by the core's integration tests.
 #![allow(dead_code)]
 
+pub mod crossings;
+
 use hooke::{Scene, builders};
 
 /// Builds a built-in scene with text parameters.

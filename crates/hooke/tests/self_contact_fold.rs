@@ -1,0 +1,205 @@
+//! A cloth that folds onto itself on the ground, self-collision on: it must never pass
+//! through itself (no edge–triangle crossing of its surface in any frame), stay finite and
+//! never hold more energy than it started with.
+// Written for Real = f32; in f64 builds some casts are no-ops.
+#![allow(clippy::unnecessary_cast)]
+
+mod common;
+
+use hooke::contact::{CollisionMode, Collisions, Ground, Material};
+use hooke::{Integrator, Real, Simulation};
+
+/// A fold: an n×n cloth, 1 m square, standing on its bottom edge `lift` above the ground
+/// and leaning `lean` out of the vertical; it falls over and folds onto itself as it lands.
+#[derive(Debug, Clone, Copy)]
+struct FoldSpec {
+    n: usize,
+    /// Degrees out of the vertical.
+    lean: Real,
+    /// Height of the bottom edge \[m].
+    lift: Real,
+}
+
+/// The fold that backward Euler passed through itself at 1/60 s (1.0 s in, 900 J from
+/// 2.7 J), with `FOLD_N`, `FOLD_LEAN`, `FOLD_LIFT` from the environment when set.
+fn spec() -> FoldSpec {
+    let var = |name: &str, default: f64| {
+        (std::env::var(name).ok())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    FoldSpec {
+        n: var("FOLD_N", 32.0) as usize,
+        lean: var("FOLD_LEAN", 5.0) as Real,
+        lift: var("FOLD_LIFT", 0.05) as Real,
+    }
+}
+
+/// The fold's scene with `integrator` at `dt` (its own when 0).
+fn fold_scene(f: FoldSpec, integrator: Integrator, dt: f64) -> hooke::Scene {
+    let side = f.n.to_string();
+    let params = [
+        ("width", &*side),
+        ("height", &*side),
+        ("pin", "none"),
+        ("plane", "vertical"),
+    ];
+    let mut scene = common::builtin("cloth", &params);
+    scene
+        .edit(|b| {
+            let spacing = 1.0 / (f.n - 1) as Real;
+            let lean = f.lean.to_radians();
+            let low = (b.nodes.iter())
+                .map(|n| n.x.y)
+                .fold(Real::INFINITY, Real::min);
+            for n in &mut b.nodes {
+                let up = n.x.y - low;
+                n.x.y = f.lift + up * lean.cos();
+                n.x.z = up * lean.sin();
+                n.radius = 0.4 * spacing;
+            }
+            b.contacts.ground = Some(Ground {
+                material: Material {
+                    roughness: 0.3,
+                    static_roughness: 0.3,
+                    restitution: 0.0,
+                },
+                ..Ground::default()
+            });
+            b.contacts.collisions = Collisions {
+                mode: CollisionMode::All,
+                friction: 0.2,
+                iterations: 4,
+            };
+            b.settings.integrator = integrator;
+            if dt > 0.0 {
+                b.settings.dt = dt as Real;
+            }
+        })
+        .unwrap();
+    scene
+}
+
+/// What a fold run did: frames, the most crossings in one frame, frames with any, the
+/// most energy above the start \[J] and the start \[J], and how it ended.
+#[derive(Debug)]
+struct Fold {
+    frames: usize,
+    most_crossings: usize,
+    frames_crossed: usize,
+    most_above_start: f64,
+    start: f64,
+    outcome: Result<(), String>,
+}
+
+/// Runs the fold for `seconds`, counting crossings at every frame of 1/60 s (`FOLD_SHOW`
+/// set: printing each frame).
+fn fold(spec: FoldSpec, integrator: Integrator, dt: f64, seconds: f64) -> Fold {
+    let scene = fold_scene(spec, integrator, dt);
+    let faces = scene.model().surfaces()[0].faces.clone();
+    let mut sim = Simulation::new(scene);
+    let per_frame = ((1.0 / 60.0) / sim.settings().dt as f64).round().max(1.0) as u64;
+    let start = sim.energy().total();
+    let mut f = Fold {
+        frames: 0,
+        most_crossings: 0,
+        frames_crossed: 0,
+        most_above_start: 0.0,
+        start,
+        outcome: Ok(()),
+    };
+    for _ in 0..(seconds * 60.0) as usize {
+        if let Err(d) = sim.run(per_frame) {
+            f.outcome = Err(d.to_string());
+            break;
+        }
+        f.frames += 1;
+        let c = common::crossings::count(&faces, sim.state().x());
+        f.most_crossings = f.most_crossings.max(c);
+        f.frames_crossed += (c > 0) as usize;
+        let e = sim.energy().total();
+        if std::env::var("FOLD_SHOW").is_ok() {
+            let a = sim.audit(&sim.energy());
+            println!(
+                "frame {:3}: E − E0 {:+.5} J, kinetic {:.4}, residual {:+.5}, numerical {:.4}, crossings {c}",
+                f.frames,
+                e - start,
+                sim.energy().kinetic,
+                a.residual(),
+                a.numerical
+            );
+        }
+        f.most_above_start = f.most_above_start.max(e - start);
+    }
+    f
+}
+
+/// Writes the fold's scene for `hooke run` to the file `FOLD_WRITE` names (with
+/// `--ignored`): to look at it.
+#[test]
+#[ignore = "a tool: writes the fold's scene to look at"]
+fn write_the_fold_scene() {
+    let path = std::env::var("FOLD_WRITE").expect("FOLD_WRITE=path");
+    hooke_io::write_scene(
+        std::path::Path::new(&path),
+        &fold_scene(spec(), Integrator::SymplecticEuler, 0.0),
+    )
+    .unwrap();
+}
+
+/// The crossing counter itself: a triangle standing through another crosses it; lifted
+/// clear of it, or lying flat beside it, it does not; the fold's cloth starts with none.
+#[test]
+fn the_crossing_counter_sees_a_triangle_through_another() {
+    let v = |x: f64, y: f64, z: f64| hooke::vec3(x as Real, y as Real, z as Real);
+    let faces = [[0, 1, 2], [3, 4, 5]];
+    let flat = [v(0.0, 0.0, 0.0), v(1.0, 0.0, 0.0), v(0.0, 0.0, 1.0)];
+    let through = [v(0.2, -1.0, 0.2), v(0.2, 1.0, 0.2), v(0.3, 1.0, 0.2)];
+    let x: Vec<_> = flat.iter().chain(&through).copied().collect();
+    assert!(common::crossings::count(&faces, &x) > 0);
+    let lifted: Vec<_> = (flat.iter())
+        .chain(&through.map(|p| p + v(0.0, 2.0, 0.0)))
+        .copied()
+        .collect();
+    assert_eq!(common::crossings::count(&faces, &lifted), 0);
+    let beside: Vec<_> = (flat.iter())
+        .chain(&flat.map(|p| p + v(2.0, 0.0, 0.0)))
+        .copied()
+        .collect();
+    assert_eq!(common::crossings::count(&faces, &beside), 0);
+    let scene = fold_scene(spec(), Integrator::SymplecticEuler, 0.0);
+    let faces = &scene.model().surfaces()[0].faces;
+    assert_eq!(common::crossings::count(faces, scene.state().x()), 0);
+}
+
+/// Symplectic Euler at its own step keeps every pair apart: no crossing in any frame, the
+/// energy never above the start.
+#[test]
+fn symplectic_euler_folds_the_cloth_without_crossings() {
+    let f = fold(spec(), Integrator::SymplecticEuler, 0.0, 3.0);
+    println!("symplectic Euler: {f:?}");
+    assert!(f.outcome.is_ok(), "{f:?}");
+    assert_eq!(f.most_crossings, 0, "{f:?}");
+    assert!(f.most_above_start <= 1e-3 * f.start.abs(), "{f:?}");
+}
+
+/// Measures the large-step solvers on the fold at 1/60 s (run with `--ignored
+/// --nocapture`): what issue 43's self-contact item must bring to zero crossings and no
+/// energy above the start. On 2026-11-28 backward Euler passed the cloth through itself
+/// from 0.97 s (3 crossings, then 13, and 11 565 at 1.17 s) and the watchdog stopped it at
+/// 1.2 s, 900 J from 2.7 J; fast mass-spring ran clean; XPBD had no crossing but rose
+/// 0.037 J (1.4%) above its start. (The 20×20 fold leaning 15°, and 45° and 75° from 5 cm
+/// and 50 cm, ran clean on all three; 40×40 leaning 20° from 30 cm diverged with backward
+/// Euler at 0.67 s.)
+#[test]
+#[ignore = "measurement: the large-step solvers' self-contact is not a pair term yet"]
+fn large_step_solvers_on_the_fold() {
+    for integrator in [
+        Integrator::BackwardEuler,
+        Integrator::FastMassSpring,
+        Integrator::Xpbd,
+    ] {
+        let f = fold(spec(), integrator, 1.0 / 60.0, 3.0);
+        println!("{integrator:?}: {f:?}");
+    }
+}
