@@ -219,10 +219,16 @@ fn a_run_too_short_for_a_reading_is_judged_at_its_end() {
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     scene["settings"]["dt"] = 0.5.into();
     std::fs::write(&path, serde_json::to_string(&scene).unwrap()).unwrap();
-    let o = hooke(&["run", "osc.json", "--steps", "6", "-o", "out"], &d);
+    let o = hooke(
+        &["run", "osc.json", "--steps", "6", "-o", "out", "--gif"],
+        &d,
+    );
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{err}");
     assert!(err.contains("from nothing"), "{err}");
+    // The picture up to the stop is written too: what went wrong is plainest seen.
+    let gif = d.join("out").join("oscillator.gif");
+    assert!(gif.metadata().is_ok_and(|m| m.len() > 0), "{err}");
     // The same run for 6 steps at the scene's own dt is fine.
     scene["settings"]["dt"] = 0.001.into();
     std::fs::write(&path, serde_json::to_string(&scene).unwrap()).unwrap();

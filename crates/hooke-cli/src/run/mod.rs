@@ -174,8 +174,16 @@ fn finish(r: Started) -> Result<()> {
     let saving = checkpoints.as_mut().map(|c| (c, &manifest));
     let (result, stepping, device) = step_on(gpu, &mut sim, &mut outputs, span, saving, a.quiet)?;
     let (written, recording) = outputs.close()?;
+    let gif = (recording.as_ref()).zip(a.gif.as_ref()).map(|(r, path)| {
+        let path = (path.clone()).unwrap_or_else(|| out.join(format!("{name}.gif")));
+        (r, path)
+    });
     if let Err(d) = result {
         keep_what_diverged(&sim, &out, written.frames.is_some())?;
+        // The picture up to the stop: what went wrong is often plainest to see.
+        if let Some((r, path)) = &gif {
+            write_gif(&sim, r, path, gif_every, &source)?;
+        }
         manifest.write(&out, "diverged")?;
         return Err(d);
     }
@@ -198,11 +206,8 @@ fn finish(r: Started) -> Result<()> {
             a.every.unwrap_or(1)
         );
     }
-    if let (Some(r), Some(path)) = (&recording, &a.gif) {
-        let path = path
-            .clone()
-            .unwrap_or_else(|| out.join(format!("{name}.gif")));
-        write_gif(&sim, r, &path, gif_every, &source)?;
+    if let Some((r, path)) = &gif {
+        write_gif(&sim, r, path, gif_every, &source)?;
     }
     if a.plot {
         let png = out.join("energy.png");
