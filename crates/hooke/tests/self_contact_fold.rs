@@ -183,23 +183,41 @@ fn symplectic_euler_folds_the_cloth_without_crossings() {
     assert!(f.most_above_start <= 1e-3 * f.start.abs(), "{f:?}");
 }
 
-/// Measures the large-step solvers on the fold at 1/60 s (run with `--ignored
-/// --nocapture`): what issue 43's self-contact item must bring to zero crossings and no
-/// energy above the start. On 2026-11-28 backward Euler passed the cloth through itself
-/// from 0.97 s (3 crossings, then 13, and 11 565 at 1.17 s) and the watchdog stopped it at
-/// 1.2 s, 900 J from 2.7 J; fast mass-spring ran clean; XPBD had no crossing but rose
-/// 0.037 J (1.4%) above its start. (The 20×20 fold leaning 15°, and 45° and 75° from 5 cm
-/// and 50 cm, ran clean on all three; 40×40 leaning 20° from 30 cm diverged with backward
-/// Euler at 0.67 s.)
+/// Backward Euler and fast mass-spring fold the cloth at 1/60 s without a crossing in any
+/// frame, finite, the energy never above the start — on the fold above and on a 40×40
+/// cloth leaning 20° from 30 cm. Before node pairs were found along their paths and pushed
+/// apart along their line of centres at the start (2026-11-28), backward Euler passed the
+/// first through itself from 0.97 s (3 crossings, then 13, and 11 565 at 1.17 s) and the
+/// watchdog stopped it at 1.2 s, 900 J from 2.7 J, and the second at 0.67 s.
 #[test]
-#[ignore = "measurement: the large-step solvers' self-contact is not a pair term yet"]
-fn large_step_solvers_on_the_fold() {
-    for integrator in [
-        Integrator::BackwardEuler,
-        Integrator::FastMassSpring,
-        Integrator::Xpbd,
-    ] {
-        let f = fold(spec(), integrator, 1.0 / 60.0, 3.0);
-        println!("{integrator:?}: {f:?}");
+fn the_large_step_solvers_fold_the_cloth_without_crossings() {
+    let folds = [
+        spec(),
+        FoldSpec {
+            n: 40,
+            lean: 20.0,
+            lift: 0.3,
+        },
+    ];
+    for f in folds {
+        for integrator in [Integrator::BackwardEuler, Integrator::FastMassSpring] {
+            let run = fold(f, integrator, 1.0 / 60.0, 3.0);
+            println!("{f:?} {integrator:?}: {run:?}");
+            assert!(run.outcome.is_ok(), "{f:?} {integrator:?}: {run:?}");
+            assert_eq!(run.most_crossings, 0, "{f:?} {integrator:?}: {run:?}");
+            assert!(run.most_above_start <= 0.0, "{f:?} {integrator:?}: {run:?}");
+        }
     }
+}
+
+/// Measures XPBD on the fold at 1/60 s (run with `--ignored --nocapture`). On 2026-11-28
+/// it never crossed, but at impact (0.1 s) ended a frame 0.037 J (1.4%) above its start
+/// with its automatic 26 small substeps (h_s·ω ≈ 3.4), 0.024 J with 30 and none with 45
+/// (h_s·ω ≈ 1.9): issue 43 wants none, and its contact substep rule (h_s·ω ≤ 3) is the
+/// open question — a third fewer would cost half again.
+#[test]
+#[ignore = "measurement: XPBD's energy at impact with its automatic substeps"]
+fn xpbd_on_the_fold() {
+    let run = fold(spec(), Integrator::Xpbd, 1.0 / 60.0, 3.0);
+    println!("{run:?}");
 }

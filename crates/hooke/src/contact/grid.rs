@@ -473,23 +473,24 @@ impl CollisionWs {
         .any(|moved| moved)
     }
 
-    /// The pairs of nodes closer than the sum of their radii at positions `x` (for the
-    /// solvers that take collisions into their own step), as (i, j) from each side,
-    /// i ascending.
-    pub(crate) fn overlapping(&mut self, p: &CollisionPass, x: &[Vec3]) -> Vec<(u32, u32)> {
+    /// The pairs of nodes that come closer than the sum of their radii anywhere on their
+    /// straight paths from `x0` to `y` (for the large-step solvers, whose step can carry
+    /// two nodes through each other: a pair apart at both ends can cross in between), as
+    /// (i, j) from each side, sorted. Candidates are gathered from the lists at `x0`, at
+    /// the midpoint and at `y` (each a Verlet list valid there); a pair is kept when the
+    /// closest approach of d(t) = d₀ + t·(d_y − d₀), t ∈ [0, 1], is below rᵢ + rⱼ.
+    pub(crate) fn swept(&mut self, p: &CollisionPass, x0: &[Vec3], y: &[Vec3]) -> Vec<(u32, u32)> {
         if p.mode == CollisionMode::Off {
             return Vec::new();
         }
-        self.update_lists(p, x);
+        let mid: Vec<Vec3> = x0.iter().zip(y).map(|(&a, &b)| (a + b) * 0.5).collect();
         let radius = &p.model.nodes.radius;
         let mut pairs = Vec::new();
-        for (k, &i) in self.active.iter().enumerate() {
-            let (lo, hi) = (self.start[k] as usize, self.start[k + 1] as usize);
-            for &j in &self.nbr[lo..hi] {
-                let rs = radius[i as usize] + radius[j as usize];
-                if (x[i as usize] - x[j as usize]).length_squared() < rs * rs {
-                    pairs.push((i, j));
-                }
+        for at in [x0, &mid[..], y] {
+            self.update_lists(p, at);
+            for (k, &i) in self.active.iter().enumerate() {
+                let (lo, hi) = (self.start[k] as usize, self.start[k + 1] as usize);
+                pairs.extend(self.nbr[lo..hi].iter().map(|&j| (i, j)));
             }
         }
         // In (i, j) order, not the order the candidate lists were built in: the solvers
@@ -497,6 +498,13 @@ impl CollisionWs {
         // resumed from a checkpoint builds them afresh) would round differently (found by
         // fuzzing).
         pairs.sort_unstable();
+        pairs.dedup();
+        pairs.retain(|&(i, j)| {
+            let (i, j) = (i as usize, j as usize);
+            let rs = radius[i] + radius[j];
+            let (d0, d1) = (x0[i] - x0[j], y[i] - y[j]);
+            closest_approach(d0, d1) < rs
+        });
         pairs
     }
 
@@ -506,4 +514,16 @@ impl CollisionWs {
         self.built_at.clear();
         self.linked_start.clear();
     }
+}
+
+/// The least |d(t)| for d(t) = d₀ + t·(d₁ − d₀), t ∈ [0, 1] \[m].
+fn closest_approach(d0: Vec3, d1: Vec3) -> Real {
+    let e = d1 - d0;
+    let ee = e.length_squared();
+    let t = if ee > 0.0 {
+        (-d0.dot(e) / ee).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (d0 + e * t).length()
 }

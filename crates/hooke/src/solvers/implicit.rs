@@ -181,7 +181,8 @@ impl Implicit {
             step.iterate(iws, ws);
         }
         // With contacts, a step that gained energy (more than SETTLED_GAIN of the total) or
-        // whose contacts switched on or off takes Newton iterations until it does not; one
+        // whose contacts switched on or off (node pairs that met included) takes Newton
+        // iterations until it does not; one
         // that still gains more than MAX_CONTACT_GAIN of the energy moving is taken in
         // halves.
         if step.planes.is_some() {
@@ -190,7 +191,9 @@ impl Implicit {
             for _ in 0..CONTACT_ITERATIONS {
                 step.write(st, retention);
                 gain = step_energy(model, ws, st).total() - e0.total();
-                if verdict(&e0, gain) == Verdict::Settled && step.contacts_settled() {
+                let settled = step.contacts_settled();
+                let met = step.pairs_entered(ws);
+                if verdict(&e0, gain) == Verdict::Settled && settled && !met {
                     break;
                 }
                 step.iterate(iws, ws);
@@ -296,6 +299,22 @@ impl<'a> Newton<'a> {
             fixed: &self.fixed,
         };
         self.planes = touch::find(self.ctx, co, ws, &start, (self.method.c_x, fronts_at));
+    }
+
+    /// Adds the planes of node pairs that met where the last solve put them and have
+    /// none yet ([`touch::pairs_entered`]); returns whether it added any.
+    fn pairs_entered(&mut self, ws: &mut Workspace) -> bool {
+        let x_end = self.end_positions();
+        let Some(planes) = &mut self.planes else {
+            return false;
+        };
+        let start = Start {
+            x0: &self.x0,
+            v0: &self.v0,
+            f0: &self.f0,
+            fixed: &self.fixed,
+        };
+        touch::pairs_entered(self.ctx, &start, planes, &mut ws.collisions, &x_end)
     }
 
     /// The nodes on a surface at the end of the step, ascending.

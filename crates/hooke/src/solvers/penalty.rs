@@ -128,6 +128,8 @@ pub(super) struct Planes<'a> {
     h: f64,
     /// x₁ = x₀ + h·(v₀ + c_x·Δv).
     c_x: f64,
+    /// The node pairs (node, partner) that have a plane.
+    paired: std::collections::HashSet<(u32, u32)>,
 }
 
 pub(super) fn dot(a: V3, b: V3) -> f64 {
@@ -147,6 +149,7 @@ impl<'a> Planes<'a> {
             k_node: Vec::new(),
             h,
             c_x,
+            paired: std::collections::HashSet::new(),
         }
     }
 
@@ -168,21 +171,35 @@ impl<'a> Planes<'a> {
         }
     }
 
-    /// Adds a plane for node `i` (given as in [`Self::add`]) from another node it
-    /// overlaps at its prediction `y`: `hit` is that node seen as a surface.
+    /// Adds a plane for node `i` (given as in [`Self::add`]) from node `j`, which it
+    /// overlaps at `y` (its prediction, or where a solve put it): `hit` is `j` seen as a
+    /// surface. A pair that has its plane already is left as it is.
     pub(super) fn add_pair(
         &mut self,
-        i: usize,
+        (i, j): (usize, usize),
         (start, y): ((V3, V3, V3), V3),
         (m, k_node): (f64, f64),
         hit: Hit,
     ) {
+        if !self.paired.insert((i as u32, j as u32)) {
+            return;
+        }
         self.set_stiffness(i, k_node);
         let (_, v0, f0) = start;
         self.push(&Node { i, m, v0, f0 }, hit, y);
         if let Some(p) = self.list.last_mut() {
             p.t.surface = false;
         }
+    }
+
+    /// Whether node `i` has a plane from node `j`.
+    pub(super) fn has_pair(&self, i: usize, j: usize) -> bool {
+        self.paired.contains(&(i as u32, j as u32))
+    }
+
+    /// Node `i`'s stiffness m/h² + Σₛ kₛ [N/m] as recorded (0 for a fixed node).
+    pub(super) fn stiffness(&self, i: usize) -> f64 {
+        self.k_node.get(i).copied().unwrap_or(0.0)
     }
 
     /// Planes from other nodes.
