@@ -31,11 +31,12 @@ impl Simulation {
         let ledger = &self.ws().audit;
         if !ledger.started {
             let mut fresh = Ledger::default();
-            fresh.restart(&self.reading(now), self.state().t());
-            fresh.springs_floor = self.springs_floor();
-            return fresh.read(&self.reading(now));
+            let weight = self.weight();
+            fresh.restart(&self.reading(now, weight), self.state().t());
+            (fresh.springs_floor, fresh.weight) = (self.springs_floor(), weight);
+            return fresh.read(&self.reading(now, weight));
         }
-        ledger.read(&self.reading(now))
+        ledger.read(&self.reading(now, ledger.weight))
     }
 
     /// The last state the watchdog passed, as a scene to save or resume from (the model
@@ -71,7 +72,9 @@ impl Simulation {
         if self.ws().audit.started {
             let e = self.energy();
             let w = self.watch();
-            let books = AuditBooks::of(&self.ws().audit, &self.reading(&e), w.countdown, w.over);
+            let ledger = &self.ws().audit;
+            let now = self.reading(&e, ledger.weight);
+            let books = AuditBooks::of(ledger, &now, w.countdown, w.over);
             scene.state.books = Some(books);
         }
         scene
@@ -86,7 +89,7 @@ impl Simulation {
         let e = self.energy();
         let t = self.state().t();
         self.watch_mut().history.clear();
-        let now = self.reading(&e);
+        let now = self.reading(&e, self.weight());
         match self.state_books().take().filter(|b| b.fit(&now)) {
             Some(books) => {
                 self.ws_mut().audit = books.ledger();
@@ -95,7 +98,11 @@ impl Simulation {
             }
             None => self.ws_mut().audit.restart(&now, t),
         }
-        self.ws_mut().audit.springs_floor = self.springs_floor();
+        let (floor, weight) = (self.springs_floor(), self.weight());
+        (
+            self.ws_mut().audit.springs_floor,
+            self.ws_mut().audit.weight,
+        ) = (floor, weight);
     }
 
     /// The watchdog's reading, when one is due after this step.
@@ -156,7 +163,7 @@ impl Simulation {
         let interval = self.reading_interval() * self.settings().substeps.max(1) as u64;
         let alone = last && self.ws().audit.steps < interval;
         let e = self.energy();
-        let now = self.reading(&e);
+        let now = self.reading(&e, self.ws().audit.weight);
         let ledger = &mut self.ws_mut().audit;
         ledger.peak = ledger.peak.max(ledger.moving(&now));
         let audit = ledger.read(&now);
@@ -197,8 +204,14 @@ impl Simulation {
         measure::springs_strained(&co.k, model.springs().rest(), FLOOR_STRAIN)
     }
 
-    /// What the audit reads of the energy `e` of the state now.
-    fn reading(&self, e: &Energy) -> Reading {
+    /// The weight of the free nodes, Σ|F_i| of the constant forces \[N].
+    fn weight(&self) -> f64 {
+        measure::weight(self.model(), &self.ws().fbase)
+    }
+
+    /// What the audit reads of the energy `e` of the state now, with the free nodes'
+    /// `weight` (for the reach) \[N].
+    fn reading(&self, e: &Energy, weight: f64) -> Reading {
         Reading {
             total: e.total(),
             moving: e.kinetic + e.potential_spring,
@@ -208,7 +221,7 @@ impl Simulation {
                 + e.potential_gravity.abs()
                 + e.potential_field.abs()
                 + e.potential_gas.abs(),
-            reach: measure::reach(self.model(), &self.ws().fbase, self.state().x()),
+            reach: measure::diagonal(self.state().x()) * weight,
         }
     }
 

@@ -175,30 +175,31 @@ fn chunk_sums(mass: &[Real], v: &[Vec3], w: Vec3, simd: bool) -> (f64, f64) {
 /// weighs — whatever the origin of heights, unlike the gravity potential — and that scales
 /// as every energy of the scene does (lengths ×α, masses and forces' mass ×β: D·|F| ×β·α²).
 pub(crate) fn reach(model: &Model, fconst: &[Vec3], x: &[Vec3]) -> f64 {
-    let inv_mass = &model.nodes.inv_mass;
-    let parts = par::map_chunks(x.len(), par::NODE_CHUNK, |r| {
-        let mut bounds = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-        let mut force = 0.0;
-        for i in r {
-            for (k, &c) in x[i].to_array().iter().enumerate() {
-                bounds.0[k] = bounds.0[k].min(c as f64);
-                bounds.1[k] = bounds.1[k].max(c as f64);
-            }
-            if inv_mass[i] > 0.0 {
-                force += fconst[i].length() as f64;
-            }
-        }
-        (bounds, force)
-    });
-    let (mut lo, mut hi, mut force) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3], 0.0);
-    for ((l, h), f) in parts {
-        for k in 0..3 {
-            (lo[k], hi[k]) = (lo[k].min(l[k]), hi[k].max(h[k]));
-        }
-        force += f;
-    }
-    let diagonal = (0..3).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt();
-    if x.is_empty() { 0.0 } else { diagonal * force }
+    diagonal(x) * weight(model, fconst)
+}
+
+/// Σ|F_i| over the free nodes: the constant forces' part of [`reach`], the same for the
+/// whole run of a model \[N].
+pub(crate) fn weight(model: &Model, fconst: &[Vec3]) -> f64 {
+    let free = |(f, &w): (&Vec3, &Real)| if w > 0.0 { f.length() as f64 } else { 0.0 };
+    fconst.iter().zip(&model.nodes.inv_mass).map(free).sum()
+}
+
+/// The diagonal of the box around every node, D, the positions' part of [`reach`] \[m]
+/// (0 for no nodes): one pass of SIMD minima and maxima.
+pub(crate) fn diagonal(x: &[Vec3]) -> f64 {
+    let Some(&first) = x.first() else {
+        return 0.0;
+    };
+    let (lo, hi) = x
+        .iter()
+        .fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    (hi - lo)
+        .to_array()
+        .iter()
+        .map(|&d| (d as f64).powi(2))
+        .sum::<f64>()
+        .sqrt()
 }
 
 /// The energy of every spring strained by `strain`, Σ ½·k·(strain·L)², with each spring's

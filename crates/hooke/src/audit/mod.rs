@@ -217,6 +217,9 @@ pub(crate) struct Ledger {
     /// set when the audit starts or resumes: the least energy in play of a scene without
     /// weight \[J].
     pub springs_floor: f64,
+    /// The weight of the free nodes, Σ|F_i| of the constant forces (`measure::weight`),
+    /// set with `springs_floor`: with the box around the nodes, the scene's reach \[N].
+    pub weight: f64,
     /// Damping power the solver's spring pass reported this integration step \[W].
     pub damping_power: Option<f64>,
     /// Velocities at the start of the integration step, kept for the solvers that do not
