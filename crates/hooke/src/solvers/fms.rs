@@ -23,9 +23,10 @@
 
 use super::blocks::{self, V3};
 use super::chebyshev::Sweep;
+use super::contact_gain::{self, Verdict};
 use super::fms_contact::FmsContacts;
 use super::fms_global::Global;
-use super::implicit::{self, Implicit, Verdict};
+use super::implicit::{self, Implicit};
 use super::laplacian::{Laplacian, QWeights};
 use super::touch::{self, Start};
 use crate::counters::Phase;
@@ -225,7 +226,7 @@ impl Solver for FastMassSpring {
 }
 
 /// Runs a contact step (`run`), which judges its end by the energy it gained
-/// ([`implicit::verdict`], as Newton's contact steps are judged), and keeps it when it
+/// ([`contact_gain::verdict`], as Newton's contact steps are judged), and keeps it when it
 /// succeeds; false, with `st` as it was, when the step failed or made energy and Newton
 /// must take it (and may halve it). A kept step of an undriven model sheds what it gained
 /// ([`shed_gain`], over the nodes not `fixed` in `shed`).
@@ -239,7 +240,7 @@ fn kept_if_judged(
     let judged = Cell::new(e0);
     let judge = |st: &State| {
         judged.set(energy(st));
-        implicit::verdict(&e0, judged.get().total() - e0.total())
+        contact_gain::verdict(&e0, judged.get().total() - e0.total())
     };
     if run(st, &judge) {
         if let Some(fixed) = shed {

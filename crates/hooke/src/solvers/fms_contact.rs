@@ -55,10 +55,10 @@
 
 use super::blocks::V3;
 use super::chebyshev::Sweep;
+use super::contact_gain::Verdict;
 use super::fms_dense::Dense;
 use super::fms_friction::Friction;
 use super::fms_global::Global;
-use super::implicit::Verdict;
 use super::laplacian::Laplacian;
 use super::penalty::{Planes, Term, dot};
 use crate::counters::{Counters, Phase};

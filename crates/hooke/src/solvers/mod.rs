@@ -17,6 +17,7 @@
 mod aggregation;
 pub(crate) mod blocks;
 mod chebyshev;
+mod contact_gain;
 mod csr;
 pub(crate) mod direct;
 mod euler;
