@@ -124,6 +124,21 @@ fn scene(name: &str, dt: f64) -> SceneBuilder {
     b
 }
 
+/// A chain of `n` nodes of `mass` [kg], `spacing` [m] apart along +x from a pinned first
+/// one, each joined to the one before by `spring(a, b)`.
+fn chain(
+    b: &mut SceneBuilder,
+    n: u32,
+    (spacing, mass): (Real, Real),
+    spring: impl Fn(u32, u32) -> Spring,
+) {
+    b.add_node(Node::pinned(vec3(0.0, 0.0, 0.0), mass));
+    for i in 1..n {
+        b.add_node(Node::new(vec3(spacing * i as Real, 0.0, 0.0), mass));
+        b.add_spring(spring(i - 1, i));
+    }
+}
+
 // ---- correct extremes ----
 
 /// A soft cloth pinned at two corners: its corner springs stretch past 1000% (linear
@@ -144,11 +159,9 @@ fn soft_cloth() -> SceneBuilder {
 /// fifteen times its rest length, W/(k·L) = 1.86 N / (2.5 N/m · 0.05 m).
 fn rubber_band() -> SceneBuilder {
     let mut b = scene("rubber band", 1e-3);
-    b.add_node(Node::pinned(vec3(0.0, 0.0, 0.0), 0.01));
-    for i in 1..20u32 {
-        b.add_node(Node::new(vec3(0.05 * i as Real, 0.0, 0.0), 0.01));
-        b.add_spring(Spring::hooke(i - 1, i, 2.5, 0.05));
-    }
+    chain(&mut b, 20, (0.05, 0.01), |a, c| {
+        Spring::hooke(a, c, 2.5, 0.05)
+    });
     b
 }
 
@@ -311,11 +324,9 @@ fn spinning_ring() -> SceneBuilder {
 fn stable_chain() -> SceneBuilder {
     let mut b = scene("stable chain", 1e-3);
     b.settings.iterations = Some(30);
-    b.add_node(Node::pinned(vec3(0.0, 0.0, 0.0), 0.1));
-    for i in 1..10u32 {
-        b.add_node(Node::new(vec3(0.1 * i as Real, 0.0, 0.0), 0.1));
-        b.add_spring(Spring::stable(i - 1, i, 0.3, 0.1));
-    }
+    chain(&mut b, 10, (0.1, 0.1), |a, c| {
+        Spring::stable(a, c, 0.3, 0.1)
+    });
     b
 }
 
@@ -326,11 +337,9 @@ fn stable_chain() -> SceneBuilder {
 fn slack_rope() -> SceneBuilder {
     let mut b = scene("slack rope", 1e-4);
     b.settings.newton_iterations = 3;
-    b.add_node(Node::pinned(vec3(0.0, 0.0, 0.0), 0.02));
-    for i in 1..15u32 {
-        b.add_node(Node::new(vec3(0.04 * i as Real, 0.0, 0.0), 0.02));
-        b.add_spring(Spring::rope(i - 1, i, 5000.0, 0.2).with_rest(0.05));
-    }
+    chain(&mut b, 15, (0.04, 0.02), |a, c| {
+        Spring::rope(a, c, 5000.0, 0.2).with_rest(0.05)
+    });
     b
 }
 
