@@ -30,10 +30,16 @@ fn self_contact(scene: &Scene) -> Option<String> {
     if !collisions || s.integrator.is_explicit() || s.integrator == Integrator::Impulse {
         return None;
     }
-    let how = if s.integrator == Integrator::Xpbd {
-        "resolves node pairs by one relaxation sweep in each of its small substeps"
-    } else {
-        "takes node pairs inside its step as a plane for each node along the pair's line of centres at the start of the step (found along their paths, not a pair term coupling the two in the solve)"
+    let how = match s.integrator {
+        Integrator::Xpbd => {
+            "resolves node pairs by one relaxation sweep in each of its small substeps"
+        }
+        Integrator::FastMassSpring => {
+            "takes node pairs inside its prefactored step as a plane for each node, the other held where the two would part by their shares of the overlap (a pair term on their relative motion only in the steps it leaves to Newton)"
+        }
+        _ => {
+            "takes node pairs inside its step as a stiff penalty on their relative motion along their line of centres at the start of the step, found along their paths through it"
+        }
     };
     Some(format!(
         "node–node collisions are not covered by the verdict: {} {how}, so at dt = {} s nothing guarantees that a body folding onto itself stays apart or keeps its energy (a cloth folding on the ground at 1/60 s does, tested; the watchdog stops a run that gains energy); {}, or use symplectic-euler at its own step, which keeps every pair apart",

@@ -264,6 +264,11 @@ fn spmv_dot(pat: &BlockPattern, a: &BlockMatrix, x: &[V3], y: &mut [V3]) -> f64 
     .sum()
 }
 
+/// y = A·x.
+pub(crate) fn spmv(pat: &BlockPattern, a: &BlockMatrix, x: &[V3], y: &mut [V3]) {
+    spmv_dot(pat, a, x, y);
+}
+
 /// Σ a·b over all nodes, summed in fixed chunks (deterministic for any thread count).
 pub(crate) fn dot(a: &[V3], b: &[V3]) -> f64 {
     par::map_chunks(a.len(), par::NODE_CHUNK, |r| {

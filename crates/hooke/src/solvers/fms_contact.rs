@@ -179,7 +179,7 @@ impl FmsContacts {
                 }
             }
             counters.surface_contacts += st.touching.len() as u64;
-            counters.pair_contacts += planes.pairs().div_ceil(2);
+            counters.pair_contacts += planes.pairs();
             let lambda = c.normal_forces(&x);
             let active = (&c.rows[..], &c.reach[..], &lambda[..]);
             st.friction_anchors = c.friction.anchors(c.terms, active, sys.h, &x);

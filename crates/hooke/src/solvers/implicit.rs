@@ -207,7 +207,7 @@ impl Implicit {
         }
         st.touching = step.touching();
         ws.counters.surface_contacts += st.touching.len() as u64;
-        ws.counters.pair_contacts += step.planes.as_ref().map_or(0, |p| p.pairs()).div_ceil(2);
+        ws.counters.pair_contacts += step.planes.as_ref().map_or(0, |p| p.pairs());
         step.finish(st, retention);
         true
     }
@@ -363,13 +363,16 @@ impl<'a> Newton<'a> {
         kv
     }
 
-    /// Solves A·out = rhs, counting the solve and its iterations.
+    /// Solves A·out = rhs (with the node pairs' couplings, [`super::pair_coupling`]),
+    /// counting the solve and its iterations.
     fn solve(&self, iws: &mut ImplicitWs, ws: &mut Workspace, rhs: &[V3], out: &mut [V3]) {
         let ctx = (self.ctx.model, self.weights, &self.fixed[..], &self.x0[..]);
         let settings = self.ctx.settings;
-        let it = ws
-            .counters
-            .time(Phase::Nodes, || iws.solve(settings, ctx, rhs, out));
+        let couplings = self.planes.as_ref().map_or(&[][..], |p| p.couplings());
+        let it = ws.counters.time(Phase::Nodes, || match couplings {
+            [] => iws.solve(settings, ctx, rhs, out),
+            c => iws.solve_coupled(settings, c, rhs, out),
+        });
         ws.counters.linear_solves += 1;
         ws.counters.cg_iterations += it as u64;
     }

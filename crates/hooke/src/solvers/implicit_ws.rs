@@ -6,6 +6,7 @@ use super::blocks::{self, BlockMatrix, BlockPattern, SpringTerms, V3, Weights};
 use super::direct::Expanded;
 use super::laplacian::{Laplacian, QWeights};
 use super::multigrid_cg::KeptMultigrid;
+use super::pair_coupling::{self, CoupledCounts, CoupledDirect, Coupling};
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, Springs};
 use crate::real::Real;
@@ -22,6 +23,9 @@ pub(super) struct ImplicitWs {
     pub lap: Laplacian,
     pub matrix: BlockMatrix,
     direct: Option<Expanded>,
+    /// The direct solver of steps with node pairs in contact (A widened by their blocks).
+    coupled: Option<CoupledDirect>,
+    coupled_counts: CoupledCounts,
     /// The multigrid preconditioner's hierarchy, kept while it still serves.
     multigrid: KeptMultigrid,
     /// Where the `auto` preconditioner stands.
@@ -41,6 +45,8 @@ impl ImplicitWs {
             lap: Laplacian::default(),
             matrix: BlockMatrix::default(),
             direct: None,
+            coupled: None,
+            coupled_counts: CoupledCounts::default(),
             multigrid: KeptMultigrid::default(),
             auto: Auto::Jacobi,
             direct_fallbacks: 0,
@@ -49,9 +55,34 @@ impl ImplicitWs {
 
     /// Symbolic analyses and numeric factorisations done by the direct solver.
     pub(super) fn factorizations(&self) -> (u64, u64) {
-        self.direct
-            .as_ref()
-            .map_or((0, 0), |d| (d.spd.symbolic_analyses, d.spd.factorizations))
+        let own = (self.direct.as_ref())
+            .map_or((0, 0), |d| (d.spd.symbolic_analyses, d.spd.factorizations));
+        let c = self.coupled_counts;
+        (own.0 + c.analyses, own.1 + c.factorizations)
+    }
+
+    /// Solves (A + C)·x = b, C the off-diagonal blocks of node pairs in contact
+    /// ([`pair_coupling`]): directly on A's pattern widened by the pairs, or by CG
+    /// preconditioned with A's block Jacobi when the linear solver is CG (or the widened
+    /// matrix does not factor); returns the CG iterations (0 for a direct solve).
+    pub(super) fn solve_coupled(
+        &mut self,
+        settings: &Settings,
+        couplings: &[Coupling],
+        b: &[V3],
+        x: &mut [V3],
+    ) -> u32 {
+        let system = (&self.pattern, &self.matrix);
+        if settings.linear_solver == LinearSolver::Direct {
+            let counts = &mut self.coupled_counts;
+            if CoupledDirect::solve(&mut self.coupled, system, couplings, (b, x), counts).is_ok() {
+                return 0;
+            }
+            self.direct_fallbacks += 1;
+        }
+        let jacobi = blocks::block_jacobi(&self.pattern, &self.matrix);
+        let limits = (settings.cg_tolerance, settings.cg_max_iterations);
+        pair_coupling::solve(system, couplings, &jacobi, (b, x), limits)
     }
 
     /// Solves A·x = b with the chosen linear solver; returns the CG iterations used (0 for

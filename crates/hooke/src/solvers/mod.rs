@@ -35,6 +35,7 @@ mod impulse;
 pub(crate) mod laplacian;
 mod multigrid;
 mod multigrid_cg;
+mod pair_coupling;
 mod panels;
 mod penalty;
 mod rk4;

@@ -2,11 +2,10 @@
 //! another node (fast mass-spring's steps without contacts skip all of this), and the
 //! contact planes ([`super::penalty`]) of the nodes that are.
 
-use super::blocks::{V3, real, to_real};
-use super::penalty::Planes;
+use super::blocks::{V3, to_real};
+use super::penalty::{PairContact, Planes, dot};
 use crate::contact::grid::{CollisionPass, CollisionWs};
 use crate::contact::inside::SolverContacts;
-use crate::contact::surface::Hit;
 use crate::forces::SpringCoeffs;
 use crate::real::{Real, Vec3};
 use crate::state::State;
@@ -100,18 +99,22 @@ pub(super) fn pairs_entered(
     planes.pairs() > before
 }
 
-/// Node collisions as planes too: each free node of a pair whose paths from the start
+/// Node collisions as pair terms ([`PairContact`]): each pair whose paths from the start
 /// x₀ to `at` (the predictions, or where a solve put the nodes) come within the sum of
 /// their radii (`CollisionWs::swept`), overlapping at `at` by more than `min_overlap` of
-/// its radius, sees the other as a sphere it must leave by its share of the overlap (by
-/// inverse mass), moving with the other's velocity. The plane's normal is the pair's line
-/// of centres at the start, where the two are on their own sides, and the overlap is
-/// measured along it: a pair that passed through each other is pushed back to its own
-/// sides. (Taken at the predictions alone, as before 2026-11-28, the normal of such a pair
-/// pointed the wrong way, one that was apart at both ends was not seen, nor one that met
-/// only where the springs took it: a cloth folding onto itself at 1/60 s passed through
-/// itself with backward Euler and exploded, `tests/self_contact_fold.rs`.) Pairs that
-/// have their plane already are skipped.
+/// the smaller radius, holds the penalty ½·κ·max(0, δ)², δ = rᵢ + rⱼ − n·(xᵢ − xⱼ), on its
+/// relative motion, coupling both nodes in the step's equations
+/// ([`super::pair_coupling`]). The normal n is the pair's line of centres at the start,
+/// where the two are on their own sides: a pair that passed through each other is pushed
+/// back to its own sides. (Taken at the predictions alone, as before 2026-11-28, the
+/// normal of such a pair pointed the wrong way, one that was apart at both ends was not
+/// seen, nor one that met only where the springs took it: a cloth folding onto itself at
+/// 1/60 s passed through itself with backward Euler and exploded,
+/// `tests/self_contact_fold.rs`. Until later that day each node saw the other as a plane
+/// fixed where the two would have moved out by their shares of the overlap: a node
+/// resting on another that rests on the ground could not push it down, the planes fought,
+/// and the folded cloth gained 2 J from nothing in the f64 build.) Pairs that have their
+/// term already are skipped.
 fn pair_planes(
     ctx: &StepCtx,
     start: &Start,
@@ -120,18 +123,19 @@ fn pair_planes(
     (at, min_overlap): (&[V3], Real),
 ) {
     let model = ctx.model;
-    let col = &model.contacts.collisions;
     let pass = CollisionPass::of(model);
     let (x0, xr) = (to_real(start.x0), to_real(at));
     let (w, radius) = (&model.nodes.inv_mass, &model.nodes.radius);
     for (i, j) in cws.swept(&pass, &x0, &xr) {
         let (i, j) = (i as usize, j as usize);
-        if start.fixed[i] || planes.has_pair(i, j) {
+        if (start.fixed[i] && start.fixed[j]) || planes.has_pair(i, j) {
             continue;
         }
+        let (i, j) = if start.fixed[i] { (j, i) } else { (i, j) };
         let normal = line_of_centres(x0[i] - x0[j], xr[i] - xr[j]);
-        let overlap = radius[i] + radius[j] - normal.dot(xr[i] - xr[j]);
-        if overlap <= min_overlap * radius[i] {
+        let reach = radius[i] + radius[j];
+        let overlap = reach - normal.dot(xr[i] - xr[j]);
+        if overlap <= min_overlap * radius[i].min(radius[j]) {
             continue; // apart along the start's line of centres
         }
         let share = if start.fixed[j] {
@@ -139,17 +143,22 @@ fn pair_planes(
         } else {
             w[i] / (w[i] + w[j])
         };
-        let hit = Hit {
-            phi: radius[i] - overlap * share,
-            normal,
-            velocity: real(start.v0[j]),
-            roughness: col.friction,
-            static_roughness: col.friction,
-            restitution: 0.0,
-        };
-        let m = model.nodes.mass[i] as f64;
-        let node_start = (start.x0[i], start.v0[i], start.f0[i]);
-        planes.add_pair((i, j), (node_start, at[i]), (m, planes.stiffness(i)), hit);
+        let n = normal.to_array().map(f64::from);
+        let (ni, nj) = (dot(n, at[i]), dot(n, at[j]));
+        let overlap = f64::from(overlap);
+        let node = |k: usize| (start.x0[k], start.v0[k], start.f0[k]);
+        planes.add_pair(PairContact {
+            nodes: [i, j],
+            starts: [node(i), node(j)],
+            masses: [i, j].map(|k| f64::from(model.nodes.mass[k])),
+            n,
+            reach: f64::from(reach),
+            frozen: [
+                nj - (1.0 - f64::from(share)) * overlap,
+                ni + f64::from(share) * overlap,
+            ],
+            mu: f64::from(model.contacts.collisions.friction),
+        });
     }
 }
 

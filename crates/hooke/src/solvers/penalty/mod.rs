@@ -35,10 +35,15 @@
 //! (its slide undone) when the friction could have stopped it within μs·λ, as the
 //! `contacts` stage holds a node.
 
-use super::blocks::{BlockMatrix, BlockPattern, V3, real};
+use super::blocks::{B3, BlockMatrix, BlockPattern, V3, real};
+use super::pair_coupling::Coupling;
+
+mod pairs;
 use crate::contact::inside::SolverContacts;
 use crate::contact::surface::Hit;
 use crate::real::{Real, Vec3};
+pub(in crate::solvers) use pairs::PairContact;
+use pairs::Partner;
 
 /// How much stiffer a contact is than the node it holds.
 const GAMMA: f64 = 100.0;
@@ -117,6 +122,8 @@ struct Plane {
     last: Friction,
     /// Whether the node's roughness depends on the way it slides (it has a front).
     directional: bool,
+    /// For a node pair, the other node (the term's plane moves with it).
+    partner: Option<Partner>,
 }
 
 /// The contact planes of one implicit step.
@@ -128,8 +135,10 @@ pub(super) struct Planes<'a> {
     h: f64,
     /// x₁ = x₀ + h·(v₀ + c_x·Δv).
     c_x: f64,
-    /// The node pairs (node, partner) that have a plane.
+    /// The node pairs (lower, higher index) that have their term.
     paired: std::collections::HashSet<(u32, u32)>,
+    /// The off-diagonal blocks of the pairs counted by the last [`Self::add_to`].
+    couplings: Vec<Coupling>,
 }
 
 pub(super) fn dot(a: V3, b: V3) -> f64 {
@@ -150,6 +159,7 @@ impl<'a> Planes<'a> {
             h,
             c_x,
             paired: std::collections::HashSet::new(),
+            couplings: Vec::new(),
         }
     }
 
@@ -171,40 +181,9 @@ impl<'a> Planes<'a> {
         }
     }
 
-    /// Adds a plane for node `i` (given as in [`Self::add`]) from node `j`, which it
-    /// overlaps at `y` (its prediction, or where a solve put it): `hit` is `j` seen as a
-    /// surface. A pair that has its plane already is left as it is.
-    pub(super) fn add_pair(
-        &mut self,
-        (i, j): (usize, usize),
-        (start, y): ((V3, V3, V3), V3),
-        (m, k_node): (f64, f64),
-        hit: Hit,
-    ) {
-        if !self.paired.insert((i as u32, j as u32)) {
-            return;
-        }
-        self.set_stiffness(i, k_node);
-        let (_, v0, f0) = start;
-        self.push(&Node { i, m, v0, f0 }, hit, y);
-        if let Some(p) = self.list.last_mut() {
-            p.t.surface = false;
-        }
-    }
-
-    /// Whether node `i` has a plane from node `j`.
-    pub(super) fn has_pair(&self, i: usize, j: usize) -> bool {
-        self.paired.contains(&(i as u32, j as u32))
-    }
-
     /// Node `i`'s stiffness m/h² + Σₛ kₛ [N/m] as recorded (0 for a fixed node).
     pub(super) fn stiffness(&self, i: usize) -> f64 {
         self.k_node.get(i).copied().unwrap_or(0.0)
-    }
-
-    /// Planes from other nodes.
-    pub(super) fn pairs(&self) -> u64 {
-        self.list.iter().filter(|p| !p.t.surface).count() as u64
     }
 
     /// Records node `i`'s stiffness m/h² + Σₛ kₛ [N/m] (which its planes are made stiffer
@@ -267,6 +246,7 @@ impl<'a> Planes<'a> {
             counted: true,
             last: Friction::default(),
             directional: contact.roughness.has_front(),
+            partner: None,
         });
     }
 
@@ -276,7 +256,7 @@ impl<'a> Planes<'a> {
     /// are added and the caller solves again (a Newton iteration).
     pub(super) fn settled(&mut self, (x_end, v_end): (&[V3], &[V3])) -> bool {
         let switched = self.list.iter().any(|p| {
-            let (depth, tol) = (p.t.depth(x_end[p.t.node as usize]), p.t.slack);
+            let (depth, tol) = (p.depth(x_end), p.t.slack);
             if p.counted { depth < -tol } else { depth > tol }
         });
         // A node with seed 004's directional roughness that came out sliding must have been
@@ -300,7 +280,7 @@ impl<'a> Planes<'a> {
     /// planes there are added.
     pub(super) fn entered(&mut self, x_end: &[V3]) -> bool {
         let mut has = vec![false; x_end.len()];
-        for p in &self.list {
+        for p in self.list.iter().filter(|p| p.t.surface) {
             has[p.t.node as usize] = true;
         }
         let mut entered = false;
@@ -317,11 +297,6 @@ impl<'a> Planes<'a> {
             }
         }
         entered
-    }
-
-    /// Every plane's [`Term`], in the order they were added.
-    pub(super) fn terms(&self) -> Vec<Term> {
-        self.list.iter().map(|p| p.t).collect()
     }
 
     /// Whether a node with seed 004's directional roughness has a plane (its friction
@@ -351,7 +326,7 @@ impl<'a> Planes<'a> {
         for p in &self.list {
             let i = p.t.node as usize;
             let f = p.last;
-            if !p.counted || f.lambda <= 0.0 {
+            if !p.counted || f.lambda <= 0.0 || p.partner.is_some() {
                 continue;
             }
             let (vt, vt0) = (p.t.tangential(v1[i]), p.t.tangential(v0[i]));
@@ -383,7 +358,9 @@ impl<'a> Planes<'a> {
 
     /// Adds the contacts to A·Δv = rhs at an iterate ([`Iterate`]): for each plane the node
     /// is inside, h²·c_x·κ·nnᵀ + h·c_f·(I − nnᵀ) to its diagonal block and
-    /// h·κ·δ·n − h·c_f·(I − nnᵀ)(v − u) to its right-hand side.
+    /// h·κ·δ·n − h·c_f·(I − nnᵀ)(v − u) to its right-hand side; a pair's term the same
+    /// on both nodes' blocks (the partner's with the force reversed, u the partner's end
+    /// velocity), and the negated block between them to [`Self::couplings`].
     pub(super) fn add_to(
         &mut self,
         pat: &BlockPattern,
@@ -391,12 +368,28 @@ impl<'a> Planes<'a> {
         rhs: &mut [V3],
         it: Iterate,
     ) {
-        let h = self.h;
+        let (h, w) = (self.h, self.h * self.h * self.c_x);
+        self.couplings.clear();
         for p in &mut self.list {
             let i = p.t.node as usize;
-            let depth = p.t.depth(it.x_end[i]);
+            if let Some(pair) = p.partner {
+                p.t.u = it.v_end[pair.j as usize];
+            }
+            let depth = p.depth(it.x_end);
             p.counted = it.linear || depth > 0.0;
+            let k_node = &self.k_node;
+            let free_pair =
+                (p.partner).filter(|q| k_node.get(q.j as usize).is_some_and(|&k| k > 0.0));
             if !p.counted {
+                // Its place in the widened pattern is kept for the step's next solves.
+                if let Some(q) = free_pair {
+                    let block = [[0.0; 3]; 3];
+                    (self.couplings).push(Coupling {
+                        i: i as u32,
+                        j: q.j,
+                        block,
+                    });
+                }
                 continue;
             }
             let lambda = if it.linear {
@@ -412,16 +405,47 @@ impl<'a> Planes<'a> {
             };
             let f = Friction::lagged(p.t.mu, lambda.max(0.0), speed);
             p.last = f;
-            let block = &mut a.val[pat.diag[i]];
-            let w = h * h * self.c_x * p.t.kappa;
+            let block: B3 = std::array::from_fn(|r| {
+                std::array::from_fn(|c| {
+                    w * p.t.kappa * p.t.n[r] * p.t.n[c] + h * f.jacobian(p.t.n, r, c)
+                })
+            });
             let force = f.force(vt);
-            for r in 0..3 {
-                for c in 0..3 {
-                    block[r][c] += w * p.t.n[r] * p.t.n[c] + h * f.jacobian(p.t.n, r, c);
-                }
-                rhs[i][r] += h * p.t.kappa * depth * p.t.n[r] + h * force[r];
+            let push: V3 = std::array::from_fn(|r| h * p.t.kappa * depth * p.t.n[r] + h * force[r]);
+            add_block(&mut a.val[pat.diag[i]], &block);
+            add_vec(&mut rhs[i], push, 1.0);
+            if let Some(q) = free_pair {
+                let j = q.j as usize;
+                add_block(&mut a.val[pat.diag[j]], &block);
+                add_vec(&mut rhs[j], push, -1.0);
+                let block = block.map(|row| row.map(|c| -c));
+                (self.couplings).push(Coupling {
+                    i: i as u32,
+                    j: q.j,
+                    block,
+                });
             }
         }
+    }
+
+    /// The off-diagonal blocks of the pairs with both nodes free at the last
+    /// [`Self::add_to`] (zero for those it did not count).
+    pub(super) fn couplings(&self) -> &[Coupling] {
+        &self.couplings
+    }
+}
+
+fn add_block(to: &mut B3, b: &B3) {
+    for r in 0..3 {
+        for c in 0..3 {
+            to[r][c] += b[r][c];
+        }
+    }
+}
+
+fn add_vec(to: &mut V3, v: V3, sign: f64) {
+    for k in 0..3 {
+        to[k] += sign * v[k];
     }
 }
 
