@@ -92,6 +92,17 @@ struct Fold {
     outcome: Result<(), String>,
 }
 
+/// The folds the large-step solvers are tried on: [`spec`]'s, and a 40×40 cloth leaning
+/// 20° from 30 cm.
+fn folds() -> [FoldSpec; 2] {
+    let leaning = FoldSpec {
+        n: 40,
+        lean: 20.0,
+        lift: 0.3,
+    };
+    [spec(), leaning]
+}
+
 /// Runs the fold for `seconds`, counting crossings at every frame of 1/60 s (`FOLD_SHOW`
 /// set: printing each frame).
 fn fold(spec: FoldSpec, integrator: Integrator, dt: f64, seconds: f64) -> Fold {
@@ -200,15 +211,7 @@ fn symplectic_euler_folds_the_cloth_without_crossings() {
 /// (`src/solvers/pair_coupling.rs`) ends it.
 #[test]
 fn the_large_step_solvers_fold_the_cloth_without_crossings() {
-    let folds = [
-        spec(),
-        FoldSpec {
-            n: 40,
-            lean: 20.0,
-            lift: 0.3,
-        },
-    ];
-    for f in folds {
+    for f in folds() {
         for integrator in [Integrator::BackwardEuler, Integrator::FastMassSpring] {
             let run = fold(f, integrator, 1.0 / 60.0, 3.0);
             println!("{f:?} {integrator:?}: {run:?}");
@@ -219,14 +222,18 @@ fn the_large_step_solvers_fold_the_cloth_without_crossings() {
     }
 }
 
-/// Measures XPBD on the fold at 1/60 s (run with `--ignored --nocapture`). On 2026-11-28
+/// XPBD folds both cloths at 1/60 s with no crossing in any frame, the energy never above
+/// the start. Until 2026-11-28 its contact substep rule kept h_s·ω ≤ 3: on the first fold
 /// it never crossed, but at impact (0.1 s) ended a frame 0.037 J (1.4%) above its start
-/// with its automatic 26 small substeps (h_s·ω ≈ 3.4), 0.024 J with 30 and none with 45
-/// (h_s·ω ≈ 1.9): issue 43 wants none, and its contact substep rule (h_s·ω ≤ 3) is the
-/// open question — a third fewer would cost half again.
+/// with 26 substeps (h_s·ω ≈ 3), 0.006 J with 39 (≈ 2) and none from 45 (≈ 1.7) on; the
+/// rule is now h_s·ω ≤ 1.5 (52 substeps).
 #[test]
-#[ignore = "measurement: XPBD's energy at impact with its automatic substeps"]
-fn xpbd_on_the_fold() {
-    let run = fold(spec(), Integrator::Xpbd, 1.0 / 60.0, 3.0);
-    println!("{run:?}");
+fn xpbd_folds_the_cloth_without_crossings() {
+    for f in folds() {
+        let run = fold(f, Integrator::Xpbd, 1.0 / 60.0, 3.0);
+        println!("{f:?} XPBD: {run:?}");
+        assert!(run.outcome.is_ok(), "{f:?}: {run:?}");
+        assert_eq!(run.most_crossings, 0, "{f:?}: {run:?}");
+        assert!(run.most_above_start <= 0.0, "{f:?}: {run:?}");
+    }
 }

@@ -4,7 +4,7 @@
 //! Contacts run as a stage after each integration step, so they work the same way with
 //! every explicit integrator. A projection after a frame-sized step fights a large-step
 //! solver, so XPBD runs the same two parts inside each of its small substeps (`inside.rs`)
-//! and the implicit integrators solve them as penalty planes (`solvers/penalty/`):
+//! and the implicit integrators solve them as penalty planes (`solvers/penalty.rs`):
 //!
 //! 1. **Surfaces** (`surface.rs`, `respond.rs`): a node (centre within its radius of a
 //!    surface) is put back on the surface (seed 004: "when a mass crosses through the

@@ -56,11 +56,12 @@
 use super::blocks::V3;
 use super::chebyshev::Sweep;
 use super::contact_gain::Verdict;
+use super::contact_term::{Term, dot};
 use super::fms_dense::Dense;
 use super::fms_friction::Friction;
 use super::fms_global::Global;
 use super::laplacian::Laplacian;
-use super::penalty::{Planes, Term, dot};
+use super::penalty::Planes;
 use crate::counters::{Counters, Phase};
 use crate::real::Vec3;
 use crate::state::State;

@@ -23,7 +23,7 @@
 //! the watchdog stopped it (`tests/friction.rs`).
 
 use super::blocks::V3;
-use super::penalty::{Term, dot};
+use super::contact_term::{Term, dot};
 use crate::real::{Real, Vec3};
 
 /// kₜ·h²·Rₚ: how far back towards its anchor the lagged friction spring pulls a node in

@@ -18,6 +18,7 @@ mod aggregation;
 pub(crate) mod blocks;
 mod chebyshev;
 mod contact_gain;
+mod contact_term;
 mod csr;
 pub(crate) mod direct;
 mod euler;

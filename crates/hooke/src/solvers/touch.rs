@@ -3,7 +3,8 @@
 //! contact planes ([`super::penalty`]) of the nodes that are.
 
 use super::blocks::{V3, to_real};
-use super::penalty::{PairContact, Planes, dot};
+use super::contact_term::dot;
+use super::penalty::{PairContact, Planes};
 use crate::contact::grid::{CollisionPass, CollisionWs};
 use crate::contact::inside::SolverContacts;
 use crate::forces::SpringCoeffs;

@@ -34,7 +34,7 @@ fn nice_floor(x: f64) -> f64 {
 
 /// The default number of small substeps for an integration step `h`:
 ///
-/// n = max(⌈h·ω/5⌉, min(⌈D/8⌉, ⌈h·ω⌉)), clamped to 1..=1000 (⌈h·ω/3⌉ with contacts),
+/// n = max(⌈h·ω/5⌉, min(⌈D/8⌉, ⌈h·ω⌉)), clamped to 1..=1000 (⌈h·ω/1.5⌉ with contacts),
 ///
 /// with ω the highest node frequency of the stability estimate (ordinary springs; Nissen
 /// springs scale with the substep and need no more) and D the mesh's diameter in springs.
@@ -46,9 +46,19 @@ fn nice_floor(x: f64) -> f64 {
 /// on; it is capped by h·ω because when a step is short against the stiffest period
 /// nothing travels far. Far too few substeps (h_s·ω ≳ 25) can even gain energy
 /// (reproduced with an independent reference implementation). Contacts, projected in
-/// every substep, need smaller ones: the cloth dropped on a sphere at dt = 1/60 s
-/// (h·ω ≈ 88) gains 5.8% of its energy at impact with h_s·ω ≈ 5 (18 substeps), 1.5% at
-/// 3.7, 0.55% at 3.3 and none at 2.9 (30 substeps).
+/// every substep, need smaller ones: a contact stops a node at once and sets the cloth's
+/// stiffest modes ringing, and one Gauss–Seidel pass a substep rings them as symplectic
+/// Euler would, whose energy of a mode at h_s·ω swings between its mean's
+/// 1/(1 ± h_s·ω/2) — without bound as h_s·ω nears 2 — so the energy read at a frame's
+/// end can stand above what the run started with until XPBD's damping has taken the
+/// ringing out. The cloth dropped on a sphere at dt = 1/60 s (h·ω ≈ 88) gains 5.8% of its
+/// energy at impact with h_s·ω ≈ 5 (18 substeps), 1.5% at 3.7, 0.55% at 3.3 and none at
+/// 2.9 (30 substeps); a 32×32 cloth standing on its edge, landing on the ground and held
+/// there by friction (`tests/self_contact_fold.rs`, h·ω ≈ 77) ends its impact frame 1.4%
+/// above its start at h_s·ω ≈ 3 (26 substeps), 0.2% at 2 (39), 0.008% at 1.75 (44) and
+/// not at all from 1.7 (45) on — its frictionless twin, which lands without a jolt, only
+/// 0.07% at 3, and the same substeps taken as whole steps of h_s gain the same. Hence
+/// h_s·ω ≤ 1.5 with contacts (52 substeps on the standing cloth).
 pub(crate) fn xpbd_substeps(model: &Model, springs: &Springs, h: Real) -> u32 {
     // XPBD compiles again on every controller switch: the model keeps its adjacency.
     let adj = model.adjacency();
@@ -59,7 +69,7 @@ pub(crate) fn xpbd_substeps(model: &Model, springs: &Springs, h: Real) -> u32 {
         .fold(0.0f64, f64::max);
     let hw = h as f64 * w2.sqrt();
     let spread = (diameter(model, adj) as f64 / 8.0).ceil().min(hw.ceil());
-    let per = if model.contacts.any() { 3.0 } else { 5.0 };
+    let per = if model.contacts.any() { 1.5 } else { 5.0 };
     ((hw / per).ceil().max(spread) as u32).clamp(1, 1000)
 }
 

@@ -36,77 +36,15 @@
 //! `contacts` stage holds a node.
 
 use super::blocks::{B3, BlockMatrix, BlockPattern, V3, real};
+use super::contact_term::{EPS_V, Friction, Term, dot};
 use super::pair_coupling::Coupling;
 
-mod pairs;
 use crate::contact::inside::SolverContacts;
 use crate::contact::surface::Hit;
 use crate::real::{Real, Vec3};
-pub(in crate::solvers) use pairs::PairContact;
-use pairs::Partner;
 
 /// How much stiffer a contact is than the node it holds.
 const GAMMA: f64 = 100.0;
-/// Slide speed below which friction holds like static friction [m/s].
-pub(super) const EPS_V: f64 = 1e-3;
-
-/// What one node's contact plane adds to the step's incremental potential while the node
-/// is inside it, ½·κ·δ(x)², and the friction it carries: what every solver that takes
-/// the planes reads (the implicit family here, fast mass-spring in [`super::fms_contact`]).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Term {
-    pub node: u32,
-    /// Outward unit normal.
-    pub n: V3,
-    /// o: the node is in contact while n·x < o \[m].
-    pub offset: f64,
-    /// Penalty stiffness κ [N/m].
-    pub kappa: f64,
-    /// The surface's velocity u [m/s].
-    pub u: V3,
-    /// Kinetic and static friction coefficients μk, μs.
-    pub mu: (f64, f64),
-    /// Whether the plane is a surface's (else another node's).
-    pub surface: bool,
-    /// How far inside or outside it a node may end and still count as where a solve put
-    /// it: 1% of the node's radius \[m].
-    pub slack: f64,
-}
-
-impl Term {
-    /// δ at `x`: how far the node is inside the plane \[m].
-    pub(super) fn depth(&self, x: V3) -> f64 {
-        self.offset - dot(self.n, x)
-    }
-
-    /// The tangential part of the velocity `v` relative to the surface.
-    pub(super) fn tangential(&self, v: V3) -> V3 {
-        let rel: V3 = std::array::from_fn(|k| v[k] - self.u[k]);
-        let vn = dot(rel, self.n);
-        std::array::from_fn(|k| rel[k] - vn * self.n[k])
-    }
-
-    /// Holds the node exactly, once its friction is known to hold it: its slide along the
-    /// surface this step is undone and its tangential velocity zeroed; if it was not
-    /// moving along the normal either (|vₙ| ≤ ε_v), it stays exactly where it was (x₀),
-    /// moving with the surface. `x1`, `v1`: its end position and velocity.
-    pub(super) fn hold(&self, h: f64, x0: V3, (x1, v1): (&mut V3, &mut V3)) {
-        let vt = self.tangential(*v1);
-        let vn = dot(*v1, self.n) - dot(self.u, self.n);
-        if vn.abs() <= EPS_V {
-            *x1 = std::array::from_fn(|k| x0[k] + h * self.u[k]);
-            *v1 = self.u;
-            return;
-        }
-        let slide: V3 = std::array::from_fn(|k| x1[k] - x0[k] - h * self.u[k]);
-        let along = dot(slide, self.n);
-        for k in 0..3 {
-            x1[k] -= slide[k] - along * self.n[k];
-            v1[k] -= vt[k];
-        }
-    }
-}
-
 /// One node's contact plane for this step, with what the implicit family's Newton
 /// iterations keep of it.
 struct Plane {
@@ -139,10 +77,6 @@ pub(super) struct Planes<'a> {
     paired: std::collections::HashSet<(u32, u32)>,
     /// The off-diagonal blocks of the pairs counted by the last [`Self::add_to`].
     couplings: Vec<Coupling>,
-}
-
-pub(super) fn dot(a: V3, b: V3) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
 fn v3(p: Vec3) -> V3 {
@@ -449,41 +383,6 @@ fn add_vec(to: &mut V3, v: V3, sign: f64) {
     }
 }
 
-/// One contact's friction as a tangential damping, f = −c·vₜ on the tangential velocity
-/// vₜ relative to the surface, so that it can only take energy out: sliding at the lagged
-/// speed s > ε_v, c = μk·λ/s; below, holding, c = μs·λ/ε_v, which carries up to μs·λ.
-/// On the first solve s is the slide expected at the end of the step (under the start's
-/// forces, less μk·λ·h/m), so a node starting to slide is braked by μk·λ, not more.
-#[derive(Debug, Clone, Copy, Default)]
-struct Friction {
-    /// Normal force λ \[N].
-    lambda: f64,
-    /// The damping [N·s/m].
-    c: f64,
-}
-
-impl Friction {
-    fn lagged((mu_k, mu_s): (f64, f64), lambda: f64, speed: f64) -> Self {
-        let c = if speed > EPS_V {
-            mu_k * lambda / speed
-        } else {
-            mu_s * lambda / EPS_V
-        };
-        Self { lambda, c }
-    }
-
-    /// The force at tangential velocity `vt` \[N].
-    fn force(&self, vt: V3) -> V3 {
-        vt.map(|c| -self.c * c)
-    }
-
-    /// Entry (r, c) of −∂f/∂v, for the surface normal `n`.
-    fn jacobian(&self, n: V3, r: usize, c: usize) -> f64 {
-        let id = if r == c { 1.0 } else { 0.0 };
-        self.c * (id - n[r] * n[c])
-    }
-}
-
 /// A node being given its planes: index, mass, start velocity and total force.
 struct Node {
     i: usize,
@@ -500,4 +399,154 @@ pub(super) struct Iterate<'x> {
     pub x_end: &'x [V3],
     pub v_end: &'x [V3],
     pub linear: bool,
+}
+
+/// The other node of a pair's term, and what fast mass-spring's frozen planes take from it.
+#[derive(Debug, Clone, Copy)]
+struct Partner {
+    pub j: u32,
+    /// Where each side's frozen plane holds the other along n: \[n·qⱼ for the node's
+    /// plane, n·qᵢ for the partner's] \[m].
+    pub frozen: [f64; 2],
+    /// The node's start velocity, which the partner's frozen plane moves with [m/s].
+    pub u_node: V3,
+}
+
+/// A node pair that came within the sum of its radii: `nodes` = (i, j), i free, with
+/// their start (x₀, v₀, f₀) and masses \[kg]; the unit normal `n` from j to i, the
+/// sum of the radii `reach` \[m] (the pair's depth δ = reach − n·(xᵢ − xⱼ)), where each
+/// side's frozen plane holds the other along n ([`Partner::frozen`]), and the friction
+/// coefficient.
+pub(super) struct PairContact {
+    pub nodes: [usize; 2],
+    pub starts: [(V3, V3, V3); 2],
+    pub masses: [f64; 2],
+    pub n: V3,
+    pub reach: f64,
+    pub frozen: [f64; 2],
+    pub mu: f64,
+}
+
+impl Plane {
+    /// δ at the end positions `x_end`: how far the node is inside its plane, or a pair's
+    /// nodes inside each other (δ = o − n·(xᵢ − xⱼ)) \[m].
+    pub(super) fn depth(&self, x_end: &[V3]) -> f64 {
+        let x = x_end[self.t.node as usize];
+        match self.partner {
+            None => self.t.depth(x),
+            Some(p) => {
+                let xj = x_end[p.j as usize];
+                self.t.depth(std::array::from_fn(|k| x[k] - xj[k]))
+            }
+        }
+    }
+}
+
+fn pair_key(i: usize, j: usize) -> (u32, u32) {
+    (i.min(j) as u32, i.max(j) as u32)
+}
+
+fn inverse(m: f64) -> f64 {
+    if m > 0.0 { 1.0 / m } else { 0.0 }
+}
+
+impl Planes<'_> {
+    /// Adds the term of a node pair in contact ([`PairContact`]), a hundred times as stiff
+    /// as the stiffer of its free nodes. A pair that has its term already is left as it is.
+    pub(super) fn add_pair(&mut self, pc: PairContact) {
+        let [i, j] = pc.nodes;
+        if !self.paired.insert(pair_key(i, j)) {
+            return;
+        }
+        let [(_, vi, fi), (_, vj, fj)] = pc.starts;
+        let free_j = self.stiffness(j) > 0.0;
+        let (inv_i, inv_j) = (
+            inverse(pc.masses[0]),
+            inverse(pc.masses[1]) * f64::from(free_j),
+        );
+        let m_red = if inv_i + inv_j > 0.0 {
+            1.0 / (inv_i + inv_j)
+        } else {
+            0.0
+        };
+        let n = pc.n;
+        // The load: the force that stops the pair's approach this step and carries what
+        // presses its nodes together, on the reduced mass.
+        let rel: V3 = std::array::from_fn(|k| vi[k] - vj[k]);
+        let accel: V3 = std::array::from_fn(|k| fi[k] * inv_i - fj[k] * inv_j);
+        let load = -m_red * (dot(rel, n) / self.h + dot(accel, n));
+        let free: V3 = std::array::from_fn(|k| rel[k] + self.h * accel[k]);
+        let slide: V3 = std::array::from_fn(|k| free[k] - dot(free, n) * n[k]);
+        let braked = if m_red > 0.0 {
+            self.h * pc.mu * load.max(0.0) / m_red
+        } else {
+            0.0
+        };
+        let r = self.surfaces.radius(i) as f64;
+        self.list.push(Plane {
+            t: Term {
+                node: i as u32,
+                n,
+                offset: pc.reach,
+                kappa: GAMMA * self.stiffness(i).max(self.stiffness(j)),
+                u: vj,
+                mu: (pc.mu, pc.mu),
+                surface: false,
+                slack: 0.01 * r,
+            },
+            lambda0: load.max(0.0),
+            slide0: (dot(slide, slide).sqrt() - braked).max(0.0),
+            counted: true,
+            last: Friction::default(),
+            directional: false,
+            partner: Some(Partner {
+                j: j as u32,
+                frozen: pc.frozen,
+                u_node: vi,
+            }),
+        });
+    }
+
+    /// Whether nodes `i` and `j` have their pair's term.
+    pub(super) fn has_pair(&self, i: usize, j: usize) -> bool {
+        self.paired.contains(&pair_key(i, j))
+    }
+
+    /// Node pairs in contact.
+    pub(super) fn pairs(&self) -> u64 {
+        self.list.iter().filter(|p| p.partner.is_some()).count() as u64
+    }
+
+    /// Every contact as planes of single nodes, in the order they were added: a
+    /// surface's plane as it is; a pair as a plane on each free node, the other held where
+    /// it would be had both moved out by their shares of the overlap (inverse masses) from
+    /// where the pair was found — what fast mass-spring's prefactored global step can take
+    /// (its Woodbury update has one node per plane).
+    pub(super) fn terms(&self) -> Vec<Term> {
+        let mut terms = Vec::with_capacity(self.list.len());
+        for p in &self.list {
+            let Some(pair) = p.partner else {
+                terms.push(p.t);
+                continue;
+            };
+            let j = pair.j as usize;
+            terms.push(Term {
+                offset: p.t.offset + pair.frozen[0],
+                kappa: GAMMA * self.stiffness(p.t.node as usize),
+                ..p.t
+            });
+            if self.stiffness(j) > 0.0 {
+                terms.push(Term {
+                    node: pair.j,
+                    n: p.t.n.map(|c| -c),
+                    offset: p.t.offset - pair.frozen[1],
+                    kappa: GAMMA * self.stiffness(j),
+                    u: pair.u_node,
+                    slack: 0.01 * self.surfaces.radius(j) as f64,
+                    ..p.t
+                });
+            }
+        }
+        terms
+    }
 }
