@@ -252,7 +252,7 @@ impl SpringTerms {
 /// y = A·x, in parallel over rows (each row written by one task, fixed order within it),
 /// and x·y: each task sums its own rows' terms once it has written them (the chunks and
 /// order of [`dot`], so the same bits), saving a pass over threads.
-fn spmv_dot(pat: &BlockPattern, a: &BlockMatrix, x: &[V3], y: &mut [V3]) -> f64 {
+pub(crate) fn spmv_dot(pat: &BlockPattern, a: &BlockMatrix, x: &[V3], y: &mut [V3]) -> f64 {
     par::map_chunks_mut(y, par::NODE_CHUNK, |start, part| {
         for (j, yi) in part.iter_mut().enumerate() {
             let (s, e) = (pat.row_start[start + j], pat.row_start[start + j + 1]);
@@ -262,11 +262,6 @@ fn spmv_dot(pat: &BlockPattern, a: &BlockMatrix, x: &[V3], y: &mut [V3]) -> f64 
     })
     .into_iter()
     .sum()
-}
-
-/// y = A·x.
-pub(crate) fn spmv(pat: &BlockPattern, a: &BlockMatrix, x: &[V3], y: &mut [V3]) {
-    spmv_dot(pat, a, x, y);
 }
 
 /// Σ a·b over all nodes, summed in fixed chunks (deterministic for any thread count).

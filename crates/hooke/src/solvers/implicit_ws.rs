@@ -6,7 +6,7 @@ use super::blocks::{self, BlockMatrix, BlockPattern, SpringTerms, V3, Weights};
 use super::direct::Expanded;
 use super::laplacian::{Laplacian, QWeights};
 use super::multigrid_cg::KeptMultigrid;
-use super::pair_coupling::{self, CoupledCounts, CoupledDirect, Coupling};
+use super::pair_coupling::{CoupledCounts, Coupling, Widened};
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, Springs};
 use crate::real::Real;
@@ -24,7 +24,7 @@ pub(super) struct ImplicitWs {
     pub matrix: BlockMatrix,
     direct: Option<Expanded>,
     /// The direct solver of steps with node pairs in contact (A widened by their blocks).
-    coupled: Option<CoupledDirect>,
+    coupled: Option<Widened>,
     coupled_counts: CoupledCounts,
     /// The multigrid preconditioner's hierarchy, kept while it still serves.
     multigrid: KeptMultigrid,
@@ -62,9 +62,9 @@ impl ImplicitWs {
     }
 
     /// Solves (A + C)·x = b, C the off-diagonal blocks of node pairs in contact
-    /// ([`pair_coupling`]): directly on A's pattern widened by the pairs, or by CG
-    /// preconditioned with A's block Jacobi when the linear solver is CG (or the widened
-    /// matrix does not factor); returns the CG iterations (0 for a direct solve).
+    /// ([`super::pair_coupling`]), on A's pattern widened by the pairs: directly, or by CG with
+    /// block Jacobi when the linear solver is CG (or the widened matrix does not factor);
+    /// returns the CG iterations (0 for a direct solve).
     pub(super) fn solve_coupled(
         &mut self,
         settings: &Settings,
@@ -75,14 +75,13 @@ impl ImplicitWs {
         let system = (&self.pattern, &self.matrix);
         if settings.linear_solver == LinearSolver::Direct {
             let counts = &mut self.coupled_counts;
-            if CoupledDirect::solve(&mut self.coupled, system, couplings, (b, x), counts).is_ok() {
+            if Widened::solve_direct(&mut self.coupled, system, couplings, (b, x), counts).is_ok() {
                 return 0;
             }
             self.direct_fallbacks += 1;
         }
-        let jacobi = blocks::block_jacobi(&self.pattern, &self.matrix);
         let limits = (settings.cg_tolerance, settings.cg_max_iterations);
-        pair_coupling::solve(system, couplings, &jacobi, (b, x), limits)
+        Widened::solve_cg(&mut self.coupled, system, couplings, (b, x), limits)
     }
 
     /// Solves A·x = b with the chosen linear solver; returns the CG iterations used (0 for

@@ -9,19 +9,16 @@
 //! that no spring may join, so they are not in the springs' block pattern (nor in a
 //! factorisation or multigrid hierarchy built on it). The step solves
 //!
-//! (A + C)·Δv = b,
+//! (A + C)·Δv = b
 //!
-//! A carrying the diagonal halves. With the direct solver, A's pattern is widened by the
-//! pairs' blocks and factored whole ([`CoupledDirect`]; its symbolic analysis is kept
-//! while the pairs stay the same). Preconditioning with A's factor alone was tried first:
-//! A treats each node of a pair as tied to a wall, a hundred times too stiff for the
-//! pair's common motion, and conjugate gradients took 114 solves per step on a folding
-//! cloth, 13 times the step's cost. With conjugate gradients for the linear solver, the
-//! coupled system is solved by CG itself, preconditioned with A's block Jacobi
-//! ([`solve`]); the flexible form of the update (β = rₖ₊₁·(zₖ₊₁ − zₖ)/rₖ·zₖ, Notay 2000)
-//! keeps it convergent should its preconditioner be an inexact solve.
+//! on A's pattern widened by the pairs' blocks ([`Widened`]; kept while the pairs stay
+//! among those it was widened by): factored whole with the direct solver, or by the
+//! project's conjugate gradients with block Jacobi. Preconditioning CG on A + C with A's
+//! own factor was tried first: A treats each node of a pair as tied to a wall, a hundred
+//! times too stiff for the pair's common motion, and it took 114 solves per step on a
+//! folding cloth, 13 times the step's cost.
 
-use super::blocks::{B3, BlockMatrix, BlockPattern, V3, dot, mat_vec};
+use super::blocks::{self, B3, BlockMatrix, BlockPattern, V3};
 use super::direct::Expanded;
 
 /// One pair's off-diagonal block: A_ij = A_ji = `block` (symmetric).
@@ -32,92 +29,21 @@ pub(super) struct Coupling {
     pub block: B3,
 }
 
-/// y += C·x.
-fn add_couplings(c: &[Coupling], x: &[V3], y: &mut [V3]) {
-    for p in c {
-        let (i, j) = (p.i as usize, p.j as usize);
-        let (yi, yj) = (mat_vec(&p.block, x[j]), mat_vec(&p.block, x[i]));
-        for k in 0..3 {
-            y[i][k] += yi[k];
-            y[j][k] += yj[k];
-        }
-    }
-}
-
-/// y = (A + C)·x.
-fn product((pat, a): (&BlockPattern, &BlockMatrix), c: &[Coupling], x: &[V3], y: &mut [V3]) {
-    super::blocks::spmv(pat, a, x, y);
-    add_couplings(c, x, y);
-}
-
-/// Solves (A + C)·x = b from the initial `x` by flexible preconditioned CG, `inner`
-/// solving A·z = r or approximating it (z starts at zero), until the relative residual
-/// |b − (A + C)·x|/|b| is under `tol` or `max` inner solves are used; returns them.
-pub(super) fn solve(
-    a: (&BlockPattern, &BlockMatrix),
-    c: &[Coupling],
-    inner: &dyn Fn(&[V3], &mut [V3]),
-    (b, x): (&[V3], &mut [V3]),
-    (tol, max): (f64, u32),
-) -> u32 {
-    let n = b.len();
-    let bnorm = dot(b, b).sqrt();
-    if bnorm == 0.0 {
-        x.iter_mut().for_each(|v| *v = [0.0; 3]);
-        return 0;
-    }
-    let mut r = vec![[0.0; 3]; n];
-    product(a, c, x, &mut r);
-    for (ri, bi) in r.iter_mut().zip(b) {
-        *ri = std::array::from_fn(|k| bi[k] - ri[k]);
-    }
-    let mut z = vec![[0.0; 3]; n];
-    inner(&r, &mut z);
-    let mut p = z.clone();
-    let mut q = vec![[0.0; 3]; n];
-    let mut rz = dot(&r, &z);
-    let mut solves = 1;
-    while solves < max && dot(&r, &r).sqrt() > tol * bnorm {
-        product(a, c, &p, &mut q);
-        let pq = dot(&p, &q);
-        if pq <= 0.0 || rz <= 0.0 {
-            break;
-        }
-        let alpha = rz / pq;
-        for i in 0..n {
-            for k in 0..3 {
-                x[i][k] += alpha * p[i][k];
-                r[i][k] -= alpha * q[i][k];
-            }
-        }
-        let z_old = std::mem::replace(&mut z, vec![[0.0; 3]; n]);
-        inner(&r, &mut z);
-        solves += 1;
-        let rz_new = dot(&r, &z);
-        let beta = (rz_new - (dot(&r, &z_old))) / rz;
-        rz = rz_new;
-        for i in 0..n {
-            for k in 0..3 {
-                p[i][k] = z[i][k] + beta * p[i][k];
-            }
-        }
-    }
-    solves
-}
-
 /// A's pattern widened by the blocks of node pairs, and its direct solver's analysis,
 /// kept while the pairs in contact are among those it was widened by: a pair that lets go
 /// keeps its (zero) blocks, so a resting pile, whose pairs come and go from step to step,
 /// is analysed again only when a pair it has not seen touches.
 #[derive(Debug, Clone)]
-pub(super) struct CoupledDirect {
+pub(super) struct Widened {
     /// The pairs (lower, higher) the pattern was widened by, and their blocks (i, j), (j, i).
     known: std::collections::HashMap<(u32, u32), [usize; 2]>,
     /// Per block of A's pattern, its index in the widened one.
     moved: Vec<usize>,
-    /// The widened matrix's blocks.
-    val: Vec<B3>,
-    expanded: Expanded,
+    pattern: BlockPattern,
+    /// A + C on the widened pattern.
+    matrix: BlockMatrix,
+    /// The direct solver's analysis of the widened pattern, once asked for.
+    expanded: Option<Expanded>,
 }
 
 /// How many times as many pairs as are touching a widened pattern may keep before it is
@@ -126,14 +52,14 @@ pub(super) struct CoupledDirect {
 /// steps and took 6.9 s, 8 analysed 94 and took 6.0 s (5.2 s with the pairs as planes).
 const KEPT_PAIRS: usize = 8;
 
-/// Symbolic analyses and numeric factorisations done by [`CoupledDirect`]s.
+/// Symbolic analyses and numeric factorisations done on [`Widened`] patterns.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct CoupledCounts {
     pub analyses: u64,
     pub factorizations: u64,
 }
 
-impl CoupledDirect {
+impl Widened {
     /// The widened pattern of `base` for the `pairs` (lower, higher), analysed.
     fn new(base: &BlockPattern, pairs: Vec<(u32, u32)>) -> Self {
         let n = base.n;
@@ -164,31 +90,31 @@ impl CoupledDirect {
             .map(|(i, j)| ((i, j), [find(i, j), find(j, i)]))
             .collect();
         let blocks = col.len();
-        let widened = BlockPattern {
-            n,
-            row_start,
-            col,
-            diag,
-            spring: Vec::new(),
-        };
         Self {
             known,
             moved,
-            val: vec![[[0.0; 3]; 3]; blocks],
-            expanded: Expanded::new(&widened),
+            pattern: BlockPattern {
+                n,
+                row_start,
+                col,
+                diag,
+                spring: Vec::new(),
+            },
+            matrix: BlockMatrix {
+                val: vec![[[0.0; 3]; 3]; blocks],
+            },
+            expanded: None,
         }
     }
 
-    /// Solves (A + C)·x = b by a direct factorisation of the widened matrix, the pattern
-    /// in `slot` widened again (and analysed) when a pair of `c` is not in it; errors when
-    /// it does not factor.
-    pub(super) fn solve(
-        slot: &mut Option<Self>,
+    /// A + C on a widened pattern: the one in `slot` when every pair of `c` is in it, else
+    /// one widened again (by `c`'s pairs, and the slot's while they are under
+    /// [`KEPT_PAIRS`] times as many).
+    fn assemble<'s>(
+        slot: &'s mut Option<Self>,
         (pat, a): (&BlockPattern, &BlockMatrix),
         c: &[Coupling],
-        (b, x): (&[V3], &mut [V3]),
-        counts: &mut CoupledCounts,
-    ) -> Result<(), String> {
+    ) -> &'s mut Self {
         let key = |p: &Coupling| (p.i.min(p.j), p.i.max(p.j));
         let fits = |d: &Self| c.iter().all(|p| d.known.contains_key(&key(p)));
         if !slot.as_ref().is_some_and(fits) {
@@ -202,12 +128,12 @@ impl CoupledDirect {
             pairs.sort_unstable();
             pairs.dedup();
             *slot = Some(Self::new(pat, pairs));
-            counts.analyses += 1;
         }
         let d = slot.as_mut().expect("set above");
-        d.val.iter_mut().for_each(|v| *v = [[0.0; 3]; 3]);
+        let val = &mut d.matrix.val;
+        val.iter_mut().for_each(|v| *v = [[0.0; 3]; 3]);
         for (old, &new) in d.moved.iter().enumerate() {
-            d.val[new] = a.val[old];
+            val[new] = a.val[old];
         }
         for p in c {
             let [low_high, high_low] = d.known[&key(p)];
@@ -219,16 +145,48 @@ impl CoupledDirect {
             };
             for r in 0..3 {
                 for k in 0..3 {
-                    d.val[ij][r][k] += p.block[r][k];
-                    d.val[ji][r][k] += p.block[k][r];
+                    val[ij][r][k] += p.block[r][k];
+                    val[ji][r][k] += p.block[k][r];
                 }
             }
         }
+        d
+    }
+
+    /// Solves (A + C)·x = b by a direct factorisation of the widened matrix (`slot` as in
+    /// [`Self::assemble`]); errors when it does not factor.
+    pub(super) fn solve_direct(
+        slot: &mut Option<Self>,
+        system: (&BlockPattern, &BlockMatrix),
+        c: &[Coupling],
+        (b, x): (&[V3], &mut [V3]),
+        counts: &mut CoupledCounts,
+    ) -> Result<(), String> {
+        let d = Self::assemble(slot, system, c);
+        let expanded = d.expanded.get_or_insert_with(|| {
+            counts.analyses += 1;
+            Expanded::new(&d.pattern)
+        });
         counts.factorizations += 1;
-        d.expanded.factor(&d.val)?;
+        expanded.factor(&d.matrix.val)?;
         x.copy_from_slice(b);
-        d.expanded.spd.solve(x.as_flattened_mut(), 1);
+        expanded.spd.solve(x.as_flattened_mut(), 1);
         Ok(())
+    }
+
+    /// Solves (A + C)·x = b from the initial `x` by conjugate gradients with block Jacobi
+    /// on the widened matrix (`slot` as in [`Self::assemble`]), to `limits` = (relative
+    /// tolerance, most iterations); returns the iterations.
+    pub(super) fn solve_cg(
+        slot: &mut Option<Self>,
+        system: (&BlockPattern, &BlockMatrix),
+        c: &[Coupling],
+        (b, x): (&[V3], &mut [V3]),
+        limits: (f64, u32),
+    ) -> u32 {
+        let d = Self::assemble(slot, system, c);
+        let jacobi = blocks::block_jacobi(&d.pattern, &d.matrix);
+        blocks::pcg((&d.pattern, &d.matrix), &jacobi, b, x, limits).iterations
     }
 }
 
@@ -236,8 +194,8 @@ impl CoupledDirect {
 mod tests {
     use super::*;
 
-    /// Two free nodes joined by nothing but a coupling: the solve matches the 6×6 system's
-    /// exact answer, with A's block-diagonal inverse as the inner solve.
+    /// Two free nodes joined by nothing but a coupling: the direct and the CG solve both
+    /// satisfy the 6×6 system (A + C)·x = b, checked by multiplying it out.
     #[test]
     fn a_coupled_pair_is_solved_exactly() {
         let pat = BlockPattern {
@@ -247,42 +205,42 @@ mod tests {
             diag: vec![0, 1],
             spring: Vec::new(),
         };
-        let nn = |w: f64, n: V3| -> B3 {
-            std::array::from_fn(|r| std::array::from_fn(|c| w * n[r] * n[c]))
-        };
         let n = [0.6, 0.8, 0.0];
         let (m, w) = (2.0, 300.0);
-        let diag: B3 = std::array::from_fn(|r| {
-            std::array::from_fn(|c| if r == c { m } else { 0.0 } + w * n[r] * n[c])
-        });
+        let nn =
+            |s: f64| -> B3 { std::array::from_fn(|r| std::array::from_fn(|c| s * n[r] * n[c])) };
+        let mut diag = nn(w);
+        for (k, row) in diag.iter_mut().enumerate() {
+            row[k] += m;
+        }
         let a = BlockMatrix {
             val: vec![diag, diag],
         };
-        let neg = nn(-w, n);
         let c = [Coupling {
-            i: 0,
-            j: 1,
-            block: neg,
+            i: 1,
+            j: 0,
+            block: nn(-w),
         }];
-        let inv = super::super::blocks::invert(&diag);
-        let inner = |r: &[V3], z: &mut [V3]| {
-            for (zi, ri) in z.iter_mut().zip(r) {
-                *zi = mat_vec(&inv, *ri);
-            }
-        };
         let b = [[1.0, -2.0, 0.5], [0.0, 3.0, -1.0]];
-        let mut x = [[0.0; 3]; 2];
-        let solves = solve((&pat, &a), &c, &inner, (&b, &mut x), (1e-12, 50));
-        // (A + C)·x = b, checked directly.
-        let mut y = [[0.0; 3]; 2];
-        product((&pat, &a), &c, &x, &mut y);
-        for i in 0..2 {
-            for k in 0..3 {
-                assert!((y[i][k] - b[i][k]).abs() < 1e-9, "{y:?} vs {b:?}");
+        let mut counts = CoupledCounts::default();
+        let (mut direct, mut cg) = ([[0.0; 3]; 2], [[0.0; 3]; 2]);
+        let mut slot = None;
+        Widened::solve_direct(&mut slot, (&pat, &a), &c, (&b, &mut direct), &mut counts).unwrap();
+        Widened::solve_cg(&mut slot, (&pat, &a), &c, (&b, &mut cg), (1e-12, 50));
+        assert_eq!((counts.analyses, counts.factorizations), (1, 1));
+        let d = slot.unwrap();
+        assert_eq!(d.pattern.blocks(), 4, "the pair's two blocks added");
+        for x in [direct, cg] {
+            let mut y = [[0.0; 3]; 2];
+            blocks::spmv_dot(&d.pattern, &d.matrix, &x, &mut y);
+            for i in 0..2 {
+                for k in 0..3 {
+                    assert!((y[i][k] - b[i][k]).abs() < 1e-9, "{y:?} vs {b:?}");
+                }
             }
         }
-        // The pair's relative motion along n is stiff and its common motion soft: the
-        // preconditioned system has two distinct eigenvalues besides 1, so at most 4 solves.
-        assert!(solves <= 4, "{solves}");
+        // Not the uncoupled answer: the coupling moved it.
+        let lone = blocks::mat_vec(&blocks::invert(&diag), b[0]);
+        assert!((0..3).any(|k| (lone[k] - direct[0][k]).abs() > 1e-3));
     }
 }
