@@ -19,7 +19,7 @@ use crate::IoError;
 mod gltf_bin;
 mod lines;
 
-use gltf_bin::{ARRAY, BinBuilder, ELEMENTS, FLOAT, UINT, f3, glb_bytes, vec3_bytes};
+use gltf_bin::{ARRAY, BinBuilder, ELEMENTS, Elements, f3, glb_bytes, vec3_bytes};
 use lines::Lines;
 
 /// The exported part of a model: the surface nodes in first-use order and the surfaces
@@ -340,7 +340,7 @@ impl GlbAnimation {
         let (attributes, textured) = self.attributes(&mut b);
         let n = self.indices.len();
         let bytes: Vec<u8> = self.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
-        let idx = b.accessor(&bytes, (n, "SCALAR", UINT), json!({}), Some(ELEMENTS));
+        let idx = b.accessor(&bytes, Elements::indices(n), json!({}), Some(ELEMENTS));
         let targets = self.morph_targets(&mut b);
         let mut primitive =
             json!({"attributes": attributes, "indices": idx, "mode": 4, "material": 0});
@@ -389,9 +389,9 @@ impl GlbAnimation {
         use serde_json::json;
         let n = self.verts.len();
         let (bytes, bounds) = vec3_bytes(&self.positions[0]);
-        let pos = b.accessor(&bytes, (n, "VEC3", FLOAT), bounds, Some(ARRAY));
+        let pos = b.accessor(&bytes, Elements::vec3(n), bounds, Some(ARRAY));
         let (bytes, _) = vec3_bytes(&self.normals[0]);
-        let nor = b.accessor(&bytes, (n, "VEC3", FLOAT), json!({}), Some(ARRAY));
+        let nor = b.accessor(&bytes, Elements::vec3(n), json!({}), Some(ARRAY));
         let mut attributes = json!({"POSITION": pos, "NORMAL": nor});
         let textured = n > 0 && self.verts.iter().all(|(_, uv)| uv.is_some());
         if textured {
@@ -405,7 +405,7 @@ impl GlbAnimation {
                 })
                 .flat_map(f32::to_le_bytes)
                 .collect();
-            let uv = b.accessor(&bytes, (n, "VEC2", FLOAT), json!({}), Some(ARRAY));
+            let uv = b.accessor(&bytes, Elements::vec2(n), json!({}), Some(ARRAY));
             attributes["TEXCOORD_0"] = json!(uv);
         }
         (attributes, textured)
@@ -425,9 +425,9 @@ impl GlbAnimation {
         let mut targets = Vec::new();
         for (p, nn) in self.positions.iter().zip(&self.normals).skip(1) {
             let (bytes, bounds) = vec3_bytes(&offsets(p, &self.positions[0]));
-            let tp = b.accessor(&bytes, (n, "VEC3", FLOAT), bounds, Some(ARRAY));
+            let tp = b.accessor(&bytes, Elements::vec3(n), bounds, Some(ARRAY));
             let (bytes, _) = vec3_bytes(&offsets(nn, &self.normals[0]));
-            let tn = b.accessor(&bytes, (n, "VEC3", FLOAT), json!({}), Some(ARRAY));
+            let tn = b.accessor(&bytes, Elements::vec3(n), json!({}), Some(ARRAY));
             targets.push(json!({"POSITION": tp, "NORMAL": tn}));
         }
         targets
@@ -472,13 +472,13 @@ impl GlbAnimation {
         let bytes: Vec<u8> = times.iter().flat_map(|t| t.to_le_bytes()).collect();
         let (lo, hi) = (times[0], times[times.len() - 1]);
         let bounds = json!({"min": [lo], "max": [hi]});
-        let input = b.accessor(&bytes, (times.len(), "SCALAR", FLOAT), bounds, None);
+        let input = b.accessor(&bytes, Elements::floats(times.len()), bounds, None);
         let mut w = vec![0f32; times.len() * k];
         for f in 1..times.len() {
             w[f * k + f - 1] = 1.0;
         }
         let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
-        let output = b.accessor(&bytes, (w.len(), "SCALAR", FLOAT), json!({}), None);
+        let output = b.accessor(&bytes, Elements::floats(w.len()), json!({}), None);
         Some(json!([{
             "name": "simulation",
             "samplers": [{"input": input, "output": output, "interpolation": "LINEAR"}],

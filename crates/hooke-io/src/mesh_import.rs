@@ -174,7 +174,11 @@ fn obj_source(
                 .chunks_exact(2)
                 .map(|t| [t[0] as Real, t[1] as Real]),
         );
-        let at = (path, model.name.as_str(), opts);
+        let at = ObjMesh {
+            path,
+            name: model.name.as_str(),
+            opts,
+        };
         obj_faces(&mut src, m, (base, uv_base), at, &mut face_index)?;
         if src.texture.is_none()
             && let Some(tex) = m
@@ -192,16 +196,31 @@ fn obj_source(
     Ok(src)
 }
 
+/// Which mesh of which OBJ file faces come from, and how they may be imported.
+#[derive(Clone, Copy)]
+struct ObjMesh<'a> {
+    /// The file, for errors.
+    path: &'a Path,
+    /// The mesh's name in it, for errors.
+    name: &'a str,
+    opts: ImportOptions,
+}
+
 /// Adds the faces of OBJ mesh `m` (its vertices and texture coordinates start at `base`
 /// and `uv_base`): triangles as they are, quads kept for shear bracing, polygons fanned
-/// into triangles when `opts` allow; `face_index` counts the file's faces for errors.
+/// into triangles when the options allow; `face_index` counts the file's faces for errors.
 fn obj_faces(
     src: &mut MeshSource,
     m: &tobj::Mesh,
     (base, uv_base): (u32, u32),
-    (path, model, opts): (&Path, &str, ImportOptions),
+    at: ObjMesh,
     face_index: &mut usize,
 ) -> Result<(), MeshError> {
+    let ObjMesh {
+        path,
+        name: model,
+        opts,
+    } = at;
     let has_uvs = !m.texcoord_indices.is_empty();
     let arities: Vec<u32> = if m.face_arities.is_empty() {
         vec![3; m.indices.len() / 3]

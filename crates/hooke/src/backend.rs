@@ -87,7 +87,7 @@ pub struct ExplicitStep {
     pub tear_limits: Option<Vec<Real>>,
     /// Per muscle (the model's order): the kernel position of its spring and its rest
     /// length before modulation L₀ \[m]; each integration step from t sets that spring's
-    /// rest length to L₀·[`Muscle::factor`](crate::actuation::Muscle::factor)(t, actuation).
+    /// rest length to L₀·[`Muscle::factor`](crate::model::actuation::Muscle::factor)(t, actuation).
     pub muscles: Vec<(u32, Real)>,
 }
 
@@ -211,7 +211,7 @@ impl Simulation {
 }
 
 /// Velocity Verlet's acceleration at the start of the next step: the state's, or
-/// f(x, v)·w computed as the CPU's first Verlet step computes it (`solvers/eval.rs`).
+/// f(x, v)·w computed as the CPU's first Verlet step computes it (`solvers/explicit/eval.rs`).
 fn verlet_accel(sim: &Simulation) -> Vec<Vec3> {
     let (model, st) = (sim.model(), sim.state());
     let n = st.x.len();

@@ -5,7 +5,7 @@
 //! [`Part`] turns the part's own node and spring numbers into the scene's, so joins can
 //! be written in the part's terms.
 
-use crate::actuation::SensorKind;
+use crate::model::actuation::SensorKind;
 use crate::real::Vec3;
 use crate::scene::{SceneBuilder, Spring};
 

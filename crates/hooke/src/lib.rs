@@ -36,8 +36,8 @@
 //! ```
 //!
 //! Each step is an ordered list of named stages ([`Stage::ALL`]: sensors, then muscles →
-//! control → pressure → external → integrate → contacts → anchors → check for each
-//! substep, then tear); [`Simulation::counters`] times them. More in the examples
+//! control → pressure → external → integrate → contacts → anchors → check → audit for
+//! each substep, then tear); [`Simulation::counters`] times them. More in the examples
 //! (`crates/hooke/examples/`: `hello_string`, `cloth_from_file`, `walker_controller`,
 //! `custom_force`).
 //!
@@ -50,7 +50,6 @@
     allow(clippy::unnecessary_cast, clippy::useless_conversion)
 )]
 
-pub mod actuation;
 mod audit;
 pub mod backend;
 pub mod builders;
@@ -59,7 +58,6 @@ pub mod contact;
 mod counters;
 mod derived;
 mod diagnostics;
-mod end_lists;
 mod error;
 mod forces;
 #[doc(hidden)]
@@ -83,15 +81,18 @@ pub mod springify;
 pub mod stability;
 mod state;
 mod step;
+#[cfg(test)]
+mod tests;
 mod validate;
-mod watch;
 
 pub use audit::Audit;
 pub use audit::books::AuditBooks;
+pub use audit::diverged::{Cause, Diverged, WatchReport};
 pub use compose::Part;
 pub use counters::{Counters, Phase, Stage};
 pub use diagnostics::Energy;
-pub use error::{Cause, Diverged, FieldError, WatchReport};
+pub use error::FieldError;
+pub use model::actuation;
 pub use model::{
     DampingMode, Environment, FieldKind, ForceField, Model, Nodes, SpringKind, Springs,
 };

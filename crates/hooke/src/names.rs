@@ -43,7 +43,7 @@ display_by_name!(
     crate::Path,
     crate::contact::CollisionMode,
     crate::contact::Shape,
-    crate::actuation::SensorKind,
+    crate::model::actuation::SensorKind,
     crate::builders::ClothPin,
     crate::builders::ClothPlane,
     crate::builders::jelly::JellyPin,

@@ -3,7 +3,7 @@
 //! f = (Σ a-run − Σ b-list) + f_const − c_air·(v − w_wind),
 //! v' = v + (h·M⁻¹)·f,  x ← x + h·v',  v ← r·v'
 //!
-//! (`solvers/symplectic.rs`, `solvers/sweep.rs` and the SIMD kernel `simd::nodes`, which
+//! (`solvers/explicit/symplectic.rs`, `solvers/explicit/sweep.rs` and the SIMD kernel `simd::nodes`, which
 //! all compute exactly these operations in this order).
 
 use crate::model::Model;

@@ -1,7 +1,7 @@
 //! What changes while stepping ([`State`]) and what is fed in from outside ([`Control`]).
 
-use crate::actuation::ControllerState;
 use crate::audit::books::AuditBooks;
+use crate::model::actuation::ControllerState;
 use crate::real::{Real, Vec3};
 
 /// Everything that changes from step to step: enough to resume bit-for-bit. Positions and

@@ -173,7 +173,7 @@ fn backward_euler_reuses_its_symbolic_analysis() {
     assert_eq!(factorizations(&sim), (1, 7));
 }
 
-/// Contacts in fast mass-spring's global step (`solvers/fms_contact.rs`) at a frame-sized
+/// Contacts in fast mass-spring's global step (`solvers/fms/contact.rs`) at a frame-sized
 /// step: two nodes of 0.1 kg stacked on the ground, joined by a spring of k = 100 N/m, rest
 /// length 0.1 m (their distance) and damping 0.5 N·s/m, the lower one dropped from 1 cm.
 /// At rest the ground carries both (the lower node stays on it, within the penalty's

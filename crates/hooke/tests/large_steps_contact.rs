@@ -103,7 +103,7 @@ fn xpbd_at_frame_steps_drapes_the_cloth_like_symplectic_euler() {
 #[test]
 fn fast_mass_spring_at_frame_steps_drapes_the_cloth_like_symplectic_euler() {
     // Its steps with contacts take the penalty planes into its global step, on its one
-    // factorisation (solvers/fms_contact.rs).
+    // factorisation (solvers/fms/contact.rs).
     drapes_like_symplectic_euler(Integrator::FastMassSpring, 0.9);
 }
 

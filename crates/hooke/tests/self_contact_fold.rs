@@ -208,7 +208,7 @@ fn symplectic_euler_folds_the_cloth_without_crossings() {
 /// build's backward Euler crossed nothing on the first fold but gained 2 J from nothing
 /// as the layers met (0.78–0.83 s): planes that cannot move with the partner fight when
 /// layers stack on the ground. A pair's term on its relative motion
-/// (`src/solvers/pair_coupling.rs`) ends it.
+/// (`src/solvers/penalty/pair_coupling.rs`) ends it.
 #[test]
 fn the_large_step_solvers_fold_the_cloth_without_crossings() {
     for f in folds() {

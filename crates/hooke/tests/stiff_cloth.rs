@@ -53,13 +53,23 @@ fn the_curtain_is_stiff_beyond_symplectic_euler() {
     assert!(err.stable_h.unwrap() < dt / 10.0, "{err}");
 }
 
-/// Runs 600 steps (20 s) and returns (largest stretch, largest total energy, initial energy).
-fn run(integ: Integrator, solver: Option<LinearSolver>) -> (f64, f64, f64) {
+/// What a run of the curtain came to.
+struct Outcome {
+    /// The largest stretch (ℓ − L)/L of any spring \[-].
+    stretch: f64,
+    /// The largest total energy \[J].
+    emax: f64,
+    /// The initial energy \[J].
+    e0: f64,
+}
+
+/// Runs 600 steps (20 s).
+fn run(integ: Integrator, solver: Option<LinearSolver>) -> Outcome {
     run_scene(curtain(), integ, solver)
 }
 
 /// [`run`] on a given curtain.
-fn run_scene(mut scene: Scene, integ: Integrator, solver: Option<LinearSolver>) -> (f64, f64, f64) {
+fn run_scene(mut scene: Scene, integ: Integrator, solver: Option<LinearSolver>) -> Outcome {
     scene.edit(|b| b.settings.integrator = integ).unwrap();
     if let Some(s) = solver {
         scene.edit(|b| b.settings.linear_solver = s).unwrap();
@@ -75,12 +85,13 @@ fn run_scene(mut scene: Scene, integ: Integrator, solver: Option<LinearSolver>) 
         stretch = stretch.max(e.max_stretch);
         emax = emax.max(e.total());
     }
-    (stretch, emax, e0)
+    Outcome { stretch, emax, e0 }
 }
 
 /// Max stretch under 10% and energy bounded: the rail's 5 cm shake can add no more than a
 /// fraction of a joule to the curtain's ≈2.4 J, so anything over E₀ + 0.5 J is a blow-up.
-fn check(label: &str, (stretch, emax, e0): (f64, f64, f64)) {
+fn check(label: &str, run: Outcome) {
+    let Outcome { stretch, emax, e0 } = run;
     assert!(
         stretch < 0.10,
         "{label}: max stretch {:.2}%",

@@ -13,6 +13,53 @@ pub(super) fn f3(v: Vec3) -> [f32; 3] {
 pub(super) const FLOAT: u32 = 5126;
 /// glTF component type: 32-bit unsigned integer.
 pub(super) const UINT: u32 = 5125;
+
+/// What an accessor reads: `count` elements of glTF type `kind` ("VEC3", "SCALAR"), each
+/// made of components of type `component` ([`FLOAT`], [`UINT`]).
+#[derive(Clone, Copy)]
+pub(super) struct Elements {
+    pub count: usize,
+    pub kind: &'static str,
+    pub component: u32,
+}
+
+impl Elements {
+    /// `count` float 3-vectors (positions, normals, offsets).
+    pub(super) fn vec3(count: usize) -> Self {
+        Self {
+            count,
+            kind: "VEC3",
+            component: FLOAT,
+        }
+    }
+
+    /// `count` float 2-vectors (texture coordinates).
+    pub(super) fn vec2(count: usize) -> Self {
+        Self {
+            count,
+            kind: "VEC2",
+            component: FLOAT,
+        }
+    }
+
+    /// `count` floats (times, weights).
+    pub(super) fn floats(count: usize) -> Self {
+        Self {
+            count,
+            kind: "SCALAR",
+            component: FLOAT,
+        }
+    }
+
+    /// `count` unsigned indices.
+    pub(super) fn indices(count: usize) -> Self {
+        Self {
+            count,
+            kind: "SCALAR",
+            component: UINT,
+        }
+    }
+}
 /// Buffer view target: vertex attributes.
 pub(super) const ARRAY: u32 = 34962;
 /// Buffer view target: indices.
@@ -81,15 +128,20 @@ impl BinBuilder {
         self.views.len() - 1
     }
 
-    /// Appends `bytes` as a view and an accessor over it of `(count, type, component
-    /// type)` (with `extra` fields such as bounds); returns the accessor's index.
+    /// Appends `bytes` as a view and an accessor over it of `elements` (with `extra`
+    /// fields such as bounds); returns the accessor's index.
     pub(super) fn accessor(
         &mut self,
         bytes: &[u8],
-        (count, kind, component): (usize, &str, u32),
+        elements: Elements,
         extra: serde_json::Value,
         target: Option<u32>,
     ) -> usize {
+        let Elements {
+            count,
+            kind,
+            component,
+        } = elements;
         let view = self.view(bytes, target);
         let mut acc = serde_json::json!({
             "bufferView": view, "componentType": component, "count": count, "type": kind

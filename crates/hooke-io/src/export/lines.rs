@@ -4,7 +4,7 @@
 use hooke::Vec3;
 use serde_json::{Value, json};
 
-use super::gltf_bin::{ARRAY, BinBuilder, ELEMENTS, FLOAT, UINT, f3, vec3_bytes};
+use super::gltf_bin::{ARRAY, BinBuilder, ELEMENTS, Elements, f3, vec3_bytes};
 
 /// The lines and their vertices' positions in every frame.
 pub(super) struct Lines {
@@ -51,7 +51,7 @@ impl Lines {
     pub(super) fn primitive(&self, b: &mut BinBuilder, material: usize) -> Value {
         let n = self.nodes.len();
         let (bytes, bounds) = vec3_bytes(&self.frames[0]);
-        let pos = b.accessor(&bytes, (n, "VEC3", FLOAT), bounds, Some(ARRAY));
+        let pos = b.accessor(&bytes, Elements::vec3(n), bounds, Some(ARRAY));
         let bytes: Vec<u8> = self
             .pairs
             .iter()
@@ -60,7 +60,7 @@ impl Lines {
             .collect();
         let idx = b.accessor(
             &bytes,
-            (2 * self.pairs.len(), "SCALAR", UINT),
+            Elements::indices(2 * self.pairs.len()),
             json!({}),
             Some(ELEMENTS),
         );
@@ -73,7 +73,7 @@ impl Lines {
                     .map(|(a, o)| [0, 1, 2].map(|k| a[k] - o[k]))
                     .collect();
                 let (bytes, bounds) = vec3_bytes(&off);
-                json!({"POSITION": b.accessor(&bytes, (n, "VEC3", FLOAT), bounds, Some(ARRAY))})
+                json!({"POSITION": b.accessor(&bytes, Elements::vec3(n), bounds, Some(ARRAY))})
             })
             .collect();
         let mut p = json!({"attributes": {"POSITION": pos}, "indices": idx, "mode": 1, "material": material});

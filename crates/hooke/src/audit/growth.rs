@@ -13,9 +13,7 @@
 //! floor keeps a scene at rest from being judged by its rounding. A numerical instability
 //! multiplies its energy by a fixed factor every step, and passes all three within a few
 //! read-backs; the slowest ones become non-finite first (every read-back checks that too).
-
-use crate::audit::{REACH_FRACTION, measure};
-use crate::sim::Simulation;
+//! Reading a simulation is in `sim/watch.rs`.
 
 /// The least growth of the moving energy from one read-back to the next that counts \[-].
 pub(crate) const FACTOR: f64 = 4.0;
@@ -52,25 +50,13 @@ pub struct GrowthWatch {
     run: Option<((u64, f64), u32)>,
     /// The energy of the model's springs strained by `FLOOR_STRAIN`, found at the first
     /// read-back \[J].
-    springs_floor: Option<f64>,
+    pub(crate) springs_floor: Option<f64>,
 }
 
 impl GrowthWatch {
-    /// Reads `sim` (its state just written back): the growth, when the run is diverging.
-    pub fn read(&mut self, sim: &Simulation) -> Option<Growth> {
-        let e = sim.energy();
-        let moving = e.kinetic + e.potential_spring;
-        let reach = measure::reach(sim.model(), &sim.ws().fbase, sim.state().x());
-        let springs = *self
-            .springs_floor
-            .get_or_insert_with(|| sim.springs_floor());
-        let floor = (REACH_FRACTION * reach).max(springs);
-        self.read_values(sim.state().step(), moving, floor)
-    }
-
     /// One read-back at step `step` of moving energy `moving`, with the energy below which
     /// nothing counts, `floor` \[J].
-    fn read_values(&mut self, step: u64, moving: f64, floor: f64) -> Option<Growth> {
+    pub(crate) fn read_values(&mut self, step: u64, moving: f64, floor: f64) -> Option<Growth> {
         let before = self.last.replace((step, moving));
         let grew = before.is_some_and(|(s0, e0)| {
             let steps = step.saturating_sub(s0).max(1) as f64;

@@ -34,6 +34,7 @@
 //! ([`watchdog`]) judges the gain, which no loss enters.
 
 pub(crate) mod books;
+pub(crate) mod diverged;
 pub(crate) mod growth;
 pub(crate) mod measure;
 pub(crate) mod watchdog;

@@ -86,8 +86,6 @@ pub(crate) struct Watch {
     /// Recent readings: (time \[s], gain as a fraction of the energy at stake \[-]),
     /// oldest first.
     pub history: std::collections::VecDeque<(f64, f64)>,
-    /// The last state a reading passed.
-    pub last_good: Option<crate::state::State>,
     /// The gain of the last reading, when it was over the bound \[J].
     pub over: Option<f64>,
 }

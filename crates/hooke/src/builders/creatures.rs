@@ -9,9 +9,9 @@
 //! ratchet, and the creature goes the other way.
 
 use super::params::{ParamSpec, Params};
-use crate::actuation::{Controller, Drive, Muscle, Sensor, SensorKind};
 use crate::contact::{Ground, Roughness};
 use crate::error::FieldError;
+use crate::model::actuation::{Controller, Drive, Muscle, Sensor, SensorKind};
 use crate::real::{Real, vec3};
 use crate::scene::{Node, SceneBuilder, Spring};
 

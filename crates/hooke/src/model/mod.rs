@@ -8,8 +8,10 @@
 //! accessors, so nothing derived can go stale. What changes lives in [`crate::State`]; what a
 //! user or a script feeds in lives in [`crate::Control`].
 
+pub mod actuation;
 mod adjacency;
 mod check;
+pub(crate) mod contacts;
 mod env;
 mod nodes;
 mod springs;
@@ -22,12 +24,12 @@ pub(crate) use nodes::roughness_of;
 pub(crate) use springs::keep_map;
 pub use springs::{DampingMode, SpringKind, Springs};
 
-use crate::actuation::{Actuators, ControllerState};
-use crate::contact::Contacts;
 use crate::error::FieldError;
 use crate::mesh::Surface;
 use crate::path::Anchor;
 use crate::real::Real;
+use actuation::{Actuators, ControllerState};
+use contacts::Contacts;
 
 /// The static part of a simulation. Made by [`SceneBuilder::build`](crate::SceneBuilder::build).
 #[derive(Debug, Clone, PartialEq)]

@@ -1,6 +1,6 @@
 //! The nodes of a model, one array per attribute.
 
-use crate::contact::Roughness;
+use super::contacts::Roughness;
 use crate::real::Real;
 
 /// Per-node data, one array per attribute.
@@ -76,29 +76,4 @@ impl Nodes {
 #[inline]
 pub(crate) fn roughness_of(column: &[Roughness], i: usize) -> Roughness {
     column.get(i).copied().unwrap_or_default()
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::builders;
-    use crate::contact::Roughness;
-
-    /// Nodes that all have the default roughness keep none; a creature's feet keep theirs,
-    /// and both come back the same through a scene builder.
-    #[test]
-    fn default_roughness_is_not_kept_per_node() {
-        let build = |name: &str| builders::build(name, &[]).unwrap();
-        let cloth = build("cloth");
-        let nodes = cloth.model().nodes();
-        assert!(nodes.roughness.is_empty());
-        assert_eq!(nodes.roughness(nodes.len() - 1), Roughness::default());
-        let walker = build("walker");
-        let feet = walker.model().nodes();
-        assert_eq!(feet.roughness.len(), feet.len());
-        assert!((0..feet.len()).any(|i| feet.roughness(i) != Roughness::default()));
-        for scene in [cloth, walker] {
-            let again = scene.to_builder().build().unwrap();
-            assert_eq!(again.model().nodes(), scene.model().nodes());
-        }
-    }
 }

@@ -2,11 +2,11 @@
 //! once into a [`Scene`].
 
 use super::{Node, Scene, Spring};
-use crate::actuation::{Actuators, ControllerState};
 use crate::audit::books::AuditBooks;
 use crate::contact::{Contacts, Roughness};
 use crate::error::FieldError;
 use crate::mesh::Surface;
+use crate::model::actuation::{Actuators, ControllerState};
 use crate::model::{Environment, Model, ModelParts, Nodes, SpringKind, Springs};
 use crate::path::Anchor;
 use crate::real::{Real, Vec3};

@@ -3,7 +3,7 @@
 //! memory) stays consistent.
 
 use super::{Node, SceneBuilder, Spring};
-use crate::actuation::SensorKind;
+use crate::model::actuation::SensorKind;
 use crate::model::keep_map;
 
 impl SceneBuilder {

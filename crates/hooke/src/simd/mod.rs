@@ -25,7 +25,7 @@ mod sums;
 
 pub(crate) use slices::SpringSlices;
 
-use crate::end_lists::EndLists;
+use crate::layout::end_lists::EndLists;
 use crate::node_update::NodeTerms;
 use crate::real::Vec3;
 
@@ -134,7 +134,7 @@ pub(crate) unsafe fn nodes_from(
     (xs, vs): (&mut [Vec3], &mut [Vec3]),
 ) -> (usize, bool) {
     let end = first + xs.len();
-    if ends.groups.is_empty() || first % crate::end_lists::LANES != 0 {
+    if ends.groups.is_empty() || first % crate::layout::end_lists::LANES != 0 {
         return (0, true);
     }
     assert!(

@@ -1,13 +1,13 @@
 //! The symplectic node update in AVX2, eight nodes at a time (x86-64, f32 builds): one
 //! node per lane, its forces gathered through the padded end lists of
-//! [`crate::end_lists`].
+//! [`crate::layout::end_lists`].
 //!
 //! A lane's sums are the scalar node pass's: Σ a-run with four accumulators (its k-th
 //! spring into accumulator k mod 4, then (A₀ + A₁) + (A₂ + A₃)), Σ b-list with two
 //! (A₀ + A₁), each accumulator summed in row order from +0; the pad adds a zero row, which
 //! changes no bit. The update is [`crate::node_update`]'s, operation for operation,
 //! without fused multiply-add. So every position and velocity is bit-identical to the
-//! scalar pass's (tested in `solvers/sweep/tests.rs`); only the rows' fourth (pad) lane is
+//! scalar pass's (tested in `tests/sweep.rs`); only the rows' fourth (pad) lane is
 //! written as 0.
 
 use std::arch::x86_64::*;
@@ -15,7 +15,7 @@ use std::arch::x86_64::*;
 use glam::Vec3A;
 
 use super::avx2::{available, transpose_in, transpose_out};
-use crate::end_lists::{EndLists, LANES};
+use crate::layout::end_lists::{EndLists, LANES};
 use crate::node_update::NodeTerms;
 
 /// Three columns of eight lanes: x, y, z.
@@ -172,7 +172,8 @@ fn load8(r: &[Vec3A]) -> Cols {
 /// Columns back to eight consecutive rows, the pad lane 0.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn store8(r: &mut [Vec3A], (x, y, z): Cols) {
+fn store8(r: &mut [Vec3A], c: Cols) {
+    let (x, y, z) = c;
     let r: &mut [Vec3A; LANES] = r.try_into().expect("eight rows");
     for (q, p) in transpose_out(x, y, z).into_iter().enumerate() {
         r[q] = _mm256_castps256_ps128(p).into();
@@ -183,7 +184,8 @@ fn store8(r: &mut [Vec3A], (x, y, z): Cols) {
 /// Per lane, +0 where every coordinate of x and v is finite, NaN otherwise (x − x).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn nonfinite((xx, xy, xz): Cols, (vx, vy, vz): Cols) -> __m256 {
+fn nonfinite(x: Cols, v: Cols) -> __m256 {
+    let ((xx, xy, xz), (vx, vy, vz)) = (x, v);
     let d = |a: __m256| _mm256_sub_ps(a, a);
     _mm256_add_ps(
         _mm256_add_ps(_mm256_add_ps(d(xx), d(xy)), d(xz)),

@@ -25,7 +25,7 @@ use crate::state::State;
 use crate::step::{Solver, StepCtx, StepReport, Workspace, held_forces, spring_rows};
 
 #[derive(Debug)]
-pub(super) struct Impulse;
+pub(crate) struct Impulse;
 
 impl Solver for Impulse {
     fn integrator(&self) -> Integrator {

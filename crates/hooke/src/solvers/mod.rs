@@ -1,6 +1,6 @@
 //! The integrators, behind one interface: [`Solver::step`] advances the state by one
-//! integration step h. Explicit: explicit Euler ([`euler`]), symplectic Euler
-//! ([`symplectic`]), velocity Verlet ([`verlet`]), RK4 ([`rk4`]). For stiff springs at large
+//! integration step h. Explicit ([`explicit`]): explicit Euler, symplectic Euler, velocity
+//! Verlet, RK4. For stiff springs at large
 //! steps: backward Euler, implicit midpoint and trapezoidal ([`implicit`]), fast
 //! mass-spring ([`fms`]), XPBD ([`xpbd`]) and sequential impulses ([`impulse`]). The
 //! equations, and when to use which, are in `docs/solvers.md`.
@@ -14,53 +14,25 @@
 // four or five zipped arrays read worse than the formulas they implement.
 #![allow(clippy::needless_range_loop)]
 
-mod aggregation;
-pub(crate) mod blocks;
-mod chebyshev;
-mod contact_gain;
-mod contact_term;
-mod csr;
-pub(crate) mod direct;
-mod euler;
-mod eval;
+pub(crate) mod explicit;
 pub(crate) mod fms;
-mod fms_contact;
-mod fms_dense;
-mod fms_friction;
-mod fms_global;
-mod fms_local;
-mod forces64;
 pub(crate) mod implicit;
-mod implicit_ws;
 mod impulse;
-pub(crate) mod laplacian;
-mod multigrid;
-mod multigrid_cg;
-mod pair_coupling;
-mod panels;
+pub(crate) mod linalg;
 mod penalty;
-mod rk4;
-mod row_product;
-mod simplicial;
-mod sweep;
-mod sweep_slots;
-mod symplectic;
-mod touch;
-mod verlet;
 pub(crate) mod xpbd;
 
 use crate::settings::Integrator;
 
 use crate::step::Solver;
-pub(crate) use sweep::SweepPlan;
 
 /// The solver for `integrator`.
 pub(crate) fn make(integrator: Integrator) -> Box<dyn Solver> {
     match integrator {
-        Integrator::ExplicitEuler => Box::new(euler::ExplicitEuler),
-        Integrator::SymplecticEuler => Box::<symplectic::SymplecticEuler>::default(),
-        Integrator::Verlet => Box::new(verlet::Verlet),
-        Integrator::Rk4 => Box::new(rk4::Rk4),
+        Integrator::ExplicitEuler => Box::new(explicit::euler::ExplicitEuler),
+        Integrator::SymplecticEuler => Box::<explicit::symplectic::SymplecticEuler>::default(),
+        Integrator::Verlet => Box::new(explicit::verlet::Verlet),
+        Integrator::Rk4 => Box::new(explicit::rk4::Rk4),
         Integrator::BackwardEuler | Integrator::ImplicitMidpoint | Integrator::Trapezoidal => {
             Box::new(implicit::Implicit::new(integrator))
         }

@@ -23,7 +23,6 @@
 //! node that hit a surface faster than the restitution threshold leaves it with −e times
 //! its approach speed.
 
-use super::blocks::{self, V3};
 use crate::contact::CollisionMode;
 use crate::contact::grid::{CollisionPass, CollisionWs};
 use crate::contact::inside::{Pushed, SolverContacts};
@@ -32,6 +31,7 @@ use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, SpringKind, Springs};
 use crate::real::{Real, Vec3};
 use crate::settings::Integrator;
+use crate::solvers::linalg::blocks::{self, V3};
 use crate::state::State;
 use crate::step::{Solver, StepCtx, StepReport, Workspace, held_forces};
 
@@ -62,7 +62,7 @@ impl Solver for Xpbd {
         let springs = ws.springs.values(ctx.model);
         let co = SpringCoeffs::compile_in(ctx.model, springs, hs as Real, Form::Forces, None);
         let surfaces = SolverContacts::new(ctx.model, (ctx.t0, ctx.t1()), &st.x);
-        let mut sub = Substeps::new((ctx.model, springs, &co), &fixed, hs, st);
+        let mut sub = Substeps::new(ctx.model, springs, &co, &fixed, hs, st);
         let (mut touched, mut pairs) = (Vec::new(), 0);
         for _ in 0..substeps {
             let fconst = held_forces(&ws.fbase, &ws.fconst);
@@ -144,9 +144,12 @@ struct Substeps<'a> {
 }
 
 impl<'a> Substeps<'a> {
-    /// Substeps of `hs` \[s] from `st` for `(model, springs in effect, coefficients at hs)`.
+    /// Substeps of `hs` \[s] from `st` for `model`, its `springs` in effect and their
+    /// coefficients `co` at hs.
     fn new(
-        (model, springs, co): (&'a Model, &'a Springs, &'a SpringCoeffs),
+        model: &'a Model,
+        springs: &'a Springs,
+        co: &'a SpringCoeffs,
         fixed: &[bool],
         hs: f64,
         st: &State,

@@ -7,12 +7,12 @@ use crate::mesh;
 use crate::real::Vec3;
 
 /// A conversion error at `field` (`faces[12]`, `mesh`).
-pub(super) fn err(field: &str, msg: impl Into<String>) -> FieldError {
+pub(crate) fn err(field: &str, msg: impl Into<String>) -> FieldError {
     FieldError::new(field, msg)
 }
 
 /// The welded mesh the springs are made from.
-pub(super) struct Welded {
+pub(crate) struct Welded {
     /// Node positions \[m].
     pub x: Vec<Vec3>,
     /// Per source vertex, its node.
@@ -46,7 +46,7 @@ impl Welded {
 
 /// Welds the vertices, rejects degenerate triangles, and turns a closed mesh's faces
 /// outwards.
-pub(super) fn welded(
+pub(crate) fn welded(
     src: &MeshSource,
     opts: &SpringifyOptions,
     report: &mut SpringifyReport,

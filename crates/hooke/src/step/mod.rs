@@ -25,8 +25,8 @@ mod integrate;
 mod muscles;
 mod pressure;
 mod sensors;
-mod springs;
-mod tear;
+pub(crate) mod springs;
+pub(crate) mod tear;
 mod workspace;
 
 pub(crate) use ctx::StepCtx;

@@ -2,7 +2,7 @@
 //! (seed 004's binary length sensors, contacts, bearings, timers), and every controller
 //! counts the steps its weighted sum has called for a switch; a controller that switches
 //! puts its spring's alternate (or described) values in effect for this step.
-//! See [`crate::actuation`] for the rules.
+//! See [`crate::model::actuation`] for the rules.
 
 use super::{Flow, StepCtx, Workspace};
 use crate::state::State;

@@ -4,14 +4,14 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::actuation::{ControllerState, Muscle};
-use crate::end_lists::EndLists;
 use crate::forces::{Form, SpringCoeffs};
 use crate::layout::SpringLayout;
+use crate::layout::end_lists::EndLists;
+use crate::layout::sweep_plan::SweepPlan;
+use crate::model::actuation::{ControllerState, Muscle};
 use crate::model::{Model, Springs};
 use crate::real::Real;
 use crate::settings::{Integrator, Settings, StableForm};
-use crate::solvers::SweepPlan;
 
 /// The springs in effect and what the kernels need of them.
 #[derive(Debug, Clone, Default)]
@@ -172,7 +172,7 @@ impl SpringSet {
 
 /// Per spring in kernel order, 1 + break strain: the spring tears once ℓ > L·(1 + ε)
 /// (infinite = never). `None` when no spring can tear.
-pub(super) fn tear_limits(springs: &Springs, layout: &SpringLayout) -> Option<Vec<Real>> {
+pub(crate) fn tear_limits(springs: &Springs, layout: &SpringLayout) -> Option<Vec<Real>> {
     let bs = &springs.break_strain;
     bs.iter()
         .any(|b| b.is_finite())

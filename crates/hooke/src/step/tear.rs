@@ -39,7 +39,7 @@ pub(super) fn run(_: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
 
 /// Springs strained past their break strain at positions `x` (user indices, ascending),
 /// with `limits` from [`limits`] for `layout`. Compares squared lengths: no square root.
-fn overstrained(layout: &SpringLayout, limits: &[Real], x: &[Vec3]) -> Vec<u32> {
+pub(crate) fn overstrained(layout: &SpringLayout, limits: &[Real], x: &[Vec3]) -> Vec<u32> {
     let n = layout.len();
     let (a, b, rest) = (&layout.a[..n], &layout.b[..n], &layout.rest[..n]);
     let limits = &limits[..n];
@@ -65,34 +65,4 @@ fn overstrained(layout: &SpringLayout, limits: &[Real], x: &[Vec3]) -> Vec<u32> 
         .collect();
     out.sort_unstable();
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::real::vec3;
-    use crate::scene::{Node, SceneBuilder, Spring};
-
-    #[test]
-    fn only_springs_past_their_break_strain_are_listed() {
-        let mut b = SceneBuilder::new("t");
-        for i in 0..4 {
-            b.add_node(Node::new(vec3(i as Real, 0.0, 0.0), 1.0));
-        }
-        // Rest 1 m each; at 1.2 m a 0.1 limit tears, 0.3 does not; no limit never tears.
-        b.add_spring(Spring::hooke(2, 3, 1.0, 0.0).with_break_strain(0.1));
-        b.add_spring(Spring::hooke(0, 1, 1.0, 0.0).with_break_strain(0.3));
-        b.add_spring(Spring::hooke(1, 2, 1.0, 0.0));
-        b.add_spring(
-            Spring::hooke(0, 2, 2.0, 0.0)
-                .with_break_strain(0.1)
-                .with_rest(0.0),
-        );
-        let scene = b.build().unwrap();
-        let springs = &scene.model.springs;
-        let layout = SpringLayout::new(scene.model.nodes.len(), springs);
-        let lim = super::super::springs::tear_limits(springs, &layout).unwrap();
-        let x: Vec<Vec3> = (0..4).map(|i| vec3(1.2 * i as Real, 0.0, 0.0)).collect();
-        assert_eq!(overstrained(&layout, &lim, &x), vec![0, 3]);
-    }
 }

@@ -32,7 +32,7 @@ pub(crate) struct Workspace {
     /// The user forces in `fconst` since the last integration step (the external stage
     /// runs once more after they are gone, to take them out).
     pub external: Vec<(u32, Vec3)>,
-    /// Per-spring forces, kernel order \[N], then one zero row (see `crate::end_lists`).
+    /// Per-spring forces, kernel order \[N], then one zero row (see `crate::layout::end_lists`).
     pub sf: Vec<Vec3>,
     /// Per-spring impulses, kernel order [N·s] (impulse form only).
     pub sj: Vec<Vec3>,

@@ -1,0 +1,138 @@
+//! The springs as the kernels see them: an internal order sorted by ends `(a, b)`.
+//!
+//! Internally every spring runs from its lower-numbered node to its higher one (a < b).
+//! The force is odd in the ends' order (swapping them negates d and Δv, hence F, exactly),
+//! so this changes nothing a user sees; it lets the symplectic sweep
+//! (`solvers/explicit/sweep.rs`) integrate a node as soon as its own springs are done, since
+//! every spring that reaches it from below has come before.
+//!
+//! The spring pass writes each spring's force (on its end a) once, contiguously, in this
+//! order. Because the order is sorted by `a`, the springs where node i is end a occupy one
+//! contiguous range `a_start[i]..a_start[i+1]`, which the node pass sums without an index;
+//! only the springs where node i is end b need a list of positions (`b_pos`). Within a
+//! range the springs go by `b`, so those that reach furthest come last. The user's spring
+//! numbering (`springs[3]` in a scene file) is untouched: `order` maps back.
+//!
+//! Every position is written by exactly one task and every node sums its ranges in a fixed
+//! order, so results are bit-identical for any thread count.
+
+pub(crate) mod end_lists;
+pub(crate) mod sweep_plan;
+pub(crate) mod sweep_slots;
+
+use std::ops::Range;
+
+use crate::derived::Derived;
+use crate::model::Springs;
+use crate::real::Real;
+
+/// Spring topology and rest lengths in kernel order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct SpringLayout {
+    /// Kernel position → the user's spring index.
+    pub order: Vec<u32>,
+    /// The user's spring index → kernel position, built on first use ([`Self::pos_of`]):
+    /// only muscles, controllers, tearing and the GPU backend ask, so most simulations never
+    /// hold it (4 B a spring).
+    pos_of: Derived<Vec<u32>>,
+    /// End a of each position: the spring's lower-numbered node (non-decreasing).
+    pub a: Vec<u32>,
+    /// End b of each position: the higher-numbered node (increasing within each a).
+    pub b: Vec<u32>,
+    /// Rest length of each position \[m].
+    pub rest: Vec<Real>,
+    /// `n + 1` offsets: node i is end a of positions `a_start[i]..a_start[i+1]`.
+    pub a_start: Vec<u32>,
+    /// `n + 1` offsets into `b_pos`.
+    pub b_start: Vec<u32>,
+    /// Positions where each node is end b, node by node, ascending.
+    pub b_pos: Vec<u32>,
+}
+
+impl SpringLayout {
+    /// Orients every spring from its lower node to its higher one and sorts them by
+    /// `(a, b)` (stably, so duplicates keep the user's order); the rest lengths are
+    /// `springs`' (the model's, or those in effect).
+    pub(crate) fn new(n: usize, springs: &Springs) -> Self {
+        let sp = springs;
+        let m = sp.len();
+        let lo = |s: usize| sp.a[s].min(sp.b[s]);
+        let hi = |s: usize| sp.a[s].max(sp.b[s]);
+        let mut a_start = vec![0u32; n + 1];
+        for s in 0..m {
+            a_start[lo(s) as usize + 1] += 1;
+        }
+        for i in 0..n {
+            a_start[i + 1] += a_start[i];
+        }
+        let mut cursor = a_start.clone();
+        let mut order = vec![0u32; m];
+        for s in 0..m {
+            let c = &mut cursor[lo(s) as usize];
+            order[*c as usize] = s as u32;
+            *c += 1;
+        }
+        for i in 0..n {
+            let run = &mut order[a_start[i] as usize..a_start[i + 1] as usize];
+            run.sort_by_key(|&s| hi(s as usize)); // stable
+        }
+        let a: Vec<u32> = order.iter().map(|&s| lo(s as usize)).collect();
+        let b: Vec<u32> = order.iter().map(|&s| hi(s as usize)).collect();
+        let rest = order.iter().map(|&s| sp.rest[s as usize]).collect();
+        let mut b_start = vec![0u32; n + 1];
+        for &e in &b {
+            b_start[e as usize + 1] += 1;
+        }
+        for i in 0..n {
+            b_start[i + 1] += b_start[i];
+        }
+        let mut cursor = b_start.clone();
+        let mut b_pos = vec![0u32; m];
+        for (p, &e) in b.iter().enumerate() {
+            b_pos[cursor[e as usize] as usize] = p as u32;
+            cursor[e as usize] += 1;
+        }
+        Self {
+            order,
+            pos_of: Derived::default(),
+            a,
+            b,
+            rest,
+            a_start,
+            b_start,
+            b_pos,
+        }
+    }
+
+    /// Per node of `nodes`, in order: its a-range `a_start[i]..a_start[i+1]` and its
+    /// b-list's offsets `b_start[i]..b_start[i+1]`, walked in step (no index checked per
+    /// node, for the node passes).
+    #[inline(always)]
+    pub(crate) fn ends(
+        &self,
+        nodes: Range<usize>,
+    ) -> impl Iterator<Item = ([u32; 2], [u32; 2])> + '_ {
+        let a = self.a_start[nodes.start..=nodes.end].windows(2);
+        let b = self.b_start[nodes.start..=nodes.end].windows(2);
+        a.zip(b).map(|(a, b)| ([a[0], a[1]], [b[0], b[1]]))
+    }
+
+    /// The kernel position of the user's spring `s` (the inverse of `order`, built on the
+    /// first call).
+    pub(crate) fn pos_of(&self, s: usize) -> usize {
+        let inverse = self.pos_of.get_or_init(|| {
+            let mut pos_of = vec![0u32; self.order.len()];
+            for (p, &s) in self.order.iter().enumerate() {
+                pos_of[s as usize] = p as u32;
+            }
+            pos_of
+        });
+        inverse[s] as usize
+    }
+
+    /// Number of springs.
+    #[allow(clippy::len_without_is_empty)]
+    pub(crate) fn len(&self) -> usize {
+        self.a.len()
+    }
+}

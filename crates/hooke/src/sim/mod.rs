@@ -1,0 +1,407 @@
+//! [`Simulation`]: a scene plus the machinery to step it.
+//!
+//! A step runs the stage lists of [`crate::step`]: the sensors once, then `substeps`
+//! integration steps of h = dt/substeps, each the same list of stages, then the tear
+//! check:
+//!
+//! ```text
+//! sensors → [muscles → control → pressure → external → integrate → contacts → anchors → check → audit] × substeps → tear
+//! ```
+//!
+//! The springs' values in effect (controllers' alternate values, muscles' rest lengths)
+//! live in the workspace; [`Simulation::model`] stays the model as described, which is what
+//! a checkpoint saves. The one change a step makes to the model is explicit: springs that
+//! tear are removed from it (see [`Simulation::step`]).
+
+mod watch;
+
+use crate::audit::books::AuditBooks;
+use crate::audit::diverged::{Cause, Diverged, WatchReport};
+use crate::audit::watchdog::Watch;
+use crate::counters::Counters;
+use crate::diagnostics::{self, Energy};
+use crate::error::FieldError;
+use crate::forces::{Form, SpringCoeffs};
+use crate::model::{Model, Springs};
+use crate::real::Real;
+use crate::scene::{Scene, SceneBuilder};
+use crate::settings::{Integrator, Settings};
+use crate::solvers;
+use crate::stability;
+use crate::state::{Control, State};
+use crate::step::{self, StepCtx, Workspace};
+
+/// A scene being simulated: the scene, the integrator chosen for it, and the workspace
+/// the stages reuse from step to step.
+///
+/// ```
+/// use hooke::{builders, vec3, Simulation};
+///
+/// let mut sim = Simulation::new(builders::build("oscillator", &[])?);
+/// // Inputs for the steps that follow: here a sideways push of 0.1 N on node 1.
+/// sim.control.forces = vec![(1, vec3(0.1, 0.0, 0.0))];
+/// sim.run(100)?;
+/// assert!(sim.state().x()[1].x > 0.0);
+/// let e = sim.energy();
+/// println!("t = {:.2} s, kinetic {:.4} J, stretch {:.2}%", sim.state().t(), e.kinetic, 100.0 * e.max_stretch);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Simulation {
+    scene: Scene,
+    /// Inputs for the following steps (held nodes, actuation values, the program's own
+    /// forces); they stay in effect until changed.
+    pub control: Control,
+    ws: Workspace,
+    /// The model or the settings changed since the workspace was compiled.
+    dirty: bool,
+    /// The watchdog's memory.
+    watch: Watch,
+    /// The last state the watchdog passed.
+    last_good: Option<State>,
+}
+
+impl Simulation {
+    /// Prepares a scene for stepping: compiles the springs for its step size and chooses
+    /// its integrator.
+    pub fn new(scene: Scene) -> Self {
+        let mut sim = Self {
+            scene,
+            control: Control::default(),
+            ws: Workspace::default(),
+            dirty: true,
+            watch: Watch::default(),
+            last_good: None,
+        };
+        sim.prepare();
+        let rests = std::mem::take(&mut sim.scene.state.muscle_rest);
+        if !rests.is_empty() {
+            let muscles = &sim.scene.model.actuators.muscles;
+            sim.ws.springs.set_muscles(muscles, &rests);
+        }
+        sim
+    }
+
+    /// The scene with its state, the muscles' rest lengths in effect and the energy
+    /// audit's books ([`AuditBooks`]): a checkpoint, from which a new simulation goes on as
+    /// this one would, its audit and watchdog included (`hooke run` writes its final.json and its rolling checkpoints
+    /// from it).
+    ///
+    /// ```
+    /// use hooke::{builders, Simulation};
+    ///
+    /// let mut sim = Simulation::new(builders::build("cloth", &[])?);
+    /// sim.run(100)?;
+    /// let mut resumed = Simulation::new(sim.checkpoint());
+    /// sim.run(100)?;
+    /// resumed.run(100)?;
+    /// assert_eq!(sim.audit(&sim.energy()), resumed.audit(&resumed.energy()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn checkpoint(&self) -> Scene {
+        let mut scene = self.scene().clone();
+        let rest = self.live_springs().rest();
+        let muscles = &self.model().actuators().muscles;
+        scene.state.muscle_rest = muscles.iter().map(|m| rest[m.spring as usize]).collect();
+        if self.ws().audit.started {
+            let e = self.energy();
+            let w = self.watch();
+            let ledger = &self.ws().audit;
+            let now = self.reading(&e, ledger.weight);
+            let books = AuditBooks::of(ledger, &now, w.countdown, w.over);
+            scene.state.books = Some(books);
+        }
+        scene
+    }
+
+    /// The audit's books the state carries (taken by the first step's audit).
+    pub(crate) fn state_books(&mut self) -> &mut Option<crate::audit::books::AuditBooks> {
+        &mut self.scene.state.books
+    }
+
+    /// The scene, with the current state.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// Gives the scene back.
+    pub fn into_scene(self) -> Scene {
+        self.scene
+    }
+
+    /// The model as described: springs with their normal values (what a checkpoint saves).
+    pub fn model(&self) -> &Model {
+        &self.scene.model
+    }
+
+    /// The springs as stepped: with the controllers' alternate values and the muscles' rest
+    /// lengths currently in effect (the model's springs when the scene has no actuators).
+    pub fn live_springs(&self) -> &Springs {
+        self.ws.springs.values(&self.scene.model)
+    }
+
+    /// Sensor outputs (0 or 1) read at the start of the last step, in sensor order.
+    pub fn sensor_outputs(&self) -> &[Real] {
+        &self.ws.sensors
+    }
+
+    /// The state.
+    pub fn state(&self) -> &State {
+        &self.scene.state
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.scene.settings
+    }
+
+    /// Mutable access to the state (dragging, resetting). Clears Verlet's saved acceleration
+    /// and starts the energy audit over at the next step.
+    pub fn state_mut(&mut self) -> &mut State {
+        self.scene.state.verlet_accel = None;
+        self.scene.state.books = None;
+        self.ws.audit.started = false;
+        &mut self.scene.state
+    }
+
+    /// Edits the scene at its current state ([`Scene::edit`]): nodes, springs, settings,
+    /// environment, contacts, actuators, positions — anything; an edit that does not
+    /// validate changes nothing, and the error names the field. Caches that check
+    /// themselves, such as fast mass-spring's factorisation, survive an edit that leaves
+    /// their matrix as it was.
+    ///
+    /// ```
+    /// use hooke::{Simulation, builders};
+    ///
+    /// let mut sim = Simulation::new(builders::build("oscillator", &[]).unwrap());
+    /// sim.edit(|b| b.springs[0].k *= 4.0).unwrap();
+    /// assert_eq!(sim.model().springs().k()[0], 400.0);
+    /// let e = sim.edit(|b| b.settings.substeps = 0).unwrap_err();
+    /// assert_eq!(e.path, "settings.substeps");
+    /// ```
+    pub fn edit<R>(&mut self, f: impl FnOnce(&mut SceneBuilder) -> R) -> Result<R, FieldError> {
+        let r = self.scene.edit(f)?;
+        self.dirty = true;
+        self.scene.state.books = None;
+        self.ws.audit.started = false;
+        Ok(r)
+    }
+
+    /// Timing and work counters since creation, with the solver's factorisations and
+    /// XPBD's substep count as they stand now.
+    pub fn counters(&self) -> Counters {
+        let solver = self.ws.solver.as_ref();
+        let (symbolic_analyses, factorizations) = solver.map_or((0, 0), |s| s.factorizations());
+        let settings = &self.scene.settings;
+        let xpbd_substeps = match settings.integrator {
+            Integrator::Xpbd => settings
+                .iterations
+                .unwrap_or_else(|| solver.map_or(0, |s| s.small_substeps())),
+            _ => 0,
+        };
+        Counters {
+            symbolic_analyses,
+            factorizations,
+            xpbd_substeps,
+            ..self.ws.counters.clone()
+        }
+    }
+
+    /// Energies, momentum and strain of the current state.
+    pub fn energy(&self) -> Energy {
+        let model = &self.scene.model;
+        let springs = &self.ws.springs;
+        diagnostics::energy(
+            model,
+            &springs.layout,
+            springs.whole(),
+            &self.ws.fbase,
+            &self.scene.state,
+        )
+    }
+
+    /// The spring coefficients in use (stable springs compiled for the current step size),
+    /// in the user's spring order.
+    pub(crate) fn coefficients(&self) -> SpringCoeffs {
+        let (model, h) = (&self.scene.model, self.scene.settings.h());
+        SpringCoeffs::compile_in(model, self.live_springs(), h, Form::Forces, None)
+    }
+
+    /// Sets the muscles' springs to their rest lengths at time `t` \[s] (what the muscles
+    /// stage of an integration step starting at `t` does).
+    pub(crate) fn flex_muscles(&mut self, t: f64) {
+        self.prepare();
+        let muscles = &self.scene.model.actuators.muscles;
+        self.ws.springs.flex(muscles, t, &self.control.actuation);
+    }
+
+    /// Compiles the workspace after an edit, a tear or a change of step size.
+    pub(crate) fn prepare(&mut self) {
+        let h = self.scene.settings.h();
+        if !self.dirty && self.ws.h == Some(h) {
+            return;
+        }
+        let had = self.ws.h;
+        let st = &mut self.scene.state;
+        let controllers = self.scene.model.actuators.controllers.len();
+        if st.controllers.len() != controllers {
+            st.controllers.clear();
+            st.controllers.resize(controllers, Default::default());
+        }
+        let Scene {
+            model,
+            settings,
+            state,
+            ..
+        } = &mut self.scene;
+        let ws = &mut self.ws;
+        if ws.solver.as_ref().map(|s| s.integrator()) != Some(settings.integrator) {
+            ws.solver = Some(solvers::make(settings.integrator));
+        }
+        ws.compile(model, settings, state);
+        // A loaded checkpoint keeps Verlet's acceleration; a later change invalidates it.
+        if had.is_some() && had != self.ws.h {
+            state.verlet_accel = None;
+        }
+        self.dirty = false;
+    }
+
+    /// Advances one step: the sensors, `substeps` integration steps, the tear check.
+    ///
+    /// Springs stretched past their break strain tear at the end of the step: they are
+    /// removed from the model (faces along them, their controllers and muscles with them;
+    /// see [`Counters::springs_torn`]), so [`Self::model`] afterwards is the torn model, and
+    /// a checkpoint saved from it resumes the torn cloth.
+    pub fn step(&mut self) -> Result<(), Diverged> {
+        self.prepare();
+        self.start_audit();
+        let Self {
+            scene, control, ws, ..
+        } = self;
+        let mut ctx = StepCtx {
+            model: &scene.model,
+            settings: &scene.settings,
+            control,
+            h: ws.h.expect("prepared"),
+            t0: scene.state.t,
+            substep: 0,
+        };
+        let st = &mut scene.state;
+        let mut flow = step::run(&step::BEGIN, &ctx, st, ws);
+        for substep in 0..scene.settings.substeps {
+            if flow.is_err() {
+                break;
+            }
+            (ctx.t0, ctx.substep) = (st.t, substep);
+            flow = step::run(&step::SUBSTEP, &ctx, st, ws);
+        }
+        if flow.is_ok() {
+            flow = step::run(&step::END, &ctx, st, ws);
+        }
+        if flow.is_err() {
+            return Err(self.diagnose());
+        }
+        self.remove_torn();
+        self.scene.state.step += 1;
+        self.watch_step()
+    }
+
+    /// Advances `n` steps, stopping at the first divergence.
+    pub fn run(&mut self, n: u64) -> Result<(), Diverged> {
+        for _ in 0..n {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// Removes the springs the tear stage found (an explicit edit of the model that keeps
+    /// faces, actuators and the impulse solver's memory consistent).
+    fn remove_torn(&mut self) {
+        if self.ws.torn.is_empty() {
+            return;
+        }
+        let torn = std::mem::take(&mut self.ws.torn);
+        self.remove_springs_torn(&torn);
+    }
+
+    /// Removes the springs `torn` (user indices, ascending) as the tear stage does: faces
+    /// along them, their controllers, muscles and impulses with them.
+    pub(crate) fn remove_springs_torn(&mut self, torn: &[u32]) {
+        let mut keep = vec![true; self.scene.model.springs.len()];
+        for &s in torn {
+            keep[s as usize] = false;
+        }
+        let st = &mut self.scene.state;
+        self.scene.model.remove_springs(&keep, &mut st.controllers);
+        if let Some(imp) = &mut st.impulses {
+            let mut it = keep.iter();
+            imp.retain(|_| *it.next().expect("one impulse per spring"));
+        }
+        self.ws.counters.springs_torn += torn.len() as u64;
+        self.dirty = true;
+    }
+
+    /// The workspace (the audit's books live there).
+    pub(crate) fn ws(&self) -> &Workspace {
+        &self.ws
+    }
+
+    /// The workspace, mutable.
+    pub(crate) fn ws_mut(&mut self) -> &mut Workspace {
+        &mut self.ws
+    }
+
+    /// The watchdog's memory.
+    pub(crate) fn watch(&self) -> &Watch {
+        &self.watch
+    }
+
+    /// The watchdog's memory, mutable.
+    pub(crate) fn watch_mut(&mut self) -> &mut Watch {
+        &mut self.watch
+    }
+
+    /// Builds the divergence report for the current (non-finite) state.
+    pub(crate) fn diagnose(&self) -> Diverged {
+        let st = &self.scene.state;
+        let model = &self.scene.model;
+        let springs = self.live_springs();
+        let settings = &self.scene.settings;
+        // A free node first: pinned ones only turn NaN through inf·0 from a free neighbour.
+        let bad = |i: &usize| !(st.x[*i].is_finite() && st.v[*i].is_finite());
+        let node = (0..st.len())
+            .filter(|i| model.nodes.inv_mass[*i] > 0.0)
+            .find(bad)
+            .or_else(|| (0..st.len()).find(bad))
+            .map(|i| i as u32);
+        let co = self.coefficients();
+        let spring = node.and_then(|n| stability::stiffest_spring(model, &co, n as usize));
+        let limit = stability::largest_stable_h_with(model, springs, settings.integrator);
+        let alternative_h = match limit.h() {
+            None if settings.integrator != Integrator::SymplecticEuler => {
+                let symplectic = Integrator::SymplecticEuler;
+                stability::largest_stable_h_with(model, springs, symplectic).h()
+            }
+            _ => None,
+        };
+        Diverged {
+            step: st.step,
+            t: st.t,
+            node,
+            spring,
+            integrator: settings.integrator.name(),
+            h: settings.h() as f64,
+            stable_h: limit.h(),
+            substeps: settings.substeps,
+            alternative_h,
+            cause: Cause::NonFinite,
+            watch: (!self.watch.history.is_empty()).then(|| {
+                Box::new(WatchReport {
+                    history: self.watch.history.iter().copied().collect(),
+                    last_good: self.last_good.as_ref().map(|s| (s.step, s.t)),
+                    ..WatchReport::default()
+                })
+            }),
+        }
+    }
+}

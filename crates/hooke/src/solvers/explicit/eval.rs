@@ -1,0 +1,40 @@
+//! The total force at (x, v), shared by the explicit integrators that evaluate it more than
+//! once per step (explicit Euler, Verlet, RK4).
+
+use crate::counters::Phase;
+use crate::forces::{self, NodeForces};
+use crate::model::Model;
+use crate::par;
+use crate::real::Vec3;
+use crate::step::{Workspace, held_forces, spring_rows};
+
+/// Total forces at (x, v) into `f` \[N]: one spring pass, then one node pass (springs,
+/// constant forces, drag), timed as those two parts.
+pub(crate) fn forces_at(model: &Model, ws: &mut Workspace, x: &[Vec3], v: &[Vec3], f: &mut [Vec3]) {
+    let springs = &ws.springs;
+    let power = ws.counters.time(Phase::Springs, || {
+        forces::spring_pass(
+            &springs.layout,
+            &springs.forces,
+            x,
+            v,
+            spring_rows(&mut ws.sf),
+        )
+    });
+    ws.audit.note_damping_power(power);
+    let nf = NodeForces::new(
+        model,
+        &springs.layout,
+        &ws.sf,
+        held_forces(&ws.fbase, &ws.fconst),
+    );
+    ws.counters.time(Phase::Nodes, || {
+        par::chunks_mut(f, par::NODE_CHUNK, |start, part| {
+            let r = start..start + part.len();
+            for (fi, total) in part.iter_mut().zip(nf.totals(r.clone(), &v[r])) {
+                *fi = total;
+            }
+        });
+    });
+    ws.counters.spring_updates += model.springs.len() as u64;
+}

@@ -1,0 +1,229 @@
+//! Symplectic Euler in one sweep over the nodes, a block at a time: a block's springs are
+//! computed, then its nodes are integrated while those forces are still in cache, so on a
+//! scene larger than the cache no spring's force makes a round trip through memory.
+//!
+//! The kernel layout runs every spring from its lower node a to its higher node b, sorted
+//! by a ([`SpringLayout`]). Sweeping the nodes in order, when node i is reached every
+//! spring that touches it has been computed: its own (a = i) with its block, and those that
+//! reach it from below (a < i) before. The springs of a block read only nodes not yet
+//! moved (b > a), so every force is the one of the state at the step's start; each node
+//! sums them exactly as the two-pass step does ([`crate::forces::NodeForces`]): the sum of
+//! its a-range minus the sum at its b-list, then the constant force and drag, and
+//! v ← v + h·M⁻¹·f(x, v), x ← x + h·v. The result is the two-pass step's, bit for bit.
+//! Below the cache's size the two passes stream faster (see `SWEEP_MIN_BYTES` in `layout/sweep_plan.rs`), so the
+//! sweep runs only above it.
+//!
+//! Threads: the nodes are cut into segments whose length depends only on the node count
+//! (`segment_len`, in `layout/sweep_plan.rs`), never on the thread count. A spring whose ends lie in two segments
+//! (a crossing) cannot wait: b's segment may be swept first. So, first, every spring of a
+//! segment's *zone* — its nodes from the lowest end a of a crossing on — is computed into
+//! the spring buffer (phase 1, in parallel); then the segments are swept in parallel, each
+//! computing the springs before its zone and reading the zones' from the buffer. On a grid
+//! numbered row by row the zone is the last two rows of a segment; a scene of one segment
+//! (≤ 2 048 nodes) is swept on the calling thread, with no phase 1.
+//!
+//! Nodes are integrated eight at a time by the SIMD node kernel (`simd::nodes`), and the
+//! forces of a segment's body live in a small ring that stays in cache rather than one
+//! row per spring (`layout/sweep_slots.rs`), where the springs' reach allows.
+
+use std::ops::Range;
+
+use crate::forces::{NodeWindow, SpringCoeffs, drag_force, spring_range, sum_by, sum_run, sum_seq};
+use crate::layout::SpringLayout;
+use crate::node_update::NodeTerms;
+use crate::real::{Vec3, nonfinite_probe};
+use crate::{par, simd};
+
+use crate::layout::end_lists::EndLists;
+use crate::layout::sweep_plan::{BLOCK_NODES, GROUP, SweepPlan};
+use crate::layout::sweep_slots::{Shared, frontier};
+
+/// The springs as the sweep reads them.
+#[derive(Clone, Copy)]
+pub(crate) struct SweepSprings<'a> {
+    pub plan: &'a SweepPlan,
+    pub layout: &'a SpringLayout,
+    pub ends: &'a EndLists,
+    pub co: &'a SpringCoeffs,
+}
+
+/// One symplectic Euler step of every node; `sf` (one per spring, then a zero row) is
+/// scratch. Returns the power the springs' damping dissipates at the step's start \[W] and
+/// whether every new position and velocity is finite.
+pub(crate) fn step(
+    s: SweepSprings,
+    t: NodeTerms,
+    (x, v): (&mut [Vec3], &mut [Vec3]),
+    sf: &mut [Vec3],
+) -> (f64, bool) {
+    assert!(
+        x.len() == v.len()
+            && sf.len() == s.layout.len() + 1
+            && s.layout.a_start.len() == x.len() + 1,
+        "sweep: lengths disagree"
+    );
+    // The end lists' pad (it may hold a force of another integrator's pass).
+    sf[s.plan.zero_row(s.layout)] = Vec3::ZERO;
+    match (s.co.iso, s.co.rope) {
+        (false, false) => step_as::<false, false>(s, t, (x, v), sf),
+        (false, true) => step_as::<false, true>(s, t, (x, v), sf),
+        (true, false) => step_as::<true, false>(s, t, (x, v), sf),
+        (true, true) => step_as::<true, true>(s, t, (x, v), sf),
+    }
+}
+
+fn step_as<const ISO: bool, const ROPE: bool>(
+    s: SweepSprings,
+    t: NodeTerms,
+    (x, v): (&mut [Vec3], &mut [Vec3]),
+    sf: &mut [Vec3],
+) -> (f64, bool) {
+    let zones = zones::<ISO, ROPE>(s, NodeWindow { x, v, base: 0 }, sf);
+    let shared = Shared::new(sf, s.plan.zero_row(s.layout));
+    let parts = par::map_chunks_mut2(x, v, s.plan.seg, |start, xs, vs| {
+        segment::<ISO, ROPE>(s, t, start / s.plan.seg, (xs, vs), shared)
+    });
+    let power = zones.iter().sum::<f64>() + parts.iter().map(|p| p.0).sum::<f64>();
+    (power, parts.iter().all(|p| p.1))
+}
+
+/// Phase 1: every zone's springs into `sf`, one task per segment; their damping power.
+fn zones<const ISO: bool, const ROPE: bool>(
+    s: SweepSprings,
+    w: NodeWindow,
+    sf: &mut [Vec3],
+) -> Vec<f64> {
+    let (plan, layout) = (s.plan, s.layout);
+    if plan.segments() < 2 {
+        return Vec::new();
+    }
+    let mut parts = Vec::with_capacity(plan.segments());
+    let mut rest = sf;
+    let mut at = 0;
+    for (k, &z) in plan.zone.iter().enumerate() {
+        let end = plan.nodes(k, w.x.len()).end;
+        let r = layout.a_start[z as usize] as usize..layout.a_start[end] as usize;
+        let slots = plan
+            .slots
+            .as_ref()
+            .map_or(r.clone(), |s| s.zone_slots(k, r.len()));
+        let (_, tail) = rest.split_at_mut(slots.start - at);
+        let (mine, tail) = tail.split_at_mut(r.len());
+        parts.push((r, mine));
+        (rest, at) = (tail, slots.end);
+    }
+    par::map_items(parts, |(r, out)| {
+        spring_range::<ISO, ROPE>(layout, s.co, r, w, out)
+    })
+}
+
+/// Phase 2: sweeps segment `k` (`xs`, `vs` are its nodes); its damping power and whether
+/// its nodes stayed finite.
+fn segment<const ISO: bool, const ROPE: bool>(
+    s: SweepSprings,
+    t: NodeTerms,
+    k: usize,
+    (xs, vs): (&mut [Vec3], &mut [Vec3]),
+    sf: Shared,
+) -> (f64, bool) {
+    let layout = s.layout;
+    let s0 = k * s.plan.seg;
+    let s1 = s0 + xs.len();
+    let zone_start = layout.a_start[s.plan.zone[k] as usize] as usize;
+    let (mut power, mut probe) = (0.0, Vec3::ZERO);
+    // Springs before `done` are computed. The kernel takes whole groups of eight, so it
+    // runs a few springs ahead of a block; those belong to nodes not yet moved.
+    let mut done = layout.a_start[s0] as usize;
+    let mut i0 = s0;
+    while i0 < s1 {
+        let i1 = (i0 + BLOCK_NODES).min(s1);
+        let need = (layout.a_start[i1] as usize).min(zone_start);
+        let end = frontier(done, need, zone_start, GROUP);
+        let runs = match &s.plan.slots {
+            Some(slots) => slots.body_runs(k, done..end),
+            None => [(done..end, done), (end..end, end)],
+        };
+        for (r, at) in runs.into_iter().filter(|(r, _)| !r.is_empty()) {
+            // SAFETY: the slots of done..end, in this segment's body (before its zone),
+            // are this task's.
+            let out = unsafe { sf.body(at..at + r.len()) };
+            let w = NodeWindow {
+                x: xs,
+                v: vs,
+                base: s0,
+            };
+            power += spring_range::<ISO, ROPE>(layout, s.co, r, w, out);
+        }
+        done = end;
+        let seg = SegmentNodes {
+            x: xs,
+            v: vs,
+            first: s0,
+        };
+        probe += integrate(s, t, seg, i0..i1, sf);
+        i0 = i1;
+    }
+    (power, probe == Vec3::ZERO)
+}
+
+/// A segment's nodes as one task owns them: node i is `x[i − first]`, `v[i − first]`.
+struct SegmentNodes<'a> {
+    /// Positions \[m].
+    x: &'a mut [Vec3],
+    /// Velocities \[m/s].
+    v: &'a mut [Vec3],
+    /// The segment's first node.
+    first: usize,
+}
+
+/// Integrates `nodes` of the segment `seg`, every spring on them being in `sf`: f = (Σ a-range − Σ
+/// b-list) + f_const + drag; v' = v + h·w·f; x' = x + h·v'; v ← r·v' — whole groups of
+/// eight with the SIMD kernel (the same bits), the rest here. Returns the sum of the
+/// non-finite probes (zero when all are finite; NaN for the SIMD kernel's). (Kept out of
+/// line: inlined into the sweep's loop beside the spring kernel's tail, it ran 3–7%
+/// slower.)
+#[inline(never)]
+fn integrate(
+    s: SweepSprings,
+    t: NodeTerms,
+    seg: SegmentNodes,
+    nodes: Range<usize>,
+    sf: Shared,
+) -> Vec3 {
+    let layout = s.layout;
+    let r = nodes.start - seg.first..nodes.end - seg.first;
+    let (xs, vs) = (&mut seg.x[r.clone()], &mut seg.v[r]);
+    // SAFETY: the springs on these nodes are computed and not written again this step
+    // (see below), nor is the zero row.
+    let (done, finite) = unsafe { simd::nodes_from(s.ends, nodes.start, sf.raw(), &t, (xs, vs)) };
+    let mut probe = if finite { Vec3::ZERO } else { Vec3::NAN };
+    let nodes = nodes.start + done..nodes.end;
+    let (xs, vs) = (&mut xs[done..], &mut vs[done..]);
+    // The nodes' offsets, constant forces and inverse masses walked in step with them.
+    let ends = layout.ends(nodes.clone());
+    let terms = t.fconst[nodes.clone()]
+        .iter()
+        .zip(&t.inv_mass[nodes.clone()]);
+    let all = xs.iter_mut().zip(vs.iter_mut()).zip(ends.zip(terms));
+    for ((xi, vi), ((a, b), (fc, &w))) in all {
+        let (own, bs) = (a[0] as usize..a[1] as usize, b[0] as usize..b[1] as usize);
+        // SAFETY: every spring on node i was computed before (its own with its block or in
+        // phase 1; those from below earlier in the sweep or in phase 1) and is not written
+        // again this step.
+        let springs = unsafe {
+            // (In the rings a run may wrap: summed slot by slot, without a buffer.)
+            let own = match &s.plan.slots {
+                None => sum_run(sf.run(own)),
+                Some(_) => sum_seq(own.map(|p| sf.at(s.plan.slot(layout, p)))),
+            };
+            own - sum_by(&layout.b_pos[bs], |p| sf.at(s.plan.slot(layout, p)))
+        };
+        let f = springs + *fc + drag_force(t.air_drag, t.wind, *vi);
+        let vn = *vi + f * (t.h * w);
+        let xn = *xi + vn * t.h;
+        *vi = vn * t.retention;
+        *xi = xn;
+        probe += nonfinite_probe(xn) + nonfinite_probe(*vi);
+    }
+    probe
+}

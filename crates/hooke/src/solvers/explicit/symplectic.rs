@@ -1,0 +1,152 @@
+//! Semi-implicit (symplectic) Euler, fused: v += h·M⁻¹·f(x, v); x += h·v. One spring pass,
+//! then one node pass that gathers, integrates and checks finiteness. First order, bounded
+//! energy error; what Nissen's springs are tailored to. The default and the fast path.
+//!
+//! A scene whose step does not fit in the cache is stepped in one sweep instead, a block
+//! of springs and then their nodes at a time (`sweep.rs`): the same result, bit for bit,
+//! without the forces' round trip through memory.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::counters::Phase;
+use crate::forces::{self, NodeForces};
+use crate::node_update::NodeTerms;
+use crate::real::{Vec3, nonfinite_probe};
+use crate::settings::Integrator;
+use crate::state::State;
+use crate::step::{Solver, SpringSet, StepCtx, StepReport, Workspace, held_forces, spring_rows};
+use crate::{par, simd};
+
+use crate::solvers::explicit::sweep;
+
+#[derive(Debug, Default)]
+pub(crate) struct SymplecticEuler;
+
+impl Solver for SymplecticEuler {
+    fn integrator(&self) -> Integrator {
+        Integrator::SymplecticEuler
+    }
+
+    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+        if ws.springs.impulses.is_none() && ws.springs.sweep.worthwhile {
+            return self.sweep(ctx, st, ws);
+        }
+        let (model, h) = (ctx.model, ctx.h);
+        let (x, v) = (&mut st.x, &mut st.v);
+        let springs = &ws.springs;
+        let power = ws.counters.time(Phase::Springs, || {
+            let p = forces::spring_pass(
+                &springs.layout,
+                &springs.forces,
+                x,
+                v,
+                spring_rows(&mut ws.sf),
+            );
+            if let Some(imp) = &springs.impulses {
+                // (Their damping stays in the audit's residual: an impulse's loss depends on
+                // the velocities after all of them.)
+                forces::spring_pass(&springs.layout, imp, x, v, &mut ws.sj);
+            }
+            p
+        });
+        // The energy audit's damping term (see `crate::audit`).
+        ws.audit.note_damping_power(power);
+        ws.counters.spring_updates += model.springs.len() as u64;
+        let terms = NodeTerms::new(model, held_forces(&ws.fbase, &ws.fconst), h, ws.retention);
+        let finite = ws.counters.time(Phase::Nodes, || {
+            node_pass(springs, terms, (&ws.sf, &ws.sj), (x, v))
+        });
+        StepReport {
+            finite: Some(finite),
+        }
+    }
+}
+
+/// The node pass: every node's forces summed from `sf` (and its impulses from `sj`, in
+/// the impulse form), then v' = v + h·w·f (+ w·J), x' = x + h·v', v ← r·v'. Whole groups
+/// of eight go through the SIMD kernel (the same bits) unless there are impulses. Returns
+/// whether every new position and velocity is finite.
+fn node_pass(
+    springs: &SpringSet,
+    t: NodeTerms,
+    (sf, sj): (&[Vec3], &[Vec3]),
+    (x, v): (&mut [Vec3], &mut [Vec3]),
+) -> bool {
+    let layout = &springs.layout;
+    let nf = NodeForces {
+        layout,
+        sf,
+        fconst: t.fconst,
+        air_drag: t.air_drag,
+        wind: t.wind,
+    };
+    let nj = NodeForces { sf: sj, ..nf };
+    let impulse = springs.impulses.is_some();
+    // (The end lists are for this buffer unless they were made for the sweep's slots.)
+    let simd = !impulse && springs.ends.pad as usize == 4 * layout.len();
+    let ok = AtomicBool::new(true);
+    par::chunks_mut2(x, v, par::NODE_CHUNK, |start, xs, vs| {
+        let (done, finite) = match simd {
+            true => simd::nodes(&springs.ends, start, sf, &t, (xs, vs)),
+            false => (0, true),
+        };
+        let (start, xs, vs) = (start + done, &mut xs[done..], &mut vs[done..]);
+        // Local copies of what the closure borrows, and the chunk's offsets, masses and
+        // constant forces as slices walked in step with the nodes: the compiler then keeps
+        // them in registers and checks no index per node.
+        let (nf, nj, impulse, h, ret) = (nf, nj, impulse, t.h, t.retention);
+        let r = start..start + xs.len();
+        let ends = nf.layout.ends(r.clone());
+        let terms = nf.fconst[r.clone()].iter().zip(&t.inv_mass[r.clone()]);
+        let nodes = xs.iter_mut().zip(vs.iter_mut());
+        let mut acc = Vec3::ZERO;
+        for (j, ((xi, vi), ((a, b), (fc, &w)))) in nodes.zip(ends.zip(terms)).enumerate() {
+            // NodeForces::at: the same sums in the same order.
+            let springs = nf.springs_in(a, b);
+            let f = springs + *fc + forces::drag_force(nf.air_drag, nf.wind, *vi);
+            let mut vn = *vi + f * (h * w);
+            if impulse {
+                vn += nj.springs_at(start + j) * w;
+            }
+            let xn = *xi + vn * h;
+            *vi = vn * ret;
+            *xi = xn;
+            acc += nonfinite_probe(xn) + nonfinite_probe(*vi);
+        }
+        if !finite || acc != Vec3::ZERO {
+            ok.store(false, Ordering::Relaxed);
+        }
+    });
+    ok.into_inner()
+}
+
+impl SymplecticEuler {
+    /// The step in one sweep (no impulse-form springs): see `sweep.rs`.
+    fn sweep(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+        let model = ctx.model;
+        let springs = &ws.springs;
+        let s = sweep::SweepSprings {
+            plan: &springs.sweep,
+            layout: &springs.layout,
+            ends: &springs.ends,
+            co: &springs.forces,
+        };
+        let t = NodeTerms::new(
+            model,
+            held_forces(&ws.fbase, &ws.fconst),
+            ctx.h,
+            ws.retention,
+        );
+        let (x, v) = (&mut st.x, &mut st.v);
+        let sf = &mut ws.sf;
+        let (power, finite) = ws
+            .counters
+            .time(Phase::Nodes, || sweep::step(s, t, (x, v), sf));
+        // The energy audit's damping term (see `crate::audit`).
+        ws.audit.note_damping_power(power);
+        ws.counters.spring_updates += model.springs.len() as u64;
+        StepReport {
+            finite: Some(finite),
+        }
+    }
+}

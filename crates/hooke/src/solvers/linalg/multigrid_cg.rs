@@ -1,0 +1,115 @@
+//! Conjugate gradients preconditioned by a multigrid hierarchy ([`crate::solvers::linalg::multigrid`]) kept
+//! across the steps of a simulation.
+//!
+//! Building a hierarchy (aggregates, prolongators, coarse matrices) costs several CG solves,
+//! and the matrix changes a little each step; so a hierarchy is kept, and only what has gone
+//! stale is made again, judged by the iterations CG needs:
+//!
+//! * every solve renews the finest level's smoother (its diagonal blocks);
+//! * once a solve needs more than [`REFRESH_AFTER`] times the iterations of the first solve
+//!   after the coarse matrices were last made, they are made again from the current matrix
+//!   through the same prolongators (Pᵀ·A·P: no aggregation);
+//! * once even a solve right after that needs more than [`REBUILD_AFTER`] times the
+//!   iterations of the hierarchy's first solve (the body has turned or folded away from the
+//!   shape its aggregates' rigid motions were taken from), the hierarchy is built anew.
+
+use crate::solvers::linalg::blocks::{self, BlockMatrix, BlockPattern, V3};
+use crate::solvers::linalg::csr::CsrRef;
+use crate::solvers::linalg::multigrid::Multigrid;
+
+/// The coarse matrices are made again once a solve needs this many times the iterations of
+/// the first solve after they were last made: 1, any more at all. Remaking them costs less
+/// than the iterations a stale level adds (callgrind, 1 thread, the shaken curtain over 36
+/// steps: 167 M instructions a step against 187 M with 1.25, which let every other solve
+/// run stale; 81×81: 312 M against 323 M).
+const REFRESH_AFTER: f64 = 1.0;
+/// The hierarchy is built anew once a solve right after its coarse matrices were made needs
+/// this many times the iterations of its first solve.
+const REBUILD_AFTER: f64 = 1.5;
+
+/// What the next solve does to the kept hierarchy first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Renew {
+    /// Build a hierarchy.
+    #[default]
+    Build,
+    /// Make the coarse matrices again (and the smoothers).
+    Coarse,
+    /// Renew the finest level's smoother only.
+    Smoother,
+}
+
+/// A multigrid hierarchy kept between solves, with what decides when to renew it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct KeptMultigrid {
+    hierarchy: Option<Multigrid>,
+    renew: Renew,
+    /// Iterations of the first solve with the hierarchy.
+    built: u32,
+    /// Iterations of the first solve after the coarse matrices were last made.
+    coarse_made: u32,
+}
+
+impl KeptMultigrid {
+    /// Solves A·x = b by CG from the `x` passed in, the hierarchy renewed as the module docs
+    /// say (`at`: the nodes' positions \[m], for the rigid motions of a new hierarchy);
+    /// returns the iterations, or `None` when no hierarchy could be made (the caller falls
+    /// back to another preconditioner).
+    pub(crate) fn solve(
+        &mut self,
+        (pattern, matrix): (&BlockPattern, &BlockMatrix),
+        at: &[V3],
+        (b, x): (&[V3], &mut [V3]),
+        limits: (f64, u32),
+    ) -> Option<u32> {
+        let fine = CsrRef {
+            start: &pattern.row_start,
+            col: &pattern.col,
+            val: &matrix.val,
+        };
+        let renew = match self.hierarchy {
+            None => Renew::Build,
+            Some(_) => self.renew,
+        };
+        let renewed = match (renew, self.hierarchy.as_mut()) {
+            (Renew::Build, _) | (_, None) => Multigrid::new(fine, at).map(|h| {
+                self.hierarchy = Some(h);
+            }),
+            (Renew::Coarse, Some(h)) => h.refresh(fine, true),
+            (Renew::Smoother, Some(h)) => h.refresh(fine, false),
+        };
+        if renewed.is_err() {
+            self.hierarchy = None;
+            self.renew = Renew::Build;
+            return None;
+        }
+        let mg = self.hierarchy.as_ref().expect("made above");
+        let precond = |r: &[V3], z: &mut [V3]| mg.apply(fine, r, z);
+        let it = blocks::pcg((pattern, matrix), &precond, b, x, limits).iterations;
+        self.renew = self.next(renew, it);
+        Some(it)
+    }
+
+    /// What to renew before the next solve, after one that renewed `done` and took `it`
+    /// iterations.
+    fn next(&mut self, done: Renew, it: u32) -> Renew {
+        let over = |factor: f64, base: u32| it as f64 > factor * base.max(1) as f64;
+        match done {
+            Renew::Build => {
+                (self.built, self.coarse_made) = (it, it);
+                Renew::Smoother
+            }
+            Renew::Coarse => {
+                self.coarse_made = it;
+                match over(REBUILD_AFTER, self.built) {
+                    true => Renew::Build,
+                    false => Renew::Smoother,
+                }
+            }
+            Renew::Smoother => match over(REFRESH_AFTER, self.coarse_made) {
+                true => Renew::Coarse,
+                false => Renew::Smoother,
+            },
+        }
+    }
+}

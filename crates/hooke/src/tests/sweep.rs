@@ -1,0 +1,286 @@
+//! The sweep against the two-pass step, bit for bit (and the SIMD node update against the
+//! scalar one).
+
+use crate::builders;
+use crate::forces::SpringCoeffs;
+use crate::forces::{Form, NodeForces, constant_forces, spring_pass};
+use crate::layout::SpringLayout;
+use crate::layout::end_lists::EndLists;
+use crate::layout::sweep_plan::SweepPlan;
+use crate::model::Springs;
+use crate::node_update::NodeTerms;
+use crate::real::Real;
+use crate::real::Vec3;
+use crate::simd;
+use crate::solvers::explicit::sweep::*;
+
+/// A cloth of `w × w` nodes, stretched and moving, with its nodes renumbered by `perm`
+/// (new index of each old node): springs, coefficients, constant forces, masses, x, v.
+struct Case {
+    springs: Springs,
+    co: SpringCoeffs,
+    fconst: Vec<Vec3>,
+    inv_mass: Vec<Real>,
+    x: Vec<Vec3>,
+    v: Vec<Vec3>,
+}
+
+fn case(w: usize, shuffle: bool) -> Case {
+    case_sized(w, None, shuffle)
+}
+
+/// [`case`] with `height` rows (else the builder's).
+fn case_sized(w: usize, height: Option<usize>, shuffle: bool) -> Case {
+    let mut params = vec![
+        ("width".to_string(), w.to_string()),
+        ("air_drag".to_string(), "0.3".to_string()),
+    ];
+    params.extend(height.map(|h| ("height".to_string(), h.to_string())));
+    let scene = builders::build("cloth", &params).unwrap();
+    let model = &scene.model;
+    let n = model.nodes.len();
+    // A fixed scramble: i ↦ 7919·i mod n (7919 is prime and does not divide n here).
+    let perm: Vec<u32> = (0..n)
+        .map(|i| {
+            if shuffle {
+                (i * 7919 % n) as u32
+            } else {
+                i as u32
+            }
+        })
+        .collect();
+    let mut springs = model.springs.clone();
+    for e in springs.a.iter_mut().chain(springs.b.iter_mut()) {
+        *e = perm[*e as usize];
+    }
+    let place = |from: &[Vec3]| {
+        let mut to = vec![Vec3::ZERO; n];
+        (0..n).for_each(|i| to[perm[i] as usize] = from[i]);
+        to
+    };
+    let x: Vec<Vec3> = (0..n)
+        .map(|i| scene.state.x[i] * (1.0 + 0.01 * (i % 5) as Real))
+        .collect();
+    let v: Vec<Vec3> = (0..n)
+        .map(|i| crate::vec3(0.01 * (i % 13) as Real, -0.02, 0.003 * (i % 7) as Real))
+        .collect();
+    let mut inv_mass = vec![0.0; n];
+    (0..n).for_each(|i| inv_mass[perm[i] as usize] = model.nodes.inv_mass[i]);
+    let layout = SpringLayout::new(n, &springs);
+    let co = SpringCoeffs::compile_in(model, &springs, 1e-3, Form::Forces, Some(&layout.order));
+    Case {
+        springs,
+        co,
+        fconst: place(&constant_forces(model)),
+        inv_mass,
+        x: place(&x),
+        v: place(&v),
+    }
+}
+
+const H: Real = 1e-3;
+
+fn terms(c: &Case) -> NodeTerms<'_> {
+    NodeTerms {
+        fconst: &c.fconst,
+        inv_mass: &c.inv_mass,
+        air_drag: 0.3,
+        wind: crate::vec3(0.5, 0.0, 0.0),
+        h: H,
+        retention: 0.999,
+    }
+}
+
+/// The sweep with segments of `seg` nodes, its forces in rings where asked and
+/// possible: new (x, v) and the damping power.
+fn swept(c: &Case, seg: Option<usize>, ring: bool) -> (Vec<Vec3>, Vec<Vec3>, f64) {
+    let n = c.x.len();
+    let layout = SpringLayout::new(n, &c.springs);
+    let mut plan = SweepPlan::new(n, &layout);
+    if let Some(seg) = seg {
+        plan = SweepPlan::with_segments(n, &layout, seg);
+    }
+    if ring {
+        plan = plan.with_slots(n, &layout);
+    }
+    let ends = plan.end_lists(n, &layout);
+    let s = SweepSprings {
+        plan: &plan,
+        layout: &layout,
+        ends: &ends,
+        co: &c.co,
+    };
+    let (mut x, mut v) = (c.x.clone(), c.v.clone());
+    let mut sf = vec![Vec3::ZERO; layout.len() + 1];
+    let (power, finite) = step(s, terms(c), (&mut x, &mut v), &mut sf);
+    assert!(finite);
+    (x, v, power)
+}
+
+/// The two-pass step: every spring's force, then every node.
+fn two_pass(c: &Case) -> (Vec<Vec3>, Vec<Vec3>, f64) {
+    let n = c.x.len();
+    let layout = SpringLayout::new(n, &c.springs);
+    let mut sf = vec![Vec3::ZERO; layout.len()];
+    let power = spring_pass(&layout, &c.co, &c.x, &c.v, &mut sf);
+    let t = terms(c);
+    let nf = NodeForces {
+        layout: &layout,
+        sf: &sf,
+        fconst: &c.fconst,
+        air_drag: t.air_drag,
+        wind: t.wind,
+    };
+    let (mut x, mut v) = (c.x.clone(), c.v.clone());
+    for i in 0..n {
+        let vn = v[i] + nf.at(i, v[i]) * (H * c.inv_mass[i]);
+        x[i] += vn * H;
+        v[i] = vn * t.retention;
+    }
+    (x, v, power)
+}
+
+fn bits(p: &[Vec3]) -> Vec<<Real as Bits>::B> {
+    p.iter()
+        .flat_map(|q| q.to_array())
+        .map(Bits::bits)
+        .collect()
+}
+
+/// `to_bits` for f32 and f64 alike.
+trait Bits {
+    type B: PartialEq + std::fmt::Debug;
+    fn bits(self) -> Self::B;
+}
+impl Bits for f32 {
+    type B = u32;
+    fn bits(self) -> u32 {
+        self.to_bits()
+    }
+}
+impl Bits for f64 {
+    type B = u64;
+    fn bits(self) -> u64 {
+        self.to_bits()
+    }
+}
+
+/// The two-pass step, bit for bit, for one segment, for many (a zone in each), and for
+/// a scrambled numbering (almost every spring crosses); the damping power up to the
+/// order of its sum.
+#[test]
+fn sweep_takes_the_two_pass_step_bit_for_bit() {
+    for shuffle in [false, true] {
+        let c = case(24, shuffle);
+        let (x2, v2, p2) = two_pass(&c);
+        for seg in [None, Some(64), Some(100)] {
+            let (x1, v1, p1) = swept(&c, seg, false);
+            let what = format!("shuffle {shuffle}, segments {seg:?}");
+            assert_eq!(bits(&x1), bits(&x2), "{what}: x");
+            assert_eq!(bits(&v1), bits(&v2), "{what}: v");
+            assert!(
+                p2 > 0.0 && (p1 - p2).abs() <= 1e-5 * p2,
+                "{what}: power {p1} {p2}"
+            );
+        }
+    }
+}
+
+/// The SIMD node update (`simd::nodes`) takes the scalar update's bits, in every
+/// chunk of 64 nodes, over a grid's numbering and a scrambled one, and reports a
+/// non-finite node.
+#[test]
+fn simd_node_update_takes_the_scalar_bits() {
+    for shuffle in [false, true] {
+        let c = case(20, shuffle);
+        let (x2, v2, _) = two_pass(&c);
+        let n = c.x.len();
+        let layout = SpringLayout::new(n, &c.springs);
+        let ends = EndLists::new(n, &layout, |p| p, layout.len() as u32);
+        let mut sf = vec![Vec3::ZERO; layout.len() + 1];
+        spring_pass(&layout, &c.co, &c.x, &c.v, &mut sf[..layout.len()]);
+        let (mut x, mut v) = (c.x.clone(), c.v.clone());
+        let mut simd_did = 0;
+        for (k, (xs, vs)) in x.chunks_mut(64).zip(v.chunks_mut(64)).enumerate() {
+            let (done, finite) = simd::nodes(&ends, 64 * k, &sf, &terms(&c), (xs, vs));
+            assert!(finite);
+            simd_did += done;
+            let nf = NodeForces {
+                layout: &layout,
+                sf: &sf,
+                fconst: &c.fconst,
+                air_drag: 0.3,
+                wind: terms(&c).wind,
+            };
+            for (j, (xi, vi)) in xs.iter_mut().zip(vs.iter_mut()).enumerate().skip(done) {
+                let i = 64 * k + j;
+                let vn = *vi + nf.at(i, *vi) * (H * c.inv_mass[i]);
+                *xi += vn * H;
+                *vi = vn * 0.999;
+            }
+        }
+        if cfg!(all(not(feature = "f64"), target_arch = "x86_64")) {
+            assert!(simd_did == n / 8 * 8 || !std::arch::is_x86_feature_detected!("avx2"));
+        }
+        assert_eq!(bits(&x), bits(&x2), "shuffle {shuffle}: x");
+        assert_eq!(bits(&v), bits(&v2), "shuffle {shuffle}: v");
+        // A node at infinity is reported.
+        let (mut x, mut v) = (c.x.clone(), c.v.clone());
+        x[13].y = Real::INFINITY;
+        let (done, finite) = simd::nodes(&ends, 0, &sf, &terms(&c), (&mut x, &mut v));
+        assert_eq!(finite, done == 0, "done {done}");
+    }
+}
+
+/// With its forces in rings (a 129×63 cloth in four segments: each ring wraps several
+/// times a step, and the last seven nodes take the scalar update), the sweep still
+/// takes the two-pass step bit for bit, on 1 and 3 threads; a scrambled numbering
+/// reaches too far for rings.
+#[test]
+fn sweep_with_rings_takes_the_two_pass_step_bit_for_bit() {
+    let c = case_sized(129, Some(63), false);
+    let n = c.x.len();
+    let layout = SpringLayout::new(n, &c.springs);
+    let plan = SweepPlan::with_segments(n, &layout, 2048).with_slots(n, &layout);
+    let slots = plan.slots.as_ref().expect("rings fit");
+    assert!(
+        slots.used < layout.len() / 2,
+        "{} of {}",
+        slots.used,
+        layout.len()
+    );
+    assert!(2 * slots.ring() < layout.len() / 4, "ring {}", slots.ring());
+    assert_eq!(n % 8, 7);
+    let (x2, v2, p2) = two_pass(&c);
+    for threads in [1, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let (x1, v1, p1) = pool.install(|| swept(&c, Some(2048), true));
+        assert_eq!(bits(&x1), bits(&x2), "{threads} threads: x");
+        assert_eq!(bits(&v1), bits(&v2), "{threads} threads: v");
+        assert!((p1 - p2).abs() <= 1e-5 * p2, "power {p1} {p2}");
+    }
+    let c = case_sized(129, Some(63), true);
+    let layout = SpringLayout::new(n, &c.springs);
+    let plan = SweepPlan::with_segments(n, &layout, 2048).with_slots(n, &layout);
+    assert_eq!(plan.slots, None);
+}
+
+/// The same bits on 1 and 3 threads, with many segments.
+#[test]
+fn sweep_is_the_same_on_any_thread_count() {
+    let c = case(30, false);
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| swept(&c, Some(64), false))
+    };
+    let (one, three) = (run(1), run(3));
+    assert_eq!(one.2.to_bits(), three.2.to_bits());
+    assert_eq!(bits(&one.0), bits(&three.0));
+    assert_eq!(bits(&one.1), bits(&three.1));
+}
