@@ -19,8 +19,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 
 from . import metrics as _metrics
-from . import paths, sweep_files
-from ._native import DivergedError, Scene, SceneError, Simulation, load
+from . import sweep_files
+from ._native import DivergedError, Scene, SceneError, Simulation, load, set_paths
 
 #: Samples a run keeps for the metrics (positions, strains, energy), more for ``period``.
 SAMPLES = 100
@@ -45,8 +45,9 @@ class Variant:
     def of(index: int, base: str, values: Mapping[str, Any], steps: int | None, duration: float | None = None) -> "Variant":
         """Variant `index`: the scene `base` (a scene file's JSON) with `values` set, for
         `steps`, or `duration` over its own dt, or its own duration."""
-        doc = _with_values(base, values)
-        scene = Scene.from_json(json.dumps(doc))
+        text = _with_values(base, values)
+        scene = Scene.from_json(text)
+        doc = json.loads(text)
         n = steps if steps is not None else round((duration or scene.duration) / scene.dt)
         masses = np.array([node.get("mass", 0.0) for node in doc["nodes"]], dtype=np.float64)
         gravity = np.array(doc["settings"].get("gravity", [0.0, -9.81, 0.0]), dtype=np.float64)
@@ -110,14 +111,14 @@ def _variants(base: str, params: Any, duration: float | None, steps: int | None)
 
 def build(base: str, values: Mapping[str, Any]) -> Scene:
     """The scene `base` (a scene file's JSON) with `values` set at their paths."""
-    return Scene.from_json(json.dumps(_with_values(base, values)))
+    return Scene.from_json(_with_values(base, values))
 
 
-def _with_values(base: str, values: Mapping[str, Any]) -> dict[str, Any]:
-    doc = json.loads(base)
-    for path, value in values.items():
-        paths.set_value(doc, path, _plain(value))
-    return doc
+def _with_values(base: str, values: Mapping[str, Any]) -> str:
+    """The scene JSON `base` with `values` set at their scene paths (the grammar of the
+    CLI's ``--set``: ``settings.dt``, ``springs[3].k``, ``nodes[*].mass``)."""
+    pairs = [(path, json.dumps(_plain(value))) for path, value in values.items()]
+    return set_paths(base, pairs)
 
 
 def _plain(value: Any) -> Any:

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import hooke
-from hooke import paths
+from hooke._native import set_paths
 
 
 def oscillator():
@@ -102,7 +102,7 @@ def test_a_callable_metric_is_given_the_finished_simulation():
         ({"settings.dtt": [1e-3]}, "settings.dtt: unknown field"),
         ({"springs[0].k": [100.0, -5.0]}, "variant 1 (springs[0].k=-5.0): springs[0].k: -5"),
         ({"nodes[*].mass": ["heavy"]}, "nodes[0].mass"),
-        ({"springs..k": [1.0]}, "springs..k: not a scene path"),
+        ({"springs..k": [1.0]}, "springs..k: not a scene path: an empty field name"),
         ({"settings.dt[0]": [1.0]}, "settings.dt is not a list"),
     ],
 )
@@ -131,11 +131,11 @@ def test_results_repeat_bit_for_bit_whatever_the_batching():
 
 def test_paths_set_every_element_with_a_star():
     doc = {"nodes": [{"mass": 1.0}, {"mass": 2.0}], "settings": {"gravity": [0, -9.81, 0]}}
-    paths.set_value(doc, "nodes[*].mass", 3.0)
-    paths.set_value(doc, "settings.gravity[1]", -1.62)
-    assert doc == {"nodes": [{"mass": 3.0}, {"mass": 3.0}], "settings": {"gravity": [0, -1.62, 0]}}
-    assert paths.parse("springs[3].k") == ["springs", 3, "k"]
-    assert paths.parse("nodes[*].x[2]") == ["nodes", None, "x", 2]
+    values = [("nodes[*].mass", "3.0"), ("settings.gravity[1]", "-1.62")]
+    out = json.loads(set_paths(json.dumps(doc), values))
+    assert out == {"nodes": [{"mass": 3.0}, {"mass": 3.0}], "settings": {"gravity": [0, -1.62, 0]}}
+    with pytest.raises(hooke.SceneError, match=r"nodes\[\*\]\.mass\[0\]: nodes\[0\]\.mass is not a list"):
+        set_paths(json.dumps(doc), [("nodes[*].mass[0]", "1")])
 
 
 def test_out_keeps_the_rows_and_resume_runs_only_the_missing_variants(tmp_path):

@@ -1,22 +1,17 @@
 //! `--set PATH=VALUE`: one field of a scene, named by the path `hooke check` prints in its
-//! errors (`settings.dt`, `nodes[3].mass`, `ground.roughness`), set in the scene's JSON
-//! before it is read, so every rule of the format applies to the new value.
+//! errors (`settings.dt`, `nodes[3].mass`, `nodes[*].mass`, `ground.roughness`), set in
+//! the scene's JSON before it is read ([`hooke_io::scene_path`]), so every rule of the
+//! format applies to the new value.
 //!
 //! VALUE is JSON where it parses as JSON (`0.001`, `true`, `[0, 1, 0]`, `"text"`) and
 //! text otherwise (`settings.integrator=fast-mass-spring`); a field that holds text takes
 //! VALUE as text.
 
 use anyhow::Result;
+use hooke_io::scene_path;
 use serde_json::Value;
 
 use crate::bad;
-
-/// One step of a path: an object's field or an array's index.
-#[derive(Debug, PartialEq)]
-enum Step {
-    Field(String),
-    Index(usize),
-}
 
 /// Parses `KEY=VALUE` pairs given to `flag` (`form` says what they are, `example` one).
 pub fn parse_pairs(
@@ -40,120 +35,10 @@ pub fn parse_pairs(
 /// Sets every `(path, value)` in the scene's JSON `json`.
 pub fn apply_all(json: &mut Value, sets: &[(String, String)]) -> Result<()> {
     for (path, value) in sets {
-        set(json, path, value).map_err(|e| bad(format!("--set {path}={value}: {e}")))?;
+        scene_path::set(json, path, &|old| value_for(value, old))
+            .map_err(|e| bad(format!("--set {path}={value}: {e}")))?;
     }
     Ok(())
-}
-
-/// Sets the field at `path` to `value`; the last field may be new (an optional field the
-/// scene leaves out), everything before it must exist.
-fn set(json: &mut Value, path: &str, value: &str) -> Result<(), String> {
-    let steps = parse_path(path)?;
-    let (last, before) = steps.split_last().ok_or("empty path")?;
-    let mut at = json;
-    let mut walked = String::new();
-    for step in before {
-        at = child(at, step, &walked)?;
-        walked.push_str(&show(step, walked.is_empty()));
-    }
-    match (last, at) {
-        (Step::Field(name), Value::Object(map)) => {
-            let old = map.get(name);
-            let new = value_for(value, old);
-            map.insert(name.clone(), new);
-            Ok(())
-        }
-        (&Step::Index(i), Value::Array(items)) => {
-            let n = items.len();
-            let slot = items
-                .get_mut(i)
-                .ok_or_else(|| out_of_range(&walked, i, n))?;
-            *slot = value_for(value, Some(slot));
-            Ok(())
-        }
-        (step, _) => Err(format!("{} is not {}", name_of(&walked), kind_for(step))),
-    }
-}
-
-/// The value `at[step]` that already exists.
-fn child<'v>(at: &'v mut Value, step: &Step, walked: &str) -> Result<&'v mut Value, String> {
-    match (step, at) {
-        (Step::Field(name), Value::Object(map)) => {
-            let fields: Vec<String> = map.keys().cloned().collect();
-            map.get_mut(name).ok_or_else(|| {
-                format!(
-                    "{} has no field {name:?} (it has: {})",
-                    name_of(walked),
-                    fields.join(", ")
-                )
-            })
-        }
-        (&Step::Index(i), Value::Array(items)) => {
-            let n = items.len();
-            items.get_mut(i).ok_or_else(|| out_of_range(walked, i, n))
-        }
-        (step, _) => Err(format!("{} is not {}", name_of(walked), kind_for(step))),
-    }
-}
-
-fn out_of_range(walked: &str, i: usize, n: usize) -> String {
-    format!(
-        "{walked} has {n} entries (indices 0 to {}), not {i}",
-        n.saturating_sub(1)
-    )
-}
-
-fn name_of(walked: &str) -> String {
-    if walked.is_empty() {
-        "the scene".to_string()
-    } else {
-        walked.to_string()
-    }
-}
-
-fn kind_for(step: &Step) -> &'static str {
-    match step {
-        Step::Field(_) => "an object with fields",
-        Step::Index(_) => "a list",
-    }
-}
-
-fn show(step: &Step, first: bool) -> String {
-    match step {
-        Step::Field(name) if first => name.clone(),
-        Step::Field(name) => format!(".{name}"),
-        Step::Index(i) => format!("[{i}]"),
-    }
-}
-
-/// `a.b[3].c` (or `a.b.3.c`) into its steps.
-fn parse_path(path: &str) -> Result<Vec<Step>, String> {
-    let mut steps = Vec::new();
-    for part in path.split('.') {
-        let (name, mut rest) = part.split_once('[').map_or((part, ""), |(n, r)| (n, r));
-        if !name.is_empty() {
-            steps.push(match name.parse::<usize>() {
-                Ok(i) => Step::Index(i),
-                Err(_) => Step::Field(name.to_string()),
-            });
-        } else if rest.is_empty() {
-            return Err(format!("{path:?} has an empty field name"));
-        }
-        while !rest.is_empty() {
-            let (index, after) = rest
-                .split_once(']')
-                .ok_or_else(|| format!("{path:?}: '[' without ']'"))?;
-            let i = index
-                .parse()
-                .map_err(|_| format!("{path:?}: index {index:?} is not a whole number"))?;
-            steps.push(Step::Index(i));
-            rest = after.strip_prefix('[').unwrap_or(after);
-            if !after.is_empty() && !after.starts_with('[') {
-                return Err(format!("{path:?}: unexpected {after:?} after an index"));
-            }
-        }
-    }
-    Ok(steps)
 }
 
 /// VALUE as JSON where it parses (text where the field holds text), else as text.
@@ -209,7 +94,9 @@ mod tests {
     #[test]
     fn a_path_that_does_not_exist_is_named_with_what_is_there() {
         let err = |path: &str| format!("{:#}", apply(&[(path, "1")]).unwrap_err());
-        assert!(err("nodes[5].mass").contains("nodes has 2 entries (indices 0 to 1), not 5"));
+        assert!(
+            err("nodes[5].mass").contains("nodes has 2 element(s), so index 5 is out of range")
+        );
         assert!(err("setings.dt").contains("the scene has no field \"setings\""));
         assert!(err("settings.dt.x").contains("settings.dt is not an object"));
         assert!(err("nodes[x].mass").contains("not a whole number"));

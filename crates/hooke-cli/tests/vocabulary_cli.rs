@@ -155,7 +155,7 @@ fn a_bad_set_exits_2_naming_the_path() {
     for (args, expect) in [
         (
             vec!["run", "oscillator", "--set", "nodes[9].mass=1"],
-            "nodes has 2 entries",
+            "nodes has 2 element(s), so index 9 is out of range",
         ),
         (
             vec!["run", "oscillator", "--set", "settings.dt=-1"],

@@ -25,6 +25,7 @@ pub mod part_file;
 mod parts;
 mod pretty;
 mod scene_io;
+pub mod scene_path;
 
 pub use error::{IoError, SceneError};
 pub use format::{FORMAT, SceneFile};

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use hooke::{FieldError, Part, SceneBuilder};
 
-use crate::format::{JoinFile, NodeRefFile, PartFile, SceneFile, SpringFile};
+use crate::format::{NodeRefFile, PartFile, SceneFile};
 
 /// How deep parts may nest (a part's file may have parts of its own).
 const MAX_DEPTH: usize = 8;
@@ -50,7 +50,7 @@ pub(crate) fn builder_at(
             join: i,
         };
         let (a, bb) = (ends.node(&j.a, "a")?, ends.node(&j.b, "b")?);
-        let spring = crate::convert::spring(&join_spring(j, a, bb), &format!("joins[{i}]"))?;
+        let spring = crate::convert::spring(&j.with_ends(a, bb), &format!("joins[{i}]"))?;
         b.join(a, bb, spring);
     }
     Ok(b)
@@ -125,21 +125,5 @@ impl Ends<'_> {
                 })
             }
         }
-    }
-}
-
-/// The spring of a join between resolved nodes `a` and `b`.
-fn join_spring(j: &JoinFile, a: u32, b: u32) -> SpringFile {
-    SpringFile {
-        a,
-        b,
-        k: j.k,
-        c: j.c,
-        cs: j.cs,
-        cd: j.cd,
-        rest: j.rest,
-        kind: j.kind,
-        damping: j.damping,
-        break_strain: j.break_strain,
     }
 }

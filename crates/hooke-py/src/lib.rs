@@ -27,6 +27,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scene::load, m)?)?;
     m.add_function(wrap_pyfunction!(scene::scene, m)?)?;
     m.add_function(wrap_pyfunction!(scene::scenes, m)?)?;
+    m.add_function(wrap_pyfunction!(scene::set_paths, m)?)?;
     m.add_function(wrap_pyfunction!(sim::step_many, m)?)?;
     Ok(())
 }

@@ -182,3 +182,30 @@ pub(crate) fn scenes(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     }
     Ok(out)
 }
+
+/// The scene JSON `base` with each `(path, value)` of `values` set: `path` a scene path
+/// (`springs[*].k`, `settings.dt`), `value` JSON text. The grammar and the messages are
+/// the CLI's `--set` ([`hooke_io::scene_path`]); a bad path or a path that is not there
+/// raises `SceneError` naming it.
+#[pyfunction]
+pub(crate) fn set_paths(
+    py: Python<'_>,
+    base: &str,
+    values: Vec<(String, String)>,
+) -> PyResult<String> {
+    let mut doc: serde_json::Value = serde_json::from_str(base)
+        .map_err(|e| errors::scene_error(py, format!("scene JSON: {e}"), None, None))?;
+    for (path, text) in &values {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            errors::scene_error(
+                py,
+                format!("{path}: the value {text:?} is not JSON: {e}"),
+                None,
+                Some(path),
+            )
+        })?;
+        hooke_io::scene_path::set(&mut doc, path, &|_| value.clone())
+            .map_err(|e| errors::scene_error(py, format!("{path}: {e}"), None, Some(path)))?;
+    }
+    Ok(doc.to_string())
+}

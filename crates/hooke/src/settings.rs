@@ -6,6 +6,11 @@ use crate::real::Real;
 
 /// Time integrators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(rename_all = "kebab-case")
+)]
 pub enum Integrator {
     /// Forward Euler: x += h·v; v += h·a(x, v). First order; gains energy on oscillators.
     ExplicitEuler,
@@ -99,6 +104,11 @@ impl Integrator {
 
 /// Preconditioners for the conjugate gradient of the implicit integrators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(rename_all = "kebab-case")
+)]
 pub enum Preconditioner {
     /// The inverse of each node's 3×3 diagonal block: cheap per iteration, but the
     /// iteration count grows with √(stiffness·h²/mass) and the mesh size.
@@ -133,6 +143,11 @@ impl Preconditioner {
 
 /// Linear solvers for the implicit integrators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(rename_all = "kebab-case")
+)]
 pub enum LinearSolver {
     /// Preconditioned conjugate gradient on the block-sparse matrix: memory grows only
     /// linearly, but stiff systems at large steps need many iterations.
@@ -164,6 +179,11 @@ impl LinearSolver {
 
 /// How Nissen's `stable` springs are applied (seed 001). Both give the same trajectory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(rename_all = "kebab-case")
+)]
 pub enum StableForm {
     /// f = −(cs·x/h² + cd·v/h)·m_red, integrated like any force.
     #[default]

@@ -2,9 +2,7 @@
 //! roughness.
 
 use hooke::FieldError;
-use hooke::contact::{
-    Collider, CollisionMode, Collisions, Contacts, Ground, Material, Roughness, Shape, Terrain,
-};
+use hooke::contact::{Collider, Collisions, Contacts, Ground, Material, Roughness, Shape, Terrain};
 use hooke::{Real, Vec3};
 
 use crate::format::*;
@@ -281,11 +279,7 @@ pub(crate) fn contacts(f: &SceneFile, t: f64) -> Result<Contacts, FieldError> {
     let collisions = match &f.collisions {
         None => Collisions::default(),
         Some(c) => Collisions {
-            mode: match c.mode {
-                CollisionModeName::Off => CollisionMode::Off,
-                CollisionModeName::Bodies => CollisionMode::Bodies,
-                CollisionModeName::All => CollisionMode::All,
-            },
+            mode: c.mode,
             friction: c.friction,
             iterations: c.iterations,
         },
@@ -329,11 +323,7 @@ pub(crate) fn contacts_file(c: &Contacts) -> ContactFields {
     let colliders = c.colliders.iter().map(collider_file).collect();
     let col = &c.collisions;
     let collisions = (*col != Collisions::default()).then_some(CollisionsFile {
-        mode: match col.mode {
-            CollisionMode::Off => CollisionModeName::Off,
-            CollisionMode::Bodies => CollisionModeName::Bodies,
-            CollisionMode::All => CollisionModeName::All,
-        },
+        mode: col.mode,
         friction: col.friction,
         iterations: col.iterations,
     });

@@ -2,7 +2,7 @@
 
 use hooke::{Anchor, DampingMode, FieldError, Node, Real, SceneBuilder, Spring, SpringKind};
 
-use super::names::{arr, damping, damping_name, kind, kind_name, v3};
+use super::names::{arr, v3};
 use super::paths::{path, path_file};
 use crate::format::{AnchorFile, FrictionAnchorFile, NodeFile, SpringFile, StateFile};
 
@@ -42,7 +42,7 @@ pub(super) fn node_file(n: &Node) -> NodeFile {
 
 /// The core spring of a file spring; errors name `path` (`springs[3]`, `joins[0]`).
 pub(crate) fn spring(sp: &SpringFile, path: &str) -> Result<Spring, FieldError> {
-    let kind = kind(sp.kind);
+    let kind = sp.kind;
     let required = |name: &str, v: Option<Real>| {
         v.ok_or_else(|| {
             FieldError::new(
@@ -64,7 +64,7 @@ pub(crate) fn spring(sp: &SpringFile, path: &str) -> Result<Spring, FieldError> 
         cs,
         cd: sp.cd.unwrap_or(0.0),
         rest: sp.rest,
-        damping: sp.damping.map(damping),
+        damping: sp.damping,
         break_strain: sp.break_strain,
     })
 }
@@ -80,8 +80,8 @@ pub(super) fn spring_file(sp: &Spring, default: DampingMode) -> SpringFile {
         cs: stable.then_some(sp.cs),
         cd: stable.then_some(sp.cd),
         rest: sp.rest,
-        kind: kind_name(sp.kind),
-        damping: sp.damping.filter(|&d| d != default).map(damping_name),
+        kind: sp.kind,
+        damping: sp.damping.filter(|&d| d != default),
         break_strain: sp.break_strain,
     }
 }

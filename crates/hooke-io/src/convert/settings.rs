@@ -1,13 +1,9 @@
 //! Settings and the environment between the file and the core.
 
-use hooke::{
-    FieldError, FieldKind, ForceField, LinearSolver, Preconditioner, SceneBuilder, StableForm,
-};
+use hooke::{FieldError, ForceField, SceneBuilder};
 
-use super::names::{arr, damping, damping_name, integrator, integrator_name, v3};
-use crate::format::{
-    FieldFile, FieldKindName, LinearSolverName, PreconditionerName, SettingsFile, StableFormName,
-};
+use super::names::{arr, v3};
+use crate::format::{FieldFile, SettingsFile};
 
 /// Puts the file's settings and environment into `b`. A file gives its step: `dt` must be
 /// > 0 (the builder's 0 = automatic is not part of the format).
@@ -22,23 +18,12 @@ pub(super) fn settings_into(s: &SettingsFile, b: &mut SceneBuilder) -> Result<()
     let st = &mut b.settings;
     st.dt = s.dt;
     st.substeps = s.substeps;
-    st.integrator = integrator(s.integrator);
-    st.damping = damping(s.damping);
-    st.stable_form = match s.stable_form {
-        StableFormName::Force => StableForm::Force,
-        StableFormName::Impulse => StableForm::Impulse,
-    };
-    st.linear_solver = match s.linear_solver {
-        LinearSolverName::Cg => LinearSolver::Cg,
-        LinearSolverName::Direct => LinearSolver::Direct,
-    };
+    st.integrator = s.integrator;
+    st.damping = s.damping;
+    st.stable_form = s.stable_form;
+    st.linear_solver = s.linear_solver;
     st.newton_iterations = s.newton_iterations;
-    st.cg_preconditioner = match s.cg_preconditioner {
-        PreconditionerName::Jacobi => Preconditioner::Jacobi,
-        PreconditionerName::Laplacian => Preconditioner::Laplacian,
-        PreconditionerName::Multigrid => Preconditioner::Multigrid,
-        PreconditionerName::Auto => Preconditioner::Auto,
-    };
+    st.cg_preconditioner = s.cg_preconditioner;
     st.iterations = s.iterations;
     st.cg_tolerance = s.cg_tolerance;
     st.cg_max_iterations = s.cg_max_iterations;
@@ -57,10 +42,7 @@ pub(super) fn settings_into(s: &SettingsFile, b: &mut SceneBuilder) -> Result<()
 
 fn field(fl: &FieldFile) -> ForceField {
     ForceField {
-        kind: match fl.kind {
-            FieldKindName::Force => FieldKind::Force,
-            FieldKindName::Acceleration => FieldKind::Acceleration,
-        },
+        kind: fl.kind,
         value: v3(fl.value),
         nodes: fl.nodes.clone(),
     }
@@ -72,30 +54,19 @@ pub(super) fn settings_file(b: &SceneBuilder) -> SettingsFile {
     SettingsFile {
         dt: s.dt,
         substeps: s.substeps,
-        integrator: integrator_name(s.integrator),
+        integrator: s.integrator,
         gravity: arr(env.gravity),
         wind: arr(env.wind),
         air_drag: env.air_drag,
         velocity_retention: env.velocity_retention,
         velocity_retention_per_step: env.velocity_retention_per_step,
-        damping: damping_name(s.damping),
-        stable_form: match s.stable_form {
-            StableForm::Force => StableFormName::Force,
-            StableForm::Impulse => StableFormName::Impulse,
-        },
+        damping: s.damping,
+        stable_form: s.stable_form,
         duration: b.duration,
-        linear_solver: match s.linear_solver {
-            LinearSolver::Cg => LinearSolverName::Cg,
-            LinearSolver::Direct => LinearSolverName::Direct,
-        },
+        linear_solver: s.linear_solver,
         newton_iterations: s.newton_iterations,
         iterations: s.iterations,
-        cg_preconditioner: match s.cg_preconditioner {
-            Preconditioner::Jacobi => PreconditionerName::Jacobi,
-            Preconditioner::Laplacian => PreconditionerName::Laplacian,
-            Preconditioner::Multigrid => PreconditionerName::Multigrid,
-            Preconditioner::Auto => PreconditionerName::Auto,
-        },
+        cg_preconditioner: s.cg_preconditioner,
         cg_tolerance: s.cg_tolerance,
         cg_max_iterations: s.cg_max_iterations,
         warm_start: s.warm_start,
@@ -108,10 +79,7 @@ pub(super) fn settings_file(b: &SceneBuilder) -> SettingsFile {
 
 fn field_file(fl: &ForceField) -> FieldFile {
     FieldFile {
-        kind: match fl.kind {
-            FieldKind::Force => FieldKindName::Force,
-            FieldKind::Acceleration => FieldKindName::Acceleration,
-        },
+        kind: fl.kind,
         value: arr(fl.value),
         nodes: fl.nodes.clone(),
     }

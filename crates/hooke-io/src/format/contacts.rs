@@ -3,6 +3,7 @@
 use super::common::*;
 use super::items::PathFile;
 use hooke::Real;
+use hooke::contact::CollisionMode;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -134,17 +135,9 @@ pub struct ColliderFile {
     pub path: Option<PathFile>,
 }
 
-/// Which node pairs collide.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum CollisionModeName {
-    /// None.
-    Off,
-    /// Nodes of different bodies (connected groups of springs).
-    Bodies,
-    /// Any two nodes not joined by a spring (self-collision).
-    #[default]
-    All,
+/// Which node pairs collide when a scene's collisions name none: all of them.
+fn all_pairs() -> CollisionMode {
+    CollisionMode::All
 }
 
 pub(super) fn four() -> u32 {
@@ -156,8 +149,8 @@ pub(super) fn four() -> u32 {
 #[serde(deny_unknown_fields)]
 pub struct CollisionsFile {
     /// Which pairs collide.
-    #[serde(default)]
-    pub mode: CollisionModeName,
+    #[serde(default = "all_pairs")]
+    pub mode: CollisionMode,
     /// Friction coefficient between nodes, ≥ 0.
     #[serde(default)]
     pub friction: Real,

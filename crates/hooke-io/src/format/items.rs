@@ -1,32 +1,13 @@
 //! Nodes, springs and anchors on paths.
 
 use super::common::*;
-use hooke::Real;
+use hooke::{DampingMode, Real, SpringKind};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Damping modes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum DampingName {
-    /// Along the spring: −c·(u·(v_a − v_b))·u.
-    #[default]
-    Axial,
-    /// On the full relative velocity: −c·(v_a − v_b) (seeds 000, 003).
-    Isotropic,
-}
-
-/// Spring kinds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum KindName {
-    /// Hooke spring-damper (k, c).
-    #[default]
-    Spring,
-    /// Pulls only (k, c): no force while shorter than its rest length.
-    Rope,
-    /// Nissen's stable spring (cs, cd in [0, 1]).
-    Stable,
+/// The spring kind of a spring that names none.
+pub(crate) fn spring() -> SpringKind {
+    SpringKind::Spring
 }
 
 /// A node (point mass).
@@ -80,14 +61,17 @@ pub struct DirectionalRoughness {
     pub backward_node: Option<u32>,
 }
 
-/// A spring between nodes `a` and `b`.
+/// A spring between ends `a` and `b`: node indices in `springs` ([`SpringFile`]), or
+/// nodes of parts in `joins` ([`JoinFile`](super::JoinFile)). The other fields are the
+/// same in both, written once here.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SpringFile {
-    /// First node index.
-    pub a: u32,
-    /// Second node index (≠ a).
-    pub b: u32,
+#[schemars(rename = "Spring_{End}")]
+pub struct SpringOf<End> {
+    /// One end (a node; ≠ b).
+    pub a: End,
+    /// The other end.
+    pub b: End,
     /// Stiffness [N/m], ≥ 0 (`spring`, `rope`; required).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub k: Option<Real>,
@@ -100,18 +84,40 @@ pub struct SpringFile {
     /// Nissen damping coefficient in [0, 1] (`stable`; default 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cd: Option<Real>,
-    /// Rest length \[m], ≥ 0; null or absent = the initial distance between the ends.
+    /// Rest length \[m], ≥ 0; null or absent = the distance between the ends as the scene
+    /// starts (for a join: once the parts are placed).
     #[serde(default)]
     pub rest: Option<Real>,
     /// Spring, rope or stable.
-    #[serde(default)]
-    pub kind: KindName,
+    #[serde(default = "spring")]
+    pub kind: SpringKind,
     /// Damping mode; absent = settings.damping.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub damping: Option<DampingName>,
+    pub damping: Option<DampingMode>,
     /// Strain (ℓ − L)/L past which the spring tears (is removed), > 0; absent = never.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub break_strain: Option<Real>,
+}
+
+/// A spring between nodes `a` and `b` of the scene.
+pub type SpringFile = SpringOf<u32>;
+
+impl<End> SpringOf<End> {
+    /// The same spring between the ends `a` and `b`.
+    pub fn with_ends<Other>(&self, a: Other, b: Other) -> SpringOf<Other> {
+        SpringOf {
+            a,
+            b,
+            k: self.k,
+            c: self.c,
+            cs: self.cs,
+            cd: self.cd,
+            rest: self.rest,
+            kind: self.kind,
+            damping: self.damping,
+            break_strain: self.break_strain,
+        }
+    }
 }
 
 /// A scripted path.

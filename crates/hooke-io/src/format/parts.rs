@@ -1,8 +1,7 @@
 //! Composites: other scene files merged in as parts, and springs joining them.
 
 use super::common::V3;
-use super::items::{DampingName, KindName};
-use hooke::Real;
+use super::items::SpringOf;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -35,35 +34,4 @@ pub enum NodeRefFile {
 }
 
 /// A spring joining two nodes, possibly of different parts (fields as for `springs`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct JoinFile {
-    /// One end.
-    pub a: NodeRefFile,
-    /// The other end.
-    pub b: NodeRefFile,
-    /// Stiffness [N/m] (`spring`, `rope`; required).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub k: Option<Real>,
-    /// Damping [N·s/m].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub c: Option<Real>,
-    /// Nissen stiffness coefficient (`stable`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cs: Option<Real>,
-    /// Nissen damping coefficient (`stable`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cd: Option<Real>,
-    /// Rest length \[m]; absent = the distance once the parts are placed.
-    #[serde(default)]
-    pub rest: Option<Real>,
-    /// Spring, rope or stable.
-    #[serde(default)]
-    pub kind: KindName,
-    /// Damping mode.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub damping: Option<DampingName>,
-    /// Break strain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub break_strain: Option<Real>,
-}
+pub type JoinFile = SpringOf<NodeRefFile>;

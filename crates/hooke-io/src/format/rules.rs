@@ -55,12 +55,12 @@ use Bound::{Above, AtLeast, Inside, Within};
 pub(crate) const BOUNDS: &[Rule] = &[
     rule("NodeFile", "mass", AtLeast(0.0)),
     rule("NodeFile", "radius", AtLeast(0.0)),
-    rule("SpringFile", "k", AtLeast(0.0)),
-    rule("SpringFile", "c", AtLeast(0.0)),
-    rule("SpringFile", "cs", Within(0.0, 1.0)),
-    rule("SpringFile", "cd", Within(0.0, 1.0)),
-    rule("SpringFile", "rest", AtLeast(0.0)),
-    rule("SpringFile", "break_strain", Above(0.0)),
+    rule(SPRING, "k", AtLeast(0.0)),
+    rule(SPRING, "c", AtLeast(0.0)),
+    rule(SPRING, "cs", Within(0.0, 1.0)),
+    rule(SPRING, "cd", Within(0.0, 1.0)),
+    rule(SPRING, "rest", AtLeast(0.0)),
+    rule(SPRING, "break_strain", Above(0.0)),
     rule("SettingsFile", "dt", Above(0.0)),
     rule("SettingsFile", "substeps", Within(1.0, 1e6)),
     rule("SettingsFile", "newton_iterations", Within(1.0, 100.0)),
@@ -134,7 +134,7 @@ fn conditions() -> [(&'static str, Value); 4] {
         ),
         // A stable spring takes cs (and cd), not k and c; the others need k.
         (
-            "SpringFile",
+            SPRING,
             json!({
                 "if": stable,
                 "then": { "required": ["cs"], "properties": { "k": { "type": "null" }, "c": { "type": "null" } } },
@@ -157,6 +157,18 @@ fn conditions() -> [(&'static str, Value); 4] {
     ]
 }
 
+/// The rules' name for a spring's fields, which `springs` and `joins` share
+/// (`SpringOf<End>`, named `Spring_{End}` in the schema).
+const SPRING: &str = "Spring";
+
+/// The schemas' names of the type a rule names.
+fn defs_of(def: &str) -> Vec<String> {
+    match def {
+        SPRING => vec!["Spring_uint32".into(), "Spring_NodeRefFile".into()],
+        _ => vec![def.to_string()],
+    }
+}
+
 /// The schema of the type `def` in `schema` (the root for `SceneFile`).
 fn def_mut<'s>(schema: &'s mut Value, def: &str) -> Option<&'s mut Value> {
     if def == "SceneFile" {
@@ -169,25 +181,29 @@ fn def_mut<'s>(schema: &'s mut Value, def: &str) -> Option<&'s mut Value> {
 /// precision's numbers into `schema` (as schemars made it from the format's types).
 pub(crate) fn add_to(schema: &mut Value) {
     for r in BOUNDS {
-        let field = def_mut(schema, r.def)
-            .and_then(|d| d.get_mut("properties"))
-            .and_then(|p| p.get_mut(r.field));
-        let Some(mut at) = field else {
-            panic!("rules: {}.{} is not a field of the format", r.def, r.field);
-        };
-        if r.items {
-            at = at
-                .get_mut("items")
-                .expect("a bound on items needs an array");
+        for def in defs_of(r.def) {
+            let field = def_mut(schema, &def)
+                .and_then(|d| d.get_mut("properties"))
+                .and_then(|p| p.get_mut(r.field));
+            let Some(mut at) = field else {
+                panic!("rules: {def}.{} is not a field of the format", r.field);
+            };
+            if r.items {
+                at = at
+                    .get_mut("items")
+                    .expect("a bound on items needs an array");
+            }
+            let obj = at.as_object_mut().expect("a field's schema is an object");
+            obj.extend(keywords(r.bound));
         }
-        let obj = at.as_object_mut().expect("a field's schema is an object");
-        obj.extend(keywords(r.bound));
     }
     for (def, rule) in conditions() {
-        let d = def_mut(schema, def)
-            .and_then(Value::as_object_mut)
-            .expect("a type of the format");
-        d.insert("allOf".into(), json!([rule]));
+        for def in defs_of(def) {
+            let d = def_mut(schema, &def)
+                .and_then(Value::as_object_mut)
+                .expect("a type of the format");
+            d.insert("allOf".into(), json!([rule]));
+        }
     }
     schema["properties"]["format"]["const"] = json!(crate::format::FORMAT);
     finite_numbers(schema);

@@ -1,74 +1,10 @@
-//! Stepping settings, the environment, and the names of integrators and solvers.
+//! Stepping settings and the environment. The integrators', solvers' and damping modes'
+//! names are the core's own (`hooke::Integrator`, …, with its `serde` feature).
 
 use super::common::*;
-use super::items::DampingName;
-use hooke::Real;
+use hooke::{DampingMode, FieldKind, Integrator, LinearSolver, Preconditioner, Real, StableForm};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-
-/// Integrator names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum IntegratorName {
-    /// Forward Euler (first order; gains energy on undamped oscillators).
-    ExplicitEuler,
-    /// Semi-implicit Euler (first order, bounded energy error). The default.
-    #[default]
-    SymplecticEuler,
-    /// Velocity Verlet (second order).
-    Verlet,
-    /// Classic Runge–Kutta (fourth order, four force evaluations per step).
-    Rk4,
-    /// Linearised implicit Euler (Baraff & Witkin 1998), optional Newton iterations.
-    BackwardEuler,
-    /// Implicit midpoint rule (conserves the energy of linear springs).
-    ImplicitMidpoint,
-    /// Trapezoidal rule.
-    Trapezoidal,
-    /// Liu et al. 2013 local/global iterations on a matrix factored once.
-    FastMassSpring,
-    /// XPBD distance constraints in small substeps.
-    Xpbd,
-    /// Nissen's impulse springs by sequential impulses with warm starting.
-    Impulse,
-}
-
-/// Linear solvers of the implicit integrators.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum LinearSolverName {
-    /// Preconditioned conjugate gradient on the block-sparse matrix.
-    Cg,
-    /// Sparse Cholesky with the symbolic analysis reused across steps.
-    #[default]
-    Direct,
-}
-
-/// Conjugate gradient preconditioners.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum PreconditionerName {
-    /// Inverse 3×3 diagonal blocks.
-    Jacobi,
-    /// The spring graph's Laplacian system, factored once (volumetric bodies).
-    Laplacian,
-    /// Smoothed-aggregation algebraic multigrid (stiff cloth).
-    Multigrid,
-    /// Jacobi until a solve needs more than 100 iterations, multigrid from then on.
-    #[default]
-    Auto,
-}
-
-/// How `stable` springs are applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum StableFormName {
-    /// f = −(cs·x/h² + cd·v/h)·m_red.
-    #[default]
-    Force,
-    /// J = −(cs·x/h + cd·v)·m_red as a velocity change (symplectic-euler only).
-    Impulse,
-}
 
 /// Stepping settings and the environment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -82,7 +18,7 @@ pub struct SettingsFile {
     pub substeps: u32,
     /// Time integrator.
     #[serde(default)]
-    pub integrator: IntegratorName,
+    pub integrator: Integrator,
     /// Gravitational acceleration [m/s²].
     #[serde(default = "default_gravity")]
     pub gravity: V3,
@@ -100,10 +36,10 @@ pub struct SettingsFile {
     pub velocity_retention_per_step: Real,
     /// Damping mode of springs that do not name one.
     #[serde(default)]
-    pub damping: DampingName,
+    pub damping: DampingMode,
     /// Force or impulse form for `stable` springs.
     #[serde(default, skip_serializing_if = "is_default")]
-    pub stable_form: StableFormName,
+    pub stable_form: StableForm,
     /// Default run length for `hooke run` without --steps or --duration \[s].
     #[serde(default = "default_duration")]
     pub duration: f64,
@@ -112,7 +48,7 @@ pub struct SettingsFile {
     pub fields: Vec<FieldFile>,
     /// Linear solver of the implicit integrators.
     #[serde(default, skip_serializing_if = "is_default")]
-    pub linear_solver: LinearSolverName,
+    pub linear_solver: LinearSolver,
     /// Newton iterations per step of the implicit integrators (1 = the linearised step).
     #[serde(default = "default_newton", skip_serializing_if = "is_one")]
     pub newton_iterations: u32,
@@ -122,7 +58,7 @@ pub struct SettingsFile {
     pub iterations: Option<u32>,
     /// Conjugate gradient's preconditioner.
     #[serde(default, skip_serializing_if = "is_default")]
-    pub cg_preconditioner: PreconditionerName,
+    pub cg_preconditioner: Preconditioner,
     /// Conjugate gradient's relative residual tolerance, in (0, 1).
     #[serde(default = "default_cg_tolerance")]
     pub cg_tolerance: f64,
@@ -149,20 +85,20 @@ impl Default for SettingsFile {
         Self {
             dt: default_dt(),
             substeps: default_substeps(),
-            integrator: IntegratorName::default(),
+            integrator: Integrator::default(),
             gravity: default_gravity(),
             wind: [0.0; 3],
             air_drag: 0.0,
             velocity_retention: 1.0,
             velocity_retention_per_step: 1.0,
-            damping: DampingName::default(),
-            stable_form: StableFormName::default(),
+            damping: DampingMode::default(),
+            stable_form: StableForm::default(),
             duration: default_duration(),
             fields: Vec::new(),
-            linear_solver: LinearSolverName::default(),
+            linear_solver: LinearSolver::default(),
             newton_iterations: default_newton(),
             iterations: None,
-            cg_preconditioner: PreconditionerName::default(),
+            cg_preconditioner: Preconditioner::default(),
             cg_tolerance: default_cg_tolerance(),
             cg_max_iterations: default_cg_max(),
             warm_start: true,
@@ -173,22 +109,12 @@ impl Default for SettingsFile {
     }
 }
 
-/// What a field's value means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum FieldKindName {
-    /// A force on each affected node \[N].
-    Force,
-    /// An acceleration of each affected node [m/s²] (force = mass × value).
-    Acceleration,
-}
-
 /// A constant force field.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FieldFile {
     /// Force \[N] or acceleration [m/s²].
-    pub kind: FieldKindName,
+    pub kind: FieldKind,
     /// The value, in the unit of `kind`.
     pub value: V3,
     /// Node indices it acts on; absent = all nodes.

@@ -167,6 +167,11 @@ impl Collider {
 
 /// Which pairs of nodes collide through their radii.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(rename_all = "kebab-case")
+)]
 pub enum CollisionMode {
     /// No node–node collisions.
     #[default]

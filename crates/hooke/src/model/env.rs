@@ -5,6 +5,11 @@ use crate::real::{Real, Vec3};
 
 /// What a force field's value means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(rename_all = "kebab-case")
+)]
 pub enum FieldKind {
     /// A constant force on each affected node \[N].
     Force,

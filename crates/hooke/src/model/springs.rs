@@ -4,6 +4,11 @@ use crate::real::Real;
 
 /// Spring families.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(rename_all = "kebab-case")
+)]
 pub enum SpringKind {
     /// Hooke spring-damper: pushes and pulls.
     Spring,
@@ -36,6 +41,11 @@ impl SpringKind {
 
 /// How a spring's damping acts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
+    serde(rename_all = "kebab-case")
+)]
 pub enum DampingMode {
     /// Along the spring only: −c·(u·(v_a − v_b))·u. Does not damp rigid rotation.
     #[default]
