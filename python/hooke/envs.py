@@ -26,27 +26,28 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from . import _native
+from ._native import DivergedError, Scene, Simulation, step_many
+from ._native import scene as builtin_scene
 
 # The walker's two springs that its controllers contract (seed 004): muscles here.
 _WALKER_MUSCLES = (2, 3)
 
 
-def walker_scene(amplitude: float = 0.3) -> _native.Scene:
+def walker_scene(amplitude: float = 0.3) -> Scene:
     """The walker with its controllers replaced by two channel-driven muscles."""
-    d = json.loads(_native.scene("walker").to_json())
+    d = json.loads(builtin_scene("walker").to_json())
     d.pop("controllers", None)
     d["muscles"] = [{"spring": s, "amplitude": amplitude, "channel": i} for i, s in enumerate(_WALKER_MUSCLES)]
-    return _native.Scene.from_json(json.dumps(d))
+    return Scene.from_json(json.dumps(d))
 
 
-def inchworm_scene() -> _native.Scene:
+def inchworm_scene() -> Scene:
     """The inchworm with each sine-driven muscle on its own channel instead."""
-    d = json.loads(_native.scene("inchworm").to_json())
+    d = json.loads(builtin_scene("inchworm").to_json())
     d["muscles"] = [
         {"spring": m["spring"], "amplitude": m["amplitude"], "channel": i} for i, m in enumerate(d["muscles"])
     ]
-    return _native.Scene.from_json(json.dumps(d))
+    return Scene.from_json(json.dumps(d))
 
 
 class CreatureEnv(gym.Env):
@@ -56,7 +57,7 @@ class CreatureEnv(gym.Env):
 
     def __init__(
         self,
-        scene: _native.Scene,
+        scene: Scene,
         control_dt: float = 0.04,
         episode_seconds: float = 10.0,
         action_cost: float = 0.01,
@@ -67,7 +68,7 @@ class CreatureEnv(gym.Env):
         self.scene = scene
         self.render_mode = render_mode
         self.action_cost = action_cost
-        probe = _native.Simulation(scene, threads=1)
+        probe = Simulation(scene, threads=1)
         self.steps_per_action = max(1, round(control_dt / probe.dt))
         self.control_dt = self.steps_per_action * probe.dt
         self.max_actions = max(1, round(episode_seconds / self.control_dt))
@@ -88,7 +89,7 @@ class CreatureEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        self.sim = _native.Simulation(self.scene, threads=1)
+        self.sim = Simulation(self.scene, threads=1)
         # A small random push (±1 mm/s per node) so that seeds give different episodes.
         jitter = self.np_random.uniform(-1e-3, 1e-3, size=(self.sim.nodes, 3))
         self.sim.set_velocities(self.sim.velocities + jitter)
@@ -100,7 +101,7 @@ class CreatureEnv(gym.Env):
         start = self._act(action)
         try:
             self.sim.step(self.steps_per_action)
-        except _native.DivergedError as e:
+        except DivergedError as e:
             return self._outcome(start, str(e))
         return self._outcome(start)
 
@@ -172,8 +173,8 @@ class VectorCreatureEnv(gym.vector.VectorEnv):
         starts = [env._act(a) for env, a in zip(self.envs, np.asarray(actions))]
         diverged = (-1, None)
         try:
-            _native.step_many([env.sim for env in self.envs], self.envs[0].steps_per_action)
-        except _native.DivergedError as e:
+            step_many([env.sim for env in self.envs], self.envs[0].steps_per_action)
+        except DivergedError as e:
             diverged = (e.index, str(e))
         obs, rewards, terms, truncs, finals = [], [], [], [], {}
         for i, (env, start) in enumerate(zip(self.envs, starts)):

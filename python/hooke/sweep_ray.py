@@ -22,7 +22,8 @@ def _batch_task(base: str, batch: list[tuple[int, dict[str, Any], int]], wanted:
     """A Ray task: runs one batch on the CPUs Ray assigned it; rows in batch order."""
     import ray
 
-    from .sweeps import Variant, run_batch
+    from .sweep_batch import run_batch
+    from .sweep_variants import Variant
 
     cpus = ray.get_runtime_context().get_assigned_resources().get("CPU", 1)
     variants = [Variant.of(i, base, values, steps) for i, values, steps in batch]
