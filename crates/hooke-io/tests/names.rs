@@ -2,6 +2,7 @@
 //! in a file are the names `hooke` prints and parses (`Integrator::name`, `Display`,
 //! `FromStr`), one table, checked here variant by variant.
 
+use hooke::actuation::SensorType;
 use hooke::contact::CollisionMode;
 use hooke::{
     DampingMode, FieldKind, Integrator, LinearSolver, Preconditioner, SpringKind, StableForm,
@@ -60,6 +61,7 @@ fn the_file_names_every_variant_as_the_core_does() {
     same_names::<SpringKind>(3);
     same_names::<DampingMode>(2);
     same_names::<CollisionMode>(3);
+    same_names::<SensorType>(4);
 }
 
 #[test]

@@ -44,6 +44,7 @@ display_by_name!(
     crate::contact::CollisionMode,
     crate::contact::Shape,
     crate::model::actuation::SensorKind,
+    crate::model::actuation::SensorType,
     crate::builders::ClothPin,
     crate::builders::ClothPlane,
     crate::builders::jelly::JellyPin,

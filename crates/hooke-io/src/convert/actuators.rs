@@ -1,39 +1,32 @@
 //! Conversion of sensors, controllers and muscles, and their state.
 
 use hooke::FieldError;
-use hooke::actuation::{Actuators, Controller, ControllerState, Drive, Muscle, Sensor, SensorKind};
+use hooke::actuation::{
+    Actuators, Controller, ControllerState, Drive, Muscle, Sensor, SensorKind, SensorType,
+};
 use hooke::{Real, Vec3};
 
 use crate::format::*;
-
-fn sensor_kind_name(k: SensorKindName) -> &'static str {
-    match k {
-        SensorKindName::Length => "length",
-        SensorKindName::Contact => "contact",
-        SensorKindName::Target => "target",
-        SensorKindName::Timer => "timer",
-    }
-}
 
 /// The core sensor of file sensor `i`; `springs` are the file's (a length sensor may name
 /// one).
 fn sensor(s: &SensorFile, i: usize, springs: &[SpringFile]) -> Result<Sensor, FieldError> {
     let path = |f: &str| format!("sensors[{i}].{f}");
-    let kind = sensor_kind_name(s.kind);
+    let kind = s.kind.name();
     let missing = |f: &str| FieldError::new(path(f), format!("missing: a {kind} sensor needs {f}"));
     only_its_fields(s, &path)?;
     let v3 = |a: V3| Vec3::new(a[0], a[1], a[2]);
     let kind = match s.kind {
-        SensorKindName::Length => SensorKind::Length {
+        SensorType::Length => SensorKind::Length {
             spring: s.spring,
             ends: length_ends(s, springs, &path)?,
             min: s.min.ok_or_else(|| missing("min"))?,
             max: s.max.ok_or_else(|| missing("max"))?,
         },
-        SensorKindName::Contact => SensorKind::Contact {
+        SensorType::Contact => SensorKind::Contact {
             node: s.node.ok_or_else(|| missing("node"))?,
         },
-        SensorKindName::Target => SensorKind::Target {
+        SensorType::Target => SensorKind::Target {
             back: s.back.ok_or_else(|| missing("back"))?,
             front: s.front.ok_or_else(|| missing("front"))?,
             target: v3(s.target.ok_or_else(|| missing("target"))?),
@@ -41,7 +34,7 @@ fn sensor(s: &SensorFile, i: usize, springs: &[SpringFile]) -> Result<Sensor, Fi
             min: s.min.ok_or_else(|| missing("min"))?,
             max: s.max.ok_or_else(|| missing("max"))?,
         },
-        SensorKindName::Timer => SensorKind::Timer {
+        SensorType::Timer => SensorKind::Timer {
             period: s.period.ok_or_else(|| missing("period"))?,
             on: s.on.ok_or_else(|| missing("on"))?,
             phase: s.phase.unwrap_or(0.0),
@@ -55,12 +48,12 @@ fn sensor(s: &SensorFile, i: usize, springs: &[SpringFile]) -> Result<Sensor, Fi
 
 /// A sensor gives only the fields of its kind.
 fn only_its_fields(s: &SensorFile, path: &dyn Fn(&str) -> String) -> Result<(), FieldError> {
-    let kind = sensor_kind_name(s.kind);
+    let kind = s.kind.name();
     let allowed: &[&str] = match s.kind {
-        SensorKindName::Length => &["spring", "nodes", "min", "max"],
-        SensorKindName::Contact => &["node"],
-        SensorKindName::Target => &["back", "front", "target", "up", "min", "max"],
-        SensorKindName::Timer => &["period", "on", "phase"],
+        SensorType::Length => &["spring", "nodes", "min", "max"],
+        SensorType::Contact => &["node"],
+        SensorType::Target => &["back", "front", "target", "up", "min", "max"],
+        SensorType::Timer => &["period", "on", "phase"],
     };
     let given = [
         ("spring", s.spring.is_some()),
@@ -119,7 +112,7 @@ fn length_ends(
 fn sensor_file(s: &Sensor) -> SensorFile {
     let mut f = SensorFile {
         id: s.id.clone(),
-        kind: SensorKindName::Length,
+        kind: s.kind.sensor_type(),
         spring: None,
         nodes: None,
         node: None,
@@ -145,7 +138,6 @@ fn sensor_file(s: &Sensor) -> SensorFile {
             (f.min, f.max) = (Some(*min), Some(*max));
         }
         SensorKind::Contact { node } => {
-            f.kind = SensorKindName::Contact;
             f.node = Some(*node);
         }
         SensorKind::Target {
@@ -156,14 +148,12 @@ fn sensor_file(s: &Sensor) -> SensorFile {
             min,
             max,
         } => {
-            f.kind = SensorKindName::Target;
             (f.back, f.front) = (Some(*back), Some(*front));
             f.target = Some(target.to_array());
             f.up = Some(up.to_array());
             (f.min, f.max) = (Some(*min), Some(*max));
         }
         SensorKind::Timer { period, on, phase } => {
-            f.kind = SensorKindName::Timer;
             (f.period, f.on, f.phase) = (Some(*period), Some(*on), Some(*phase));
         }
     }

@@ -2,22 +2,9 @@
 
 use super::common::*;
 use hooke::Real;
+use hooke::actuation::SensorType;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-
-/// Sensor kinds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum SensorKindName {
-    /// 1 while a spring's length (or two nodes' distance) is in [min, max] m.
-    Length,
-    /// 1 while `node` touched a surface in the previous step.
-    Contact,
-    /// 1 while the bearing of `target` from the front (back → front) is in [min, max] rad.
-    Target,
-    /// 1 while ((t + phase) mod period) < on.
-    Timer,
-}
 
 /// A binary sensor. Fields by kind: length (spring or nodes, min, max), contact (node),
 /// target (back, front, target, up, min, max), timer (period, on, phase).
@@ -27,7 +14,7 @@ pub struct SensorFile {
     /// Name, unique; controllers' weights refer to it.
     pub id: String,
     /// What it measures.
-    pub kind: SensorKindName,
+    pub kind: SensorType,
     /// The spring whose length is measured (length).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spring: Option<u32>,

@@ -25,6 +25,7 @@
 //! 1 + a·u with u an actuation value from [`crate::Control::actuation`].
 
 use super::Springs;
+pub use super::sensor_type::SensorType;
 use crate::error::FieldError;
 use crate::real::{Real, Vec3};
 use crate::validate::{at, finite, finite3, fraction, index, nonneg};
@@ -76,14 +77,19 @@ pub enum SensorKind {
 }
 
 impl SensorKind {
+    /// What the sensor measures, by name alone.
+    pub fn sensor_type(&self) -> SensorType {
+        match self {
+            SensorKind::Length { .. } => SensorType::Length,
+            SensorKind::Contact { .. } => SensorType::Contact,
+            SensorKind::Target { .. } => SensorType::Target,
+            SensorKind::Timer { .. } => SensorType::Timer,
+        }
+    }
+
     /// The scene-format name.
     pub(crate) fn name(&self) -> &'static str {
-        match self {
-            SensorKind::Length { .. } => "length",
-            SensorKind::Contact { .. } => "contact",
-            SensorKind::Target { .. } => "target",
-            SensorKind::Timer { .. } => "timer",
-        }
+        self.sensor_type().name()
     }
 
     /// The nodes the sensor reads (none for a timer).

@@ -14,6 +14,7 @@ mod check;
 pub(crate) mod contacts;
 mod env;
 mod nodes;
+mod sensor_type;
 mod springs;
 
 use crate::derived::Derived;
