@@ -38,6 +38,9 @@ struct Manifest {
     /// The last checkpoint of a run with --checkpoint-every that has not finished.
     #[serde(skip_serializing_if = "Option::is_none")]
     checkpoint: Option<Checkpoint>,
+    /// What the run makes and how often (`hooke run`'s plan), read back by `--resume`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plan: Option<serde_json::Value>,
 }
 
 /// Where a run with `--checkpoint-every` stands at its last checkpoint: what
@@ -60,19 +63,16 @@ pub struct Checkpoint {
 
 /// What `hooke run --resume` reads of a run folder's manifest.
 pub struct Interrupted {
-    /// The command line that started the run.
-    pub command: Vec<String>,
-    /// The folder it ran in.
-    pub cwd: Option<PathBuf>,
+    /// The run's plan, as `hooke run` stored it.
+    pub plan: serde_json::Value,
     /// Its last checkpoint.
     pub checkpoint: Checkpoint,
 }
 
-/// The run in `dir` to resume: its command and last checkpoint; an error that says why
-/// when it finished, or has no checkpoint, or no manifest.
-pub fn interrupted(dir: &Path) -> Result<Interrupted> {
-    let path = dir.join(NAME);
-    let m = Manifest::read(&path)?.ok_or_else(|| {
+/// The run in `dir` to resume: its plan and last checkpoint; an error that says why when
+/// it finished, or has no checkpoint, or no manifest.
+fn interrupted(dir: &Path, m: Option<&Manifest>) -> Result<Interrupted> {
+    let m = m.ok_or_else(|| {
         bad(format!(
             "{}: no {NAME}: not a hooke run folder (give the --out folder of a run started \
              with --checkpoint-every)",
@@ -86,18 +86,20 @@ pub fn interrupted(dir: &Path) -> Result<Interrupted> {
             m.status
         )));
     }
-    let checkpoint = m.checkpoint.ok_or_else(|| {
+    let checkpoint = m.checkpoint.clone().ok_or_else(|| {
         bad(format!(
             "{}: the run stopped before its first checkpoint (or was started without \
              --checkpoint-every): nothing to resume from; run it again",
             dir.display()
         ))
     })?;
-    Ok(Interrupted {
-        command: m.command,
-        cwd: m.cwd.map(PathBuf::from),
-        checkpoint,
-    })
+    let plan = m.plan.clone().ok_or_else(|| {
+        bad(format!(
+            "{}: its {NAME} holds no plan (an older hooke wrote it): run it again",
+            dir.display()
+        ))
+    })?;
+    Ok(Interrupted { plan, checkpoint })
 }
 
 #[derive(Serialize, Deserialize, Default)]
@@ -127,6 +129,7 @@ impl Manifest {
                 .ok()
                 .map(|d| d.display().to_string()),
             checkpoint: None,
+            plan: None,
         }
     }
 
@@ -206,16 +209,18 @@ type Stamp = (Option<SystemTime>, u64);
 pub struct Run {
     scene: SceneId,
     /// The command line and folder of the run a resumed run continues (its run.json keeps
-    /// them, so the run can be resumed again, and says what made the files).
+    /// them, and says what made the files).
     origin: Option<(Vec<String>, Option<String>)>,
+    /// The run's plan, kept so that it can be resumed (again).
+    plan: serde_json::Value,
     /// The files in the folder when the run started (kept there with --force), as they
     /// were: the run's files are the others, and these if it rewrote them.
     before: HashMap<PathBuf, Stamp>,
 }
 
 impl Run {
-    /// A run of `scene` into the prepared folder `out`, starting now.
-    pub fn start(scene: &hooke::Scene, out: &Path) -> Result<Self> {
+    /// A run of `scene` with `plan` into the prepared folder `out`, starting now.
+    pub fn start(scene: &hooke::Scene, out: &Path, plan: serde_json::Value) -> Result<Self> {
         let hash = fnv1a(hooke_io::scene_to_json(scene).as_bytes());
         Ok(Self {
             scene: SceneId {
@@ -224,21 +229,27 @@ impl Run {
             },
             before: stamps(out)?,
             origin: None,
+            plan,
         })
     }
 
-    /// The run in `out` going on: its scene as the manifest names it; its files are
-    /// those the manifest lists (the others, kept there with --force, stay unlisted).
-    pub fn resume(out: &Path) -> Result<Self> {
+    /// The stopped run in `out` going on: its scene as the manifest names it, its plan
+    /// and last checkpoint ([`Interrupted`]); its files are those the manifest lists (the
+    /// others, kept there with --force, stay unlisted).
+    pub fn resume(out: &Path) -> Result<(Self, Interrupted)> {
+        let m = Manifest::read(&out.join(NAME))?;
+        let stopped = interrupted(out, m.as_ref())?;
+        let m = m.unwrap_or_default();
         let listed = listed(out)?;
-        let m = Manifest::read(&out.join(NAME))?.unwrap_or_default();
         let mut before = stamps(out)?;
         before.retain(|f, _| !listed.contains(f));
-        Ok(Self {
+        let run = Self {
             scene: m.scene.unwrap_or_default(),
             before,
             origin: Some((m.command, m.cwd)),
-        })
+            plan: stopped.plan.clone(),
+        };
+        Ok((run, stopped))
     }
 
     /// Writes `out/run.json` with `status` (running, finished, diverged) and every file
@@ -265,6 +276,7 @@ impl Run {
         };
         let mut m = Manifest::new(status, Some(id), files);
         m.checkpoint = cp.cloned();
+        m.plan = Some(self.plan.clone());
         if let Some((command, cwd)) = &self.origin {
             (m.command, m.cwd) = (command.clone(), cwd.clone());
         }

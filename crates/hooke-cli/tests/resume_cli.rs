@@ -277,3 +277,32 @@ fn resume_says_why_it_cannot() {
         );
     }
 }
+
+#[test]
+fn resume_follows_the_plan_run_json_keeps_not_a_command_line() {
+    let dir = beside_reference("plan");
+    killed_at(&run_args("planned", "planned-log.csv"), &dir, "step 20000");
+    let manifest = dir.join("planned/run.json");
+    let mut m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    assert_eq!(m["plan"]["every"]["trajectory"], 1000, "{m}");
+    assert_eq!(m["plan"]["checkpoint_every"], 20000, "{m}");
+    // Without its plan (as an older hooke wrote it) the run says why it cannot go on.
+    let plan = m["plan"].take();
+    m.as_object_mut().unwrap().remove("plan");
+    std::fs::write(&manifest, m.to_string()).unwrap();
+    let r = resume("planned", &dir);
+    assert_eq!(r.status.code(), Some(2), "{}", text(&r.stderr));
+    assert!(
+        text(&r.stderr).contains("holds no plan"),
+        "{}",
+        text(&r.stderr)
+    );
+    // With its plan and a command line that says nothing of it, it ends as the reference.
+    m["plan"] = plan;
+    m["command"] = serde_json::json!(["hooke", "render", "elsewhere"]);
+    std::fs::write(&manifest, m.to_string()).unwrap();
+    let r = resume("planned", &dir);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    same_as_reference(&dir, "planned", "planned-log.csv");
+}

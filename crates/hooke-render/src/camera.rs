@@ -132,6 +132,13 @@ impl Camera {
         }
     }
 
+    /// [`Self::project`] for a node's position \[m].
+    // A no-op cast in f64 builds.
+    #[allow(clippy::unnecessary_cast)]
+    pub fn project_node(&self, v: hooke::Vec3) -> Option<(f32, f32, f64)> {
+        self.project([v.x as f64, v.y as f64, v.z as f64])
+    }
+
     /// The picture's size in pixels.
     pub fn size(&self) -> (u32, u32) {
         (self.width as u32, self.height as u32)

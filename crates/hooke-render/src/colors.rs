@@ -2,6 +2,8 @@
 //! stretched, cool = compressed) and two-sided faces, the back of a surface in a cooler
 //! colour than its front, with the strain colours mixed in.
 
+use crate::sketch::{Face, Line};
+
 /// Strain at which a spring is drawn in full colour.
 pub(crate) const FULL_STRAIN: f64 = 0.05;
 
@@ -10,14 +12,6 @@ pub(crate) const NEUTRAL: [u8; 3] = [70, 72, 90];
 /// Fully stretched and fully compressed springs.
 const WARM: [u8; 3] = [220, 50, 30];
 const COOL: [u8; 3] = [30, 90, 220];
-
-/// An anti-aliased paint of colour `rgb` and opacity `alpha`.
-pub(crate) fn paint(rgb: [u8; 3], alpha: u8) -> tiny_skia::Paint<'static> {
-    let mut p = tiny_skia::Paint::default();
-    p.set_color(tiny_skia::Color::from_rgba8(rgb[0], rgb[1], rgb[2], alpha));
-    p.anti_alias = true;
-    p
-}
 
 /// a + (b − a)·t, per channel.
 fn mix(a: [u8; 3], b: [u8; 3], t: f64) -> [u8; 3] {
@@ -49,6 +43,27 @@ pub fn face_color(front: bool, strain: Option<f64>) -> [f64; 3] {
     let tip = strain_color(if t >= 0.0 { 1.0 } else { -1.0 }).map(f64::from);
     let w = t.abs();
     [0, 1, 2].map(|c| base[c] * (1.0 - w) + tip[c] * w)
+}
+
+/// The colours of a frame's pieces: each face's (its side's, mixed with its strain tint)
+/// and each line's (by its strain, or one colour).
+pub(crate) struct Colours {
+    /// Per face, 0–255 per channel before shading.
+    pub faces: Vec<[f64; 3]>,
+    /// Per line.
+    pub lines: Vec<[u8; 3]>,
+}
+
+impl Colours {
+    /// The colours of `faces` and `lines`.
+    pub(crate) fn of(faces: &[Face], lines: &[Line]) -> Self {
+        Self {
+            faces: faces.iter().map(|f| face_color(f.front, f.tint)).collect(),
+            lines: (lines.iter())
+                .map(|l| l.strain.map_or(NEUTRAL, strain_color))
+                .collect(),
+        }
+    }
 }
 
 #[cfg(test)]

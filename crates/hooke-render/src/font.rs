@@ -2,7 +2,7 @@
 
 use tiny_skia::{Pixmap, Rect, Transform};
 
-use crate::colors::paint;
+use crate::raster::paint;
 
 /// Draws `text` with its top-left corner at (x, y), each font pixel `scale` pixels wide.
 pub(crate) fn text(pm: &mut Pixmap, x: f32, y: f32, text: &str, scale: f32, rgb: [u8; 3]) {

@@ -21,17 +21,26 @@
 pub mod camera;
 mod colors;
 mod draw;
+mod faces;
 mod font;
 pub mod gif_out;
 mod ground;
+mod look;
 mod overlay;
 pub mod plot;
+mod raster;
 pub mod scenery;
+mod screen;
 mod shading;
+mod sketch;
+mod strain;
+mod wire;
 
 pub use camera::{Camera, View};
 pub use colors::{face_color, strain_color};
-pub use draw::{ColorBy, Look, Shot, Style, draw_frame, spring_strain};
+pub use draw::draw_frame;
+pub use look::{ColorBy, Look, Shot, Style};
+pub use strain::spring_strain;
 /// A drawn frame (RGBA pixels), as [`Recording::render`] returns them.
 pub use tiny_skia::Pixmap;
 

@@ -31,7 +31,7 @@ pub(crate) fn time_label(pm: &mut Pixmap, t: f64) {
 /// A translucent pale box under a label.
 fn backing(pm: &mut Pixmap, r: Option<Rect>) {
     if let Some(r) = r {
-        let p = crate::colors::paint([248, 248, 245], 200);
+        let p = crate::raster::paint([248, 248, 245], 200);
         pm.fill_rect(r, &p, Transform::identity(), None);
     }
 }

@@ -3,9 +3,8 @@
 
 use tiny_skia::{Color, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
-use crate::colors::paint;
-use crate::draw::segment;
 use crate::font::{text, text_width};
+use crate::raster::{paint, segment};
 
 /// One line of a plot.
 #[derive(Debug, Clone)]

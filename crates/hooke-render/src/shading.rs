@@ -3,7 +3,89 @@
 //! s(p) = s₀ + g·(p − p₀), changes along one direction only, so it is exactly a linear
 //! gradient along g from the point where s is smallest to where it is largest.
 
-use tiny_skia::{Color, GradientStop, LinearGradient, Paint, Point, SpreadMode, Transform};
+use tiny_skia::{
+    Color, FillRule, GradientStop, LinearGradient, Paint, PathBuilder, Pixmap, Point, SpreadMode,
+    Stroke, Transform,
+};
+
+/// A point on the picture (pixels, y down).
+type Px = (f32, f32);
+
+/// Fills the face with screen corners `p` and the shades at them: smoothly shaded in
+/// `rgb` (0–255 per channel), or with its `texture` (an image and the corners' texture
+/// pixel coordinates) darkened by the same shades.
+pub(crate) fn fill_face(
+    pm: &mut Pixmap,
+    (p, shades): ([Px; 3], [f64; 3]),
+    rgb: [f64; 3],
+    texture: Option<(&Pixmap, [Px; 3])>,
+) {
+    let mut pb = PathBuilder::new();
+    pb.move_to(p[0].0, p[0].1);
+    pb.line_to(p[1].0, p[1].1);
+    pb.line_to(p[2].0, p[2].1);
+    pb.close();
+    let Some(path) = pb.finish() else { return };
+    let seam = Stroke {
+        width: 0.6,
+        ..Stroke::default()
+    };
+    let id = Transform::identity();
+    match texture.and_then(|(img, t)| textured(img, t, p)) {
+        Some(pt) => {
+            pm.fill_path(&path, &pt, FillRule::Winding, id, None);
+            pm.stroke_path(&path, &pt, &seam, id, None);
+            // Lighting: darken by the same Lambert factors as solid faces.
+            let mut dark = gouraud(p, shades, |s| [0.0, 0.0, 0.0, (1.0 - s) * 255.0]);
+            // Without anti-aliasing neighbouring faces tile exactly: no light seams.
+            dark.anti_alias = false;
+            pm.fill_path(&path, &dark, FillRule::Winding, id, None);
+        }
+        None => {
+            let pt = gouraud(p, shades, |s| [rgb[0] * s, rgb[1] * s, rgb[2] * s, 255.0]);
+            pm.fill_path(&path, &pt, FillRule::Winding, id, None);
+            // The same shading over the edges hides anti-aliasing seams between faces.
+            pm.stroke_path(&path, &pt, &seam, id, None);
+        }
+    }
+}
+
+/// The paint of texture `img` mapped onto a face with texture pixel corners `t` and
+/// screen corners `p`.
+fn textured<'a>(img: &'a Pixmap, t: [Px; 3], p: [Px; 3]) -> Option<Paint<'a>> {
+    let shader = tiny_skia::Pattern::new(
+        img.as_ref(),
+        tiny_skia::SpreadMode::Repeat,
+        tiny_skia::FilterQuality::Bilinear,
+        1.0,
+        affine(t, p)?,
+    );
+    Some(Paint {
+        shader,
+        anti_alias: true,
+        ..Paint::default()
+    })
+}
+
+/// The affine map taking texture pixel coordinates `t` to screen points `p` (a triangle
+/// each); `None` for a degenerate texture triangle.
+fn affine(t: [Px; 3], p: [Px; 3]) -> Option<Transform> {
+    let (du1, dv1) = (t[1].0 - t[0].0, t[1].1 - t[0].1);
+    let (du2, dv2) = (t[2].0 - t[0].0, t[2].1 - t[0].1);
+    let det = du1 * dv2 - du2 * dv1;
+    if det.abs() < 1e-9 {
+        return None;
+    }
+    let (dx1, dy1) = (p[1].0 - p[0].0, p[1].1 - p[0].1);
+    let (dx2, dy2) = (p[2].0 - p[0].0, p[2].1 - p[0].1);
+    let a = (dx1 * dv2 - dx2 * dv1) / det;
+    let c = (dx2 * du1 - dx1 * du2) / det;
+    let b = (dy1 * dv2 - dy2 * dv1) / det;
+    let d = (dy2 * du1 - dy1 * du2) / det;
+    let e = p[0].0 - a * t[0].0 - c * t[0].1;
+    let f = p[0].1 - b * t[0].0 - d * t[0].1;
+    Some(Transform::from_row(a, b, c, d, e, f))
+}
 
 /// Below this change of shade across a face it is filled flat: under two levels of 255 at
 /// full brightness, too little to see, and a flat fill costs half a gradient's.
@@ -76,7 +158,6 @@ fn solid(c: [f64; 4]) -> Paint<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tiny_skia::{FillRule, PathBuilder, Pixmap};
 
     /// A triangle shaded 0 → 1 → 0.5 from its corners: every pixel inside has the affine
     /// interpolation of the corners' grey, within rounding.

@@ -56,8 +56,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "N")]
     pub checkpoint_every: Option<u64>,
     /// Go on with the run in the folder given as SCENE from its last checkpoint (a run
-    /// started with --checkpoint-every that stopped before it finished), with its own
-    /// arguments; it ends bit for bit where the uninterrupted run would, its files too
+    /// started with --checkpoint-every that stopped before it finished), with the plan its
+    /// run.json keeps; it ends bit for bit where the uninterrupted run would, its files too
     #[arg(long, conflicts_with_all = [
         "steps", "duration", "backend", "out", "force", "every", "log_sensors", "export",
         "gif", "plot", "allow_divergence", "checkpoint_every", "dt", "integrator",
@@ -71,7 +71,10 @@ pub struct RunArgs {
 }
 
 /// Export formats of `hooke run --export`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum ExportKind {
     /// One OBJ per frame (with an MTL and the texture when the surface has one).
     Obj,
@@ -80,7 +83,10 @@ pub enum ExportKind {
 }
 
 /// Where `hooke run` and `hooke bench` step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Backend {
     /// The CPU (threads, SIMD): every scene and integrator.
     Cpu,

@@ -1,17 +1,15 @@
 //! What `hooke run` writes while it steps: energy.csv, trajectory.npy, the sensor log,
 //! exported frames and the frames of the GIF.
 
-use std::path::{Path, PathBuf};
-
 use anyhow::Result;
 use hooke::Simulation;
 use hooke_io::csv::EnergyCsv;
 use hooke_io::npy::NpyWriter;
 
-use super::args::{Backend, ExportKind, RunArgs};
+use super::args::{Backend, ExportKind};
+use super::plan::{Every, Plan};
 use super::sensor_log::SensorLog;
 use crate::bad;
-use crate::load::Source;
 use crate::manifest::Checkpoint;
 
 /// The files a run writes as it goes, as a checkpoint names them.
@@ -64,7 +62,7 @@ pub(super) struct Outputs {
     /// The GIF's frames, when one is asked for.
     pub recording: Option<hooke_render::Recording>,
     /// Steps between energy samples, trajectory frames, exported frames and GIF frames.
-    every: (u64, Option<u64>, u64, u64),
+    every: Every,
     steps: u64,
     /// Whether energy.csv gets the audit's columns (the GPU backend keeps no audit).
     audited: bool,
@@ -81,43 +79,14 @@ pub(super) struct Written {
 }
 
 impl Outputs {
-    /// Opens every output `a` asks for in `out`, and takes the first sample.
-    pub fn open(
-        a: &RunArgs,
-        out: &Path,
-        sim: &Simulation,
-        source: &Source,
-        steps: u64,
-    ) -> Result<Self> {
-        let mut o = Self::files(a, out, sim, source, steps, None)?;
-        o.first_sample(sim)?;
-        Ok(o)
-    }
-
-    /// Opens the outputs of the run in `out` again where its checkpoint `cp` left them.
-    pub fn resume(
-        a: &RunArgs,
-        out: &Path,
-        sim: &Simulation,
-        source: &Source,
-        cp: &Checkpoint,
-    ) -> Result<Self> {
-        Self::files(a, out, sim, source, cp.steps, Some(cp))
-    }
-
-    /// The outputs: new files, or (from a checkpoint) the files being written, cut back
-    /// to the length the checkpoint recorded.
-    fn files(
-        a: &RunArgs,
-        out: &Path,
-        sim: &Simulation,
-        source: &Source,
-        steps: u64,
-        cp: Option<&Checkpoint>,
-    ) -> Result<Self> {
+    /// Opens the outputs `plan` names and takes the first sample; or, resuming `from` a
+    /// checkpoint, opens the files being written again, cut back to the lengths the
+    /// checkpoint recorded.
+    pub fn open(plan: &Plan, sim: &Simulation, from: Option<&Checkpoint>) -> Result<Self> {
+        let out = &plan.out;
         let nodes = sim.model().nodes().len();
         let part = |key: &str| -> Result<Option<u64>> {
-            let Some(cp) = cp else { return Ok(None) };
+            let Some(cp) = from else { return Ok(None) };
             match cp.parts.iter().find(|(k, _)| k == key) {
                 Some((_, len)) => Ok(Some(*len)),
                 None => Err(bad(format!(
@@ -132,36 +101,35 @@ impl Outputs {
             None => EnergyCsv::create(&energy_csv)?,
         };
         let traj_npy = out.join(TRAJECTORY);
-        let traj = match (a.every, part(TRAJECTORY)) {
+        let traj = match (plan.every.trajectory, part(TRAJECTORY)) {
             (None, _) => None,
             (Some(_), Ok(Some(len))) => Some(NpyWriter::resume(&traj_npy, nodes, len)?),
             (Some(_), r) => r.and(Ok(Some(NpyWriter::create(&traj_npy, nodes)?)))?,
         };
-        let sensor_log = match (&a.log_sensors, part(SENSOR_LOG)) {
+        let sensor_log = match (&plan.sensor_log, part(SENSOR_LOG)) {
             (None, _) => None,
             (Some(p), Ok(Some(len))) => Some(SensorLog::resume(p, len)?),
             (Some(p), r) => r.and(Ok(Some(SensorLog::create(p, sim)?)))?,
         };
-        let dt = hooke::f64_of(sim.settings().dt);
-        let export_every = a
-            .every
-            .unwrap_or_else(|| ((1.0 / 30.0) / dt).round().max(1.0) as u64);
-        let exported = cp.map_or(0, |c| c.exported);
-        Ok(Self {
+        let exported = from.map_or(0, |c| c.exported);
+        let exporter = exporter(plan, sim)?.map(|e| e.starting_at(exported));
+        let mut o = Self {
             energy,
             traj,
             sensor_log,
-            exporter: exporter(a.export, out, sim, source)?.map(|e| e.starting_at(exported)),
-            recording: a.gif.as_ref().map(|_| hooke_render::Recording::default()),
-            every: (
-                a.every.unwrap_or((steps / 1000).max(1)),
-                a.every,
-                export_every,
-                a.every.unwrap_or((steps / 60).max(1)),
-            ),
-            steps,
-            audited: a.backend == Backend::Cpu,
-        })
+            exporter,
+            recording: plan
+                .gif
+                .as_ref()
+                .map(|_| hooke_render::Recording::default()),
+            every: plan.every,
+            steps: plan.steps,
+            audited: plan.backend == Backend::Cpu,
+        };
+        if from.is_none() {
+            o.first_sample(sim)?;
+        }
+        Ok(o)
     }
 
     /// The sample of the state at the start.
@@ -183,68 +151,62 @@ impl Outputs {
 
     /// For a checkpoint: flushes the files being written and records their lengths, and
     /// the OBJ frames exported.
-    pub fn mark(&mut self, cp: &mut Checkpoint) -> Result<()> {
-        cp.parts = vec![(ENERGY.to_string(), self.energy.mark()?)];
+    pub fn mark(&mut self) -> Result<Checkpoint> {
+        let mut parts = vec![(ENERGY.to_string(), self.energy.mark()?)];
         if let Some(t) = &mut self.traj {
-            cp.parts.push((TRAJECTORY.to_string(), t.mark()?));
+            parts.push((TRAJECTORY.to_string(), t.mark()?));
         }
         if let Some(log) = &mut self.sensor_log {
-            cp.parts.push((SENSOR_LOG.to_string(), log.mark()?));
+            parts.push((SENSOR_LOG.to_string(), log.mark()?));
         }
-        cp.exported = match &self.exporter {
+        let exported = match &self.exporter {
             Some(Exporter::Obj(o)) => o.frames() as u64,
             _ => 0,
         };
-        Ok(())
-    }
-
-    /// Steps between GIF frames.
-    pub fn gif_every(&self) -> u64 {
-        self.every.3
-    }
-
-    /// Steps between exported frames.
-    pub fn export_every(&self) -> u64 {
-        self.every.2
+        Ok(Checkpoint {
+            parts,
+            exported,
+            ..Checkpoint::default()
+        })
     }
 
     /// Whether step `i` (1-based) is sampled by any output (the GPU backend reads its
     /// state back only for these).
     #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
     pub fn samples(&self, i: u64) -> bool {
-        let (sample, traj, export, gif) = self.every;
+        let every = self.every;
         let on = |k: u64| i % k == 0;
-        on(sample)
+        on(every.energy)
             || i == self.steps
-            || traj.is_some_and(on)
-            || (self.recording.is_some() && on(gif))
-            || (self.exporter.is_some() && on(export))
+            || every.trajectory.is_some_and(on)
+            || (self.recording.is_some() && on(every.gif))
+            || (self.exporter.is_some() && on(every.export))
             || self.sensor_log.is_some()
     }
 
     /// Samples step `i` (1-based), which started at (`step`, `t`) and has just run.
     pub fn push(&mut self, i: u64, (step, t): (u64, f64), sim: &Simulation) -> Result<()> {
-        let (sample, traj, export, gif) = self.every;
+        let every = self.every;
         if let Some(log) = &mut self.sensor_log {
             log.push(step, t, sim)?;
         }
-        if i % sample == 0 || i == self.steps {
+        if i % every.energy == 0 || i == self.steps {
             let e = sim.energy();
             let audit = self.audited.then(|| sim.audit(&e));
             self.energy.push(sim.state().t(), &e, audit.as_ref())?;
         }
-        if let (Some(w), Some(k)) = (&mut self.traj, traj)
+        if let (Some(w), Some(k)) = (&mut self.traj, every.trajectory)
             && i % k == 0
         {
             w.push(sim.state().x())?;
         }
         if let Some(r) = &mut self.recording
-            && i % gif == 0
+            && i % every.gif == 0
         {
             r.push(sim);
         }
         if let Some(e) = &mut self.exporter
-            && i % export == 0
+            && i % every.export == 0
         {
             e.push(sim.state().t(), sim)?;
         }
@@ -275,14 +237,9 @@ impl Outputs {
     }
 }
 
-/// The exporter `--export` asks for, writing into `out`.
-fn exporter(
-    kind: Option<ExportKind>,
-    out: &Path,
-    sim: &Simulation,
-    source: &Source,
-) -> Result<Option<Exporter>> {
-    let Some(kind) = kind else {
+/// The exporter `--export` asks for, writing into the plan's folder.
+fn exporter(plan: &Plan, sim: &Simulation) -> Result<Option<Exporter>> {
+    let Some(kind) = plan.export else {
         return Ok(None);
     };
     let m = sim.model();
@@ -294,15 +251,15 @@ fn exporter(
                 sim.scene().name()
             ))
         })?;
-    let scene_dir: PathBuf = source.dir();
+    let (out, scene_dir) = (&plan.out, &plan.scene_dir);
     Ok(Some(match kind {
         ExportKind::Obj => Exporter::Obj(hooke_io::export::ObjSequence::create(
             &out.join("obj"),
             mesh,
-            &scene_dir,
+            scene_dir,
         )?),
         ExportKind::Gltf => Exporter::Gltf(Box::new(
-            hooke_io::export::GlbAnimation::new(&out.join("animation.glb"), mesh, &scene_dir)
+            hooke_io::export::GlbAnimation::new(&out.join("animation.glb"), mesh, scene_dir)
                 .named(sim.scene().name())
                 .with_lines(&strings(sim)),
         )),

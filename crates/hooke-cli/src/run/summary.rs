@@ -123,16 +123,16 @@ pub fn physics_summary(sim: &Simulation) -> Vec<(String, String)> {
 }
 
 /// What the summary says about the run besides the simulation's own state.
-pub(super) struct Ran<'a> {
+pub(super) struct Ran {
     /// Scene name.
-    pub name: &'a str,
+    pub name: String,
     /// Nodes and springs at the start (tearing removes springs).
     pub size: (usize, usize),
     /// Settings it ran with.
-    pub settings: &'a Settings,
-    /// Steps run.
+    pub settings: Settings,
+    /// Steps run (by this process: a resumed run's since its checkpoint).
     pub steps: u64,
-    /// Wall time in all, and in stepping.
+    /// Wall time in all.
     pub wall: Duration,
     /// Wall time stepping.
     pub stepping: Duration,
