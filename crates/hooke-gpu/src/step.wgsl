@@ -274,7 +274,8 @@ fn touch(s: Surface, p: vec3<f32>, r: f32) -> Hit {
     return hit;
 }
 
-// Seed 004's roughness of node i driven along t over a surface with normal n.
+// Seed 004's roughness of node i driven along t over a surface with normal n: the friction
+// law of hooke's contact/coulomb.rs (roughness_along), held against it by tests/contacts.rs.
 fn roughness_along(i: u32, nc: NodeContact, n: vec3<f32>, t: vec3<f32>) -> f32 {
     if (nc.forward_node < 0 && nc.backward_node < 0) { return nc.forward; }
     var ahead = x_old[i].xyz;
@@ -320,7 +321,8 @@ fn surface_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
             vn_new = -vn * e;
         }
         let dvn = vn_new - vn;
-        // Coulomb friction: static undoes this step's slide, kinetic takes mu_k·dvn.
+        // Coulomb friction as contact/coulomb.rs and respond.rs's impulse form: held
+        // (speed <= mu_s·dvn) undoes this step's slide, slipping takes mu_k·dvn.
         let speed = len3(vt);
         if (speed > 0.0) {
             let t = vt / speed;

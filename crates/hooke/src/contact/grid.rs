@@ -28,6 +28,7 @@
 //! [`CollisionMode::Bodies`] neither do nodes of the same body (connected group).
 
 use super::CollisionMode;
+use super::coulomb::Coulomb;
 use crate::forces::node_springs;
 use crate::model::Model;
 use crate::par;
@@ -118,13 +119,13 @@ const SLACK: Real = 2.0;
 const ACTIVE_CHUNK: usize = 1024;
 
 /// What one relaxation sweep reads: positions, velocities, radii, inverse masses and the
-/// friction coefficient.
+/// friction between nodes (one coefficient both ways).
 struct Sweep<'a> {
     x: &'a [Vec3],
     v: &'a [Vec3],
     radius: &'a [Real],
     inv_mass: &'a [Real],
-    mu: Real,
+    mu: Coulomb<Real>,
 }
 
 /// Node `i`'s correction from its `candidates`: the number of them it touches, and the
@@ -167,8 +168,8 @@ fn separate(i: usize, candidates: &[u32], s: &Sweep) -> (u32, Vec3, Vec3) {
             dv -= nrm * (vn * w);
             let vt = rel - nrm * vn;
             let st = vt.length();
-            if st > 0.0 && mu > 0.0 {
-                dv -= vt * ((mu * -vn).min(st) / st * w);
+            if st > 0.0 && mu.kinetic > 0.0 {
+                dv -= vt * (mu.slip(-vn).min(st) / st * w);
             }
         }
         count += 1;
@@ -411,7 +412,7 @@ impl CollisionWs {
                 v,
                 radius,
                 inv_mass,
-                mu: p.friction,
+                mu: Coulomb::uniform(p.friction),
             };
             let counts =
                 par::map_chunks_mut2(&mut self.dx, &mut self.dv, ACTIVE_CHUNK, |k0, dxs, dvs| {

@@ -18,15 +18,17 @@
 //! 2. **Node collisions** (`grid.rs`): nodes with a radius push apart when closer than the
 //!    sum of their radii, found through a uniform-grid spatial hash.
 //!
-//! The friction coefficients are seed 004's product of the surface's roughness and the
-//! node's roughness, which depends on direction: a node with a front (from its forward
-//! and backward neighbours) uses forward·(cos θ + 1)/2 + backward·(1 − (cos θ + 1)/2) with θ
-//! the angle between its front and the way it is being driven over the surface. Both are
-//! taken in the surface's tangent plane, where friction acts; "the way it is driven" is the
+//! The friction law is written once, in `coulomb.rs`: the coefficients are seed 004's
+//! product of the surface's roughness and the node's roughness, which depends on
+//! direction: a node with a front (from its forward and backward neighbours) uses
+//! forward·(cos θ + 1)/2 + backward·(1 − (cos θ + 1)/2) with θ the angle between its front
+//! and the way it is being driven over the surface. Both are taken in the surface's
+//! tangent plane, where friction acts; "the way it is driven" is the
 //! node's tangential velocity relative to the surface before friction, which for a node at
 //! rest is the direction of its acceleration (seed 004's choice) and for a sliding node the
 //! direction friction opposes.
 
+pub(crate) mod coulomb;
 pub(crate) mod grid;
 pub(crate) mod inside;
 pub(crate) mod respond;

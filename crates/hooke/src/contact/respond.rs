@@ -2,6 +2,7 @@
 //! nodes. See the [module docs](super) for the model.
 
 use super::Roughness;
+use super::coulomb::{Coulomb, roughness_along};
 use super::surface::{Hit, Posed};
 use crate::par;
 use crate::real::{Real, Vec3};
@@ -20,17 +21,11 @@ pub(crate) struct NodeContact {
 }
 
 impl NodeContact {
-    /// The node's roughness when driven along the unit tangent `t` over a surface with
-    /// normal `n` (seed 004's interpolation, in the tangent plane).
+    /// The coefficients of this node's contact with a surface of kinetic and static
+    /// roughness `surface` and normal `n`, driven along the unit tangent `t`.
     #[inline]
-    pub(crate) fn roughness_along(&self, n: Vec3, t: Vec3) -> Real {
-        if !self.roughness.has_front() {
-            return self.roughness.forward;
-        }
-        let ft = self.front - n * self.front.dot(n);
-        let l = ft.length();
-        let cos = if l > 0.0 { ft.dot(t) / l } else { 0.0 };
-        self.roughness.along(cos.clamp(-1.0, 1.0))
+    pub(crate) fn coulomb(&self, surface: (Real, Real), n: Vec3, t: Vec3) -> Coulomb<Real> {
+        Coulomb::of(surface, roughness_along(&self.roughness, self.front, n, t))
     }
 }
 
@@ -73,10 +68,11 @@ pub(crate) fn respond(
     true
 }
 
-/// Coulomb friction for a contact whose normal impulse per unit mass is `dvn` ≥ 0 [m/s]:
-/// returns the new tangential velocity relative to the surface (`vt` before) and moves `x`
-/// to match. Static (|vₜ| ≤ μs·Δvₙ): vₜ = 0 and this step's slide over the surface is
-/// undone; kinetic: vₜ loses μk·Δvₙ (never past a stop) and x the matching μk·Δvₙ·h.
+/// Coulomb friction ([`Coulomb`]) as an impulse, for a contact whose normal impulse per
+/// unit mass is `dvn` ≥ 0 [m/s]: returns the new tangential velocity relative to the
+/// surface (`vt` before) and moves `x` to match. Held (|vₜ| ≤ μs·Δvₙ): vₜ = 0 and this
+/// step's slide over the surface is undone; slipping: vₜ loses μk·Δvₙ (never past a stop)
+/// and x the matching μk·Δvₙ·h.
 #[inline]
 pub(crate) fn friction(
     x: &mut Vec3,
@@ -92,14 +88,13 @@ pub(crate) fn friction(
     }
     let n = hit.normal;
     let t = vt / speed;
-    let r = node.roughness_along(n, t);
-    let (mu_s, mu_k) = (hit.static_roughness * r, hit.roughness * r);
-    if speed <= mu_s * dvn {
+    let mu = node.coulomb((hit.roughness, hit.static_roughness), n, t);
+    if mu.holds(speed, dvn) {
         let slide = (*x - node.x_old) - hit.velocity * h;
         *x -= slide - n * slide.dot(n);
         Vec3::ZERO
     } else {
-        let dv = (mu_k * dvn).min(speed);
+        let dv = mu.slip(dvn).min(speed);
         *x -= t * (dv * h);
         vt - t * dv
     }

@@ -22,7 +22,7 @@ use crate::model::{SpringKind, Springs};
 use crate::real::{Real, Vec3};
 use crate::settings::{Integrator, Settings};
 use crate::state::State;
-use crate::step::{Solver, StepCtx, StepReport, Workspace, held_forces, spring_rows};
+use crate::step::{Solver, SolverWs, StepCtx, StepReport, spring_rows};
 
 #[derive(Debug)]
 pub(crate) struct Impulse;
@@ -34,7 +34,7 @@ impl Solver for Impulse {
 
     /// One step; the workspace's force coefficients leave the `stable` springs out (they are
     /// the impulses).
-    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport {
         let (model, h) = (ctx.model, ctx.h);
         let fixed = ws.fixed(model);
         let w: Vec<Real> = (0..st.len())
@@ -63,7 +63,7 @@ impl Solver for Impulse {
 }
 
 /// v* = v + h·M⁻¹·f(every force but the stable springs).
-fn other_forces(ctx: &StepCtx, st: &mut State, ws: &mut Workspace, w: &[Real]) {
+fn other_forces(ctx: &StepCtx, st: &mut State, ws: &mut SolverWs, w: &[Real]) {
     let (model, h) = (ctx.model, ctx.h);
     let springs = &ws.springs;
     let power = ws.counters.time(Phase::Springs, || {
@@ -72,16 +72,11 @@ fn other_forces(ctx: &StepCtx, st: &mut State, ws: &mut Workspace, w: &[Real]) {
             &springs.forces,
             &st.x,
             &st.v,
-            spring_rows(&mut ws.sf),
+            spring_rows(&mut ws.kernel.sf),
         )
     });
     ws.audit.note_damping_power(power);
-    let nf = NodeForces::new(
-        model,
-        &springs.layout,
-        &ws.sf,
-        held_forces(&ws.fbase, &ws.fconst),
-    );
+    let nf = NodeForces::new(model, &springs.layout, &ws.kernel.sf, ws.fconst);
     ws.counters.time(Phase::Nodes, || {
         for i in 0..st.len() {
             let f = nf.at(i, st.v[i]);

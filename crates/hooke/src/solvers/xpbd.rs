@@ -33,7 +33,7 @@ use crate::real::{Real, Vec3};
 use crate::settings::Integrator;
 use crate::solvers::linalg::blocks::{self, V3};
 use crate::state::State;
-use crate::step::{Solver, StepCtx, StepReport, Workspace, held_forces};
+use crate::step::{Solver, SolverWs, StepCtx, StepReport};
 
 /// XPBD, with its automatic number of small substeps for the springs in effect.
 #[derive(Debug, Default)]
@@ -55,7 +55,7 @@ impl Solver for Xpbd {
     }
 
     /// One step of `settings.iterations` (or the automatic count of) small substeps.
-    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport {
         let substeps = ctx.settings.iterations.unwrap_or(self.auto);
         let fixed = ws.fixed(ctx.model);
         let hs = ctx.h as f64 / substeps as f64;
@@ -65,7 +65,7 @@ impl Solver for Xpbd {
         let mut sub = Substeps::new(ctx.model, springs, &co, &fixed, hs, st);
         let (mut touched, mut pairs) = (Vec::new(), 0);
         for _ in 0..substeps {
-            let fconst = held_forces(&ws.fbase, &ws.fconst);
+            let fconst = ws.fconst;
             ws.counters.time(Phase::Nodes, || sub.predict(fconst));
             ws.counters.time(Phase::Springs, || sub.project());
             ws.counters.spring_updates += springs.len() as u64;
@@ -75,7 +75,7 @@ impl Solver for Xpbd {
                     iterations: 1,
                     ..CollisionPass::of(ctx.model)
                 };
-                pairs = sub.collide(&mut ws.collisions, &pass);
+                pairs = sub.collide(ws.collisions, &pass);
             }
             if let Some(s) = &surfaces {
                 touched = sub.push_out(s);

@@ -19,7 +19,7 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
     }
     // The solver lives in the workspace it also works in: take it out while it steps.
     let mut solver = ws.solver.take().expect("compiled");
-    let report = solver.step(ctx, st, ws);
+    let report = solver.step(ctx, st, &mut ws.for_solver());
     ws.solver = Some(solver);
     ws.finite = report.finite;
     Ok(())

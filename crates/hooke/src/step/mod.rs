@@ -32,7 +32,7 @@ mod workspace;
 pub(crate) use ctx::StepCtx;
 pub(crate) use flow::{Flow, NonFinite};
 pub(crate) use springs::SpringSet;
-pub(crate) use workspace::{Solver, StepReport, Workspace, held_forces, spring_rows};
+pub(crate) use workspace::{Solver, SolverWs, StepReport, Workspace, spring_rows};
 
 use crate::counters::{Clock, Stage};
 use crate::state::State;

@@ -13,64 +13,144 @@ use crate::settings::{Integrator, Settings};
 use crate::state::State;
 
 /// Buffers and compiled data, rebuilt by [`Workspace::compile`] when the model, the settings
-/// or the step size change, and otherwise reused.
+/// or the step size change, and otherwise reused. Each field says who writes it; a solver
+/// sees the workspace only through [`SolverWs`], which lets it write its own buffers, the
+/// collision scratch, the counters and the audit's books, and nothing else.
 #[derive(Debug, Default)]
 pub(crate) struct Workspace {
     /// The step size everything was compiled for; `None` before the first compile.
+    /// Written by [`Workspace::compile`].
     pub h: Option<Real>,
-    /// The springs as stepped: values in effect, kernel order, coefficients.
+    /// The springs as stepped: values in effect, kernel order, coefficients. Written by
+    /// [`Workspace::compile`]; the values in effect by the control and muscles stages.
     pub springs: SpringSet,
     /// The integrator, chosen when the simulation is built (or its settings change), by
     /// the simulation. Taken out while it steps (see the integrate stage).
     pub solver: Option<Box<dyn Solver>>,
-    /// Constant force per node: m·g plus fields \[N].
+    /// Constant force per node: m·g plus fields \[N]. Written by [`Workspace::compile`].
     pub fbase: Vec<Vec3>,
     /// Force per node held over an integration step: `fbase` plus gas pressure plus the
     /// user's forces \[N]; empty while it would equal `fbase` (no gas, no user forces: 16 B
-    /// a node kept). Read it through [`Workspace::fconst`] or [`held_forces`].
+    /// a node kept). Read it through [`Workspace::fconst`] or [`SolverWs::fconst`]. Written by
+    /// the pressure and external stages.
     pub fconst: Vec<Vec3>,
     /// The user forces in `fconst` since the last integration step (the external stage
-    /// runs once more after they are gone, to take them out).
+    /// runs once more after they are gone, to take them out). Written by the external
+    /// stage.
     pub external: Vec<(u32, Vec3)>,
+    /// The explicit integrators' buffers. Written by the solver.
+    pub kernel: Kernel,
+    /// Velocity factor applied after each integration step: r^h·f. Written by
+    /// [`Workspace::compile`].
+    pub retention: Real,
+    /// Pinned nodes without an anchor path (stopped after every integration step).
+    /// Written by [`Workspace::compile`].
+    pub pinned: Vec<u32>,
+    /// Nodes held through `Control::targets` this step: (node, start, target). Written by
+    /// the control stage.
+    pub held: Vec<(u32, Vec3, Vec3)>,
+    /// Kinematic nodes of this integration step: (node, position at its start, target).
+    /// Written by the control stage.
+    pub kinematic: Vec<(u32, Vec3, Vec3)>,
+    /// Positions at the start of this integration step (contacts only). Written by the
+    /// integrate stage.
+    pub x_old: Vec<Vec3>,
+    /// The node collisions' scratch (lists of candidates). Written by the contacts stage
+    /// and by the solvers that take node collisions themselves.
+    pub collisions: CollisionWs,
+    /// Sensor outputs (0 or 1) read at the start of the last step. Written by the sensors
+    /// stage.
+    pub sensors: Vec<Real>,
+    /// Whether the integrator already checked the state: `Some(finite)` (symplectic Euler
+    /// fuses the check into its node pass), `None` for the check stage to do. Written by
+    /// the integrate stage, from the solver's [`StepReport`].
+    pub finite: Option<bool>,
+    /// Springs past their break strain at the end of the step (user indices, ascending).
+    /// Written by the tear stage.
+    pub torn: Vec<u32>,
+    /// Timing and work counters: every stage adds to them.
+    pub counters: Counters,
+    /// The energy audit's books (kept when the workspace is compiled again): every stage
+    /// that moves energy books it.
+    pub audit: Ledger,
+}
+
+/// The explicit integrators' buffers, reused from step to step.
+#[derive(Debug, Default)]
+pub(crate) struct Kernel {
     /// Per-spring forces, kernel order \[N], then one zero row (see `crate::layout::end_lists`).
     pub sf: Vec<Vec3>,
     /// Per-spring impulses, kernel order [N·s] (impulse form only).
     pub sj: Vec<Vec3>,
     /// Per-node scratch arrays of the multi-evaluation integrators.
     pub scratch: Vec<Vec<Vec3>>,
-    /// Velocity factor applied after each integration step: r^h·f.
+}
+
+impl Kernel {
+    /// `count` per-node scratch arrays of `n` entries (give them back with
+    /// [`Self::put_scratch`]).
+    pub(crate) fn take_scratch(&mut self, count: usize, n: usize) -> Vec<Vec<Vec3>> {
+        let mut s = std::mem::take(&mut self.scratch);
+        s.resize_with(count, Vec::new);
+        for buf in &mut s {
+            buf.resize(n, Vec3::ZERO);
+        }
+        s
+    }
+
+    /// Returns scratch arrays for the next use.
+    pub(crate) fn put_scratch(&mut self, s: Vec<Vec<Vec3>>) {
+        self.scratch = s;
+    }
+}
+
+/// The workspace as a solver sees it while it steps: what the stages before it prepared,
+/// to read; its own buffers, the collision scratch, the counters and the books, to write.
+pub(crate) struct SolverWs<'a> {
+    /// The springs in effect.
+    pub springs: &'a SpringSet,
+    /// Constant force per node \[N].
+    pub fbase: &'a [Vec3],
+    /// The forces held over the step \[N] ([`Workspace::fconst`]).
+    pub fconst: &'a [Vec3],
+    /// The user forces in `fconst`: (node, force \[N]).
+    pub external: &'a [(u32, Vec3)],
+    /// The velocity factor after the step.
     pub retention: Real,
-    /// Pinned nodes without an anchor path (stopped after every integration step).
-    pub pinned: Vec<u32>,
-    /// Nodes held through `Control::targets` this step: (node, start, target).
-    pub held: Vec<(u32, Vec3, Vec3)>,
-    /// Kinematic nodes of this integration step: (node, position at its start, target).
-    pub kinematic: Vec<(u32, Vec3, Vec3)>,
-    /// Positions at the start of this integration step (contacts only).
-    pub x_old: Vec<Vec3>,
-    /// The node collision stage's scratch.
-    pub collisions: CollisionWs,
-    /// Sensor outputs (0 or 1) read at the start of the last step.
-    pub sensors: Vec<Real>,
-    /// Whether the integrator already checked the state: `Some(finite)` (symplectic Euler
-    /// fuses the check into its node pass), `None` for the check stage to do.
-    pub finite: Option<bool>,
-    /// Springs past their break strain at the end of the step (user indices, ascending).
-    pub torn: Vec<u32>,
+    /// Nodes held through `Control::targets`: (node, start, target).
+    pub held: &'a [(u32, Vec3, Vec3)],
+    /// Kinematic nodes: (node, start, target).
+    pub kinematic: &'a [(u32, Vec3, Vec3)],
+    /// The solver's buffers.
+    pub kernel: &'a mut Kernel,
+    /// The node collisions' scratch.
+    pub collisions: &'a mut CollisionWs,
     /// Timing and work counters.
-    pub counters: Counters,
-    /// The energy audit's books (kept when the workspace is compiled again).
-    pub audit: Ledger,
+    pub counters: &'a mut Counters,
+    /// The energy audit's books.
+    pub audit: &'a mut Ledger,
+}
+
+impl SolverWs<'_> {
+    /// Nodes that do not move by forces this integration step: pinned and anchored nodes
+    /// (inverse mass 0) and held nodes.
+    pub(crate) fn fixed(&self, model: &Model) -> Vec<bool> {
+        let mut f: Vec<bool> = model.nodes.inv_mass.iter().map(|&w| w == 0.0).collect();
+        for &(node, _, _) in self.kinematic {
+            f[node as usize] = true;
+        }
+        f
+    }
 }
 
 /// The forces held over an integration step \[N]: `fconst` where a stage filled it, else
-/// `fbase` (a free function, for callers that borrow other fields of the workspace).
-pub(crate) fn held_forces<'a>(fbase: &'a [Vec3], fconst: &'a [Vec3]) -> &'a [Vec3] {
+/// `fbase`.
+fn held_forces<'a>(fbase: &'a [Vec3], fconst: &'a [Vec3]) -> &'a [Vec3] {
     if fconst.is_empty() { fbase } else { fconst }
 }
 
 impl Workspace {
-    /// The forces held over the integration step \[N] (see [`held_forces`]).
+    /// The forces held over the integration step \[N] (`fbase` where no stage filled `fconst`).
     pub(crate) fn fconst(&self) -> &[Vec3] {
         held_forces(&self.fbase, &self.fconst)
     }
@@ -90,10 +170,12 @@ impl Workspace {
         self.external.clear();
         let m = model.springs.len();
         // The springs' forces, then a zero row: the pad of the node kernel's end lists.
-        self.sf.resize(m + 1, Vec3::ZERO);
-        self.sf[m] = Vec3::ZERO;
+        self.kernel.sf.resize(m + 1, Vec3::ZERO);
+        self.kernel.sf[m] = Vec3::ZERO;
         let impulses = self.springs.impulses.is_some();
-        self.sj.resize(if impulses { m } else { 0 }, Vec3::ZERO);
+        self.kernel
+            .sj
+            .resize(if impulses { m } else { 0 }, Vec3::ZERO);
         let env = &model.env;
         self.retention = ((env.velocity_retention as f64).powf(h as f64)
             * env.velocity_retention_per_step as f64) as Real;
@@ -109,30 +191,21 @@ impl Workspace {
         self.h = Some(h);
     }
 
-    /// `count` per-node scratch arrays of `n` entries (give them back with
-    /// [`Self::put_scratch`]).
-    pub(crate) fn take_scratch(&mut self, count: usize, n: usize) -> Vec<Vec<Vec3>> {
-        let mut s = std::mem::take(&mut self.scratch);
-        s.resize_with(count, Vec::new);
-        for buf in &mut s {
-            buf.resize(n, Vec3::ZERO);
+    /// The solver's view of the workspace (the solver itself taken out).
+    pub(crate) fn for_solver(&mut self) -> SolverWs<'_> {
+        SolverWs {
+            springs: &self.springs,
+            fbase: &self.fbase,
+            fconst: held_forces(&self.fbase, &self.fconst),
+            external: &self.external,
+            retention: self.retention,
+            held: &self.held,
+            kinematic: &self.kinematic,
+            kernel: &mut self.kernel,
+            collisions: &mut self.collisions,
+            counters: &mut self.counters,
+            audit: &mut self.audit,
         }
-        s
-    }
-
-    /// Returns scratch arrays for the next use.
-    pub(crate) fn put_scratch(&mut self, s: Vec<Vec<Vec3>>) {
-        self.scratch = s;
-    }
-
-    /// Nodes that do not move by forces this integration step: pinned and anchored nodes
-    /// (inverse mass 0) and held nodes.
-    pub(crate) fn fixed(&self, model: &Model) -> Vec<bool> {
-        let mut f: Vec<bool> = model.nodes.inv_mass.iter().map(|&w| w == 0.0).collect();
-        for &(node, _, _) in &self.kinematic {
-            f[node as usize] = true;
-        }
-        f
     }
 }
 
@@ -151,8 +224,8 @@ pub(crate) trait Solver: std::fmt::Debug + Send + Sync {
     fn integrator(&self) -> Integrator;
 
     /// Advances `st` by one integration step of `ctx.h`. Reads the springs in effect and
-    /// the constant forces from `ws`, and adds its work to `ws.counters`.
-    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport;
+    /// the held forces from `ws`, and adds its work to `ws.counters`.
+    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport;
 
     /// The springs' values (`springs`, in effect) or the step size `h` changed: recompute
     /// what depends on them. Caches that check themselves (a factorisation) may stay.
@@ -181,7 +254,7 @@ pub(crate) trait Solver: std::fmt::Debug + Send + Sync {
     }
 }
 
-/// The springs' rows of a force buffer such as [`Workspace::sf`]: all but its last, zero
+/// The springs' rows of a force buffer such as [`Kernel::sf`]: all but its last, zero
 /// row.
 pub(crate) fn spring_rows(sf: &mut [Vec3]) -> &mut [Vec3] {
     let m = sf.len().saturating_sub(1);

@@ -7,7 +7,7 @@ use crate::real::Vec3;
 use crate::settings::Integrator;
 use crate::solvers::explicit::eval;
 use crate::state::State;
-use crate::step::{Solver, StepCtx, StepReport, Workspace};
+use crate::step::{Solver, SolverWs, StepCtx, StepReport};
 
 #[derive(Debug)]
 pub(crate) struct ExplicitEuler;
@@ -17,9 +17,9 @@ impl Solver for ExplicitEuler {
         Integrator::ExplicitEuler
     }
 
-    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport {
         let (model, h) = (ctx.model, ctx.h);
-        let mut s = ws.take_scratch(1, st.len());
+        let mut s = ws.kernel.take_scratch(1, st.len());
         let f = &mut s[0];
         eval::forces_at(model, ws, &st.x, &st.v, f);
         let (inv_mass, ret) = (&model.nodes.inv_mass, ws.retention);
@@ -33,7 +33,7 @@ impl Solver for ExplicitEuler {
                 }
             });
         });
-        ws.put_scratch(s);
+        ws.kernel.put_scratch(s);
         StepReport::default()
     }
 }

@@ -6,11 +6,11 @@ use crate::forces::{self, NodeForces};
 use crate::model::Model;
 use crate::par;
 use crate::real::Vec3;
-use crate::step::{Workspace, held_forces, spring_rows};
+use crate::step::{SolverWs, spring_rows};
 
 /// Total forces at (x, v) into `f` \[N]: one spring pass, then one node pass (springs,
 /// constant forces, drag), timed as those two parts.
-pub(crate) fn forces_at(model: &Model, ws: &mut Workspace, x: &[Vec3], v: &[Vec3], f: &mut [Vec3]) {
+pub(crate) fn forces_at(model: &Model, ws: &mut SolverWs, x: &[Vec3], v: &[Vec3], f: &mut [Vec3]) {
     let springs = &ws.springs;
     let power = ws.counters.time(Phase::Springs, || {
         forces::spring_pass(
@@ -18,16 +18,11 @@ pub(crate) fn forces_at(model: &Model, ws: &mut Workspace, x: &[Vec3], v: &[Vec3
             &springs.forces,
             x,
             v,
-            spring_rows(&mut ws.sf),
+            spring_rows(&mut ws.kernel.sf),
         )
     });
     ws.audit.note_damping_power(power);
-    let nf = NodeForces::new(
-        model,
-        &springs.layout,
-        &ws.sf,
-        held_forces(&ws.fbase, &ws.fconst),
-    );
+    let nf = NodeForces::new(model, &springs.layout, &ws.kernel.sf, ws.fconst);
     ws.counters.time(Phase::Nodes, || {
         par::chunks_mut(f, par::NODE_CHUNK, |start, part| {
             let r = start..start + part.len();

@@ -7,7 +7,7 @@ use crate::real::{Real, Vec3};
 use crate::settings::Integrator;
 use crate::solvers::explicit::eval;
 use crate::state::State;
-use crate::step::{Solver, StepCtx, StepReport, Workspace};
+use crate::step::{Solver, SolverWs, StepCtx, StepReport};
 
 #[derive(Debug)]
 pub(crate) struct Rk4;
@@ -17,9 +17,9 @@ impl Solver for Rk4 {
         Integrator::Rk4
     }
 
-    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport {
         let (model, h) = (ctx.model, ctx.h);
-        let mut s = ws.take_scratch(5, st.len());
+        let mut s = ws.kernel.take_scratch(5, st.len());
         let [x0, v0, f, sx, sv] = &mut s[..] else {
             unreachable!("five scratch buffers")
         };
@@ -66,7 +66,7 @@ impl Solver for Rk4 {
                 });
             });
         }
-        ws.put_scratch(s);
+        ws.kernel.put_scratch(s);
         StepReport::default()
     }
 }

@@ -14,7 +14,7 @@ use crate::node_update::NodeTerms;
 use crate::real::{Vec3, nonfinite_probe};
 use crate::settings::Integrator;
 use crate::state::State;
-use crate::step::{Solver, SpringSet, StepCtx, StepReport, Workspace, held_forces, spring_rows};
+use crate::step::{Solver, SolverWs, SpringSet, StepCtx, StepReport, spring_rows};
 use crate::{par, simd};
 
 use crate::solvers::explicit::sweep;
@@ -27,7 +27,7 @@ impl Solver for SymplecticEuler {
         Integrator::SymplecticEuler
     }
 
-    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport {
         if ws.springs.impulses.is_none() && ws.springs.sweep.worthwhile {
             return self.sweep(ctx, st, ws);
         }
@@ -40,21 +40,21 @@ impl Solver for SymplecticEuler {
                 &springs.forces,
                 x,
                 v,
-                spring_rows(&mut ws.sf),
+                spring_rows(&mut ws.kernel.sf),
             );
             if let Some(imp) = &springs.impulses {
                 // (Their damping stays in the audit's residual: an impulse's loss depends on
                 // the velocities after all of them.)
-                forces::spring_pass(&springs.layout, imp, x, v, &mut ws.sj);
+                forces::spring_pass(&springs.layout, imp, x, v, &mut ws.kernel.sj);
             }
             p
         });
         // The energy audit's damping term (see `crate::audit`).
         ws.audit.note_damping_power(power);
         ws.counters.spring_updates += model.springs.len() as u64;
-        let terms = NodeTerms::new(model, held_forces(&ws.fbase, &ws.fconst), h, ws.retention);
+        let terms = NodeTerms::new(model, ws.fconst, h, ws.retention);
         let finite = ws.counters.time(Phase::Nodes, || {
-            node_pass(springs, terms, (&ws.sf, &ws.sj), (x, v))
+            node_pass(springs, terms, (&ws.kernel.sf, &ws.kernel.sj), (x, v))
         });
         StepReport {
             finite: Some(finite),
@@ -122,7 +122,7 @@ fn node_pass(
 
 impl SymplecticEuler {
     /// The step in one sweep (no impulse-form springs): see `sweep.rs`.
-    fn sweep(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+    fn sweep(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport {
         let model = ctx.model;
         let springs = &ws.springs;
         let s = sweep::SweepSprings {
@@ -131,14 +131,9 @@ impl SymplecticEuler {
             ends: &springs.ends,
             co: &springs.forces,
         };
-        let t = NodeTerms::new(
-            model,
-            held_forces(&ws.fbase, &ws.fconst),
-            ctx.h,
-            ws.retention,
-        );
+        let t = NodeTerms::new(model, ws.fconst, ctx.h, ws.retention);
         let (x, v) = (&mut st.x, &mut st.v);
-        let sf = &mut ws.sf;
+        let sf = &mut ws.kernel.sf;
         let (power, finite) = ws
             .counters
             .time(Phase::Nodes, || sweep::step(s, t, (x, v), sf));

@@ -7,7 +7,7 @@ use crate::real::Vec3;
 use crate::settings::Integrator;
 use crate::solvers::explicit::eval;
 use crate::state::State;
-use crate::step::{Solver, StepCtx, StepReport, Workspace};
+use crate::step::{Solver, SolverWs, StepCtx, StepReport};
 
 #[derive(Debug)]
 pub(crate) struct Verlet;
@@ -17,10 +17,10 @@ impl Solver for Verlet {
         Integrator::Verlet
     }
 
-    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport {
         let (model, h) = (ctx.model, ctx.h);
         let n = st.len();
-        let mut s = ws.take_scratch(1, n);
+        let mut s = ws.kernel.take_scratch(1, n);
         let f = &mut s[0];
         let inv_mass = &model.nodes.inv_mass;
         let mut acc = match st.verlet_accel.take() {
@@ -53,7 +53,7 @@ impl Solver for Verlet {
             });
         });
         st.verlet_accel = Some(acc);
-        ws.put_scratch(s);
+        ws.kernel.put_scratch(s);
         StepReport::default()
     }
 }

@@ -71,10 +71,10 @@ impl Friction {
             let (f, _) = self.spring(&terms[p], active, (h, p), x);
             let size = dot(f, f).sqrt();
             let mu = terms[p].mu;
-            self.force[p] = if size <= mu.1 * lambda[p] {
+            self.force[p] = if mu.holds(size, lambda[p]) {
                 f
             } else {
-                f.map(|c| c * mu.0 * lambda[p] / size)
+                f.map(|c| c * mu.kinetic * lambda[p] / size)
             };
         }
     }
@@ -106,11 +106,11 @@ impl Friction {
                 let (t, a) = (&terms[p], self.anchor[p]);
                 let (f, kt) = self.spring(t, active, (h, p), x);
                 let size = dot(f, f).sqrt();
-                let a = if size <= t.mu.1 * lambda[p] {
+                let a = if t.mu.holds(size, lambda[p]) {
                     a
                 } else {
                     let i = t.node as usize;
-                    let pull = t.mu.0 * lambda[p] / size / kt;
+                    let pull = t.mu.slip(lambda[p]) / size / kt;
                     let to: V3 = std::array::from_fn(|k| x[i][k] + f[k] * pull - a[k]);
                     let drag = along_plane(to, t.n);
                     std::array::from_fn(|k| a[k] + drag[k])

@@ -40,7 +40,7 @@ use crate::solvers::linalg::laplacian::{Laplacian, QWeights};
 use crate::solvers::penalty::gain::{self, Verdict};
 use crate::solvers::penalty::touch::{self, Start};
 use crate::state::State;
-use crate::step::{Solver, StepCtx, StepReport, Workspace};
+use crate::step::{Solver, SolverWs, StepCtx, StepReport};
 use chebyshev::Sweep;
 use contact::{ContactStep, FmsContacts, Origin};
 use global::Global;
@@ -87,7 +87,7 @@ impl Default for FastMassSpring {
 impl FastMassSpring {
     /// The springs' coefficients in the user's order for this step size, compiled again
     /// only when the springs (their generation) or the step size changed.
-    fn coefficients(&mut self, ctx: &StepCtx, ws: &Workspace) -> Arc<SpringCoeffs> {
+    fn coefficients(&mut self, ctx: &StepCtx, ws: &SolverWs) -> Arc<SpringCoeffs> {
         let key = (ws.springs.generation, (ctx.h as f64).to_bits());
         match &self.coeffs {
             Some((g, h, co)) if (*g, *h) == key => co.clone(),
@@ -107,7 +107,7 @@ impl FastMassSpring {
     fn factor(
         &mut self,
         ctx: &StepCtx,
-        ws: &mut Workspace,
+        ws: &mut SolverWs,
         (co, fixed): (&SpringCoeffs, &[bool]),
     ) -> Result<bool, String> {
         let (model, h) = (ctx.model, ctx.h as f64);
@@ -150,7 +150,7 @@ impl Solver for FastMassSpring {
     /// One step with `settings.iterations()` local/global iterations; when something
     /// touches, with the contacts in the global step ([`crate::solvers::fms::contact`]), or by Newton
     /// where that cannot take them. Fixed nodes move with their (kinematic) velocity.
-    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport {
         self.touched = touch::anything_touches(ctx, st, ws);
         let (model, h) = (ctx.model, ctx.h as f64);
         let co = self.coefficients(ctx, ws);
@@ -166,7 +166,7 @@ impl Solver for FastMassSpring {
         let planes = if self.touched {
             ws.counters.contact_steps += 1;
             let f0: Vec<V3> = ws
-                .fconst()
+                .fconst
                 .iter()
                 .map(|f| f.to_array().map(f64::from))
                 .collect();
@@ -195,12 +195,12 @@ impl Solver for FastMassSpring {
             h,
             pull: &self.pull,
         };
-        let y = sys.inertial_target(&x0, &v0, ws.fconst());
+        let y = sys.inertial_target(&x0, &v0, ws.fconst);
         let base = sys.constant_rhs(&x0, &v0, &y);
         let mut x = sys.start(&x0, &v0, &y);
         if let Some(planes) = planes {
             let shed = undriven(model, ws).then_some(&fixed[..]);
-            let energy = |st: &State| implicit::energy_with(model, (&ws.springs, &ws.fbase), st);
+            let energy = |st: &State| implicit::energy_with(model, (ws.springs, ws.fbase), st);
             let job = ContactStep {
                 planes,
                 origin: Origin {
@@ -224,7 +224,7 @@ impl Solver for FastMassSpring {
         }
         st.friction_anchors.clear();
         let iterations = ctx.settings.iterations();
-        pushed_iterations(&sys, &base, &mut x, iterations, &mut ws.counters);
+        pushed_iterations(&sys, &base, &mut x, iterations, ws.counters);
         let v1 = sys.velocities(&x0, &x);
         sys.finish(st, (&x, &v1), ws.retention as f64);
         StepReport::default()
@@ -283,7 +283,7 @@ fn kept_if_judged(
 /// controller, user force or wind. Its energy can then only fall (gravity, force fields
 /// and the gas are in the energy; friction, drag, damping and energy loss take some out),
 /// so what a step gains is the error of its unconverged iterations.
-fn undriven(model: &Model, ws: &Workspace) -> bool {
+fn undriven(model: &Model, ws: &SolverWs) -> bool {
     let (env, act) = (&model.env, &model.actuators);
     model.anchors.is_empty()
         && ws.held.is_empty()

@@ -28,7 +28,7 @@ use crate::solvers::penalty::gain::{Verdict, made_energy, verdict};
 use crate::solvers::penalty::planes::{Iterate, Planes};
 use crate::solvers::penalty::touch::{self, Start};
 use crate::state::State;
-use crate::step::{Solver, SpringSet, StepCtx, StepReport, Workspace, held_forces};
+use crate::step::{Solver, SolverWs, SpringSet, StepCtx, StepReport};
 use method::Method;
 use workspace::{ImplicitWs, SolveCtx};
 
@@ -76,7 +76,7 @@ impl Solver for Implicit {
 
     /// One step of the method from `st` (velocities of kinematic nodes already set by the
     /// control stage); fixed nodes keep Δv = 0.
-    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> StepReport {
+    fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport {
         let retention = ws.retention;
         self.step_or_halve(ctx, st, ws, (retention, 0));
         StepReport::default()
@@ -94,7 +94,7 @@ impl Implicit {
         &mut self,
         ctx: &StepCtx,
         st: &mut State,
-        ws: &mut Workspace,
+        ws: &mut SolverWs,
         (retention, depth): (Real, u32),
     ) {
         let may_halve = depth < MAX_HALVINGS;
@@ -130,7 +130,7 @@ impl Implicit {
         &mut self,
         ctx: &StepCtx,
         st: &mut State,
-        ws: &mut Workspace,
+        ws: &mut SolverWs,
         rules: Judged,
     ) -> bool {
         let Judged {
@@ -224,7 +224,7 @@ struct Newton<'a> {
 impl<'a> Newton<'a> {
     /// Forces at the start; the warm start is last step's Δv (as stored in the state, so a
     /// resumed run starts the same).
-    fn start(method: Method, ctx: &'a StepCtx<'a>, st: &State, ws: &mut Workspace) -> Self {
+    fn start(method: Method, ctx: &'a StepCtx<'a>, st: &State, ws: &mut SolverWs) -> Self {
         let (model, h) = (ctx.model, ctx.h as f64);
         let n = st.len();
         let fixed = ws.fixed(model);
@@ -264,7 +264,7 @@ impl<'a> Newton<'a> {
     }
 
     /// The contact planes of this step ([`touch::find`]).
-    fn find_planes(&mut self, co: &SpringCoeffs, ws: &mut Workspace, fronts_at: &[Vec3]) {
+    fn find_planes(&mut self, co: &SpringCoeffs, ws: &mut SolverWs, fronts_at: &[Vec3]) {
         let start = Start {
             x0: &self.x0,
             v0: &self.v0,
@@ -276,7 +276,7 @@ impl<'a> Newton<'a> {
 
     /// Adds the planes of node pairs that met where the last solve put them and have
     /// none yet ([`touch::pairs_entered`]); returns whether it added any.
-    fn pairs_entered(&mut self, ws: &mut Workspace) -> bool {
+    fn pairs_entered(&mut self, ws: &mut SolverWs) -> bool {
         let x_end = self.end_positions();
         let Some(planes) = &mut self.planes else {
             return false;
@@ -287,7 +287,7 @@ impl<'a> Newton<'a> {
             f0: &self.f0,
             fixed: &self.fixed,
         };
-        touch::pairs_entered(self.ctx, &start, planes, &mut ws.collisions, &x_end)
+        touch::pairs_entered(self.ctx, &start, planes, ws.collisions, &x_end)
     }
 
     /// The nodes on a surface at the end of the step, ascending.
@@ -325,7 +325,7 @@ impl<'a> Newton<'a> {
     }
 
     /// Assembles A at (x, v) into `iws.matrix`; returns K·v.
-    fn assemble(&self, iws: &mut ImplicitWs, ws: &mut Workspace, x: &[V3], v: &[V3]) -> Vec<V3> {
+    fn assemble(&self, iws: &mut ImplicitWs, ws: &mut SolverWs, x: &[V3], v: &[V3]) -> Vec<V3> {
         let model = self.ctx.model;
         let mut kv = vec![[0.0; 3]; x.len()];
         let springs = &ws.springs;
@@ -345,7 +345,7 @@ impl<'a> Newton<'a> {
 
     /// Solves A·out = rhs (with the node pairs' couplings, [`crate::solvers::penalty::pair_coupling`]),
     /// counting the solve and its iterations.
-    fn solve(&self, iws: &mut ImplicitWs, ws: &mut Workspace, rhs: &[V3], out: &mut [V3]) {
+    fn solve(&self, iws: &mut ImplicitWs, ws: &mut SolverWs, rhs: &[V3], out: &mut [V3]) {
         let ctx = SolveCtx {
             model: self.ctx.model,
             weights: self.weights,
@@ -363,7 +363,7 @@ impl<'a> Newton<'a> {
     }
 
     /// The linearised step: (M − h·w₁·(b_v·D + h·b_x·K))·Δv = h·((w₀ + w₁)·f₀ + w₁·a_x·h·K·v₀).
-    fn first(&mut self, iws: &mut ImplicitWs, ws: &mut Workspace) {
+    fn first(&mut self, iws: &mut ImplicitWs, ws: &mut SolverWs) {
         let (m, h) = (self.method, self.ctx.h as f64);
         let kv = self.assemble(iws, ws, &self.x0, &self.v0);
         let mut rhs = vec![[0.0; 3]; self.x0.len()];
@@ -406,7 +406,7 @@ impl<'a> Newton<'a> {
     }
 
     /// The step's equations at the current iterate ([`Residual`]).
-    fn residual(&self, ws: &mut Workspace) -> Residual {
+    fn residual(&self, ws: &mut SolverWs) -> Residual {
         let (m, h, model) = (self.method, self.ctx.h as f64, self.ctx.model);
         let (xe, ve) = self.evaluation_point();
         let fe = forces_v3(model, ws, (&xe, &ve), m.checks_convergence());
@@ -414,7 +414,7 @@ impl<'a> Newton<'a> {
         let (mut g2, mut scale2) = (0.0, 0.0);
         for i in (0..self.x0.len()).filter(|&i| !self.fixed[i]) {
             let mass = model.nodes.mass[i] as f64;
-            let weight = ws.fconst()[i].to_array().map(|f| h * f as f64);
+            let weight = ws.fconst[i].to_array().map(|f| h * f as f64);
             for k in 0..3 {
                 let inertia = mass * self.dv[i][k];
                 let force = h * (m.w0 * self.f0[i][k] + m.w1 * fe[i][k]);
@@ -437,7 +437,7 @@ impl<'a> Newton<'a> {
 
     /// Newton iterations, at most [`EXTRA_ITERATIONS`], until the residual is under
     /// [`NEWTON_TOLERANCE`]; whether it got there.
-    fn converge(&mut self, iws: &mut ImplicitWs, ws: &mut Workspace) -> bool {
+    fn converge(&mut self, iws: &mut ImplicitWs, ws: &mut SolverWs) -> bool {
         for _ in 0..EXTRA_ITERATIONS {
             let residual = self.residual(ws);
             if residual.relative <= NEWTON_TOLERANCE {
@@ -450,14 +450,14 @@ impl<'a> Newton<'a> {
 
     /// A Newton step on g(Δv) = M·Δv − h·(w₀·f₀ + w₁·f(x_e, v_e)) with the Jacobian at the
     /// current iterate.
-    fn iterate(&mut self, iws: &mut ImplicitWs, ws: &mut Workspace) {
+    fn iterate(&mut self, iws: &mut ImplicitWs, ws: &mut SolverWs) {
         let residual = self.residual(ws);
         self.solve_from(iws, ws, residual);
     }
 
     /// The Newton step from the `residual` at the current iterate: solves
     /// J·δ = −g (the contacts' planes added) and moves Δv by δ.
-    fn solve_from(&mut self, iws: &mut ImplicitWs, ws: &mut Workspace, residual: Residual) {
+    fn solve_from(&mut self, iws: &mut ImplicitWs, ws: &mut SolverWs, residual: Residual) {
         let n = self.x0.len();
         let Residual {
             minus_g: mut rhs,
@@ -524,8 +524,8 @@ struct Residual {
 }
 
 /// The energy of `st` with the springs in effect.
-fn step_energy(model: &Model, ws: &Workspace, st: &State) -> Energy {
-    energy_with(model, (&ws.springs, &ws.fbase), st)
+fn step_energy(model: &Model, ws: &SolverWs, st: &State) -> Energy {
+    energy_with(model, (ws.springs, ws.fbase), st)
 }
 
 /// The energy of `st` with the springs `sp` in effect and the constant forces `fbase`.
@@ -541,13 +541,13 @@ pub(crate) fn energy_with(model: &Model, (sp, fbase): (&SpringSet, &[Vec3]), st:
 /// draping cloth (`tests/large_steps_contact.rs`) took another chaotic path on which
 /// nodes came within 0.16–0.26 radii of the sphere instead of 0.95 — a weakness of the
 /// contact planes to look into before they change.
-fn forces_v3(model: &Model, ws: &mut Workspace, (x, v): (&[V3], &[V3]), exact: bool) -> Vec<V3> {
+fn forces_v3(model: &Model, ws: &mut SolverWs, (x, v): (&[V3], &[V3]), exact: bool) -> Vec<V3> {
     if !exact {
         let mut f = vec![Vec3::ZERO; x.len()];
         eval::forces_at(model, ws, &blocks::to_real(x), &blocks::to_real(v), &mut f);
         return blocks::to_v3(&f);
     }
-    let (springs, fconst) = (&ws.springs, held_forces(&ws.fbase, &ws.fconst));
+    let (springs, fconst) = (&ws.springs, ws.fconst);
     let co = (&springs.layout, &springs.forces);
     let f = ws.counters.time(Phase::Springs, || {
         crate::solvers::implicit::forces64::forces_at(model, co, fconst, (x, v))

@@ -39,6 +39,7 @@ use crate::solvers::linalg::blocks::{B3, BlockMatrix, BlockPattern, V3, real};
 use crate::solvers::penalty::pair_coupling::Coupling;
 use crate::solvers::penalty::term::{EPS_V, Friction, Term, dot};
 
+use crate::contact::coulomb::Coulomb;
 use crate::contact::inside::SolverContacts;
 use crate::contact::surface::Hit;
 use crate::real::{Real, Vec3};
@@ -154,9 +155,8 @@ impl<'a> Planes<'a> {
         };
         let along = real(driven).normalize_or_zero();
         let contact = self.surfaces.node(i, real(p));
-        let rough = contact.roughness_along(hit.normal, along);
-        let mu_k = (hit.roughness * rough) as f64;
-        let braked = self.h * mu_k * load.max(0.0) * inv_m;
+        let mu = (contact.coulomb((hit.roughness, hit.static_roughness), hit.normal, along)).wide();
+        let braked = self.h * mu.kinetic * load.max(0.0) * inv_m;
         self.list.push(Plane {
             t: Term {
                 node: i as u32,
@@ -164,7 +164,7 @@ impl<'a> Planes<'a> {
                 offset: r - hit.phi as f64 + dot(n, p),
                 kappa: GAMMA * self.k_node[i],
                 u,
-                mu: (mu_k, (hit.static_roughness * rough) as f64),
+                mu,
                 surface: true,
                 slack: 0.01 * r,
             },
@@ -196,7 +196,7 @@ impl<'a> Planes<'a> {
             let f = p.last;
             let vt = p.t.tangential(v_end[p.t.node as usize]);
             let speed = dot(vt, vt).sqrt();
-            let coulomb = p.t.mu.0 * f.lambda;
+            let coulomb = p.t.mu.slip(f.lambda);
             p.counted && speed > EPS_V && (f.c * speed - coulomb).abs() > 0.1 * coulomb
         });
         let entered = self.entered(x_end);
@@ -260,7 +260,7 @@ impl<'a> Planes<'a> {
             let applied = f.force(vt);
             let m = masses[i] as f64;
             let other: V3 = std::array::from_fn(|k| m * (vt[k] - vt0[k]) / h - applied[k]);
-            if dot(vt, vt).sqrt() > EPS_V || dot(other, other).sqrt() > p.t.mu.1 * f.lambda {
+            if dot(vt, vt).sqrt() > EPS_V || dot(other, other).sqrt() > p.t.mu.grip(f.lambda) {
                 continue;
             }
             p.t.hold(h, x0[i], (&mut x1[i], &mut v1[i]));
@@ -499,7 +499,7 @@ impl Planes<'_> {
                 offset: pc.reach,
                 kappa: GAMMA * self.stiffness(i).max(self.stiffness(j)),
                 u: vj,
-                mu: (pc.mu, pc.mu),
+                mu: Coulomb::uniform(pc.mu),
                 surface: false,
                 slack: 0.01 * r,
             },

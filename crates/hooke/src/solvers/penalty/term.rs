@@ -3,6 +3,7 @@
 //! ([`Friction`]) — what the implicit family's planes ([`crate::solvers::penalty::planes`]) and fast
 //! mass-spring's contact steps ([`crate::solvers::fms::contact`]) read.
 
+use crate::contact::coulomb::Coulomb;
 use crate::solvers::linalg::blocks::V3;
 
 /// Slide speed below which friction holds like static friction [m/s].
@@ -23,8 +24,8 @@ pub(crate) struct Term {
     pub kappa: f64,
     /// The surface's velocity u [m/s].
     pub u: V3,
-    /// Kinetic and static friction coefficients μk, μs.
-    pub mu: (f64, f64),
+    /// The friction coefficients.
+    pub mu: Coulomb<f64>,
     /// Whether the plane is a surface's (else another node's).
     pub surface: bool,
     /// How far inside or outside it a node may end and still count as where a solve put
@@ -80,11 +81,11 @@ pub(crate) struct Friction {
 }
 
 impl Friction {
-    pub(crate) fn lagged((mu_k, mu_s): (f64, f64), lambda: f64, speed: f64) -> Self {
+    pub(crate) fn lagged(mu: Coulomb<f64>, lambda: f64, speed: f64) -> Self {
         let c = if speed > EPS_V {
-            mu_k * lambda / speed
+            mu.slip(lambda) / speed
         } else {
-            mu_s * lambda / EPS_V
+            mu.grip(lambda) / EPS_V
         };
         Self { lambda, c }
     }

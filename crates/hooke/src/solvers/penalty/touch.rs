@@ -10,11 +10,11 @@ use crate::solvers::linalg::blocks::{V3, to_real};
 use crate::solvers::penalty::planes::{Candidate, PairContact, Planes};
 use crate::solvers::penalty::term::dot;
 use crate::state::State;
-use crate::step::{StepCtx, Workspace};
+use crate::step::{SolverWs, StepCtx};
 
 /// Whether any free node is within its radius of a surface, or of another node it may
 /// collide with, at its start or at its inertial prediction y = x₀ + h·v₀ + h²·M⁻¹·f_const.
-pub(crate) fn anything_touches(ctx: &StepCtx, st: &State, ws: &mut Workspace) -> bool {
+pub(crate) fn anything_touches(ctx: &StepCtx, st: &State, ws: &mut SolverWs) -> bool {
     let model = ctx.model;
     if !model.contacts.any() {
         return false;
@@ -24,7 +24,7 @@ pub(crate) fn anything_touches(ctx: &StepCtx, st: &State, ws: &mut Workspace) ->
         .map(|i| {
             let m = model.nodes.mass[i];
             let a = if m > 0.0 {
-                ws.fconst()[i] / m
+                ws.fconst[i] / m
             } else {
                 Vec3::ZERO
             };
@@ -61,7 +61,7 @@ pub(crate) struct Start<'s> {
 pub(crate) fn find<'a>(
     ctx: &StepCtx<'a>,
     co: &SpringCoeffs,
-    ws: &mut Workspace,
+    ws: &mut SolverWs,
     start: &Start,
     (c_x, fronts_at): (f64, &[Vec3]),
 ) -> Option<Planes<'a>> {
@@ -72,7 +72,7 @@ pub(crate) fn find<'a>(
     let mut y = start.x0.to_vec();
     for i in (0..y.len()).filter(|&i| !start.fixed[i]) {
         let m = model.nodes.mass[i] as f64;
-        let f = ws.fconst()[i].to_array().map(|c| c as f64);
+        let f = ws.fconst[i].to_array().map(|c| c as f64);
         let (x0, v0) = (start.x0[i], start.v0[i]);
         y[i] = std::array::from_fn(|k| x0[k] + h * v0[k] + h * h * f[k] / m);
         let springs = adj.as_a(i).iter().chain(adj.as_b(i));
@@ -87,7 +87,7 @@ pub(crate) fn find<'a>(
             y: y[i],
         });
     }
-    pair_planes(ctx, start, &mut planes, &mut ws.collisions, (&y, 0.0));
+    pair_planes(ctx, start, &mut planes, ws.collisions, (&y, 0.0));
     (!planes.is_empty()).then_some(planes)
 }
 
