@@ -60,6 +60,7 @@ mod derived;
 mod diagnostics;
 mod error;
 mod forces;
+pub mod grad;
 #[doc(hidden)]
 pub mod kernel_check;
 mod layout;

@@ -1,0 +1,141 @@
+//! The adjoint of one symplectic Euler step (see the [module docs](super)): from the
+//! adjoints of the state after the step to those of the state before it, gathering the
+//! parameters' gradients on the way.
+
+use glam::DVec3;
+
+use super::gradients::Gradients;
+use super::spring::{self, Coeffs};
+use crate::model::{DampingMode, FieldKind, Model};
+use crate::real::Vec3;
+
+/// A node's position or velocity in f64.
+// A no-op cast in f64 builds.
+#[allow(clippy::unnecessary_cast)]
+pub(super) fn wide(v: Vec3) -> DVec3 {
+    DVec3::new(v.x as f64, v.y as f64, v.z as f64)
+}
+
+/// What the backward pass reads of a model and its step, in f64.
+#[derive(Debug)]
+pub(super) struct StepModel {
+    /// Step size h \[s].
+    h: f64,
+    /// Velocity factor r after a step.
+    r: f64,
+    /// Air drag [N·s/m] and wind \[m/s].
+    drag: (f64, DVec3),
+    /// Inverse mass per node (0: pinned).
+    w: Vec<f64>,
+    /// Per node, ∂f_const/∂m: gravity plus the acceleration fields on it \[m/s²].
+    per_mass: Vec<DVec3>,
+    /// Per node, the constant force \[N].
+    fconst: Vec<DVec3>,
+    /// Per spring, its ends and coefficients.
+    springs: Vec<(usize, usize, Coeffs)>,
+}
+
+impl StepModel {
+    /// `model` stepped by `h` \[s] with the velocity factor `r`.
+    pub(super) fn new(model: &Model, h: f64, r: f64) -> Self {
+        let (nodes, env, sp) = (&model.nodes, &model.env, &model.springs);
+        let mut per_mass = vec![wide(env.gravity); nodes.len()];
+        for field in env
+            .fields
+            .iter()
+            .filter(|f| f.kind == FieldKind::Acceleration)
+        {
+            match &field.nodes {
+                Some(list) => list
+                    .iter()
+                    .for_each(|&i| per_mass[i as usize] += wide(field.value)),
+                None => per_mass.iter_mut().for_each(|a| *a += wide(field.value)),
+            }
+        }
+        let springs = (0..sp.len())
+            .map(|s| {
+                let co = Coeffs {
+                    k: sp.k[s] as f64,
+                    rest: sp.rest[s] as f64,
+                    c: sp.c[s] as f64,
+                    iso: sp.damping[s] == DampingMode::Isotropic,
+                };
+                (sp.a[s] as usize, sp.b[s] as usize, co)
+            })
+            .collect();
+        Self {
+            h,
+            r,
+            drag: (env.air_drag as f64, wide(env.wind)),
+            w: nodes.inv_mass.iter().map(|&w| w as f64).collect(),
+            per_mass,
+            fconst: crate::forces::constant_forces(model)
+                .into_iter()
+                .map(wide)
+                .collect(),
+            springs,
+        }
+    }
+
+    /// The number of springs.
+    pub(super) fn springs(&self) -> usize {
+        self.springs.len()
+    }
+
+    /// The total force on every node at (`x`, `v`) \[N].
+    fn forces(&self, x: &[DVec3], v: &[DVec3]) -> Vec<DVec3> {
+        let (air, wind) = self.drag;
+        let mut f: Vec<DVec3> = (0..x.len())
+            .map(|i| self.fconst[i] - air * (v[i] - wind))
+            .collect();
+        for &(a, b, co) in &self.springs {
+            let fa = spring::force(co, x[a] - x[b], v[a] - v[b]);
+            f[a] += fa;
+            f[b] -= fa;
+        }
+        f
+    }
+
+    /// Goes back through the step that started at (`x`, `v`): `lx`, `lv` hold ∂L/∂x₁,
+    /// ∂L/∂v₁ on entry and ∂L/∂x, ∂L/∂v on return; the parameters' gradients are added to
+    /// `g`.
+    pub(super) fn back(
+        &self,
+        (x, v): (&[DVec3], &[DVec3]),
+        lx: &mut [DVec3],
+        lv: &mut [DVec3],
+        g: &mut Gradients,
+    ) {
+        let (h, r, (air, _)) = (self.h, self.r, self.drag);
+        let f = self.forces(x, v);
+        // μ = ∂L/∂v' (a pinned node's velocity is stopped after the step: v₁ = 0).
+        let mu: Vec<DVec3> = (0..x.len())
+            .map(|i| {
+                h * lx[i]
+                    + if self.w[i] > 0.0 {
+                        r * lv[i]
+                    } else {
+                        DVec3::ZERO
+                    }
+            })
+            .collect();
+        // γ = ∂L/∂f = h·M⁻¹·μ.
+        let gf: Vec<DVec3> = (0..x.len()).map(|i| h * self.w[i] * mu[i]).collect();
+        for i in 0..x.len() {
+            lv[i] = mu[i] - air * gf[i];
+            // v' = v + h·w·f with w = 1/m and f ∋ m·a: ∂v'/∂m = −h·w²·f + h·w·a.
+            let w = self.w[i];
+            g.mass[i] += -h * w * w * mu[i].dot(f[i]) + gf[i].dot(self.per_mass[i]);
+        }
+        for (s, &(a, b, co)) in self.springs.iter().enumerate() {
+            let back = spring::back(co, x[a] - x[b], v[a] - v[b], gf[a] - gf[b]);
+            lx[a] += back.x;
+            lx[b] -= back.x;
+            lv[a] += back.v;
+            lv[b] -= back.v;
+            g.k[s] += back.k;
+            g.rest[s] += back.rest;
+            g.c[s] += back.c;
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! What a gradient can be taken through: a scene and its settings are checked before the
+//! rollout is recorded, and the first feature that is not differentiable is named.
+
+use std::fmt;
+
+use crate::model::{Model, SpringKind};
+use crate::settings::{Integrator, Settings};
+use crate::state::Control;
+
+/// A feature of the scene that the gradient cannot go through (yet), and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotDifferentiable {
+    /// The feature, as the scene file names it (`settings.integrator`, `anchors`, …).
+    pub feature: String,
+    /// What the gradient would need there.
+    pub why: String,
+}
+
+impl fmt::Display for NotDifferentiable {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "no gradient through {}: {}", self.feature, self.why)
+    }
+}
+
+impl std::error::Error for NotDifferentiable {}
+
+fn refuse(feature: &str, why: &str) -> Result<(), NotDifferentiable> {
+    Err(NotDifferentiable {
+        feature: feature.into(),
+        why: why.into(),
+    })
+}
+
+/// The first feature of `model`, `settings` and `control` that a gradient cannot go
+/// through.
+pub(crate) fn check(
+    model: &Model,
+    settings: &Settings,
+    control: &Control,
+) -> Result<(), NotDifferentiable> {
+    if settings.integrator != Integrator::SymplecticEuler {
+        return refuse(
+            "settings.integrator",
+            &format!(
+                "{} is not differentiated yet; use symplectic-euler",
+                settings.integrator
+            ),
+        );
+    }
+    if settings.substeps != 1 {
+        return refuse(
+            "settings.substeps",
+            "the tape keeps one state a step; use 1",
+        );
+    }
+    let sp = &model.springs;
+    if let Some(s) = (0..sp.len()).find(|&s| sp.kind[s] != SpringKind::Spring) {
+        return refuse(
+            &format!("springs[{s}].kind"),
+            "ropes and stable springs are not differentiated yet",
+        );
+    }
+    if let Some(s) = (0..sp.len()).find(|&s| sp.break_strain[s].is_finite()) {
+        return refuse(
+            &format!("springs[{s}].break_strain"),
+            "tearing is a discrete event: it has no gradient",
+        );
+    }
+    let act = &model.actuators;
+    let features = [
+        ("anchors", !model.anchors.is_empty()),
+        ("contacts", model.contacts.any()),
+        ("sensors", !act.sensors.is_empty()),
+        ("controllers", !act.controllers.is_empty()),
+        ("muscles", !act.muscles.is_empty()),
+        (
+            "surfaces[*].pressure",
+            model.surfaces.iter().any(|s| s.pressure.is_some()),
+        ),
+        ("control.targets", !control.targets.is_empty()),
+        ("control.forces", !control.forces.is_empty()),
+        ("control.actuation", !control.actuation.is_empty()),
+    ];
+    match features.iter().find(|(_, present)| *present) {
+        Some((name, _)) => refuse(name, "not differentiated yet"),
+        None => Ok(()),
+    }
+}

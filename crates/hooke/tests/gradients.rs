@@ -1,0 +1,288 @@
+//! Gradients through a rollout (issue 45, first part: symplectic Euler over springs)
+//! against central finite differences along random directions, Warp's `gradcheck`
+//! semantics: for each parameter kind θ and a random direction δ, the tape's ∂L/∂θ·δ
+//! against (L(θ + ε·δ) − L(θ − ε·δ))/(2ε), with L a random linear function of the final
+//! positions and velocities. A 5×5 sheet with two pinned nodes, masses and stiffnesses
+//! that differ node by node and spring by spring, axial and isotropic damping, air drag in
+//! a wind, an acceleration field on some nodes and energy loss; 1 000 steps in f64 (the
+//! acceptance's relative 10⁻⁵), 20 in f32 with Warp's `gradcheck` tolerances
+//! (|AD − FD| ≤ 10⁻³ + 10⁻²·|FD|; over longer rollouts f32's central differences are
+//! themselves too noisy to judge by: they move by percents with ε).
+// Written for Real = f32; in f64 builds some casts are no-ops.
+#![allow(clippy::unnecessary_cast)]
+
+use hooke::grad::{Gradients, Tape, TapeError};
+use hooke::{
+    DampingMode, FieldKind, ForceField, Node, Real, Scene, SceneBuilder, Simulation, Spring, vec3,
+};
+
+const F64: bool = std::mem::size_of::<Real>() == 8;
+const N: usize = 5;
+/// The pinned nodes: two corners.
+const PINNED: [usize; 2] = [0, N - 1];
+
+/// A small deterministic generator (the tests must not depend on a seed's luck).
+struct Lcg(u64);
+
+impl Lcg {
+    /// Uniform in [−1, 1).
+    fn next(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+    }
+}
+
+/// The sheet's parameters, each a list in user order.
+#[derive(Clone)]
+struct Params {
+    k: Vec<f64>,
+    c: Vec<f64>,
+    rest: Vec<f64>,
+    mass: Vec<f64>,
+    x0: Vec<[f64; 3]>,
+    v0: Vec<[f64; 3]>,
+}
+
+/// The sheet's springs: (a, b, isotropic damping).
+fn springs() -> Vec<(u32, u32, bool)> {
+    let id = |i: usize, j: usize| (j * N + i) as u32;
+    let mut s = Vec::new();
+    for j in 0..N {
+        for i in 0..N {
+            if i + 1 < N {
+                s.push((id(i, j), id(i + 1, j), false));
+            }
+            if j + 1 < N {
+                s.push((id(i, j), id(i, j + 1), j % 2 == 0));
+            }
+            if i + 1 < N && j + 1 < N {
+                s.push((id(i, j), id(i + 1, j + 1), true));
+            }
+        }
+    }
+    s
+}
+
+fn params(rng: &mut Lcg) -> Params {
+    let sp = springs();
+    let x0: Vec<[f64; 3]> = (0..N * N)
+        .map(|n| [0.1 * (n % N) as f64, 0.0, 0.1 * (n / N) as f64])
+        .collect();
+    let rest = sp
+        .iter()
+        .map(|&(a, b, _)| {
+            let (p, q) = (x0[a as usize], x0[b as usize]);
+            let d = ((p[0] - q[0]).powi(2) + (p[2] - q[2]).powi(2)).sqrt();
+            d * (1.0 + 0.05 * rng.next())
+        })
+        .collect();
+    Params {
+        k: sp.iter().map(|_| 150.0 + 50.0 * rng.next()).collect(),
+        c: sp.iter().map(|_| 0.05 + 0.02 * rng.next()).collect(),
+        rest,
+        mass: (0..N * N).map(|_| 0.05 + 0.01 * rng.next()).collect(),
+        v0: (0..N * N)
+            .map(|_| [0.2 * rng.next(), 0.2 * rng.next(), 0.2 * rng.next()])
+            .collect(),
+        x0,
+    }
+}
+
+fn scene(p: &Params) -> Scene {
+    let mut b = SceneBuilder::new("sheet");
+    b.settings.dt = 5e-4;
+    b.env.air_drag = 0.01;
+    b.env.wind = vec3(0.3, 0.0, -0.1);
+    b.env.velocity_retention = 0.9;
+    b.env.fields.push(ForceField {
+        kind: FieldKind::Acceleration,
+        value: vec3(0.5, 0.0, 0.2),
+        nodes: Some(vec![7, 12, 18]),
+    });
+    let r = |a: f64| a as Real;
+    for n in 0..N * N {
+        let x = vec3(r(p.x0[n][0]), r(p.x0[n][1]), r(p.x0[n][2]));
+        let node = if PINNED.contains(&n) {
+            Node::pinned(x, r(p.mass[n]))
+        } else {
+            let v = p.v0[n];
+            Node::new(x, r(p.mass[n])).with_velocity(vec3(r(v[0]), r(v[1]), r(v[2])))
+        };
+        b.add_node(node);
+    }
+    for (s, &(a, bb, iso)) in springs().iter().enumerate() {
+        let mode = if iso {
+            DampingMode::Isotropic
+        } else {
+            DampingMode::Axial
+        };
+        let spring = Spring::hooke(a, bb, r(p.k[s]), r(p.c[s]))
+            .with_rest(r(p.rest[s]))
+            .with_damping(mode);
+        b.add_spring(spring);
+    }
+    b.build().expect("a valid sheet")
+}
+
+/// L = Σ a·x_T + b·v_T over the nodes.
+fn loss(p: &Params, steps: u64, (a, b): (&[[f64; 3]], &[[f64; 3]])) -> f64 {
+    let mut sim = Simulation::new(scene(p));
+    sim.run(steps).expect("no divergence");
+    let st = sim.state();
+    let dot =
+        |w: &[f64; 3], v: hooke::Vec3| w[0] * v.x as f64 + w[1] * v.y as f64 + w[2] * v.z as f64;
+    (0..N * N)
+        .map(|i| dot(&a[i], st.x()[i]) + dot(&b[i], st.v()[i]))
+        .sum()
+}
+
+/// One parameter kind: how to move it along a direction, and its gradient.
+struct Kind {
+    name: &'static str,
+    /// The step ε of the central difference (absolute, in the parameter's unit), in f64
+    /// and in f32 (where rounding needs a longer step).
+    eps: (f64, f64),
+    shift: fn(&mut Params, &[f64], f64),
+    grad: fn(&Gradients) -> Vec<f64>,
+    len: fn(&Params) -> usize,
+}
+
+fn shift_list(list: &mut [f64], dir: &[f64], e: f64) {
+    list.iter_mut().zip(dir).for_each(|(p, d)| *p += e * d);
+}
+
+fn shift_vecs(list: &mut [[f64; 3]], dir: &[f64], e: f64) {
+    for (i, p) in list.iter_mut().enumerate() {
+        for k in 0..3 {
+            p[k] += e * dir[3 * i + k];
+        }
+    }
+}
+
+/// `list` (three entries a node) with the pinned nodes' entries zero.
+fn free(list: &[f64]) -> Vec<f64> {
+    let mut out = list.to_vec();
+    for n in PINNED {
+        out[3 * n..3 * n + 3].fill(0.0);
+    }
+    out
+}
+
+fn kinds() -> Vec<Kind> {
+    vec![
+        Kind {
+            name: "springs[*].k",
+            eps: (1e-4, 1.0),
+            shift: |p, d, e| shift_list(&mut p.k, d, e),
+            grad: |g| g.k.clone(),
+            len: |p| p.k.len(),
+        },
+        Kind {
+            name: "springs[*].c",
+            eps: (1e-6, 3e-3),
+            shift: |p, d, e| shift_list(&mut p.c, d, e),
+            grad: |g| g.c.clone(),
+            len: |p| p.c.len(),
+        },
+        Kind {
+            name: "springs[*].rest",
+            eps: (1e-7, 1e-3),
+            shift: |p, d, e| shift_list(&mut p.rest, d, e),
+            grad: |g| g.rest.clone(),
+            len: |p| p.rest.len(),
+        },
+        Kind {
+            name: "nodes[*].mass",
+            eps: (1e-7, 1e-3),
+            shift: |p, d, e| shift_list(&mut p.mass, d, e),
+            grad: |g| g.mass.clone(),
+            len: |p| p.mass.len(),
+        },
+        Kind {
+            name: "nodes[*].x",
+            eps: (1e-7, 1e-3),
+            shift: |p, d, e| shift_vecs(&mut p.x0, d, e),
+            grad: |g| g.x0.iter().flatten().copied().collect(),
+            len: |p| 3 * p.x0.len(),
+        },
+        Kind {
+            name: "nodes[*].v",
+            eps: (1e-7, 1e-3),
+            // A pinned node's initial velocity is not a parameter of the sheet.
+            shift: |p, d, e| shift_vecs(&mut p.v0, &free(d), e),
+            grad: |g| free(&g.v0.iter().flatten().copied().collect::<Vec<f64>>()),
+            len: |p| 3 * p.v0.len(),
+        },
+    ]
+}
+
+#[test]
+fn every_parameter_kind_matches_central_differences() {
+    let steps: u64 = if F64 { 1000 } else { 20 };
+    let mut rng = Lcg(20_261_128);
+    let p = params(&mut rng);
+    let weights = |rng: &mut Lcg| -> Vec<[f64; 3]> {
+        (0..N * N)
+            .map(|_| [rng.next(), rng.next(), rng.next()])
+            .collect()
+    };
+    let (a, b) = (weights(&mut rng), weights(&mut rng));
+    let mut sim = Simulation::new(scene(&p));
+    let tape = Tape::record(&mut sim, steps).expect("a differentiable scene");
+    let g = tape.backward(&a, &b);
+    for kind in kinds() {
+        let dir: Vec<f64> = (0..(kind.len)(&p)).map(|_| rng.next()).collect();
+        let analytic: f64 = (kind.grad)(&g).iter().zip(&dir).map(|(g, d)| g * d).sum();
+        let at = |e: f64| {
+            let mut q = p.clone();
+            (kind.shift)(&mut q, &dir, e);
+            loss(&q, steps, (&a, &b))
+        };
+        let eps = if F64 { kind.eps.0 } else { kind.eps.1 };
+        let numeric = (at(eps) - at(-eps)) / (2.0 * eps);
+        let err = (analytic - numeric).abs();
+        // f64: relative error ≤ 10⁻⁵; f32: Warp's gradcheck, |AD − FD| ≤ 10⁻³ + 10⁻²·|FD|.
+        let bound = if F64 {
+            1e-5 * numeric.abs()
+        } else {
+            1e-3 + 1e-2 * numeric.abs()
+        };
+        println!(
+            "{}: tape {analytic:.9e}, differences {numeric:.9e}, |difference| {err:.2e} (bound {bound:.2e})",
+            kind.name
+        );
+        assert!(
+            err <= bound,
+            "{}: tape {analytic:e} against central differences {numeric:e} (|difference| {err:e} > {bound:e})",
+            kind.name
+        );
+    }
+}
+
+#[test]
+fn a_feature_without_a_gradient_is_refused_by_name() {
+    let mut rng = Lcg(7);
+    let p = params(&mut rng);
+    let mut scene = scene(&p);
+    scene
+        .edit(|b| b.settings.integrator = hooke::Integrator::BackwardEuler)
+        .unwrap();
+    let mut sim = Simulation::new(scene);
+    match Tape::record(&mut sim, 10) {
+        Err(TapeError::NotDifferentiable(e)) => {
+            assert_eq!(e.feature, "settings.integrator");
+            assert!(e.to_string().contains("backward-euler"), "{e}");
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    assert_eq!(sim.state().step(), 0, "refused before stepping");
+    let mut scene = self::scene(&p);
+    scene
+        .edit(|b| b.springs[3] = Spring::rope(0, 1, 100.0, 0.0))
+        .unwrap();
+    let err = Tape::record(&mut Simulation::new(scene), 10).unwrap_err();
+    assert!(err.to_string().contains("springs[3].kind"), "{err}");
+}
