@@ -15,6 +15,10 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(1000);
+    measure(steps);
+}
+
+fn measure(steps: u64) {
     let p = [("width", "64"), ("height", "64")].map(|(k, v)| (k.to_string(), v.to_string()));
     let scene = builders::build("cloth", &p).expect("the built-in cloth");
     let mut forward = Simulation::new(scene.clone());
@@ -40,4 +44,15 @@ fn main() {
         (record + backward) / run
     );
     println!("dL/dk of spring 0: {:.4e}", g.k[0]);
+    assert!(
+        g.k.iter().chain(&g.mass).all(|v| v.is_finite()),
+        "finite gradients"
+    );
+}
+
+/// As a test, a short rollout (the figure is the release run's).
+#[cfg(test)]
+#[test]
+fn runs() {
+    measure(50);
 }
