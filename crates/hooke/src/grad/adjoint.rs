@@ -3,6 +3,7 @@
 //! parameters' gradients on the way.
 
 use glam::DVec3;
+use rayon::prelude::*;
 
 use super::gradients::Gradients;
 use super::spring::{self, Coeffs};
@@ -82,14 +83,18 @@ impl StepModel {
         self.springs.len()
     }
 
-    /// The total force on every node at (`x`, `v`) \[N].
+    /// The total force on every node at (`x`, `v`) \[N]: the springs' forces computed in
+    /// parallel, gathered in spring order (the same sums for any number of threads).
     fn forces(&self, x: &[DVec3], v: &[DVec3]) -> Vec<DVec3> {
         let (air, wind) = self.drag;
+        let springs: Vec<DVec3> = (self.springs.par_iter())
+            .map(|&(a, b, co)| spring::force(co, x[a] - x[b], v[a] - v[b]))
+            .collect();
         let mut f: Vec<DVec3> = (0..x.len())
+            .into_par_iter()
             .map(|i| self.fconst[i] - air * (v[i] - wind))
             .collect();
-        for &(a, b, co) in &self.springs {
-            let fa = spring::force(co, x[a] - x[b], v[a] - v[b]);
+        for (&(a, b, _), fa) in self.springs.iter().zip(springs) {
             f[a] += fa;
             f[b] -= fa;
         }
@@ -108,27 +113,29 @@ impl StepModel {
     ) {
         let (h, r, (air, _)) = (self.h, self.r, self.drag);
         let f = self.forces(x, v);
-        // μ = ∂L/∂v' (a pinned node's velocity is stopped after the step: v₁ = 0).
-        let mu: Vec<DVec3> = (0..x.len())
-            .map(|i| {
-                h * lx[i]
-                    + if self.w[i] > 0.0 {
-                        r * lv[i]
-                    } else {
-                        DVec3::ZERO
-                    }
-            })
-            .collect();
+        // μ = ∂L/∂v' (a pinned node's velocity is stopped after the step: v₁ = 0) and
         // γ = ∂L/∂f = h·M⁻¹·μ.
-        let gf: Vec<DVec3> = (0..x.len()).map(|i| h * self.w[i] * mu[i]).collect();
-        for i in 0..x.len() {
-            lv[i] = mu[i] - air * gf[i];
-            // v' = v + h·w·f with w = 1/m and f ∋ m·a: ∂v'/∂m = −h·w²·f + h·w·a.
-            let w = self.w[i];
-            g.mass[i] += -h * w * w * mu[i].dot(f[i]) + gf[i].dot(self.per_mass[i]);
-        }
-        for (s, &(a, b, co)) in self.springs.iter().enumerate() {
-            let back = spring::back(co, x[a] - x[b], v[a] - v[b], gf[a] - gf[b]);
+        let (mu, gf): (Vec<DVec3>, Vec<DVec3>) = (0..x.len())
+            .into_par_iter()
+            .map(|i| {
+                let w = self.w[i];
+                let mu = h * lx[i] + if w > 0.0 { r * lv[i] } else { DVec3::ZERO };
+                (mu, h * w * mu)
+            })
+            .unzip();
+        (lv.par_iter_mut(), g.mass.par_iter_mut())
+            .into_par_iter()
+            .enumerate()
+            .for_each(|(i, (lv, dm))| {
+                *lv = mu[i] - air * gf[i];
+                // v' = v + h·w·f with w = 1/m and f ∋ m·a: ∂v'/∂m = −h·w²·f + h·w·a.
+                let w = self.w[i];
+                *dm += -h * w * w * mu[i].dot(f[i]) + gf[i].dot(self.per_mass[i]);
+            });
+        let backs: Vec<spring::Back> = (self.springs.par_iter())
+            .map(|&(a, b, co)| spring::back(co, x[a] - x[b], v[a] - v[b], gf[a] - gf[b]))
+            .collect();
+        for (s, (&(a, b, _), back)) in self.springs.iter().zip(backs).enumerate() {
             lx[a] += back.x;
             lx[b] -= back.x;
             lv[a] += back.v;
