@@ -286,3 +286,29 @@ fn a_feature_without_a_gradient_is_refused_by_name() {
     let err = Tape::record(&mut Simulation::new(scene), 10).unwrap_err();
     assert!(err.to_string().contains("springs[3].kind"), "{err}");
 }
+
+/// Closed form: one free node, no springs, energy loss r per step. Symplectic Euler gives
+/// x_n = x_0 + h·Σ_{k<n} v'_k with v'_k = r^k·v_0 + (terms free of v_0), so
+/// ∂x_n/∂v_0 = h·Σ_{k<n} r^k = h·(1 − rⁿ)/(1 − r) and ∂x_n/∂x_0 = 1; gravity's force m·g
+/// over the mass m moves it the same for any m, so ∂x_n/∂m = 0.
+#[test]
+fn a_falling_node_has_the_closed_form_gradient() {
+    let (h, n) = (1e-3, 500u64);
+    let mut b = SceneBuilder::new("drop");
+    b.settings.dt = h as Real;
+    b.env.velocity_retention_per_step = 0.995;
+    b.add_node(Node::new(vec3(0.0, 1.0, 0.0), 0.3).with_velocity(vec3(0.5, 0.0, 0.0)));
+    let mut sim = Simulation::new(b.build().unwrap());
+    let tape = Tape::record(&mut sim, n).unwrap();
+    let g = tape.backward(&[[1.0, 0.0, 0.0]], &[[0.0; 3]]);
+    let r = 0.995 as Real as f64;
+    let expect = h as Real as f64 * (1.0 - r.powi(n as i32)) / (1.0 - r);
+    let tol = if F64 { 1e-12 } else { 1e-6 };
+    assert!(
+        (g.v0[0][0] - expect).abs() <= tol * expect,
+        "{} against {expect}",
+        g.v0[0][0]
+    );
+    assert_eq!(g.x0[0], [1.0, 0.0, 0.0]);
+    assert!(g.mass[0].abs() <= 1e-12, "∂x/∂m = {}", g.mass[0]);
+}

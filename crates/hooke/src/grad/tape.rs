@@ -60,12 +60,8 @@ impl Tape {
     pub fn record(sim: &mut Simulation, steps: u64) -> Result<Tape, TapeError> {
         let (model, settings) = (sim.model(), sim.settings());
         support::check(model, settings, &sim.control).map_err(TapeError::NotDifferentiable)?;
-        let h = settings.h() as f64;
-        let env = &model.env;
-        // The velocity factor of `Workspace::compile`, in f64.
-        let r = ((env.velocity_retention as f64).powf(h) * env.velocity_retention_per_step as f64)
-            as crate::real::Real as f64;
-        let step = StepModel::new(model, h, r);
+        let h = settings.h();
+        let step = StepModel::new(model, h as f64, model.env.retention(h) as f64);
         let mut tape = Tape {
             step,
             x: Vec::new(),

@@ -47,6 +47,15 @@ pub struct Environment {
     pub fields: Vec<ForceField>,
 }
 
+impl Environment {
+    /// The velocity factor after an integration step of `h` \[s]:
+    /// r^h·f with r `velocity_retention` and f `velocity_retention_per_step`.
+    pub(crate) fn retention(&self, h: Real) -> Real {
+        ((self.velocity_retention as f64).powf(h as f64) * self.velocity_retention_per_step as f64)
+            as Real
+    }
+}
+
 impl Default for Environment {
     fn default() -> Self {
         Self {

@@ -176,9 +176,7 @@ impl Workspace {
         self.kernel
             .sj
             .resize(if impulses { m } else { 0 }, Vec3::ZERO);
-        let env = &model.env;
-        self.retention = ((env.velocity_retention as f64).powf(h as f64)
-            * env.velocity_retention_per_step as f64) as Real;
+        self.retention = model.env.retention(h);
         let mut anchored = vec![false; model.nodes.len()];
         for an in &model.anchors {
             anchored[an.node as usize] = true;
