@@ -3,11 +3,11 @@
 //! parameters' gradients on the way.
 
 use glam::DVec3;
-use rayon::prelude::*;
 
 use super::gradients::Gradients;
 use super::spring::{self, Coeffs};
 use crate::model::{DampingMode, FieldKind, Model};
+use crate::par::{self, NODE_CHUNK, SPRING_CHUNK};
 use crate::real::Vec3;
 
 /// A node's position or velocity in f64.
@@ -87,13 +87,13 @@ impl StepModel {
     /// parallel, gathered in spring order (the same sums for any number of threads).
     fn forces(&self, x: &[DVec3], v: &[DVec3]) -> Vec<DVec3> {
         let (air, wind) = self.drag;
-        let springs: Vec<DVec3> = (self.springs.par_iter())
-            .map(|&(a, b, co)| spring::force(co, x[a] - x[b], v[a] - v[b]))
-            .collect();
-        let mut f: Vec<DVec3> = (0..x.len())
-            .into_par_iter()
-            .map(|i| self.fconst[i] - air * (v[i] - wind))
-            .collect();
+        let springs: Vec<DVec3> = par::collect(self.springs.len(), SPRING_CHUNK, |s| {
+            let (a, b, co) = self.springs[s];
+            spring::force(co, x[a] - x[b], v[a] - v[b])
+        });
+        let mut f: Vec<DVec3> = par::collect(x.len(), NODE_CHUNK, |i| {
+            self.fconst[i] - air * (v[i] - wind)
+        });
         for (&(a, b, _), fa) in self.springs.iter().zip(springs) {
             f[a] += fa;
             f[b] -= fa;
@@ -115,26 +115,26 @@ impl StepModel {
         let f = self.forces(x, v);
         // μ = ∂L/∂v' (a pinned node's velocity is stopped after the step: v₁ = 0) and
         // γ = ∂L/∂f = h·M⁻¹·μ.
-        let (mu, gf): (Vec<DVec3>, Vec<DVec3>) = (0..x.len())
-            .into_par_iter()
-            .map(|i| {
-                let w = self.w[i];
-                let mu = h * lx[i] + if w > 0.0 { r * lv[i] } else { DVec3::ZERO };
-                (mu, h * w * mu)
-            })
-            .unzip();
-        (lv.par_iter_mut(), g.mass.par_iter_mut())
-            .into_par_iter()
-            .enumerate()
-            .for_each(|(i, (lv, dm))| {
+        let (mu, gf): (Vec<DVec3>, Vec<DVec3>) = par::collect(x.len(), NODE_CHUNK, |i| {
+            let w = self.w[i];
+            let mu = h * lx[i] + if w > 0.0 { r * lv[i] } else { DVec3::ZERO };
+            (mu, h * w * mu)
+        })
+        .into_iter()
+        .unzip();
+        par::chunks_mut2(lv, &mut g.mass, NODE_CHUNK, |start, lvs, dms| {
+            for (j, (lv, dm)) in lvs.iter_mut().zip(dms).enumerate() {
+                let i = start + j;
                 *lv = mu[i] - air * gf[i];
                 // v' = v + h·w·f with w = 1/m and f ∋ m·a: ∂v'/∂m = −h·w²·f + h·w·a.
                 let w = self.w[i];
                 *dm += -h * w * w * mu[i].dot(f[i]) + gf[i].dot(self.per_mass[i]);
-            });
-        let backs: Vec<spring::Back> = (self.springs.par_iter())
-            .map(|&(a, b, co)| spring::back(co, x[a] - x[b], v[a] - v[b], gf[a] - gf[b]))
-            .collect();
+            }
+        });
+        let backs: Vec<spring::Back> = par::collect(self.springs.len(), SPRING_CHUNK, |s| {
+            let (a, b, co) = self.springs[s];
+            spring::back(co, x[a] - x[b], v[a] - v[b], gf[a] - gf[b])
+        });
         for (s, (&(a, b, _), back)) in self.springs.iter().zip(backs).enumerate() {
             lx[a] += back.x;
             lx[b] -= back.x;
