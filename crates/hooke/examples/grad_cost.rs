@@ -1,58 +1,102 @@
 //! What a gradient costs beside the run it differentiates: a 64×64 cloth (the built-in
-//! `cloth`), 1 000 symplectic Euler steps forward, recorded on a tape, and the backward pass
-//! from a loss of the final positions. Prints the wall times and their ratios (for
-//! docs/gradients.md).
+//! `cloth`), 1 000 symplectic Euler steps forward, recorded on a tape (one state kept every
+//! K ≈ √T steps), and the backward pass from a loss of the final positions, the
+//! recomputation of the states between those kept included. Prints the wall times, their
+//! ratios and the process's peak memory (for docs/gradients.md).
 //!
-//! `cargo run --release -p hooke --example grad_cost [-- STEPS]`
+//! `cargo run --release -p hooke --example grad_cost [-- STEPS [ROUNDS]]`
 
 use std::time::Instant;
 
 use hooke::grad::Tape;
-use hooke::{Simulation, builders};
+use hooke::{Scene, Simulation, builders};
 
 fn main() {
-    let steps: u64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1000);
-    measure(steps);
+    let mut args = std::env::args().skip(1).map(|s| s.parse::<u64>());
+    let steps = args.next().and_then(Result::ok).unwrap_or(1000);
+    let repeats = args.next().and_then(Result::ok).unwrap_or(5) as usize;
+    measure(steps, repeats.max(1));
 }
 
-fn measure(steps: u64) {
+/// The wall times of one forward run, one recording and one backward pass \[s].
+struct Timing {
+    run: f64,
+    record: f64,
+    backward: f64,
+}
+
+/// Times `repeats` rounds (each a forward run, a recording and a backward pass, in turn,
+/// so that a change in the machine's load touches all three alike) and prints the median
+/// of each ratio.
+fn measure(steps: u64, repeats: usize) {
     let p = [("width", "64"), ("height", "64")].map(|(k, v)| (k.to_string(), v.to_string()));
     let scene = builders::build("cloth", &p).expect("the built-in cloth");
+    // A first run warms the thread pool and the allocator (not timed).
+    Simulation::new(scene.clone())
+        .run(steps.min(100))
+        .expect("no divergence");
+    let rounds: Vec<Timing> = (0..repeats).map(|_| round(&scene, steps)).collect();
+    let median = |f: &dyn Fn(&Timing) -> f64| {
+        let mut v: Vec<f64> = rounds.iter().map(f).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    println!(
+        "cloth 64×64, {steps} steps, {} thread(s), median of {repeats}: run {:.3} s, recorded \
+         {:.3} s, backward {:.3} s; backward / run {:.2}× (each round's ratio; {:.2}× with the \
+         recording); peak memory {}",
+        rayon::current_num_threads(),
+        median(&|t| t.run),
+        median(&|t| t.record),
+        median(&|t| t.backward),
+        median(&|t| t.backward / t.run),
+        median(&|t| (t.record + t.backward) / t.run),
+        peak_memory()
+    );
+}
+
+/// One round: the run, the recording, the backward pass from L = the mean height of the
+/// nodes at the end.
+fn round(scene: &Scene, steps: u64) -> Timing {
     let mut forward = Simulation::new(scene.clone());
     let t0 = Instant::now();
     forward.run(steps).expect("no divergence");
     let run = t0.elapsed().as_secs_f64();
-    let mut sim = Simulation::new(scene);
+    let mut sim = Simulation::new(scene.clone());
     let t1 = Instant::now();
-    let tape = Tape::record(&mut sim, steps).expect("a differentiable cloth");
+    let mut tape = Tape::record(&mut sim, steps).expect("a differentiable cloth");
     let record = t1.elapsed().as_secs_f64();
     let n = sim.state().x().len();
-    // L = the mean height of the nodes at the end.
     let dx = vec![[0.0, 1.0 / n as f64, 0.0]; n];
     let t2 = Instant::now();
-    let g = tape.backward(&dx, &vec![[0.0; 3]; n]);
+    let g = tape
+        .backward(&dx, &vec![[0.0; 3]; n])
+        .expect("one gradient per node");
     let backward = t2.elapsed().as_secs_f64();
-    let mib = (2 * (steps as usize + 1) * n * 24) as f64 / (1u64 << 20) as f64;
-    println!(
-        "cloth 64×64, {steps} steps, {} thread(s): run {run:.3} s, recorded {record:.3} s, \
-         backward {backward:.3} s ({:.2}× the run; {:.2}× with the recording), tape {mib:.0} MiB",
-        rayon::current_num_threads(),
-        backward / run,
-        (record + backward) / run
-    );
-    println!("dL/dk of spring 0: {:.4e}", g.k[0]);
     assert!(
         g.k.iter().chain(&g.mass).all(|v| v.is_finite()),
         "finite gradients"
     );
+    Timing {
+        run,
+        record,
+        backward,
+    }
+}
+
+/// The process's peak resident memory, as Linux reports it (VmHWM).
+fn peak_memory() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"));
+    let kib: Option<f64> = line.and_then(|l| l.split_whitespace().nth(1)?.parse().ok());
+    kib.map_or("not reported here".into(), |k| {
+        format!("{:.0} MiB", k / 1024.0)
+    })
 }
 
 /// As a test, a short rollout (the figure is the release run's).
 #[cfg(test)]
 #[test]
 fn runs() {
-    measure(50);
+    measure(50, 1);
 }

@@ -11,7 +11,7 @@
 // Written for Real = f32; in f64 builds some casts are no-ops.
 #![allow(clippy::unnecessary_cast)]
 
-use hooke::grad::{Gradients, Tape, TapeError};
+use hooke::grad::{Gradients, LossAt, Tape, TapeError};
 use hooke::{
     DampingMode, FieldKind, ForceField, Node, Real, Scene, SceneBuilder, Simulation, Spring, vec3,
 };
@@ -63,6 +63,9 @@ fn springs() -> Vec<(u32, u32, bool)> {
             }
         }
     }
+    // One long brace, so that the count (57) is not a multiple of the backward pass's
+    // groups of four springs.
+    s.push((id(1, 1), id(3, 3), false));
     s
 }
 
@@ -127,16 +130,30 @@ fn scene(p: &Params) -> Scene {
     b.build().expect("a valid sheet")
 }
 
-/// L = Σ a·x_T + b·v_T over the nodes.
-fn loss(p: &Params, steps: u64, (a, b): (&[[f64; 3]], &[[f64; 3]])) -> f64 {
-    let mut sim = Simulation::new(scene(p));
-    sim.run(steps).expect("no divergence");
-    let st = sim.state();
+/// Σᵢ aᵢ·xᵢ + bᵢ·vᵢ.
+fn linear(a: &[[f64; 3]], b: &[[f64; 3]], x: &[hooke::Vec3], v: &[hooke::Vec3]) -> f64 {
     let dot =
         |w: &[f64; 3], v: hooke::Vec3| w[0] * v.x as f64 + w[1] * v.y as f64 + w[2] * v.z as f64;
-    (0..N * N)
-        .map(|i| dot(&a[i], st.x()[i]) + dot(&b[i], st.v()[i]))
+    (0..x.len())
+        .map(|i| dot(&a[i], x[i]) + dot(&b[i], v[i]))
         .sum()
+}
+
+/// L = Σ a·x_T + b·v_T + Σₛ w(s)·(Σ a·xₛ + b·vₛ), s = 1 … T: the final loss and a
+/// per-step loss weighted by `w`.
+fn loss_along(
+    p: &Params,
+    steps: u64,
+    (a, b): (&[[f64; 3]], &[[f64; 3]]),
+    w: fn(usize) -> f64,
+) -> f64 {
+    let mut sim = Simulation::new(scene(p));
+    let mut along = 0.0;
+    for s in 1..=steps as usize {
+        sim.step().expect("no divergence");
+        along += w(s) * linear(a, b, sim.state().x(), sim.state().v());
+    }
+    along + linear(a, b, sim.state().x(), sim.state().v())
 }
 
 /// One parameter kind: how to move it along a direction, and its gradient.
@@ -182,7 +199,7 @@ fn kinds() -> Vec<Kind> {
         },
         Kind {
             name: "springs[*].c",
-            eps: (1e-6, 3e-3),
+            eps: (1e-5, 3e-3),
             shift: |p, d, e| shift_list(&mut p.c, d, e),
             grad: |g| g.c.clone(),
             len: |p| p.c.len(),
@@ -221,8 +238,20 @@ fn kinds() -> Vec<Kind> {
 
 #[test]
 fn every_parameter_kind_matches_central_differences() {
+    check_against_differences(20_261_128, |_| 0.0);
+}
+
+/// A loss with a term at every step as well as the final one.
+#[test]
+fn a_per_step_loss_matches_central_differences() {
+    check_against_differences(20_261_129, |s| 0.01 * (0.01 * s as f64).cos());
+}
+
+/// The tape's gradient of [`loss_along`] with weights `w` against central differences,
+/// for every parameter kind along a random direction.
+fn check_against_differences(seed: u64, w: fn(usize) -> f64) {
     let steps: u64 = if F64 { 1000 } else { 20 };
-    let mut rng = Lcg(20_261_128);
+    let mut rng = Lcg(seed);
     let p = params(&mut rng);
     let weights = |rng: &mut Lcg| -> Vec<[f64; 3]> {
         (0..N * N)
@@ -230,16 +259,14 @@ fn every_parameter_kind_matches_central_differences() {
             .collect()
     };
     let (a, b) = (weights(&mut rng), weights(&mut rng));
-    let mut sim = Simulation::new(scene(&p));
-    let tape = Tape::record(&mut sim, steps).expect("a differentiable scene");
-    let g = tape.backward(&a, &b);
+    let g = tape_gradient(&p, steps, (&a, &b), w, None);
     for kind in kinds() {
         let dir: Vec<f64> = (0..(kind.len)(&p)).map(|_| rng.next()).collect();
         let analytic: f64 = (kind.grad)(&g).iter().zip(&dir).map(|(g, d)| g * d).sum();
         let at = |e: f64| {
             let mut q = p.clone();
             (kind.shift)(&mut q, &dir, e);
-            loss(&q, steps, (&a, &b))
+            loss_along(&q, steps, (&a, &b), w)
         };
         let eps = if F64 { kind.eps.0 } else { kind.eps.1 };
         let numeric = (at(eps) - at(-eps)) / (2.0 * eps);
@@ -259,6 +286,53 @@ fn every_parameter_kind_matches_central_differences() {
             "{}: tape {analytic:e} against central differences {numeric:e} (|difference| {err:e} > {bound:e})",
             kind.name
         );
+    }
+}
+
+/// The gradient of [`loss_along`] by a tape keeping a state every `every` steps (`None`:
+/// the default, about √T).
+fn tape_gradient(
+    p: &Params,
+    steps: u64,
+    (a, b): (&[[f64; 3]], &[[f64; 3]]),
+    w: fn(usize) -> f64,
+    every: Option<usize>,
+) -> Gradients {
+    let mut sim = Simulation::new(scene(p));
+    let mut tape = match every {
+        Some(k) => Tape::start_every(&sim, k),
+        None => Tape::start(&sim),
+    }
+    .expect("a differentiable scene");
+    for _ in 0..steps {
+        tape.step(&mut sim).expect("no divergence");
+    }
+    let per_step = |at: LossAt| {
+        for (d, w_a) in at.dx.iter_mut().zip(a) {
+            *d = w_a.map(|c| w(at.step) * c);
+        }
+        for (d, w_b) in at.dv.iter_mut().zip(b) {
+            *d = w_b.map(|c| w(at.step) * c);
+        }
+    };
+    tape.backward_with(a, b, per_step)
+        .expect("one gradient per node")
+}
+
+/// Checkpointing recomputes the states it did not keep by stepping the simulation again
+/// from the last one kept: the gradient is the same, bit for bit, whatever the interval.
+#[test]
+fn checkpointing_changes_no_bit_of_the_gradient() {
+    let mut rng = Lcg(3);
+    let p = params(&mut rng);
+    let a: Vec<[f64; 3]> = (0..N * N)
+        .map(|_| [rng.next(), rng.next(), rng.next()])
+        .collect();
+    let w = |s: usize| 1e-3 * s as f64;
+    let all = tape_gradient(&p, 300, (&a, &a), w, Some(1));
+    for every in [None, Some(7), Some(300), Some(1000)] {
+        let g = tape_gradient(&p, 300, (&a, &a), w, every);
+        assert_eq!(g, all, "keeping a state every {every:?} steps");
     }
 }
 
@@ -299,8 +373,8 @@ fn a_falling_node_has_the_closed_form_gradient() {
     b.env.velocity_retention_per_step = 0.995;
     b.add_node(Node::new(vec3(0.0, 1.0, 0.0), 0.3).with_velocity(vec3(0.5, 0.0, 0.0)));
     let mut sim = Simulation::new(b.build().unwrap());
-    let tape = Tape::record(&mut sim, n).unwrap();
-    let g = tape.backward(&[[1.0, 0.0, 0.0]], &[[0.0; 3]]);
+    let mut tape = Tape::record(&mut sim, n).unwrap();
+    let g = tape.backward(&[[1.0, 0.0, 0.0]], &[[0.0; 3]]).unwrap();
     let r = 0.995 as Real as f64;
     let expect = h as Real as f64 * (1.0 - r.powi(n as i32)) / (1.0 - r);
     let tol = if F64 { 1e-12 } else { 1e-6 };
@@ -311,4 +385,54 @@ fn a_falling_node_has_the_closed_form_gradient() {
     );
     assert_eq!(g.x0[0], [1.0, 0.0, 0.0]);
     assert!(g.mass[0].abs() <= 1e-12, "∂x/∂m = {}", g.mass[0]);
+}
+
+/// A tape records one unbroken rollout: a step taken outside it, an edit, or an input
+/// without a gradient set between two steps ends the recording with an error that says
+/// so; a gradient of the wrong length is refused.
+#[test]
+fn a_broken_recording_is_refused() {
+    let mut rng = Lcg(11);
+    let p = params(&mut rng);
+    let mut sim = Simulation::new(scene(&p));
+    let mut tape = Tape::start(&sim).unwrap();
+    tape.step(&mut sim).unwrap();
+    sim.step().unwrap();
+    let err = tape.step(&mut sim).unwrap_err();
+    assert!(matches!(err, TapeError::Broken { step: 1, .. }), "{err}");
+    assert!(
+        err.to_string().contains("stepped outside the tape"),
+        "{err}"
+    );
+
+    let mut tape = Tape::start(&sim).unwrap();
+    sim.edit(|b| b.springs[0].k *= 2.0).unwrap();
+    assert!(matches!(
+        tape.step(&mut sim),
+        Err(TapeError::Broken { step: 0, .. })
+    ));
+
+    let mut tape = Tape::start(&sim).unwrap();
+    sim.control.forces = vec![(3, vec3(0.0, 1.0, 0.0))];
+    let err = tape.step(&mut sim).unwrap_err();
+    assert!(err.to_string().contains("control.forces"), "{err}");
+    sim.control.forces.clear();
+
+    tape.step(&mut sim).unwrap();
+    let err = tape
+        .backward(&[[0.0; 3]; 3], &[[0.0; 3]; N * N])
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        TapeError::WrongLength {
+            what: "dx",
+            expected: 25,
+            got: 3
+        }
+    ));
+    assert!(
+        err.to_string()
+            .contains("dx has 3 entries; the scene has 25 nodes"),
+        "{err}"
+    );
 }

@@ -1,20 +1,42 @@
 //! The adjoint of one symplectic Euler step (see the [module docs](super)): from the
 //! adjoints of the state after the step to those of the state before it, gathering the
 //! parameters' gradients on the way.
+//!
+//! Three passes, each parallel and each element written by one task, so the sums are the
+//! same for any number of threads:
+//!
+//! 1. nodes: μ = h·λx₁ + r·λv₁ (λv₁ dropped at a pinned node) and γ = h·w·μ;
+//! 2. springs: each spring's force F at (x, v) and what it sends back for γ_a − γ_b
+//!    ([`spring::back`]), its own parameters' gradients added in place;
+//! 3. nodes: each node gathers its springs' results (as end a +, as end b −, in spring
+//!    order): λx = λx₁ + Σ, λv = μ − drag·γ + Σ, and ∂L/∂m from the total force.
 
 use glam::DVec3;
 
-use super::gradients::Gradients;
-use super::spring::{self, Coeffs};
-use crate::model::{DampingMode, FieldKind, Model};
+use super::spring::{LANES, Params, Sent, wide};
+use super::spring_pass::{At, SpringTable};
+use crate::model::{Adjacency, FieldKind, Model};
 use crate::par::{self, NODE_CHUNK, SPRING_CHUNK};
 use crate::real::Vec3;
 
-/// A node's position or velocity in f64.
-// A no-op cast in f64 builds.
-#[allow(clippy::unnecessary_cast)]
-pub(super) fn wide(v: Vec3) -> DVec3 {
-    DVec3::new(v.x as f64, v.y as f64, v.z as f64)
+/// The adjoint of one node's state, ∂L/∂x and ∂L/∂v, with the mass gradient it gathers.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct NodeAdjoint {
+    /// ∂L/∂x [per m].
+    pub x: DVec3,
+    /// ∂L/∂v [per m/s].
+    pub v: DVec3,
+    /// ∂L/∂m accumulated over the steps gone back through [per kg].
+    pub mass: f64,
+}
+
+/// Buffers the backward pass reuses from step to step.
+#[derive(Debug, Default)]
+pub(super) struct Scratch {
+    /// γ = h·w·μ per node.
+    gamma: Vec<DVec3>,
+    /// What each group of springs sends back.
+    sent: Vec<Sent>,
 }
 
 /// What the backward pass reads of a model and its step, in f64.
@@ -32,117 +54,132 @@ pub(super) struct StepModel {
     per_mass: Vec<DVec3>,
     /// Per node, the constant force \[N].
     fconst: Vec<DVec3>,
-    /// Per spring, its ends and coefficients.
-    springs: Vec<(usize, usize, Coeffs)>,
+    /// The springs' ends and coefficients.
+    springs: SpringTable,
+    /// Each node's springs, as end a and as end b.
+    adjacency: Adjacency,
 }
 
 impl StepModel {
     /// `model` stepped by `h` \[s] with the velocity factor `r`.
     pub(super) fn new(model: &Model, h: f64, r: f64) -> Self {
-        let (nodes, env, sp) = (&model.nodes, &model.env, &model.springs);
-        let mut per_mass = vec![wide(env.gravity); nodes.len()];
-        for field in env
-            .fields
-            .iter()
-            .filter(|f| f.kind == FieldKind::Acceleration)
-        {
-            match &field.nodes {
-                Some(list) => list
-                    .iter()
-                    .for_each(|&i| per_mass[i as usize] += wide(field.value)),
-                None => per_mass.iter_mut().for_each(|a| *a += wide(field.value)),
-            }
-        }
-        let springs = (0..sp.len())
-            .map(|s| {
-                let co = Coeffs {
-                    k: sp.k[s] as f64,
-                    rest: sp.rest[s] as f64,
-                    c: sp.c[s] as f64,
-                    iso: sp.damping[s] == DampingMode::Isotropic,
-                };
-                (sp.a[s] as usize, sp.b[s] as usize, co)
-            })
-            .collect();
+        let (nodes, env) = (&model.nodes, &model.env);
         Self {
             h,
             r,
             drag: (env.air_drag as f64, wide(env.wind)),
             w: nodes.inv_mass.iter().map(|&w| w as f64).collect(),
-            per_mass,
+            per_mass: per_mass(model),
             fconst: crate::forces::constant_forces(model)
                 .into_iter()
                 .map(wide)
                 .collect(),
-            springs,
+            springs: SpringTable::new(model),
+            adjacency: model.adjacency_for_once().into_owned(),
         }
+    }
+
+    /// The number of nodes.
+    pub(super) fn nodes(&self) -> usize {
+        self.w.len()
     }
 
     /// The number of springs.
     pub(super) fn springs(&self) -> usize {
-        self.springs.len()
+        self.springs.count()
     }
 
-    /// The total force on every node at (`x`, `v`) \[N]: the springs' forces computed in
-    /// parallel, gathered in spring order (the same sums for any number of threads).
-    fn forces(&self, x: &[DVec3], v: &[DVec3]) -> Vec<DVec3> {
-        let (air, wind) = self.drag;
-        let springs: Vec<DVec3> = par::collect(self.springs.len(), SPRING_CHUNK, |s| {
-            let (a, b, co) = self.springs[s];
-            spring::force(co, x[a] - x[b], v[a] - v[b])
-        });
-        let mut f: Vec<DVec3> = par::collect(x.len(), NODE_CHUNK, |i| {
-            self.fconst[i] - air * (v[i] - wind)
-        });
-        for (&(a, b, _), fa) in self.springs.iter().zip(springs) {
-            f[a] += fa;
-            f[b] -= fa;
-        }
-        f
+    /// The number of groups of [`LANES`] springs (the parameters' gradients are kept by
+    /// group).
+    pub(super) fn spring_groups(&self) -> usize {
+        self.springs.groups()
     }
 
-    /// Goes back through the step that started at (`x`, `v`): `lx`, `lv` hold ∂L/∂x₁,
-    /// ∂L/∂v₁ on entry and ∂L/∂x, ∂L/∂v on return; the parameters' gradients are added to
-    /// `g`.
+    /// Goes back through the step that started at (`x`, `v`): `nodes` holds ∂L/∂x₁, ∂L/∂v₁
+    /// on entry and ∂L/∂x, ∂L/∂v on return, with the masses' gradients added; the springs'
+    /// parameters' gradients are added to `params` (by group of [`LANES`] springs).
     pub(super) fn back(
         &self,
-        (x, v): (&[DVec3], &[DVec3]),
-        lx: &mut [DVec3],
-        lv: &mut [DVec3],
-        g: &mut Gradients,
+        (x, v): (&[Vec3], &[Vec3]),
+        nodes: &mut [NodeAdjoint],
+        params: &mut [Params],
+        scratch: &mut Scratch,
     ) {
-        let (h, r, (air, _)) = (self.h, self.r, self.drag);
-        let f = self.forces(x, v);
-        // μ = ∂L/∂v' (a pinned node's velocity is stopped after the step: v₁ = 0) and
-        // γ = ∂L/∂f = h·M⁻¹·μ.
-        let (mu, gf): (Vec<DVec3>, Vec<DVec3>) = par::collect(x.len(), NODE_CHUNK, |i| {
-            let w = self.w[i];
-            let mu = h * lx[i] + if w > 0.0 { r * lv[i] } else { DVec3::ZERO };
-            (mu, h * w * mu)
-        })
-        .into_iter()
-        .unzip();
-        par::chunks_mut2(lv, &mut g.mass, NODE_CHUNK, |start, lvs, dms| {
-            for (j, (lv, dm)) in lvs.iter_mut().zip(dms).enumerate() {
+        let Scratch { gamma, sent } = scratch;
+        let h = self.h;
+        // 1. γ = h·w·μ.
+        gamma.resize(nodes.len(), DVec3::ZERO);
+        let adj: &[NodeAdjoint] = nodes;
+        par::chunks_mut(gamma, NODE_CHUNK, |start, part| {
+            for (j, g) in part.iter_mut().enumerate() {
                 let i = start + j;
-                *lv = mu[i] - air * gf[i];
-                // v' = v + h·w·f with w = 1/m and f ∋ m·a: ∂v'/∂m = −h·w²·f + h·w·a.
-                let w = self.w[i];
-                *dm += -h * w * w * mu[i].dot(f[i]) + gf[i].dot(self.per_mass[i]);
+                *g = h * self.w[i] * self.mu(i, adj[i]);
             }
         });
-        let backs: Vec<spring::Back> = par::collect(self.springs.len(), SPRING_CHUNK, |s| {
-            let (a, b, co) = self.springs[s];
-            spring::back(co, x[a] - x[b], v[a] - v[b], gf[a] - gf[b])
+        // 2. Each spring's force and its share of the adjoints.
+        sent.resize(params.len(), Sent::default());
+        let gamma: &[DVec3] = gamma;
+        let at = At { x, v, gamma };
+        par::chunks_mut2(sent, params, SPRING_CHUNK / LANES, |first, out, ps| {
+            self.springs.back(first, &at, out, ps);
         });
-        for (s, (&(a, b, _), back)) in self.springs.iter().zip(backs).enumerate() {
-            lx[a] += back.x;
-            lx[b] -= back.x;
-            lv[a] += back.v;
-            lv[b] -= back.v;
-            g.k[s] += back.k;
-            g.rest[s] += back.rest;
-            g.c[s] += back.c;
+        // 3. Each node gathers its springs'.
+        let (air, wind) = self.drag;
+        let sent: &[Sent] = sent;
+        par::chunks_mut(nodes, NODE_CHUNK, |start, part| {
+            for (j, n) in part.iter_mut().enumerate() {
+                let i = start + j;
+                let (sx, sv, on_springs) = self.gathered(i, sent);
+                let (mu, g, w) = (self.mu(i, *n), gamma[i], self.w[i]);
+                // γ·f, the springs' part gathered.
+                let g_f = g.dot(self.fconst[i] - air * (wide(v[i]) - wind)) + on_springs;
+                n.x += sx;
+                n.v = mu - air * g + sv;
+                // v' = v + h·w·f with w = 1/m and f ∋ m·a: ∂v'/∂m = −h·w²·f + h·w·a, and
+                // μ·(−h·w²·f) = −w·(γ·f).
+                n.mass += -w * g_f + g.dot(self.per_mass[i]);
+            }
+        });
+    }
+
+    /// Σ over node `i`'s springs of what they send it ((∂F/∂d)ᵀγ, (∂F/∂Δv)ᵀγ, γ_i·F): + as
+    /// end a, − as end b, each in spring order.
+    #[inline(always)]
+    fn gathered(&self, i: usize, sent: &[Sent]) -> (DVec3, DVec3, f64) {
+        let (mut x, mut v, mut on) = (DVec3::ZERO, DVec3::ZERO, 0.0);
+        for &s in self.adjacency.as_a(i) {
+            let (group, l) = (&sent[s as usize / LANES], s as usize % LANES);
+            let [sx, sv] = group.lane(l);
+            (x, v, on) = (x + sx, v + sv, on + group.on_a[l]);
+        }
+        for &s in self.adjacency.as_b(i) {
+            let (group, l) = (&sent[s as usize / LANES], s as usize % LANES);
+            let [sx, sv] = group.lane(l);
+            (x, v, on) = (x - sx, v - sv, on - group.on_b[l]);
+        }
+        (x, v, on)
+    }
+
+    /// μ_i = ∂L/∂v' = h·λx₁ + r·λv₁; a pinned node's velocity is stopped after the step
+    /// (v₁ = 0), so λv₁ does not reach it.
+    fn mu(&self, i: usize, after: NodeAdjoint) -> DVec3 {
+        let kept = if self.w[i] > 0.0 { self.r } else { 0.0 };
+        self.h * after.x + kept * after.v
+    }
+}
+
+/// Per node, gravity plus the acceleration fields on it \[m/s²] (∂f_const/∂m).
+fn per_mass(model: &Model) -> Vec<DVec3> {
+    let (nodes, env) = (&model.nodes, &model.env);
+    let mut per_mass = vec![wide(env.gravity); nodes.len()];
+    let accelerations = env.fields.iter();
+    for field in accelerations.filter(|f| f.kind == FieldKind::Acceleration) {
+        match &field.nodes {
+            Some(list) => list
+                .iter()
+                .for_each(|&i| per_mass[i as usize] += wide(field.value)),
+            None => per_mass.iter_mut().for_each(|a| *a += wide(field.value)),
         }
     }
+    per_mass
 }

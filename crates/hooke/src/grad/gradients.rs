@@ -1,6 +1,9 @@
 //! What the backward pass returns: the gradient of the loss with respect to each
 //! parameter kind, in the scene's own (user) order.
 
+use super::adjoint::NodeAdjoint;
+use super::spring::{LANES, Params};
+
 /// The gradients of a loss L with respect to the scene's parameters (user order).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Gradients {
@@ -16,4 +19,27 @@ pub struct Gradients {
     pub x0: Vec<[f64; 3]>,
     /// ∂L/∂v per node at the start of the rollout [per m/s].
     pub v0: Vec<[f64; 3]>,
+}
+
+impl Gradients {
+    /// The adjoints at the start of the rollout, laid out per parameter kind: `springs`
+    /// springs' gradients kept by group of [`LANES`] in `params`.
+    pub(super) fn of(nodes: &[NodeAdjoint], params: &[Params], springs: usize) -> Self {
+        let each = |kind: fn(&Params) -> &[f64; LANES]| -> Vec<f64> {
+            params
+                .iter()
+                .flat_map(kind)
+                .copied()
+                .take(springs)
+                .collect()
+        };
+        Self {
+            k: each(|p| &p.k),
+            c: each(|p| &p.c),
+            rest: each(|p| &p.rest),
+            mass: nodes.iter().map(|n| n.mass).collect(),
+            x0: nodes.iter().map(|n| n.x.to_array()).collect(),
+            v0: nodes.iter().map(|n| n.v.to_array()).collect(),
+        }
+    }
 }

@@ -1,17 +1,24 @@
 //! Gradients through a simulation, by reverse mode (the adjoint method): record a rollout
-//! on a [`Tape`], then go back through it from the gradient of a loss of the final state
-//! to the gradient of that loss with respect to the springs' stiffness, damping and rest
+//! on a [`Tape`], then go back through it from the gradient of a loss of the trajectory
+//! (a final loss and, optionally, a loss at every step: [`Tape::backward_with`]) to the
+//! gradient of that loss with respect to the springs' stiffness, damping and rest
 //! lengths, the nodes' masses and the initial positions and velocities ([`Gradients`]).
 //!
 //! For one symplectic Euler step (`node_update.rs`), v' = v + h·M⁻¹·f(x, v),
 //! x₁ = x + h·v', v₁ = r·v' (v₁ = 0 for a pinned node), the adjoints λx = ∂L/∂x,
 //! λv = ∂L/∂v go back as
 //!
-//! μ = h·λx₁ + r·λv₁,  g = h·M⁻¹·μ,  λx = λx₁ + (∂f/∂x)ᵀ·g,  λv = μ + (∂f/∂v)ᵀ·g,
+//! μ = h·λx₁ + r·λv₁,  γ = h·M⁻¹·μ,  λx = λx₁ + (∂f/∂x)ᵀ·γ,  λv = μ + (∂f/∂v)ᵀ·γ,
 //!
-//! and each parameter θ the forces depend on gathers (∂f/∂θ)ᵀ·g (`adjoint.rs`; the spring's
-//! own derivatives in `spring.rs`). The states are those the simulation itself computed,
-//! kept on the tape, so the gradient is that of the run as it ran; it is computed in f64.
+//! and each parameter θ the forces depend on gathers (∂f/∂θ)ᵀ·γ (`adjoint.rs`: a node
+//! pass, a spring pass four springs side by side in `spring_pass.rs` with the spring's
+//! own derivatives in `spring.rs`, and a node pass that gathers). The states are those the
+//! simulation itself computed, so the gradient is that of the run as it ran; it is
+//! computed in f64.
+//!
+//! Memory: the tape keeps one state every K steps (K ≈ √T, `checkpoints.rs`) and
+//! recomputes the states between two kept ones by stepping a copy of the simulation
+//! again, segment by segment from the last, before going back through them.
 //!
 //! What is differentiable so far: symplectic Euler, one substep a step, Hooke springs with
 //! axial or isotropic damping, gravity and force fields, air drag and wind, energy loss,
@@ -19,11 +26,15 @@
 //! never silently differentiated as if it were constant.
 
 mod adjoint;
+mod checkpoints;
+mod error;
 mod gradients;
 mod spring;
+mod spring_pass;
 mod support;
 mod tape;
 
+pub use error::TapeError;
 pub use gradients::Gradients;
 pub use support::NotDifferentiable;
-pub use tape::{Tape, TapeError};
+pub use tape::{LossAt, Tape};

@@ -77,11 +77,22 @@ pub(crate) fn check(
             "surfaces[*].pressure",
             model.surfaces.iter().any(|s| s.pressure.is_some()),
         ),
+    ];
+    match features.iter().find(|(_, present)| *present) {
+        Some((name, _)) => refuse(name, "not differentiated yet"),
+        None => check_control(control),
+    }
+}
+
+/// The first of the program's inputs (`Simulation::control`) that a gradient cannot go
+/// through; checked before every recorded step, as they may change between steps.
+pub(crate) fn check_control(control: &Control) -> Result<(), NotDifferentiable> {
+    let inputs = [
         ("control.targets", !control.targets.is_empty()),
         ("control.forces", !control.forces.is_empty()),
         ("control.actuation", !control.actuation.is_empty()),
     ];
-    match features.iter().find(|(_, present)| *present) {
+    match inputs.iter().find(|(_, present)| *present) {
         Some((name, _)) => refuse(name, "not differentiated yet"),
         None => Ok(()),
     }

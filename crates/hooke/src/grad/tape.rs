@@ -1,16 +1,20 @@
-//! The tape: a rollout recorded state by state, and the backward pass over it.
-
-use std::fmt;
+//! The tape: a rollout recorded step by step (checkpointed, `checkpoints.rs`), and the
+//! backward pass over it, segment by segment from the last.
 
 use glam::DVec3;
 
-use super::adjoint::{StepModel, wide};
+use super::adjoint::{NodeAdjoint, Scratch, StepModel};
+use super::checkpoints::Checkpoints;
+use super::error::TapeError;
 use super::gradients::Gradients;
-use super::support::{self, NotDifferentiable};
-use crate::audit::diverged::Diverged;
+use super::spring::Params;
+use super::support;
+use crate::real::Vec3;
 use crate::sim::Simulation;
 
-/// A recorded rollout of a simulation: the state before every step and after the last.
+/// A recorded rollout of a simulation, for the gradient of a loss of its trajectory.
+///
+/// Start it on a simulation, step the simulation through it, then go back:
 ///
 /// ```
 /// use hooke::{Node, SceneBuilder, Simulation, Spring, grad::Tape, vec3};
@@ -18,95 +22,240 @@ use crate::sim::Simulation;
 /// b.add_node(Node::pinned(vec3(0.0, 0.0, 0.0), 1.0));
 /// b.add_node(Node::new(vec3(1.0, 0.0, 0.0), 1.0));
 /// b.add_spring(Spring::hooke(0, 1, 100.0, 0.1));
-/// let mut sim = Simulation::new(b.build().unwrap());
-/// let tape = Tape::record(&mut sim, 100).unwrap();
-/// // L = the final height of node 1: ∂L/∂x₁ = (0, 1, 0) at node 1.
-/// let g = tape.backward(&[[0.0; 3], [0.0, 1.0, 0.0]], &[[0.0; 3]; 2]);
+/// let mut sim = Simulation::new(b.build()?);
+/// let mut tape = Tape::start(&sim)?;
+/// for _ in 0..100 {
+///     tape.step(&mut sim)?;
+/// }
+/// // L = the final height of node 1: ∂L/∂x = (0, 1, 0) at node 1.
+/// let g = tape.backward(&[[0.0; 3], [0.0, 1.0, 0.0]], &[[0.0; 3]; 2])?;
 /// assert!(g.k[0] > 0.0, "a stiffer spring holds the weight higher");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// The tape keeps one state every K steps (K ≈ √T by default, [`Tape::start_every`] to
+/// choose it) and a copy of the simulation as it started, which the backward pass steps
+/// again from each kept state to recompute the states between: the gradient is that of
+/// the run as it ran, bit for bit, for about one more forward run.
 #[derive(Debug)]
 pub struct Tape {
     /// The step's model in f64.
-    step: StepModel,
-    /// Positions before every step and after the last \[m].
-    x: Vec<Vec<DVec3>>,
-    /// Velocities likewise \[m/s].
-    v: Vec<Vec<DVec3>>,
+    model: StepModel,
+    /// The simulation as recording began, stepped again to recompute a segment.
+    replay: Simulation,
+    /// The states kept.
+    checkpoints: Checkpoints,
+    /// Steps recorded.
+    steps: usize,
+    /// The recorded simulation's step count and edit count when it last stepped here.
+    seen: (u64, u64),
 }
 
-/// Why a rollout could not be recorded.
+/// One recorded state and the loss's gradient there, for [`Tape::backward_with`]'s
+/// per-step loss: the callback reads the state and adds ∂ℓ/∂x and ∂ℓ/∂v (zero on entry).
 #[derive(Debug)]
-pub enum TapeError {
-    /// The scene has a feature the gradient cannot go through.
-    NotDifferentiable(NotDifferentiable),
-    /// The rollout diverged (the watchdog stopped it).
-    Diverged(Box<Diverged>),
+pub struct LossAt<'a> {
+    /// The state is the one after this many steps (1 to [`Tape::steps`]).
+    pub step: usize,
+    /// Positions \[m].
+    pub x: &'a [Vec3],
+    /// Velocities \[m/s].
+    pub v: &'a [Vec3],
+    /// ∂ℓ/∂x per node [per m].
+    pub dx: &'a mut [[f64; 3]],
+    /// ∂ℓ/∂v per node [per m/s].
+    pub dv: &'a mut [[f64; 3]],
 }
-
-impl fmt::Display for TapeError {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self {
-            TapeError::NotDifferentiable(e) => e.fmt(f),
-            TapeError::Diverged(d) => d.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for TapeError {}
 
 impl Tape {
-    /// Steps `sim` `steps` times, keeping every state for the backward pass; refuses a
-    /// scene with a feature the gradient cannot go through before it steps.
+    /// Starts recording `sim` from its current state; refuses, by name, a scene with a
+    /// feature the gradient cannot go through.
+    pub fn start(sim: &Simulation) -> Result<Tape, TapeError> {
+        Self::started(sim, None)
+    }
+
+    /// [`Tape::start`] keeping one state every `every` steps (at least 1; 1 keeps them all
+    /// and recomputes nothing).
+    pub fn start_every(sim: &Simulation, every: usize) -> Result<Tape, TapeError> {
+        Self::started(sim, Some(every))
+    }
+
+    /// Starts a tape on `sim` and steps it `steps` times.
     pub fn record(sim: &mut Simulation, steps: u64) -> Result<Tape, TapeError> {
-        let (model, settings) = (sim.model(), sim.settings());
-        support::check(model, settings, &sim.control).map_err(TapeError::NotDifferentiable)?;
-        let h = settings.h();
-        let step = StepModel::new(model, h as f64, model.env.retention(h) as f64);
-        let mut tape = Tape {
-            step,
-            x: Vec::new(),
-            v: Vec::new(),
-        };
-        tape.keep(sim);
+        let mut tape = Self::start(sim)?;
         for _ in 0..steps {
-            sim.step().map_err(|d| TapeError::Diverged(Box::new(d)))?;
-            tape.keep(sim);
+            tape.step(sim)?;
         }
         Ok(tape)
     }
 
-    fn keep(&mut self, sim: &Simulation) {
-        let st = sim.state();
-        self.x.push(st.x().iter().map(|&p| wide(p)).collect());
-        self.v.push(st.v().iter().map(|&p| wide(p)).collect());
+    fn started(sim: &Simulation, every: Option<usize>) -> Result<Tape, TapeError> {
+        let (model, settings) = (sim.model(), sim.settings());
+        support::check(model, settings, &sim.control).map_err(TapeError::NotDifferentiable)?;
+        let h = settings.h();
+        Ok(Tape {
+            model: StepModel::new(model, h as f64, model.env.retention(h) as f64),
+            replay: Simulation::new(sim.scene().clone()),
+            checkpoints: Checkpoints::new(sim.state().clone(), every),
+            steps: 0,
+            seen: (sim.state().step, sim.edits()),
+        })
+    }
+
+    /// Steps `sim` once and records the step. `sim` must be the simulation the tape
+    /// started on, neither stepped elsewhere nor edited since.
+    pub fn step(&mut self, sim: &mut Simulation) -> Result<(), TapeError> {
+        if (sim.state().step, sim.edits()) != self.seen {
+            return Err(TapeError::Broken {
+                step: self.steps,
+                why: "the simulation was stepped outside the tape or edited since".into(),
+            });
+        }
+        support::check_control(&sim.control).map_err(TapeError::NotDifferentiable)?;
+        sim.step().map_err(|d| TapeError::Diverged(Box::new(d)))?;
+        self.steps += 1;
+        self.checkpoints.after(self.steps, sim.state());
+        self.seen = (sim.state().step, sim.edits());
+        Ok(())
     }
 
     /// Steps recorded.
     pub fn steps(&self) -> usize {
-        self.x.len() - 1
+        self.steps
     }
 
-    /// The gradients of a loss L of the final state, given ∂L/∂x and ∂L/∂v at the end of
-    /// the rollout (per node).
-    pub fn backward(&self, dx: &[[f64; 3]], dv: &[[f64; 3]]) -> Gradients {
-        let n = self.x[0].len();
-        assert!(dx.len() == n && dv.len() == n, "one gradient per node");
-        let springs = self.step.springs();
-        let mut g = Gradients {
-            k: vec![0.0; springs],
-            c: vec![0.0; springs],
-            rest: vec![0.0; springs],
-            mass: vec![0.0; n],
-            ..Gradients::default()
-        };
-        let mut lx: Vec<DVec3> = dx.iter().map(|&a| DVec3::from(a)).collect();
-        let mut lv: Vec<DVec3> = dv.iter().map(|&a| DVec3::from(a)).collect();
-        for t in (0..self.steps()).rev() {
-            let before = (self.x[t].as_slice(), self.v[t].as_slice());
-            self.step.back(before, &mut lx, &mut lv, &mut g);
+    /// The states the tape holds now (one every K steps).
+    pub fn states_held(&self) -> usize {
+        self.checkpoints.held()
+    }
+
+    /// The gradients of a loss L of the final state, given ∂L/∂x and ∂L/∂v there (one per
+    /// node).
+    pub fn backward(&mut self, dx: &[[f64; 3]], dv: &[[f64; 3]]) -> Result<Gradients, TapeError> {
+        self.go_back(dx, dv, None)
+    }
+
+    /// [`Tape::backward`] for a loss with a term at every step, L = ℓ_T(final) + Σₛ ℓₛ:
+    /// `per_step` is called for each state after s = T, T − 1, …, 1 steps and adds ∂ℓₛ/∂x
+    /// and ∂ℓₛ/∂v there ([`LossAt`]).
+    pub fn backward_with(
+        &mut self,
+        dx: &[[f64; 3]],
+        dv: &[[f64; 3]],
+        mut per_step: impl FnMut(LossAt<'_>),
+    ) -> Result<Gradients, TapeError> {
+        self.go_back(dx, dv, Some(&mut per_step))
+    }
+
+    fn go_back(
+        &mut self,
+        dx: &[[f64; 3]],
+        dv: &[[f64; 3]],
+        mut per_step: Option<&mut dyn FnMut(LossAt<'_>)>,
+    ) -> Result<Gradients, TapeError> {
+        let n = self.model.nodes();
+        for (what, got) in [("dx", dx.len()), ("dv", dv.len())] {
+            if got != n {
+                return Err(TapeError::WrongLength {
+                    what,
+                    expected: n,
+                    got,
+                });
+            }
         }
-        g.x0 = lx.iter().map(|a| a.to_array()).collect();
-        g.v0 = lv.iter().map(|a| a.to_array()).collect();
-        g
+        let mut nodes: Vec<NodeAdjoint> = (dx.iter().zip(dv))
+            .map(|(&x, &v)| NodeAdjoint {
+                x: DVec3::from(x),
+                v: DVec3::from(v),
+                mass: 0.0,
+            })
+            .collect();
+        let mut params = vec![Params::default(); self.model.spring_groups()];
+        let (mut scratch, mut segment) = (Scratch::default(), Segment::default());
+        let mut loss = StepLoss::new(n);
+        let every = self.checkpoints.every();
+        for (c, len) in self
+            .checkpoints
+            .segments_back(self.steps)
+            .collect::<Vec<_>>()
+        {
+            self.replay_segment(c, len, &mut segment)?;
+            for j in (0..len).rev() {
+                if let Some(f) = per_step.as_mut() {
+                    let after = (&segment.x[j + 1][..], &segment.v[j + 1][..]);
+                    loss.add(c * every + j + 1, after, f, &mut nodes);
+                }
+                let before = (&segment.x[j][..], &segment.v[j][..]);
+                self.model
+                    .back(before, &mut nodes, &mut params, &mut scratch);
+            }
+        }
+        Ok(Gradients::of(&nodes, &params, self.model.springs()))
+    }
+
+    /// Recomputes segment `c` (`len` steps from its kept state) into `segment`.
+    fn replay_segment(&mut self, c: usize, len: usize, seg: &mut Segment) -> Result<(), TapeError> {
+        *self.replay.state_mut() = self.checkpoints.start_of(c).clone();
+        seg.keep(0, &self.replay);
+        for j in 1..=len {
+            let replayed = self.replay.step();
+            replayed.map_err(|d| TapeError::Diverged(Box::new(d)))?;
+            seg.keep(j, &self.replay);
+        }
+        Ok(())
+    }
+}
+
+/// The states of the segment being gone back through, reused from segment to segment.
+#[derive(Debug, Default)]
+struct Segment {
+    /// Positions after each step of the segment, its start first \[m].
+    x: Vec<Vec<Vec3>>,
+    /// Velocities likewise \[m/s].
+    v: Vec<Vec<Vec3>>,
+}
+
+impl Segment {
+    /// Keeps `sim`'s state as the segment's `j`-th.
+    fn keep(&mut self, j: usize, sim: &Simulation) {
+        if self.x.len() <= j {
+            self.x.resize_with(j + 1, Vec::new);
+            self.v.resize_with(j + 1, Vec::new);
+        }
+        self.x[j].clone_from(&sim.state().x);
+        self.v[j].clone_from(&sim.state().v);
+    }
+}
+
+/// The per-step loss's buffers.
+struct StepLoss {
+    dx: Vec<[f64; 3]>,
+    dv: Vec<[f64; 3]>,
+}
+
+impl StepLoss {
+    fn new(n: usize) -> Self {
+        Self {
+            dx: vec![[0.0; 3]; n],
+            dv: vec![[0.0; 3]; n],
+        }
+    }
+
+    /// Adds ∂ℓₛ/∂x and ∂ℓₛ/∂v at the state after `step` steps to the adjoints.
+    fn add(
+        &mut self,
+        step: usize,
+        (x, v): (&[Vec3], &[Vec3]),
+        per_step: &mut dyn FnMut(LossAt<'_>),
+        nodes: &mut [NodeAdjoint],
+    ) {
+        self.dx.fill([0.0; 3]);
+        self.dv.fill([0.0; 3]);
+        let (dx, dv) = (&mut self.dx[..], &mut self.dv[..]);
+        per_step(LossAt { step, x, v, dx, dv });
+        for ((n, dx), dv) in nodes.iter_mut().zip(&self.dx).zip(&self.dv) {
+            n.x += DVec3::from(*dx);
+            n.v += DVec3::from(*dv);
+        }
     }
 }

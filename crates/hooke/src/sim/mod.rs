@@ -59,6 +59,9 @@ pub struct Simulation {
     watch: Watch,
     /// The last state the watchdog passed.
     last_good: Option<State>,
+    /// Edits of the scene or the state by the program ([`Self::edit`], [`Self::state_mut`])
+    /// since creation: a gradient tape records only an unbroken rollout.
+    edits: u64,
 }
 
 impl Simulation {
@@ -72,6 +75,7 @@ impl Simulation {
             dirty: true,
             watch: Watch::default(),
             last_good: None,
+            edits: 0,
         };
         sim.prepare();
         let rests = std::mem::take(&mut sim.scene.state.muscle_rest);
@@ -161,6 +165,7 @@ impl Simulation {
         self.scene.state.verlet_accel = None;
         self.scene.state.books = None;
         self.ws.audit.started = false;
+        self.edits += 1;
         &mut self.scene.state
     }
 
@@ -182,6 +187,7 @@ impl Simulation {
     pub fn edit<R>(&mut self, f: impl FnOnce(&mut SceneBuilder) -> R) -> Result<R, FieldError> {
         let r = self.scene.edit(f)?;
         self.dirty = true;
+        self.edits += 1;
         self.scene.state.books = None;
         self.ws.audit.started = false;
         Ok(r)
@@ -339,6 +345,11 @@ impl Simulation {
         }
         self.ws.counters.springs_torn += torn.len() as u64;
         self.dirty = true;
+    }
+
+    /// Edits of the scene or the state since creation ([`Self::edit`], [`Self::state_mut`]).
+    pub(crate) fn edits(&self) -> u64 {
+        self.edits
     }
 
     /// The workspace (the audit's books live there).

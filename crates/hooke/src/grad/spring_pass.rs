@@ -1,0 +1,110 @@
+//! The backward pass's spring pass: each spring's force at the step's state and what it
+//! sends its ends for the adjoint γ of that force ([`spring::back`]), in groups of
+//! [`LANES`] springs side by side, its own parameters' gradients added in place. On
+//! x86-64 with AVX2 the same code is compiled for AVX2 (four f64 lanes in one register)
+//! and chosen at run time.
+
+use glam::DVec3;
+
+use super::spring::{self, Coeffs, Inputs, LANES, Params, Sent, wide};
+use crate::model::{DampingMode, Model};
+use crate::real::Vec3;
+
+/// The springs as the backward pass reads them, in groups of [`LANES`] in user order (the
+/// last group padded with springs of no length and no coefficients from node 0 to node 0).
+#[derive(Debug, Default)]
+pub(super) struct SpringTable {
+    /// Per group, each lane's ends a and b.
+    ends: Vec<[[u32; 2]; LANES]>,
+    /// Per group, the coefficients.
+    coeffs: Vec<Coeffs>,
+    /// The number of springs.
+    count: usize,
+}
+
+/// The state a step started from, and γ per node.
+pub(super) struct At<'a> {
+    /// Positions \[m].
+    pub x: &'a [Vec3],
+    /// Velocities \[m/s].
+    pub v: &'a [Vec3],
+    /// γ = h·w·μ per node.
+    pub gamma: &'a [DVec3],
+}
+
+impl SpringTable {
+    /// The springs of `model`, in f64.
+    pub(super) fn new(model: &Model) -> Self {
+        let sp = &model.springs;
+        let groups = sp.len().div_ceil(LANES);
+        let mut table = Self {
+            ends: vec![[[0; 2]; LANES]; groups],
+            coeffs: vec![Coeffs::default(); groups],
+            count: sp.len(),
+        };
+        for s in 0..sp.len() {
+            let (g, l) = (s / LANES, s % LANES);
+            table.ends[g][l] = [sp.a[s], sp.b[s]];
+            let (c, iso) = (sp.c[s] as f64, sp.damping[s] == DampingMode::Isotropic);
+            let co = &mut table.coeffs[g];
+            (co.k[l], co.rest[l]) = (sp.k[s] as f64, sp.rest[s] as f64);
+            co.c_ax[l] = if iso { 0.0 } else { c };
+            co.c_iso[l] = if iso { c } else { 0.0 };
+            co.iso[l] = if iso { 1.0 } else { 0.0 };
+        }
+        table
+    }
+
+    /// The number of springs.
+    pub(super) fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The number of groups.
+    pub(super) fn groups(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// The groups `first..first + sent.len()`: what their springs send their ends into
+    /// `sent`, their parameters' gradients added to `params`.
+    pub(super) fn back(&self, first: usize, at: &At, sent: &mut [Sent], params: &mut [Params]) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (checked just above).
+            return unsafe { self.back_avx2(first, at, sent, params) };
+        }
+        self.back_lanes(first, at, sent, params);
+    }
+
+    /// [`Self::back_lanes`] compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn back_avx2(&self, first: usize, at: &At, sent: &mut [Sent], params: &mut [Params]) {
+        self.back_lanes(first, at, sent, params);
+    }
+
+    /// [`Self::back`] itself.
+    #[inline(always)]
+    fn back_lanes(&self, first: usize, at: &At, sent: &mut [Sent], params: &mut [Params]) {
+        for (j, (out, p)) in sent.iter_mut().zip(params).enumerate() {
+            let g = first + j;
+            *out = spring::back(&self.inputs(g, at), &self.coeffs[g], p);
+        }
+    }
+
+    /// Group `g`'s springs' state and adjoint, gathered lane by lane.
+    #[inline(always)]
+    fn inputs(&self, g: usize, at: &At) -> Inputs {
+        let mut i = Inputs::default();
+        for (l, &[a, b]) in self.ends[g].iter().enumerate() {
+            let (a, b) = (a as usize, b as usize);
+            let (d, dv) = (wide(at.x[a] - at.x[b]), wide(at.v[a] - at.v[b]));
+            let (ga, gb) = (at.gamma[a], at.gamma[b]);
+            for c in 0..3 {
+                (i.d[c][l], i.dv[c][l]) = (d[c], dv[c]);
+                (i.gamma_a[c][l], i.gamma_b[c][l]) = (ga[c], gb[c]);
+            }
+        }
+        i
+    }
+}
