@@ -13,6 +13,12 @@ the energy audit and its recent readings, the last good step and a stable step t
 :meth:`Simulation.audit` gives the energy audit: what drove and dissipated the energy, and
 the residual no term explains.
 
+Gradients: ``with sim.tape() as t: sim.step(n)`` records a rollout; ``t.backward(dx=…,
+dv=…)`` goes back from the loss's gradient at the end (and at every step through
+``per_step``), and ``t.grad("springs[*].k")`` reads the gradient with respect to any
+differentiable field by its scene path; :func:`gradcheck` checks them against finite
+differences. :class:`NotDifferentiableError` names a feature the gradient cannot go through.
+
 :func:`sweep` runs many variants of a scene (a grid or any list of parameter values at
 scene paths such as ``springs[*].k``) and returns a pandas DataFrame of their metrics.
 """
@@ -20,14 +26,17 @@ scene paths such as ``springs[*].k``) and returns a pandas DataFrame of their me
 from ._native import (
     PRECISION,
     DivergedError,
+    NotDifferentiableError,
     Scene,
     SceneError,
     Simulation,
+    Tape,
     load,
     scene,
     scenes,
     step_many,
 )
+from .gradients import gradcheck
 from .sweeps import sweep
 
 DivergenceError = DivergedError
@@ -36,9 +45,12 @@ __all__ = [
     "PRECISION",
     "DivergedError",
     "DivergenceError",
+    "NotDifferentiableError",
     "Scene",
     "SceneError",
     "Simulation",
+    "Tape",
+    "gradcheck",
     "load",
     "scene",
     "scenes",

@@ -1,6 +1,7 @@
 """Type stubs for hooke's native module (crates/hooke-py)."""
 
 from os import PathLike
+from collections.abc import Callable
 from typing import Any, Literal
 
 import numpy as np
@@ -13,6 +14,12 @@ class SceneError(ValueError):
 
     file: str | None
     field: str | None
+
+class NotDifferentiableError(ValueError):
+    """A gradient asked through a feature hooke cannot differentiate (yet); the message
+    names it and says why."""
+
+    feature: str  # its scene path: "settings.integrator", "springs[3].kind", "control.actuation"
 
 class DivergedError(RuntimeError):
     """A simulation that diverged (a non-finite state, or the watchdog's energy from
@@ -69,6 +76,7 @@ class Simulation:
     def step(self, n: int = 1) -> None: ...
     def run(self, duration: float) -> None: ...
     def check_divergence(self) -> None: ...
+    def tape(self) -> Tape: ...
     @property
     def time(self) -> float: ...
     @property
@@ -111,6 +119,25 @@ class Simulation:
         style: Literal["auto", "wire", "solid"] = "auto",
         camera: str | tuple[float, float] | None = None,
     ) -> None: ...
+
+class Tape:
+    """A recording of a simulation's steps for gradients (``with sim.tape() as t:``)."""
+
+    def __enter__(self) -> Tape: ...
+    def __exit__(self, *exc: object) -> bool: ...
+    @property
+    def steps(self) -> int: ...
+    def backward(
+        self,
+        dx: ArrayLike | None = None,
+        dv: ArrayLike | None = None,
+        per_step: Callable[
+            [int, NDArray[np.floating[Any]], NDArray[np.floating[Any]]],
+            tuple[ArrayLike | None, ArrayLike | None],
+        ]
+        | None = None,
+    ) -> None: ...
+    def grad(self, path: str) -> NDArray[np.float64] | float: ...
 
 def load(path: str | PathLike[str]) -> Scene: ...
 def scene(name: str, **params: float | int | str | bool) -> Scene: ...

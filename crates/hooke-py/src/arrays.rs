@@ -23,8 +23,23 @@ pub(crate) fn scalars<'py>(py: Python<'py>, values: Vec<Real>) -> Bound<'py, PyA
 
 /// Reads `a` (any array-like of numbers) as `n` vectors; `what` names it in errors.
 pub(crate) fn read_vectors(a: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResult<Vec<Vec3>> {
+    let rows = read_rows(a, n, what)?;
+    let mut out = Vec::with_capacity(n);
+    for (i, row) in rows.iter().enumerate() {
+        let mut p = [0.0; 3];
+        for (k, x) in row.iter().enumerate() {
+            p[k] = real(*x, &format!("{what}[{i}, {k}]"))?;
+        }
+        out.push(hooke::vec3(p[0], p[1], p[2]));
+    }
+    Ok(out)
+}
+
+/// Reads `a` (any array-like of numbers) as `n` rows (x, y, z) of finite f64 (gradients
+/// are f64 whatever the build's float type); `what` names it in errors.
+pub(crate) fn read_rows(a: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResult<Vec<[f64; 3]>> {
     numbers_only(a, what)?;
-    // Read as f64 (any number type converts without loss), then checked into Real.
+    // Read as f64 (any number type converts without loss).
     let arr: PyArrayLike2<f64, AllowTypeChange> = a.extract().map_err(|_| {
         PyValueError::new_err(format!(
             "{what}: expected an array of numbers of shape ({n}, 3), got {}",
@@ -42,11 +57,22 @@ pub(crate) fn read_vectors(a: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResu
     for (i, row) in view.outer_iter().enumerate() {
         let mut p = [0.0; 3];
         for (k, x) in row.iter().enumerate() {
-            p[k] = real(*x, &format!("{what}[{i}, {k}]"))?;
+            if !x.is_finite() {
+                return Err(PyValueError::new_err(format!(
+                    "{what}[{i}, {k}]: {x} is not finite"
+                )));
+            }
+            p[k] = *x;
         }
-        out.push(hooke::vec3(p[0], p[1], p[2]));
+        out.push(p);
     }
     Ok(out)
+}
+
+/// `rows` as a new (n, 3) float64 array.
+pub(crate) fn rows<'py>(py: Python<'py>, rows: &[[f64; 3]]) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let flat: Vec<f64> = rows.iter().flatten().copied().collect();
+    PyArray1::from_vec(py, flat).reshape([rows.len(), 3])
 }
 
 /// Reads `a` as a 1-D array of finite numbers.

@@ -29,6 +29,24 @@ create_exception!(
      watchdog passed, or None). Also importable as `DivergenceError`."
 );
 
+create_exception!(
+    hooke,
+    NotDifferentiableError,
+    PyValueError,
+    "A gradient asked through a feature hooke cannot differentiate (yet): an integrator, a \
+     kind of spring, contacts, sensors, actuation... The message names it and says why; the \
+     attribute `feature` is its scene path (`settings.integrator`, `springs[3].kind`, \
+     `control.actuation`)."
+);
+
+/// The `NotDifferentiableError` of `e`, its `feature` set.
+pub(crate) fn not_differentiable(py: Python<'_>, e: &hooke::grad::NotDifferentiable) -> PyErr {
+    let err = NotDifferentiableError::new_err(e.to_string());
+    // Setting an attribute on a fresh exception instance cannot fail.
+    let _ = err.value(py).setattr("feature", &e.feature);
+    err
+}
+
 /// A `SceneError` with the message `text`, naming `file` and `field` when known.
 pub(crate) fn scene_error(
     py: Python<'_>,

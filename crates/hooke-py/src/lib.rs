@@ -9,21 +9,28 @@ use pyo3::prelude::*;
 mod arrays;
 mod errors;
 mod gpu;
+mod grad_path;
 mod pictures;
 mod pools;
 mod scene;
 mod sim;
+mod tape;
 
-/// The native module: scenes, simulations, `step_many` and the two exceptions.
+/// The native module: scenes, simulations, tapes, `step_many` and the exceptions.
 #[pymodule]
 #[pyo3(name = "_native")]
 fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("SceneError", py.get_type::<errors::SceneError>())?;
     m.add("DivergedError", py.get_type::<errors::DivergedError>())?;
+    m.add(
+        "NotDifferentiableError",
+        py.get_type::<errors::NotDifferentiableError>(),
+    )?;
     m.add("PRECISION", hooke::PRECISION)?;
     m.add_class::<scene::Scene>()?;
     m.add_class::<sim::Simulation>()?;
+    m.add_class::<tape::Tape>()?;
     m.add_function(wrap_pyfunction!(scene::load, m)?)?;
     m.add_function(wrap_pyfunction!(scene::scene, m)?)?;
     m.add_function(wrap_pyfunction!(scene::scenes, m)?)?;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use hooke::{Real, Vec3};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
-use pyo3::exceptions::{PyIndexError, PyOSError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::ThreadPool;
@@ -36,6 +36,8 @@ pub struct Simulation {
     every: u64,
     /// The recorded frames (positions, and the springs in effect for pictures).
     recording: hooke_render::Recording,
+    /// The gradient tape recording the steps, inside `with sim.tape()`.
+    tape: Option<hooke::grad::Tape>,
 }
 
 #[pymethods]
@@ -88,6 +90,7 @@ impl Simulation {
             pool,
             every: 0,
             recording: hooke_render::Recording::default(),
+            tape: None,
         })
     }
 
@@ -107,6 +110,13 @@ impl Simulation {
         }
         let dt = hooke::f64_of(self.sim.settings().dt);
         self.advance(py, (duration / dt).round() as u64)
+    }
+
+    /// A tape that records the steps taken inside a `with` block, for gradients:
+    /// `with sim.tape() as t: sim.step(n)`, then `t.backward(dx=…, dv=…)` and
+    /// `t.grad("springs[*].k")` (see `Tape`).
+    fn tape(slf: &Bound<'_, Self>) -> crate::tape::Tape {
+        crate::tape::Tape::new(slf.clone().unbind())
     }
 
     /// Reads the watchdog now, whether or not a reading is due, and raises
@@ -138,7 +148,7 @@ impl Simulation {
 
     /// Number of nodes.
     #[getter]
-    fn nodes(&self) -> usize {
+    pub(crate) fn nodes(&self) -> usize {
         self.sim.state().x().len()
     }
 
@@ -359,6 +369,34 @@ impl Simulation {
 }
 
 impl Simulation {
+    /// Starts recording the steps on a gradient tape.
+    pub(crate) fn start_tape(&mut self, py: Python<'_>) -> PyResult<()> {
+        if self.tape.is_some() {
+            return Err(PyRuntimeError::new_err(
+                "this simulation is already recording on a tape (one tape at a time)",
+            ));
+        }
+        if self.backend == Backend::Gpu {
+            return Err(PyValueError::new_err(
+                "no gradients on the GPU backend: make the simulation with backend=\"cpu\"",
+            ));
+        }
+        let tape =
+            hooke::grad::Tape::start(&self.sim).map_err(|e| crate::tape::tape_error(py, e))?;
+        self.tape = Some(tape);
+        Ok(())
+    }
+
+    /// Ends the recording, handing the tape over.
+    pub(crate) fn take_tape(&mut self) -> Option<hooke::grad::Tape> {
+        self.tape.take()
+    }
+
+    /// This simulation's thread pool (None: the global one).
+    pub(crate) fn pool(&self) -> Option<Arc<ThreadPool>> {
+        self.pool.clone()
+    }
+
     /// Takes `n` steps with the GIL released, in this simulation's thread pool.
     fn advance(&mut self, py: Python<'_>, n: u64) -> PyResult<()> {
         if self.backend == Backend::Gpu && self.batch.is_none() {
@@ -386,12 +424,13 @@ impl Simulation {
         let mut left = n;
         while left > 0 {
             let chunk = self.next_chunk(left);
-            match &mut self.batch {
-                Some(batch) => {
+            match (&mut self.batch, &mut self.tape) {
+                (Some(batch), _) => {
                     batch.step(chunk);
                     batch.write_back(std::slice::from_mut(&mut self.sim))?;
                 }
-                None => self.sim.run(chunk)?,
+                (None, Some(tape)) => (0..chunk).try_for_each(|_| tape.step(&mut self.sim))?,
+                (None, None) => self.sim.run(chunk)?,
             }
             left -= chunk;
             if self.every > 0 && self.sim.state().step() % self.every == 0 {
@@ -424,6 +463,13 @@ impl Simulation {
 enum Stop {
     Diverged(hooke::Diverged),
     Gpu(hooke_gpu::GpuError),
+    Tape(hooke::grad::TapeError),
+}
+
+impl From<hooke::grad::TapeError> for Stop {
+    fn from(e: hooke::grad::TapeError) -> Self {
+        Stop::Tape(e)
+    }
 }
 
 impl From<hooke::Diverged> for Stop {
@@ -443,6 +489,7 @@ impl Stop {
         match self {
             Stop::Diverged(d) => errors::diverged(py, &d),
             Stop::Gpu(e) => gpu::error(py, &e),
+            Stop::Tape(e) => crate::tape::tape_error(py, e),
         }
     }
 }

@@ -84,6 +84,11 @@ impl StepModel {
         self.w.len()
     }
 
+    /// Whether node `i` is pinned.
+    pub(super) fn pinned(&self, i: usize) -> bool {
+        self.w[i] == 0.0
+    }
+
     /// The number of springs.
     pub(super) fn springs(&self) -> usize {
         self.springs.count()

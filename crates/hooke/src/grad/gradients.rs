@@ -17,7 +17,8 @@ pub struct Gradients {
     pub mass: Vec<f64>,
     /// ∂L/∂x per node at the start of the rollout [per m].
     pub x0: Vec<[f64; 3]>,
-    /// ∂L/∂v per node at the start of the rollout [per m/s].
+    /// ∂L/∂v per node at the start of the rollout [per m/s] (0 for a pinned node, held at
+    /// rest: its velocity is not a parameter).
     pub v0: Vec<[f64; 3]>,
 }
 

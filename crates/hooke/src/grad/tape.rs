@@ -190,6 +190,13 @@ impl Tape {
                     .back(before, &mut nodes, &mut params, &mut scratch);
             }
         }
+        // A pinned node is held at rest (a scene cannot give it a velocity): its initial
+        // velocity is not a parameter.
+        for (i, n) in nodes.iter_mut().enumerate() {
+            if self.model.pinned(i) {
+                n.v = DVec3::ZERO;
+            }
+        }
         Ok(Gradients::of(&nodes, &params, self.model.springs()))
     }
 

@@ -1,0 +1,171 @@
+//! Gradients from Python: `Simulation.tape()` records the steps taken inside a `with`
+//! block on the core's tape ([`hooke::grad::Tape`]); `backward` goes back from the loss's
+//! gradient at the end (and, through a callable, at every step); `grad` reads one
+//! parameter kind's gradient by its scene path (`springs[*].k`, `nodes[*].v`).
+
+use hooke::grad::{Gradients, LossAt, TapeError};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::sim::Simulation;
+use crate::{arrays, errors, pools};
+
+/// A recording of a simulation's steps for gradients, made by `Simulation.tape()`.
+///
+/// ```python
+/// with sim.tape() as t:        # records every step taken inside the block
+///     sim.step(1000)
+/// t.backward(dx=gx, dv=gv)     # dL/d(final positions), dL/d(final velocities): (nodes, 3)
+/// t.grad("springs[*].k")       # dL/dk per spring (numpy, float64)
+/// ```
+///
+/// The tape keeps one state every K ≈ √T steps and recomputes the others going back, so
+/// long rollouts fit in memory; the gradient is that of the run as it ran, in float64. A
+/// scene or an input the gradient cannot go through (actuation, for now) raises
+/// `NotDifferentiableError` naming it; an edit of the simulation inside the block
+/// (positions, velocities, pins) ends the recording with a `RuntimeError` at the next
+/// step.
+#[pyclass(module = "hooke")]
+pub struct Tape {
+    sim: Py<Simulation>,
+    /// The recording, once the `with` block has ended.
+    recorded: Option<hooke::grad::Tape>,
+    /// The gradients of the last `backward`.
+    grads: Option<Gradients>,
+}
+
+impl Tape {
+    /// A tape for `sim`, not recording until entered.
+    pub(crate) fn new(sim: Py<Simulation>) -> Self {
+        Self {
+            sim,
+            recorded: None,
+            grads: None,
+        }
+    }
+}
+
+#[pymethods]
+impl Tape {
+    fn __enter__(slf: PyRef<'_, Self>) -> PyResult<PyRef<'_, Self>> {
+        let py = slf.py();
+        if slf.recorded.is_some() {
+            return Err(PyRuntimeError::new_err(
+                "this tape has recorded already; take a new one with sim.tape()",
+            ));
+        }
+        slf.sim.borrow_mut(py).start_tape(py)?;
+        Ok(slf)
+    }
+
+    #[pyo3(signature = (*_exc))]
+    fn __exit__(&mut self, py: Python<'_>, _exc: &Bound<'_, PyTuple>) -> bool {
+        self.recorded = self.sim.borrow_mut(py).take_tape();
+        false
+    }
+
+    /// Steps recorded.
+    #[getter]
+    fn steps(&self) -> usize {
+        self.recorded.as_ref().map_or(0, |t| t.steps())
+    }
+
+    /// Goes back through the recording from ∂L/∂x (`dx`) and ∂L/∂v (`dv`) at the final
+    /// state, each a (nodes, 3) array (None: zeros). `per_step`, if given, is called as
+    /// `per_step(step, x, v)` for the state after each step (step = T, T−1, …, 1) and
+    /// returns that step's (∂ℓ/∂x, ∂ℓ/∂v), either None for zeros. Read the gradients with
+    /// `grad`.
+    #[pyo3(signature = (dx=None, dv=None, per_step=None))]
+    fn backward(
+        &mut self,
+        py: Python<'_>,
+        dx: Option<&Bound<'_, PyAny>>,
+        dv: Option<&Bound<'_, PyAny>>,
+        per_step: Option<Py<PyAny>>,
+    ) -> PyResult<()> {
+        let tape = self.recorded.as_mut().ok_or_else(|| {
+            PyRuntimeError::new_err(
+                "nothing recorded yet: record first (with sim.tape() as t: sim.step(n)), \
+                 then call t.backward",
+            )
+        })?;
+        let n = self.sim.borrow(py).nodes();
+        let final_rows = |a: Option<&Bound<'_, PyAny>>, what| match a {
+            Some(a) => arrays::read_rows(a, n, what),
+            None => Ok(vec![[0.0; 3]; n]),
+        };
+        let (dx, dv) = (final_rows(dx, "dx")?, final_rows(dv, "dv")?);
+        let pool = self.sim.borrow(py).pool();
+        let grads = match per_step {
+            None => py.detach(|| pools::run_in(pool.as_deref(), || tape.backward(&dx, &dv))),
+            Some(f) => {
+                let mut failed: Option<PyErr> = None;
+                let g = tape.backward_with(&dx, &dv, |at| {
+                    if failed.is_none() {
+                        failed = per_step_loss(py, &f, at).err();
+                    }
+                });
+                if let Some(e) = failed {
+                    return Err(e);
+                }
+                g
+            }
+        };
+        self.grads = Some(grads.map_err(|e| tape_error(py, e))?);
+        Ok(())
+    }
+
+    /// The gradient of the loss with respect to the parameters at the scene path `path`,
+    /// as float64: `springs[*].k`, `springs[*].c`, `springs[*].rest` (one per spring),
+    /// `nodes[*].mass` (one per node), `nodes[*].x`, `nodes[*].v` (the initial state,
+    /// (nodes, 3)); an index instead of `*` gives one spring's or node's, and a last index
+    /// one component (`nodes[*].x[1]`).
+    fn grad<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
+        let g = self.grads.as_ref().ok_or_else(|| {
+            PyRuntimeError::new_err("no gradients yet: call t.backward(dx=…, dv=…) first")
+        })?;
+        crate::grad_path::read(py, g, path)
+    }
+
+    fn __repr__(&self) -> String {
+        match (&self.recorded, &self.grads) {
+            (None, _) => "Tape(not recorded)".into(),
+            (Some(t), None) => format!("Tape({} steps)", t.steps()),
+            (Some(t), Some(_)) => format!("Tape({} steps, gradients ready)", t.steps()),
+        }
+    }
+}
+
+/// Calls `f(step, x, v)` and adds what it returns to `at`.
+fn per_step_loss(py: Python<'_>, f: &Py<PyAny>, at: LossAt<'_>) -> PyResult<()> {
+    let n = at.x.len();
+    let (x, v) = (arrays::vectors(py, at.x)?, arrays::vectors(py, at.v)?);
+    let out = f.call1(py, (at.step, x, v))?;
+    let out = out.bind(py);
+    let pair: (Bound<'_, PyAny>, Bound<'_, PyAny>) = out.extract().map_err(|_| {
+        PyValueError::new_err(format!(
+            "per_step: expected a pair (dx, dv) of (nodes, 3) arrays or None, got {}",
+            out.get_type().name().map_or("?".into(), |n| n.to_string())
+        ))
+    })?;
+    let what = format!("per_step's gradient at step {}", at.step);
+    for (given, into, name) in [(&pair.0, at.dx, "dx"), (&pair.1, at.dv, "dv")] {
+        if !given.is_none() {
+            let rows = arrays::read_rows(given, n, &format!("{what}: {name}"))?;
+            into.copy_from_slice(&rows);
+        }
+    }
+    Ok(())
+}
+
+/// A tape's error as Python's: `NotDifferentiableError` naming the feature,
+/// `DivergedError`, or a `RuntimeError`/`ValueError` with the core's message.
+pub(crate) fn tape_error(py: Python<'_>, e: TapeError) -> PyErr {
+    match e {
+        TapeError::NotDifferentiable(nd) => errors::not_differentiable(py, &nd),
+        TapeError::Diverged(d) => errors::diverged(py, &d),
+        TapeError::WrongLength { .. } => PyValueError::new_err(e.to_string()),
+        TapeError::Broken { .. } => PyRuntimeError::new_err(e.to_string()),
+    }
+}

@@ -1,0 +1,136 @@
+"""Gradients from Python: `with sim.tape() as t`, `t.backward`, `t.grad(path)`, the
+errors, and `hooke.gradcheck` (central differences along random directions, Warp's
+semantics) — on a small sheet whose gradients float32 differences can resolve."""
+
+import json
+
+import numpy as np
+import pytest
+
+import hooke
+
+N = 4  # the sheet is N × N nodes
+
+
+def sheet(integrator="symplectic-euler"):
+    """A small sheet hanging from two corners and thrown about: stiffnesses, damping,
+    masses and initial velocities that differ, a light wind. Soft and moving, so that
+    every parameter moves the loss well above float32's rounding."""
+    rng = np.random.default_rng(5)
+    nodes, springs = [], []
+    for j in range(N):
+        for i in range(N):
+            n = len(nodes)
+            pinned = j == 0 and i in (0, N - 1)
+            v = [0.0, 0.0, 0.0] if pinned else rng.uniform(-0.5, 0.5, 3).tolist()
+            node = {"x": [0.1 * i, 0.0, 0.1 * j], "v": v, "mass": 0.05 + 0.01 * ((i + j) % 3)}
+            if pinned:
+                node["pinned"] = True
+            nodes.append(node)
+            if i + 1 < N:
+                springs.append({"a": n, "b": n + 1, "k": 40.0 + 5 * i, "c": 0.02})
+            if j + 1 < N:
+                springs.append({"a": n, "b": n + N, "k": 30.0 + 5 * j, "c": 0.03})
+    doc = {
+        "format": "hooke/1",
+        "name": "sheet",
+        "settings": {"dt": 2e-3, "integrator": integrator, "wind": [0.2, 0.0, 0.0], "air_drag": 0.01},
+        "nodes": nodes,
+        "springs": springs,
+    }
+    return hooke.Scene.from_json(json.dumps(doc))
+
+
+def recorded(steps=30):
+    sim = hooke.Simulation(sheet())
+    with sim.tape() as t:
+        sim.step(steps)
+    return sim, t
+
+
+def test_the_tape_records_the_steps_and_gives_gradients_by_scene_path():
+    sim, t = recorded()
+    assert t.steps == 30 and sim.steps == 30
+    n = sim.nodes
+    t.backward(dx=np.tile([0.0, 1.0 / n, 0.0], (n, 1)))
+    k = t.grad("springs[*].k")
+    assert k.dtype == np.float64 and k.shape == (sheet().springs,)
+    assert t.grad("nodes[*].x").shape == (n, 3)
+    assert t.grad("nodes[*].x[1]").shape == (n,)
+    assert t.grad("nodes[5].v").shape == (3,)
+    assert t.grad("springs[2].rest") == t.grad("springs[*].rest")[2]
+    # A pinned node is held at rest: its velocity is not a parameter.
+    assert np.all(t.grad("nodes[0].v") == 0.0)
+    assert np.all(np.isfinite(k)) and np.any(k != 0)
+
+
+def test_a_loss_at_every_step_adds_up():
+    sim, t = recorded(steps=10)
+    n = sim.nodes
+    a = np.random.default_rng(1).standard_normal((n, 3))
+    t.backward(dx=a)
+    final_only = t.grad("springs[*].k")
+    seen = []
+
+    def at_last_step(step, x, v):
+        seen.append(step)
+        assert x.shape == (n, 3) and v.shape == (n, 3)
+        return (a, None) if step == 10 else (None, None)
+
+    t.backward(per_step=at_last_step)
+    assert seen == list(range(10, 0, -1))
+    np.testing.assert_array_equal(t.grad("springs[*].k"), final_only)
+
+
+def test_gradcheck_passes_on_the_sheet_and_fails_on_a_wrong_gradient():
+    # Warp's rtol, and no absolute slack: every kind is checked on its own size.
+    result = hooke.gradcheck(sheet(), 100, atol=0.0, rtol=1e-2)
+    print(result)
+    assert result.passed, str(result)
+    assert not result.skipped
+    assert [r.path for r in result.rows] == list(hooke.gradients.PATHS)
+
+    def wrong(x, v):  # the loss's gradient is off by a factor: the check must notice
+        a = np.ones_like(x)
+        return float(np.sum(a * x)), 1.5 * a, np.zeros_like(v)
+
+    bad = hooke.gradcheck(sheet(), 100, wrt=["nodes[*].x"], loss=wrong, atol=0.0)
+    assert not bad.passed, str(bad)
+
+
+def test_a_feature_without_a_gradient_is_named():
+    sim = hooke.Simulation(sheet("backward-euler"))
+    with pytest.raises(hooke.NotDifferentiableError, match="backward-euler") as e:
+        with sim.tape():
+            sim.step(1)
+    assert e.value.feature == "settings.integrator"
+
+
+def test_an_edit_inside_the_block_ends_the_recording():
+    sim = hooke.Simulation(sheet())
+    with pytest.raises(RuntimeError, match="edited"):
+        with sim.tape():
+            sim.step(2)
+            sim.set_positions(sim.positions)
+            sim.step(1)
+    with pytest.raises(RuntimeError, match="already recording"):
+        with sim.tape():
+            with sim.tape():
+                pass
+
+
+def test_bad_inputs_get_clear_errors():
+    sim, t = recorded(steps=3)
+    with pytest.raises(ValueError, match=r"dx: shape \(2, 3\) does not match \(16, 3\)"):
+        t.backward(dx=np.zeros((2, 3)))
+    with pytest.raises(RuntimeError, match="no gradients yet"):
+        t.grad("springs[*].k")
+    t.backward()
+    with pytest.raises(ValueError, match="gradients are kept for"):
+        t.grad("springs[*].break_strain")
+    with pytest.raises(IndexError, match="index 99 is out of range"):
+        t.grad("nodes[99].mass")
+    with pytest.raises(ValueError, match="per_step: expected a pair"):
+        t.backward(per_step=lambda step, x, v: 3.0)
+    with pytest.raises(RuntimeError, match="nothing recorded yet"):
+        hooke.Simulation(sheet()).tape().backward()
