@@ -47,6 +47,19 @@ pub(crate) fn not_differentiable(py: Python<'_>, e: &hooke::grad::NotDifferentia
     err
 }
 
+/// A tape's error as Python's: `NotDifferentiableError` naming the feature,
+/// `DivergedError`, a `ValueError` for a gradient of the wrong shape, a `RuntimeError`
+/// for a broken recording; the message is the core's.
+pub(crate) fn tape_error(py: Python<'_>, e: hooke::grad::TapeError) -> PyErr {
+    use hooke::grad::TapeError;
+    match e {
+        TapeError::NotDifferentiable(nd) => not_differentiable(py, &nd),
+        TapeError::Diverged(d) => diverged(py, &d),
+        TapeError::WrongLength { .. } => PyValueError::new_err(e.to_string()),
+        TapeError::Broken { .. } => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
 /// A `SceneError` with the message `text`, naming `file` and `field` when known.
 pub(crate) fn scene_error(
     py: Python<'_>,

@@ -112,13 +112,6 @@ impl Simulation {
         self.advance(py, (duration / dt).round() as u64)
     }
 
-    /// A tape that records the steps taken inside a `with` block, for gradients:
-    /// `with sim.tape() as t: sim.step(n)`, then `t.backward(dx=…, dv=…)` and
-    /// `t.grad("springs[*].k")` (see `Tape`).
-    fn tape(slf: &Bound<'_, Self>) -> crate::tape::Tape {
-        crate::tape::Tape::new(slf.clone().unbind())
-    }
-
     /// Reads the watchdog now, whether or not a reading is due, and raises
     /// `DivergedError` if the run is diverging: the watchdog reads every few steps, so a
     /// run shorter than that (or the last steps of one) is otherwise not judged.
@@ -381,8 +374,7 @@ impl Simulation {
                 "no gradients on the GPU backend: make the simulation with backend=\"cpu\"",
             ));
         }
-        let tape =
-            hooke::grad::Tape::start(&self.sim).map_err(|e| crate::tape::tape_error(py, e))?;
+        let tape = hooke::grad::Tape::start(&self.sim).map_err(|e| errors::tape_error(py, e))?;
         self.tape = Some(tape);
         Ok(())
     }
@@ -489,7 +481,7 @@ impl Stop {
         match self {
             Stop::Diverged(d) => errors::diverged(py, &d),
             Stop::Gpu(e) => gpu::error(py, &e),
-            Stop::Tape(e) => crate::tape::tape_error(py, e),
+            Stop::Tape(e) => errors::tape_error(py, e),
         }
     }
 }

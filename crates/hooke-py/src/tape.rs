@@ -3,7 +3,7 @@
 //! gradient at the end (and, through a callable, at every step); `grad` reads one
 //! parameter kind's gradient by its scene path (`springs[*].k`, `nodes[*].v`).
 
-use hooke::grad::{Gradients, LossAt, TapeError};
+use hooke::grad::{Gradients, LossAt};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -35,11 +35,16 @@ pub struct Tape {
     grads: Option<Gradients>,
 }
 
-impl Tape {
-    /// A tape for `sim`, not recording until entered.
-    pub(crate) fn new(sim: Py<Simulation>) -> Self {
-        Self {
-            sim,
+// The tape's own method on `Simulation` (pyo3's multiple-pymethods): sim.rs need not
+// know the tape's type.
+#[pymethods]
+impl Simulation {
+    /// A tape that records the steps taken inside a `with` block, for gradients:
+    /// `with sim.tape() as t: sim.step(n)`, then `t.backward(dx=…, dv=…)` and
+    /// `t.grad("springs[*].k")` (see `Tape`).
+    fn tape(slf: &Bound<'_, Self>) -> Tape {
+        Tape {
+            sim: slf.clone().unbind(),
             recorded: None,
             grads: None,
         }
@@ -112,7 +117,7 @@ impl Tape {
                 g
             }
         };
-        self.grads = Some(grads.map_err(|e| tape_error(py, e))?);
+        self.grads = Some(grads.map_err(|e| errors::tape_error(py, e))?);
         Ok(())
     }
 
@@ -157,15 +162,4 @@ fn per_step_loss(py: Python<'_>, f: &Py<PyAny>, at: LossAt<'_>) -> PyResult<()> 
         }
     }
     Ok(())
-}
-
-/// A tape's error as Python's: `NotDifferentiableError` naming the feature,
-/// `DivergedError`, or a `RuntimeError`/`ValueError` with the core's message.
-pub(crate) fn tape_error(py: Python<'_>, e: TapeError) -> PyErr {
-    match e {
-        TapeError::NotDifferentiable(nd) => errors::not_differentiable(py, &nd),
-        TapeError::Diverged(d) => errors::diverged(py, &d),
-        TapeError::WrongLength { .. } => PyValueError::new_err(e.to_string()),
-        TapeError::Broken { .. } => PyRuntimeError::new_err(e.to_string()),
-    }
 }
