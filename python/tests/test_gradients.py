@@ -134,3 +134,24 @@ def test_bad_inputs_get_clear_errors():
         t.backward(per_step=lambda step, x, v: 3.0)
     with pytest.raises(RuntimeError, match="nothing recorded yet"):
         hooke.Simulation(sheet()).tape().backward()
+
+
+def test_muscles_and_the_actuation_of_every_step_have_gradients():
+    doc = json.loads(sheet().to_json())
+    doc["muscles"] = [
+        {"spring": 0, "amplitude": 0.3, "channel": 0},
+        {"spring": 5, "amplitude": 0.2, "frequency": 2.0, "phase": 0.5},
+    ]
+    sim = hooke.Simulation(hooke.Scene.from_json(json.dumps(doc)))
+    with sim.tape() as t:
+        for step in range(40):
+            sim.set_actuation([np.sin(0.1 * step)])  # an input of every step, recorded
+            sim.step()
+    n = sim.nodes
+    t.backward(dx=np.random.default_rng(2).standard_normal((n, 3)))
+    u = t.grad("control.actuation")
+    assert u.shape == (40, 1) and np.all(np.isfinite(u)) and np.any(u != 0)
+    amplitude = t.grad("muscles[*].amplitude")
+    assert amplitude.shape == (2,) and np.all(amplitude != 0)
+    assert t.grad("muscles[0].frequency") == 0.0  # driven by a channel, not a sine
+    assert t.grad("muscles[1].phase") != 0.0

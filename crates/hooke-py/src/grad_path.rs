@@ -4,13 +4,14 @@
 
 use hooke::grad::Gradients;
 use hooke_io::scene_path::{self, Key};
-use numpy::PyArray1;
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 
 /// The fields a gradient can be read at.
 const FIELDS: &str = "springs[*].k, springs[*].c, springs[*].rest, nodes[*].mass, \
-                      nodes[*].x and nodes[*].v (the initial state)";
+                      nodes[*].x and nodes[*].v (the initial state), muscles[*].amplitude, \
+                      muscles[*].frequency, muscles[*].phase and control.actuation (per step)";
 
 /// One parameter kind's gradient: a value per element, or a vector per element.
 enum Column<'a> {
@@ -22,6 +23,11 @@ enum Column<'a> {
 pub(crate) fn read<'py>(py: Python<'py>, g: &Gradients, path: &str) -> PyResult<Bound<'py, PyAny>> {
     let keys =
         scene_path::parse(path).map_err(|e| PyValueError::new_err(format!("{path}: {e}")))?;
+    if let [Key::Field(a), Key::Field(b)] = keys.as_slice()
+        && (a.as_str(), b.as_str()) == ("control", "actuation")
+    {
+        return actuation(py, g);
+    }
     let unknown = || {
         PyValueError::new_err(format!(
             "no gradient at {path}: gradients are kept for {FIELDS}"
@@ -37,6 +43,9 @@ pub(crate) fn read<'py>(py: Python<'py>, g: &Gradients, path: &str) -> PyResult<
         ("nodes", "mass") => Column::Scalars(&g.mass),
         ("nodes", "x") => Column::Vectors(&g.x0),
         ("nodes", "v") => Column::Vectors(&g.v0),
+        ("muscles", "amplitude") => Column::Scalars(&g.amplitude),
+        ("muscles", "frequency") => Column::Scalars(&g.frequency),
+        ("muscles", "phase") => Column::Scalars(&g.phase),
         _ => return Err(unknown()),
     };
     let component = match (rest, &column) {
@@ -59,6 +68,15 @@ pub(crate) fn read<'py>(py: Python<'py>, g: &Gradients, path: &str) -> PyResult<
         Key::Field(_) => return Err(unknown()),
     };
     shaped(py, &column, one, component)
+}
+
+/// ∂L/∂u per recorded step and channel: a (steps, channels) array.
+fn actuation<'py>(py: Python<'py>, g: &Gradients) -> PyResult<Bound<'py, PyAny>> {
+    let channels = g.actuation.first().map_or(0, Vec::len);
+    let flat: Vec<f64> = g.actuation.iter().flatten().copied().collect();
+    Ok(PyArray1::from_vec(py, flat)
+        .reshape([g.actuation.len(), channels])?
+        .into_any())
 }
 
 /// The `column`'s elements (`one`, or all) and components (`component`, or all).

@@ -84,6 +84,11 @@ impl StepModel {
         self.w.len()
     }
 
+    /// Sets spring `s`'s rest length for the steps gone back through next \[m].
+    pub(super) fn set_rest(&mut self, s: usize, rest: f64) {
+        self.springs.set_rest(s, rest);
+    }
+
     /// Whether node `i` is pinned.
     pub(super) fn pinned(&self, i: usize) -> bool {
         self.w[i] == 0.0

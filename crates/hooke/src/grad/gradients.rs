@@ -2,6 +2,7 @@
 //! parameter kind, in the scene's own (user) order.
 
 use super::adjoint::NodeAdjoint;
+use super::muscles::MuscleGradients;
 use super::spring::{LANES, Params};
 
 /// The gradients of a loss L with respect to the scene's parameters (user order).
@@ -20,12 +21,26 @@ pub struct Gradients {
     /// ∂L/∂v per node at the start of the rollout [per m/s] (0 for a pinned node, held at
     /// rest: its velocity is not a parameter).
     pub v0: Vec<[f64; 3]>,
+    /// ∂L/∂a per muscle (its relative amplitude).
+    pub amplitude: Vec<f64>,
+    /// ∂L/∂f per muscle [per Hz] (0 for a muscle driven by a channel).
+    pub frequency: Vec<f64>,
+    /// ∂L/∂φ per muscle [per rad] (0 for a muscle driven by a channel).
+    pub phase: Vec<f64>,
+    /// ∂L/∂u per recorded step and actuation channel (the values of
+    /// `Simulation::control.actuation` in effect for that step; as many channels as the
+    /// muscles read; empty without muscles).
+    pub actuation: Vec<Vec<f64>>,
 }
 
 impl Gradients {
     /// The adjoints at the start of the rollout, laid out per parameter kind: `springs`
     /// springs' gradients kept by group of [`LANES`] in `params`.
-    pub(super) fn of(nodes: &[NodeAdjoint], params: &[Params], springs: usize) -> Self {
+    pub(super) fn of(
+        nodes: &[NodeAdjoint],
+        (params, springs): (&[Params], usize),
+        muscles: MuscleGradients,
+    ) -> Self {
         let each = |kind: fn(&Params) -> &[f64; LANES]| -> Vec<f64> {
             params
                 .iter()
@@ -41,6 +56,10 @@ impl Gradients {
             mass: nodes.iter().map(|n| n.mass).collect(),
             x0: nodes.iter().map(|n| n.x.to_array()).collect(),
             v0: nodes.iter().map(|n| n.v.to_array()).collect(),
+            amplitude: muscles.amplitude,
+            frequency: muscles.frequency,
+            phase: muscles.phase,
+            actuation: muscles.actuation,
         }
     }
 }

@@ -2,7 +2,8 @@
 //! on a [`Tape`], then go back through it from the gradient of a loss of the trajectory
 //! (a final loss and, optionally, a loss at every step: [`Tape::backward_with`]) to the
 //! gradient of that loss with respect to the springs' stiffness, damping and rest
-//! lengths, the nodes' masses and the initial positions and velocities ([`Gradients`]).
+//! lengths, the nodes' masses, the initial positions and velocities, the muscles'
+//! parameters and the actuation values of every step ([`Gradients`]).
 //!
 //! For one symplectic Euler step (`node_update.rs`), v' = v + h·M⁻¹·f(x, v),
 //! x₁ = x + h·v', v₁ = r·v' (v₁ = 0 for a pinned node), the adjoints λx = ∂L/∂x,
@@ -20,15 +21,21 @@
 //! recomputes the states between two kept ones by stepping a copy of the simulation
 //! again, segment by segment from the last, before going back through them.
 //!
+//! Muscles (`muscles.rs`): the tape records each step's start time and actuation values;
+//! going back, a muscle spring's rest length is that of the step, and its rest-length
+//! gradient is passed on to the muscle's amplitude, frequency and phase, the actuation of
+//! that step and the spring's own rest length.
+//!
 //! What is differentiable so far: symplectic Euler, one substep a step, Hooke springs with
 //! axial or isotropic damping, gravity and force fields, air drag and wind, energy loss,
-//! pinned nodes. Anything else is refused by name before the rollout ([`NotDifferentiable`]),
+//! pinned nodes, muscles (sine or actuation channel) and the actuation of every step. Anything else is refused by name before the rollout ([`NotDifferentiable`]),
 //! never silently differentiated as if it were constant.
 
 mod adjoint;
 mod checkpoints;
 mod error;
 mod gradients;
+mod muscles;
 mod spring;
 mod spring_pass;
 mod support;

@@ -55,6 +55,11 @@ impl SpringTable {
         table
     }
 
+    /// Sets spring `s`'s rest length \[m] (a muscle's, step by step).
+    pub(super) fn set_rest(&mut self, s: usize, rest: f64) {
+        self.coeffs[s / LANES].rest[s % LANES] = rest;
+    }
+
     /// The number of springs.
     pub(super) fn count(&self) -> usize {
         self.count

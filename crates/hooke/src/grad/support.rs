@@ -72,7 +72,6 @@ pub(crate) fn check(
         ("contacts", model.contacts.any()),
         ("sensors", !act.sensors.is_empty()),
         ("controllers", !act.controllers.is_empty()),
-        ("muscles", !act.muscles.is_empty()),
         (
             "surfaces[*].pressure",
             model.surfaces.iter().any(|s| s.pressure.is_some()),
@@ -90,7 +89,6 @@ pub(crate) fn check_control(control: &Control) -> Result<(), NotDifferentiable> 
     let inputs = [
         ("control.targets", !control.targets.is_empty()),
         ("control.forces", !control.forces.is_empty()),
-        ("control.actuation", !control.actuation.is_empty()),
     ];
     match inputs.iter().find(|(_, present)| *present) {
         Some((name, _)) => refuse(name, "not differentiated yet"),

@@ -7,6 +7,7 @@ use super::adjoint::{NodeAdjoint, Scratch, StepModel};
 use super::checkpoints::Checkpoints;
 use super::error::TapeError;
 use super::gradients::Gradients;
+use super::muscles::MuscleTape;
 use super::spring::Params;
 use super::support;
 use crate::real::Vec3;
@@ -49,6 +50,8 @@ pub struct Tape {
     steps: usize,
     /// The recorded simulation's step count and edit count when it last stepped here.
     seen: (u64, u64),
+    /// The muscles and what drove them at each step.
+    muscles: MuscleTape,
 }
 
 /// One recorded state and the loss's gradient there, for [`Tape::backward_with`]'s
@@ -99,6 +102,7 @@ impl Tape {
             checkpoints: Checkpoints::new(sim.state().clone(), every),
             steps: 0,
             seen: (sim.state().step, sim.edits()),
+            muscles: MuscleTape::new(sim),
         })
     }
 
@@ -112,6 +116,7 @@ impl Tape {
             });
         }
         support::check_control(&sim.control).map_err(TapeError::NotDifferentiable)?;
+        self.muscles.record(sim.state().t(), &sim.control.actuation);
         sim.step().map_err(|d| TapeError::Diverged(Box::new(d)))?;
         self.steps += 1;
         self.checkpoints.after(self.steps, sim.state());
@@ -173,6 +178,7 @@ impl Tape {
         let mut params = vec![Params::default(); self.model.spring_groups()];
         let (mut scratch, mut segment) = (Scratch::default(), Segment::default());
         let mut loss = StepLoss::new(n);
+        let mut muscles = self.muscles.zero_gradients(self.steps);
         let every = self.checkpoints.every();
         for (c, len) in self
             .checkpoints
@@ -186,8 +192,11 @@ impl Tape {
                     loss.add(c * every + j + 1, after, f, &mut nodes);
                 }
                 let before = (&segment.x[j][..], &segment.v[j][..]);
+                let t = c * every + j;
+                let rest = self.muscles.enter(t, &mut self.model, &params);
                 self.model
                     .back(before, &mut nodes, &mut params, &mut scratch);
+                self.muscles.leave(t, &rest, &mut params, &mut muscles);
             }
         }
         // A pinned node is held at rest (a scene cannot give it a velocity): its initial
@@ -197,14 +206,20 @@ impl Tape {
                 n.v = DVec3::ZERO;
             }
         }
-        Ok(Gradients::of(&nodes, &params, self.model.springs()))
+        let springs = (&params[..], self.model.springs());
+        Ok(Gradients::of(&nodes, springs, muscles))
     }
 
     /// Recomputes segment `c` (`len` steps from its kept state) into `segment`.
     fn replay_segment(&mut self, c: usize, len: usize, seg: &mut Segment) -> Result<(), TapeError> {
         *self.replay.state_mut() = self.checkpoints.start_of(c).clone();
         seg.keep(0, &self.replay);
+        let first = c * self.checkpoints.every();
         for j in 1..=len {
+            // The inputs the step had when it was recorded.
+            let u = self.muscles.actuation(first + j - 1);
+            self.replay.control.actuation.clear();
+            self.replay.control.actuation.extend_from_slice(u);
             let replayed = self.replay.step();
             replayed.map_err(|d| TapeError::Diverged(Box::new(d)))?;
             seg.keep(j, &self.replay);

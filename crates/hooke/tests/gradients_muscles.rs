@@ -1,0 +1,225 @@
+//! Gradients through muscles (issue 45): a muscle's rest length L₀·max(0, 1 + a·s_t)
+//! follows a sine or an actuation channel set step by step; the tape's gradients with
+//! respect to the amplitude, frequency and phase of each muscle, the actuation value of
+//! every step and channel, and the muscle springs' own rest lengths, against central
+//! differences along random directions (as `gradients.rs`: f64 over 1 000 steps to 10⁻⁵
+//! relative; f32 over 20 steps with Warp's tolerances).
+// Written for Real = f32; in f64 builds some casts are no-ops.
+#![allow(clippy::unnecessary_cast)]
+
+use hooke::actuation::{Drive, Muscle};
+use hooke::grad::{Gradients, Tape};
+use hooke::{Node, Real, Scene, SceneBuilder, Simulation, Spring, vec3};
+
+const F64: bool = std::mem::size_of::<Real>() == 8;
+const STEPS: usize = if F64 { 1000 } else { 20 };
+
+/// What the check moves: the muscles' parameters and the actuation of every step.
+#[derive(Clone)]
+struct Drives {
+    /// Per muscle: amplitude, frequency \[Hz], phase \[rad] (the last two for the sine).
+    muscles: [(f64, f64, f64); 3],
+    /// Per step, channels 0 and 1.
+    actuation: Vec<[f64; 2]>,
+    /// The muscle springs' rest lengths \[m].
+    rest: [f64; 3],
+}
+
+fn drives() -> Drives {
+    Drives {
+        muscles: [(0.3, 2.0, 0.4), (0.25, 0.0, 0.0), (-0.2, 0.0, 0.0)],
+        actuation: (0..STEPS)
+            .map(|t| [(0.011 * t as f64).sin(), 0.5 * (0.007 * t as f64).cos()])
+            .collect(),
+        rest: [0.1, 0.1, 0.1414],
+    }
+}
+
+/// A 3×3 sheet, two corners pinned, with a sine muscle and two channel muscles.
+fn scene(d: &Drives) -> Scene {
+    let mut b = SceneBuilder::new("muscles");
+    b.settings.dt = 1e-3;
+    b.env.air_drag = 0.01;
+    for j in 0..3 {
+        for i in 0..3 {
+            let x = vec3(0.1 * i as Real, 0.0, 0.1 * j as Real);
+            let m = 0.05 + 0.01 * ((i + 2 * j) % 3) as Real;
+            b.add_node(if j == 0 && i != 1 {
+                Node::pinned(x, m)
+            } else {
+                Node::new(x, m)
+            });
+        }
+    }
+    let pairs = [
+        (0, 1),
+        (1, 2),
+        (0, 4),
+        (3, 4),
+        (4, 5),
+        (6, 7),
+        (7, 8),
+        (0, 3),
+        (3, 6),
+        (1, 4),
+        (4, 7),
+        (2, 5),
+        (5, 8),
+    ];
+    for (s, &(a, bb)) in pairs.iter().enumerate() {
+        let spring = Spring::hooke(a, bb, 120.0 + 10.0 * s as Real, 0.03);
+        b.add_spring(match s {
+            3 => spring.with_rest(d.rest[0] as Real),
+            9 => spring.with_rest(d.rest[1] as Real),
+            2 => spring.with_rest(d.rest[2] as Real),
+            _ => spring,
+        });
+    }
+    let drive = [
+        Drive::Sine {
+            frequency: d.muscles[0].1,
+            phase: d.muscles[0].2,
+        },
+        Drive::Channel(0),
+        Drive::Channel(1),
+    ];
+    for (m, spring) in [3u32, 9, 2].into_iter().enumerate() {
+        let amplitude = d.muscles[m].0 as Real;
+        b.actuators.muscles.push(Muscle {
+            spring,
+            amplitude,
+            drive: drive[m],
+        });
+    }
+    b.build().expect("a valid sheet with muscles")
+}
+
+/// The actuation of step `t`.
+fn actuation(d: &Drives, t: usize) -> Vec<Real> {
+    d.actuation[t].iter().map(|&u| u as Real).collect()
+}
+
+/// L = Σ w·x_T over the nodes.
+fn loss(d: &Drives, w: &[[f64; 3]]) -> f64 {
+    let mut sim = Simulation::new(scene(d));
+    for t in 0..STEPS {
+        sim.control.actuation = actuation(d, t);
+        sim.step().expect("no divergence");
+    }
+    let x = sim.state().x();
+    (0..x.len())
+        .map(|i| w[i][0] * x[i].x as f64 + w[i][1] * x[i].y as f64 + w[i][2] * x[i].z as f64)
+        .sum()
+}
+
+fn tape_gradient(d: &Drives, w: &[[f64; 3]]) -> Gradients {
+    let mut sim = Simulation::new(scene(d));
+    let mut tape = Tape::start(&sim).expect("muscles are differentiable");
+    for t in 0..STEPS {
+        sim.control.actuation = actuation(d, t);
+        tape.step(&mut sim).expect("no divergence");
+    }
+    tape.backward(w, &vec![[0.0; 3]; w.len()])
+        .expect("one gradient per node")
+}
+
+/// A deterministic direction in [−1, 1].
+fn direction(len: usize, seed: u64) -> Vec<f64> {
+    (0..len)
+        .map(|i| (((i as u64 * 2654435761 + seed * 40503) % 1000) as f64 / 500.0) - 1.0)
+        .collect()
+}
+
+/// How a parameter kind is moved along a direction.
+type Shift = fn(&mut Drives, &[f64], f64);
+
+/// Each kind checked: its name, length, the step ε in f64, how to move it, and the tape's
+/// gradient for it.
+fn kinds(g: &Gradients) -> [(&'static str, usize, f64, Shift, Vec<f64>); 5] {
+    [
+        (
+            "muscles[*].amplitude",
+            3,
+            1e-6,
+            |d, v, e| (0..3).for_each(|m| d.muscles[m].0 += e * v[m]),
+            g.amplitude.clone(),
+        ),
+        (
+            "muscles[0].frequency",
+            1,
+            1e-6,
+            |d, v, e| d.muscles[0].1 += e * v[0],
+            vec![g.frequency[0]],
+        ),
+        (
+            "muscles[0].phase",
+            1,
+            1e-6,
+            |d, v, e| d.muscles[0].2 += e * v[0],
+            vec![g.phase[0]],
+        ),
+        (
+            "control.actuation",
+            2 * STEPS,
+            1e-6,
+            |d, v, e| {
+                d.actuation
+                    .iter_mut()
+                    .flatten()
+                    .zip(v)
+                    .for_each(|(u, v)| *u += e * v)
+            },
+            g.actuation.iter().flatten().copied().collect(),
+        ),
+        (
+            "springs[muscles].rest",
+            3,
+            1e-7,
+            |d, v, e| (0..3).for_each(|m| d.rest[m] += e * v[m]),
+            vec![g.rest[3], g.rest[9], g.rest[2]],
+        ),
+    ]
+}
+
+#[test]
+fn muscles_and_actuation_match_central_differences() {
+    let d = drives();
+    let w: Vec<[f64; 3]> = (0..9)
+        .map(|i| [0.3 * i as f64 - 1.0, 1.0 - 0.2 * i as f64, 0.5])
+        .collect();
+    let g = tape_gradient(&d, &w);
+    assert_eq!(
+        (g.amplitude.len(), g.actuation.len(), g.actuation[0].len()),
+        (3, STEPS, 2)
+    );
+    assert_eq!(
+        (g.frequency[1], g.phase[2]),
+        (0.0, 0.0),
+        "channel muscles have no sine"
+    );
+    for (seed, (name, len, eps, shift, grad)) in kinds(&g).into_iter().enumerate() {
+        let dir = direction(len, seed as u64 + 1);
+        let analytic: f64 = grad.iter().zip(&dir).map(|(g, v)| g * v).sum();
+        let eps = if F64 { eps } else { 1e-3 };
+        let at = |e: f64| {
+            let mut q = d.clone();
+            shift(&mut q, &dir, e);
+            loss(&q, &w)
+        };
+        let numeric = (at(eps) - at(-eps)) / (2.0 * eps);
+        let err = (analytic - numeric).abs();
+        let bound = if F64 {
+            1e-5 * numeric.abs()
+        } else {
+            1e-3 + 1e-2 * numeric.abs()
+        };
+        println!(
+            "{name}: tape {analytic:.9e}, differences {numeric:.9e}, |difference| {err:.2e} (bound {bound:.2e})"
+        );
+        assert!(
+            err <= bound,
+            "{name}: tape {analytic:e} against {numeric:e}"
+        );
+        assert!(analytic.abs() > 1e-6, "{name}: the check moves the loss");
+    }
+}
