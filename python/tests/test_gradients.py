@@ -155,3 +155,21 @@ def test_muscles_and_the_actuation_of_every_step_have_gradients():
     assert amplitude.shape == (2,) and np.all(amplitude != 0)
     assert t.grad("muscles[0].frequency") == 0.0  # driven by a channel, not a sine
     assert t.grad("muscles[1].phase") != 0.0
+
+
+def test_the_programs_forces_of_every_step_have_gradients():
+    sim = hooke.Simulation(sheet())
+    n = sim.nodes
+    with sim.tape() as t:
+        for step in range(30):
+            sim.set_forces([[0.0, 0.05 * np.sin(0.2 * step), 0.0]] * 2, nodes=[5, 10])
+            sim.step()
+    t.backward(dx=np.tile([0.0, 1.0, 0.0], (n, 1)))
+    f = t.grad("control.forces")
+    assert f.shape == (30, 2, 3)
+    # Pushing a node up raises the sheet: dL/dF_y > 0 at every step.
+    assert np.all(f[:, :, 1] > 0)
+    with pytest.raises(IndexError, match="node 99 is not in the scene"):
+        sim.set_forces([[0.0, 1.0, 0.0]], nodes=[99])
+    with pytest.raises(ValueError, match=r"f: shape \(1, 3\) does not match \(16, 3\)"):
+        sim.set_forces([[0.0, 1.0, 0.0]])

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 /// The fields a gradient can be read at.
 const FIELDS: &str = "springs[*].k, springs[*].c, springs[*].rest, nodes[*].mass, \
                       nodes[*].x and nodes[*].v (the initial state), muscles[*].amplitude, \
-                      muscles[*].frequency, muscles[*].phase and control.actuation (per step)";
+                      muscles[*].frequency, muscles[*].phase, control.actuation and control.forces (per step)";
 
 /// One parameter kind's gradient: a value per element, or a vector per element.
 enum Column<'a> {
@@ -24,9 +24,13 @@ pub(crate) fn read<'py>(py: Python<'py>, g: &Gradients, path: &str) -> PyResult<
     let keys =
         scene_path::parse(path).map_err(|e| PyValueError::new_err(format!("{path}: {e}")))?;
     if let [Key::Field(a), Key::Field(b)] = keys.as_slice()
-        && (a.as_str(), b.as_str()) == ("control", "actuation")
+        && a == "control"
     {
-        return actuation(py, g);
+        match b.as_str() {
+            "actuation" => return actuation(py, g),
+            "forces" => return forces(py, g),
+            _ => {}
+        }
     }
     let unknown = || {
         PyValueError::new_err(format!(
@@ -77,6 +81,23 @@ fn actuation<'py>(py: Python<'py>, g: &Gradients) -> PyResult<Bound<'py, PyAny>>
     Ok(PyArray1::from_vec(py, flat)
         .reshape([g.actuation.len(), channels])?
         .into_any())
+}
+
+/// ∂L/∂F per recorded step for each force the program gave: a (steps, forces, 3) array
+/// when every step had as many, else a list of (forces, 3) arrays, one per step.
+fn forces<'py>(py: Python<'py>, g: &Gradients) -> PyResult<Bound<'py, PyAny>> {
+    let count = g.forces.first().map_or(0, Vec::len);
+    if g.forces.iter().all(|f| f.len() == count) {
+        let flat: Vec<f64> = g.forces.iter().flatten().flatten().copied().collect();
+        let shape = [g.forces.len(), count, 3];
+        return Ok(PyArray1::from_vec(py, flat).reshape(shape)?.into_any());
+    }
+    let each: PyResult<Vec<_>> = g
+        .forces
+        .iter()
+        .map(|f| crate::arrays::rows(py, f))
+        .collect();
+    Ok(pyo3::types::PyList::new(py, each?)?.into_any())
 }
 
 /// The `column`'s elements (`one`, or all) and components (`component`, or all).

@@ -10,6 +10,7 @@ mod arrays;
 mod errors;
 mod gpu;
 mod grad_path;
+mod inputs;
 mod pictures;
 mod pools;
 mod scene;

@@ -384,6 +384,16 @@ impl Simulation {
         self.tape.take()
     }
 
+    /// The core simulation, for an input only the CPU takes (`what` names it in the error).
+    pub(crate) fn cpu_only(&mut self, what: &str) -> PyResult<&mut hooke::Simulation> {
+        match self.backend {
+            Backend::Cpu => Ok(&mut self.sim),
+            Backend::Gpu => Err(PyValueError::new_err(format!(
+                "{what}: not on the GPU backend; make the simulation with backend=\"cpu\""
+            ))),
+        }
+    }
+
     /// This simulation's thread pool (None: the global one).
     pub(crate) fn pool(&self) -> Option<Arc<ThreadPool>> {
         self.pool.clone()

@@ -11,6 +11,8 @@
 // Written for Real = f32; in f64 builds some casts are no-ops.
 #![allow(clippy::unnecessary_cast)]
 
+mod common;
+
 use hooke::grad::{Gradients, LossAt, Tape, TapeError};
 use hooke::{
     DampingMode, FieldKind, ForceField, Node, Real, Scene, SceneBuilder, Simulation, Spring, vec3,
@@ -276,22 +278,7 @@ fn check_against_differences(seed: u64, w: fn(usize) -> f64) {
         };
         let eps = if F64 { kind.eps.0 } else { kind.eps.1 };
         let numeric = (at(eps) - at(-eps)) / (2.0 * eps);
-        let err = (analytic - numeric).abs();
-        // f64: relative error ≤ 10⁻⁵; f32: Warp's gradcheck, |AD − FD| ≤ 10⁻³ + 10⁻²·|FD|.
-        let bound = if F64 {
-            1e-5 * numeric.abs()
-        } else {
-            1e-3 + 1e-2 * numeric.abs()
-        };
-        println!(
-            "{}: tape {analytic:.9e}, differences {numeric:.9e}, |difference| {err:.2e} (bound {bound:.2e})",
-            kind.name
-        );
-        assert!(
-            err <= bound,
-            "{}: tape {analytic:e} against central differences {numeric:e} (|difference| {err:e} > {bound:e})",
-            kind.name
-        );
+        common::gradcheck::agrees(kind.name, analytic, numeric);
     }
 }
 
@@ -419,10 +406,10 @@ fn a_broken_recording_is_refused() {
     ));
 
     let mut tape = Tape::start(&sim).unwrap();
-    sim.control.forces = vec![(3, vec3(0.0, 1.0, 0.0))];
+    sim.control.targets = vec![(3, vec3(0.0, 1.0, 0.0))];
     let err = tape.step(&mut sim).unwrap_err();
-    assert!(err.to_string().contains("control.forces"), "{err}");
-    sim.control.forces.clear();
+    assert!(err.to_string().contains("control.targets"), "{err}");
+    sim.control.targets.clear();
 
     tape.step(&mut sim).unwrap();
     let err = tape

@@ -39,6 +39,13 @@ pub(super) struct Scratch {
     sent: Vec<Sent>,
 }
 
+impl Scratch {
+    /// γ = h·w·μ per node of the step gone back through last.
+    pub(super) fn gamma(&self) -> &[DVec3] {
+        &self.gamma
+    }
+}
+
 /// What the backward pass reads of a model and its step, in f64.
 #[derive(Debug)]
 pub(super) struct StepModel {
@@ -92,6 +99,11 @@ impl StepModel {
     /// Whether node `i` is pinned.
     pub(super) fn pinned(&self, i: usize) -> bool {
         self.w[i] == 0.0
+    }
+
+    /// Node `i`'s inverse mass w \[1/kg] (0: pinned).
+    pub(super) fn inverse_mass(&self, i: usize) -> f64 {
+        self.w[i]
     }
 
     /// The number of springs.

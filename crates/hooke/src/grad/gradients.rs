@@ -31,6 +31,9 @@ pub struct Gradients {
     /// `Simulation::control.actuation` in effect for that step; as many channels as the
     /// muscles read; empty without muscles).
     pub actuation: Vec<Vec<f64>>,
+    /// ∂L/∂F per recorded step for each of the program's forces given for it
+    /// (`Simulation::control.forces`, in the order given) [per N].
+    pub forces: Vec<Vec<[f64; 3]>>,
 }
 
 impl Gradients {
@@ -60,6 +63,7 @@ impl Gradients {
             frequency: muscles.frequency,
             phase: muscles.phase,
             actuation: muscles.actuation,
+            forces: Vec::new(),
         }
     }
 }

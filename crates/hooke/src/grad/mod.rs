@@ -3,7 +3,7 @@
 //! (a final loss and, optionally, a loss at every step: [`Tape::backward_with`]) to the
 //! gradient of that loss with respect to the springs' stiffness, damping and rest
 //! lengths, the nodes' masses, the initial positions and velocities, the muscles'
-//! parameters and the actuation values of every step ([`Gradients`]).
+//! parameters, and the actuation values and forces of every step ([`Gradients`]).
 //!
 //! For one symplectic Euler step (`node_update.rs`), v' = v + h·M⁻¹·f(x, v),
 //! x₁ = x + h·v', v₁ = r·v' (v₁ = 0 for a pinned node), the adjoints λx = ∂L/∂x,
@@ -28,12 +28,14 @@
 //!
 //! What is differentiable so far: symplectic Euler, one substep a step, Hooke springs with
 //! axial or isotropic damping, gravity and force fields, air drag and wind, energy loss,
-//! pinned nodes, muscles (sine or actuation channel) and the actuation of every step. Anything else is refused by name before the rollout ([`NotDifferentiable`]),
+//! pinned nodes, muscles (sine or actuation channel), the actuation of every step and
+//! the program's own forces of every step (`external.rs`). Anything else is refused by name before the rollout ([`NotDifferentiable`]),
 //! never silently differentiated as if it were constant.
 
 mod adjoint;
 mod checkpoints;
 mod error;
+mod external;
 mod gradients;
 mod muscles;
 mod spring;

@@ -86,10 +86,7 @@ pub(crate) fn check(
 /// The first of the program's inputs (`Simulation::control`) that a gradient cannot go
 /// through; checked before every recorded step, as they may change between steps.
 pub(crate) fn check_control(control: &Control) -> Result<(), NotDifferentiable> {
-    let inputs = [
-        ("control.targets", !control.targets.is_empty()),
-        ("control.forces", !control.forces.is_empty()),
-    ];
+    let inputs = [("control.targets", !control.targets.is_empty())];
     match inputs.iter().find(|(_, present)| *present) {
         Some((name, _)) => refuse(name, "not differentiated yet"),
         None => Ok(()),

@@ -6,6 +6,7 @@ use glam::DVec3;
 use super::adjoint::{NodeAdjoint, Scratch, StepModel};
 use super::checkpoints::Checkpoints;
 use super::error::TapeError;
+use super::external::ForceTape;
 use super::gradients::Gradients;
 use super::muscles::MuscleTape;
 use super::spring::Params;
@@ -52,6 +53,8 @@ pub struct Tape {
     seen: (u64, u64),
     /// The muscles and what drove them at each step.
     muscles: MuscleTape,
+    /// The program's forces at each step.
+    forces: ForceTape,
 }
 
 /// One recorded state and the loss's gradient there, for [`Tape::backward_with`]'s
@@ -103,6 +106,7 @@ impl Tape {
             steps: 0,
             seen: (sim.state().step, sim.edits()),
             muscles: MuscleTape::new(sim),
+            forces: ForceTape::default(),
         })
     }
 
@@ -117,6 +121,7 @@ impl Tape {
         }
         support::check_control(&sim.control).map_err(TapeError::NotDifferentiable)?;
         self.muscles.record(sim.state().t(), &sim.control.actuation);
+        self.forces.record(&sim.control.forces);
         sim.step().map_err(|d| TapeError::Diverged(Box::new(d)))?;
         self.steps += 1;
         self.checkpoints.after(self.steps, sim.state());
@@ -179,6 +184,7 @@ impl Tape {
         let (mut scratch, mut segment) = (Scratch::default(), Segment::default());
         let mut loss = StepLoss::new(n);
         let mut muscles = self.muscles.zero_gradients(self.steps);
+        let mut forces = self.forces.zero_gradients();
         let every = self.checkpoints.every();
         for (c, len) in self
             .checkpoints
@@ -197,6 +203,8 @@ impl Tape {
                 self.model
                     .back(before, &mut nodes, &mut params, &mut scratch);
                 self.muscles.leave(t, &rest, &mut params, &mut muscles);
+                let gamma = (t, scratch.gamma());
+                (self.forces).leave(gamma, &self.model, &mut nodes, &mut forces);
             }
         }
         // A pinned node is held at rest (a scene cannot give it a velocity): its initial
@@ -207,7 +215,9 @@ impl Tape {
             }
         }
         let springs = (&params[..], self.model.springs());
-        Ok(Gradients::of(&nodes, springs, muscles))
+        let mut g = Gradients::of(&nodes, springs, muscles);
+        g.forces = forces;
+        Ok(g)
     }
 
     /// Recomputes segment `c` (`len` steps from its kept state) into `segment`.
@@ -220,6 +230,9 @@ impl Tape {
             let u = self.muscles.actuation(first + j - 1);
             self.replay.control.actuation.clear();
             self.replay.control.actuation.extend_from_slice(u);
+            let f = self.forces.forces(first + j - 1);
+            self.replay.control.forces.clear();
+            self.replay.control.forces.extend_from_slice(f);
             let replayed = self.replay.step();
             replayed.map_err(|d| TapeError::Diverged(Box::new(d)))?;
             seg.keep(j, &self.replay);

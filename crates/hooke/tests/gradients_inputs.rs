@@ -1,11 +1,15 @@
-//! Gradients through muscles (issue 45): a muscle's rest length L₀·max(0, 1 + a·s_t)
-//! follows a sine or an actuation channel set step by step; the tape's gradients with
+//! Gradients through the inputs of every step (issue 45): a muscle's rest length
+//! L₀·max(0, 1 + a·s_t) follows a sine or an actuation channel set step by step, and the
+//! program pushes two nodes with forces it sets step by step; the tape's gradients with
 //! respect to the amplitude, frequency and phase of each muscle, the actuation value of
-//! every step and channel, and the muscle springs' own rest lengths, against central
-//! differences along random directions (as `gradients.rs`: f64 over 1 000 steps to 10⁻⁵
+//! every step and channel, the force of every step, the muscle springs' own rest lengths
+//! and the masses (whose gradient takes the forces in), against central differences
+//! along random directions (as `gradients.rs`: f64 over 1 000 steps to 10⁻⁵
 //! relative; f32 over 20 steps with Warp's tolerances).
 // Written for Real = f32; in f64 builds some casts are no-ops.
 #![allow(clippy::unnecessary_cast)]
+
+mod common;
 
 use hooke::actuation::{Drive, Muscle};
 use hooke::grad::{Gradients, Tape};
@@ -23,7 +27,14 @@ struct Drives {
     actuation: Vec<[f64; 2]>,
     /// The muscle springs' rest lengths \[m].
     rest: [f64; 3],
+    /// Per step, the forces on nodes 4 and 8 \[N].
+    forces: Vec<[[f64; 3]; 2]>,
+    /// The nodes' masses \[kg].
+    mass: [f64; 9],
 }
+
+/// The nodes the program pushes.
+const PUSHED: [u32; 2] = [4, 8];
 
 fn drives() -> Drives {
     Drives {
@@ -32,6 +43,13 @@ fn drives() -> Drives {
             .map(|t| [(0.011 * t as f64).sin(), 0.5 * (0.007 * t as f64).cos()])
             .collect(),
         rest: [0.1, 0.1, 0.1414],
+        forces: (0..STEPS)
+            .map(|t| {
+                let a = 0.013 * t as f64;
+                [[0.05 * a.sin(), 0.02, 0.0], [0.0, -0.03 * a.cos(), 0.04]]
+            })
+            .collect(),
+        mass: std::array::from_fn(|i| 0.05 + 0.01 * (i % 3) as f64),
     }
 }
 
@@ -43,7 +61,7 @@ fn scene(d: &Drives) -> Scene {
     for j in 0..3 {
         for i in 0..3 {
             let x = vec3(0.1 * i as Real, 0.0, 0.1 * j as Real);
-            let m = 0.05 + 0.01 * ((i + 2 * j) % 3) as Real;
+            let m = d.mass[3 * j + i] as Real;
             b.add_node(if j == 0 && i != 1 {
                 Node::pinned(x, m)
             } else {
@@ -94,16 +112,21 @@ fn scene(d: &Drives) -> Scene {
     b.build().expect("a valid sheet with muscles")
 }
 
-/// The actuation of step `t`.
-fn actuation(d: &Drives, t: usize) -> Vec<Real> {
-    d.actuation[t].iter().map(|&u| u as Real).collect()
+/// Sets the inputs of step `t`: the actuation and the forces.
+fn set_inputs(sim: &mut Simulation, d: &Drives, t: usize) {
+    sim.control.actuation = d.actuation[t].iter().map(|&u| u as Real).collect();
+    let f = |v: [f64; 3]| vec3(v[0] as Real, v[1] as Real, v[2] as Real);
+    sim.control.forces = vec![
+        (PUSHED[0], f(d.forces[t][0])),
+        (PUSHED[1], f(d.forces[t][1])),
+    ];
 }
 
 /// L = Σ w·x_T over the nodes.
 fn loss(d: &Drives, w: &[[f64; 3]]) -> f64 {
     let mut sim = Simulation::new(scene(d));
     for t in 0..STEPS {
-        sim.control.actuation = actuation(d, t);
+        set_inputs(&mut sim, d, t);
         sim.step().expect("no divergence");
     }
     let x = sim.state().x();
@@ -116,7 +139,7 @@ fn tape_gradient(d: &Drives, w: &[[f64; 3]]) -> Gradients {
     let mut sim = Simulation::new(scene(d));
     let mut tape = Tape::start(&sim).expect("muscles are differentiable");
     for t in 0..STEPS {
-        sim.control.actuation = actuation(d, t);
+        set_inputs(&mut sim, d, t);
         tape.step(&mut sim).expect("no divergence");
     }
     tape.backward(w, &vec![[0.0; 3]; w.len()])
@@ -135,7 +158,7 @@ type Shift = fn(&mut Drives, &[f64], f64);
 
 /// Each kind checked: its name, length, the step ε in f64, how to move it, and the tape's
 /// gradient for it.
-fn kinds(g: &Gradients) -> [(&'static str, usize, f64, Shift, Vec<f64>); 5] {
+fn kinds(g: &Gradients) -> [(&'static str, usize, f64, Shift, Vec<f64>); 7] {
     [
         (
             "muscles[*].amplitude",
@@ -178,11 +201,28 @@ fn kinds(g: &Gradients) -> [(&'static str, usize, f64, Shift, Vec<f64>); 5] {
             |d, v, e| (0..3).for_each(|m| d.rest[m] += e * v[m]),
             vec![g.rest[3], g.rest[9], g.rest[2]],
         ),
+        (
+            "control.forces",
+            6 * STEPS,
+            1e-6,
+            |d, v, e| {
+                let each = d.forces.iter_mut().flatten().flatten();
+                each.zip(v).for_each(|(f, v)| *f += e * v)
+            },
+            g.forces.iter().flatten().flatten().copied().collect(),
+        ),
+        (
+            "nodes[*].mass",
+            9,
+            1e-7,
+            |d, v, e| (0..9).for_each(|i| d.mass[i] += e * v[i]),
+            g.mass.clone(),
+        ),
     ]
 }
 
 #[test]
-fn muscles_and_actuation_match_central_differences() {
+fn muscles_actuation_and_forces_match_central_differences() {
     let d = drives();
     let w: Vec<[f64; 3]> = (0..9)
         .map(|i| [0.3 * i as f64 - 1.0, 1.0 - 0.2 * i as f64, 0.5])
@@ -197,6 +237,7 @@ fn muscles_and_actuation_match_central_differences() {
         (0.0, 0.0),
         "channel muscles have no sine"
     );
+    assert_eq!((g.forces.len(), g.forces[0].len()), (STEPS, 2));
     for (seed, (name, len, eps, shift, grad)) in kinds(&g).into_iter().enumerate() {
         let dir = direction(len, seed as u64 + 1);
         let analytic: f64 = grad.iter().zip(&dir).map(|(g, v)| g * v).sum();
@@ -207,19 +248,7 @@ fn muscles_and_actuation_match_central_differences() {
             loss(&q, &w)
         };
         let numeric = (at(eps) - at(-eps)) / (2.0 * eps);
-        let err = (analytic - numeric).abs();
-        let bound = if F64 {
-            1e-5 * numeric.abs()
-        } else {
-            1e-3 + 1e-2 * numeric.abs()
-        };
-        println!(
-            "{name}: tape {analytic:.9e}, differences {numeric:.9e}, |difference| {err:.2e} (bound {bound:.2e})"
-        );
-        assert!(
-            err <= bound,
-            "{name}: tape {analytic:e} against {numeric:e}"
-        );
+        common::gradcheck::agrees(name, analytic, numeric);
         assert!(analytic.abs() > 1e-6, "{name}: the check moves the loss");
     }
 }
