@@ -22,6 +22,11 @@ const F64: bool = std::mem::size_of::<Real>() == 8;
 const N: usize = 5;
 /// The pinned nodes: two corners.
 const PINNED: [usize; 2] = [0, N - 1];
+/// The springs that are ropes (no force while slack; undamped, so that their force goes
+/// to 0 continuously as they slacken and the loss stays differentiable for the central
+/// differences): a structural spring and the long brace, which go slack and taut again
+/// as the sheet moves.
+const ROPES: [usize; 2] = [5, 56];
 
 /// A small deterministic generator (the tests must not depend on a seed's luck).
 struct Lcg(u64);
@@ -86,7 +91,11 @@ fn params(rng: &mut Lcg) -> Params {
         .collect();
     Params {
         k: sp.iter().map(|_| 150.0 + 50.0 * rng.next()).collect(),
-        c: sp.iter().map(|_| 0.05 + 0.02 * rng.next()).collect(),
+        c: (0..sp.len())
+            .map(|_| 0.05 + 0.02 * rng.next())
+            .enumerate()
+            .map(|(s, c)| if ROPES.contains(&s) { 0.0 } else { c })
+            .collect(),
         rest,
         mass: (0..N * N).map(|_| 0.05 + 0.01 * rng.next()).collect(),
         v0: (0..N * N)
@@ -124,9 +133,12 @@ fn scene(p: &Params) -> Scene {
         } else {
             DampingMode::Axial
         };
-        let spring = Spring::hooke(a, bb, r(p.k[s]), r(p.c[s]))
-            .with_rest(r(p.rest[s]))
-            .with_damping(mode);
+        let spring = if ROPES.contains(&s) {
+            Spring::rope(a, bb, r(p.k[s]), r(p.c[s]))
+        } else {
+            Spring::hooke(a, bb, r(p.k[s]), r(p.c[s]))
+        };
+        let spring = spring.with_rest(r(p.rest[s])).with_damping(mode);
         b.add_spring(spring);
     }
     b.build().expect("a valid sheet")
@@ -181,6 +193,13 @@ fn shift_vecs(list: &mut [[f64; 3]], dir: &[f64], e: f64) {
     }
 }
 
+/// `list` (one entry a spring) with the ropes' entries zero.
+fn not_ropes(list: &[f64]) -> Vec<f64> {
+    let mut out = list.to_vec();
+    ROPES.iter().for_each(|&s| out[s] = 0.0);
+    out
+}
+
 /// `list` (three entries a node) with the pinned nodes' entries zero.
 fn free(list: &[f64]) -> Vec<f64> {
     let mut out = list.to_vec();
@@ -202,8 +221,9 @@ fn kinds() -> Vec<Kind> {
         Kind {
             name: "springs[*].c",
             eps: (1e-5, 3e-3),
-            shift: |p, d, e| shift_list(&mut p.c, d, e),
-            grad: |g| g.c.clone(),
+            // A rope is undamped (c = 0, which cannot go lower): its c stays.
+            shift: |p, d, e| shift_list(&mut p.c, &not_ropes(d), e),
+            grad: |g| not_ropes(&g.c),
             len: |p| p.c.len(),
         },
         Kind {
@@ -348,7 +368,7 @@ fn a_feature_without_a_gradient_is_refused_by_name() {
     assert_eq!(sim.state().step(), 0, "refused before stepping");
     let mut scene = self::scene(&p);
     scene
-        .edit(|b| b.springs[3] = Spring::rope(0, 1, 100.0, 0.0))
+        .edit(|b| b.springs[3] = Spring::stable(0, 1, 0.5, 0.1))
         .unwrap();
     let err = Tape::record(&mut Simulation::new(scene), 10).unwrap_err();
     assert!(err.to_string().contains("springs[3].kind"), "{err}");
@@ -428,4 +448,30 @@ fn a_broken_recording_is_refused() {
             .contains("dx has 3 entries; the scene has 25 nodes"),
         "{err}"
     );
+}
+
+/// The check goes through the ropes' kink: over the f64 rollout each rope is slack at some
+/// steps and taut at others (for the seed of `every_parameter_kind_matches_central_differences`).
+#[test]
+fn the_ropes_go_slack_and_taut_in_the_checked_rollout() {
+    let p = params(&mut Lcg(20_261_128));
+    let mut sim = Simulation::new(scene(&p));
+    let steps = if F64 { 1000 } else { 20 };
+    let (mut slack, mut taut) = ([false; 2], [false; 2]);
+    for _ in 0..steps {
+        sim.step().expect("no divergence");
+        for (r, &s) in ROPES.iter().enumerate() {
+            let (a, b) = (springs()[s].0 as usize, springs()[s].1 as usize);
+            let len = (sim.state().x()[a] - sim.state().x()[b]).length() as f64;
+            slack[r] |= len < p.rest[s];
+            taut[r] |= len > p.rest[s];
+        }
+    }
+    if F64 {
+        assert_eq!(
+            (slack, taut),
+            ([true; 2], [true; 2]),
+            "each rope both slack and taut"
+        );
+    }
 }

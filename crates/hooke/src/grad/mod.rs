@@ -27,7 +27,7 @@
 //! that step and the spring's own rest length.
 //!
 //! What is differentiable so far: symplectic Euler, one substep a step, Hooke springs with
-//! axial or isotropic damping, gravity and force fields, air drag and wind, energy loss,
+//! axial or isotropic damping, ropes, gravity and force fields, air drag and wind, energy loss,
 //! pinned nodes, muscles (sine or actuation channel), the actuation of every step and
 //! the program's own forces of every step (`external.rs`). Anything else is refused by name before the rollout ([`NotDifferentiable`]),
 //! never silently differentiated as if it were constant.

@@ -10,7 +10,9 @@
 //! ∂F/∂c·γ = −(u·Δv)·(u·γ) (axial) or −Δv·γ (isotropic).
 //!
 //! A spring of length 0 has no direction: its directional part is 0, as in the forward
-//! pass.
+//! pass. A rope (`kind: rope`) is a spring while taut and exerts nothing while slack
+//! (ℓ < L): its force and every derivative above are multiplied by on = 0 or 1, the
+//! forward pass's factor, constant within a step.
 
 use glam::DVec3;
 
@@ -46,6 +48,8 @@ pub(super) struct Coeffs {
     pub c_iso: Lane,
     /// 1 where the damping is isotropic, else 0 (which of the two ∂F/∂c applies).
     pub iso: Lane,
+    /// 1 for a rope (no force at all while slack, ℓ < L), else 0.
+    pub rope: Lane,
 }
 
 /// A group's state and adjoint, one spring a lane.
@@ -114,6 +118,13 @@ pub(super) fn back(i: &Inputs, co: &Coeffs, params: &mut Params) -> Sent {
         let rel = along(&i.dv);
         let stretch = if len2 > 0.0 { len - co.rest[l] } else { 0.0 };
         let (k, c_ax, c_iso) = (co.k[l], co.c_ax[l], co.c_iso[l]);
+        // A slack rope has no force: it sends nothing back (the forward pass's `on`).
+        let on = if co.rope[l] > 0.0 && len - co.rest[l] < 0.0 {
+            0.0
+        } else {
+            1.0
+        };
+        let (k, c_ax, c_iso) = (on * k, on * c_ax, on * c_iso);
         let phi = k * stretch + c_ax * rel;
         let (mut on_a, mut on_b, mut dv_g) = (0.0, 0.0, 0.0);
         for a in 0..3 {
@@ -128,10 +139,10 @@ pub(super) fn back(i: &Inputs, co: &Coeffs, params: &mut Params) -> Sent {
             dv_g += dv * g;
         }
         (o.on_a[l], o.on_b[l]) = (on_a, on_b);
-        params.k[l] -= stretch * ug;
+        params.k[l] -= on * stretch * ug;
         params.rest[l] += k * ug;
         let iso = co.iso[l];
-        params.c[l] -= iso * dv_g + (1.0 - iso) * rel * ug;
+        params.c[l] -= on * (iso * dv_g + (1.0 - iso) * rel * ug);
     }
     o
 }

@@ -7,7 +7,7 @@
 use glam::DVec3;
 
 use super::spring::{self, Coeffs, Inputs, LANES, Params, Sent, wide};
-use crate::model::{DampingMode, Model};
+use crate::model::{DampingMode, Model, SpringKind};
 use crate::real::Vec3;
 
 /// The springs as the backward pass reads them, in groups of [`LANES`] in user order (the
@@ -51,6 +51,11 @@ impl SpringTable {
             co.c_ax[l] = if iso { 0.0 } else { c };
             co.c_iso[l] = if iso { c } else { 0.0 };
             co.iso[l] = if iso { 1.0 } else { 0.0 };
+            co.rope[l] = if sp.kind[s] == SpringKind::Rope {
+                1.0
+            } else {
+                0.0
+            };
         }
         table
     }

@@ -54,10 +54,10 @@ pub(crate) fn check(
         );
     }
     let sp = &model.springs;
-    if let Some(s) = (0..sp.len()).find(|&s| sp.kind[s] != SpringKind::Spring) {
+    if let Some(s) = (0..sp.len()).find(|&s| sp.kind[s] == SpringKind::Stable) {
         return refuse(
             &format!("springs[{s}].kind"),
-            "ropes and stable springs are not differentiated yet",
+            "stable springs (Nissen's) are not differentiated yet",
         );
     }
     if let Some(s) = (0..sp.len()).find(|&s| sp.break_strain[s].is_finite()) {
