@@ -107,10 +107,10 @@ impl Simulation {
         let rest = self.live_springs().rest();
         let muscles = &self.model().actuators().muscles;
         scene.state.muscle_rest = muscles.iter().map(|m| rest[m.spring as usize]).collect();
-        if self.ws().audit.started {
+        if self.ws().books.audit.started {
             let e = self.energy();
             let w = self.watch();
-            let ledger = &self.ws().audit;
+            let ledger = &self.ws().books.audit;
             let now = self.reading(&e, ledger.weight);
             let books = AuditBooks::of(ledger, &now, w.countdown, w.over);
             scene.state.books = Some(books);
@@ -164,7 +164,7 @@ impl Simulation {
     pub fn state_mut(&mut self) -> &mut State {
         self.scene.state.verlet_accel = None;
         self.scene.state.books = None;
-        self.ws.audit.started = false;
+        self.ws.books.audit.started = false;
         self.edits += 1;
         &mut self.scene.state
     }
@@ -189,7 +189,7 @@ impl Simulation {
         self.dirty = true;
         self.edits += 1;
         self.scene.state.books = None;
-        self.ws.audit.started = false;
+        self.ws.books.audit.started = false;
         Ok(r)
     }
 
@@ -209,7 +209,7 @@ impl Simulation {
             symbolic_analyses,
             factorizations,
             xpbd_substeps,
-            ..self.ws.counters.clone()
+            ..self.ws.books.counters.clone()
         }
     }
 
@@ -221,7 +221,7 @@ impl Simulation {
             model,
             &springs.layout,
             springs.whole(),
-            &self.ws.fbase,
+            &self.ws.compiled.fbase,
             &self.scene.state,
         )
     }
@@ -244,10 +244,10 @@ impl Simulation {
     /// Compiles the workspace after an edit, a tear or a change of step size.
     pub(crate) fn prepare(&mut self) {
         let h = self.scene.settings.h();
-        if !self.dirty && self.ws.h == Some(h) {
+        if !self.dirty && self.ws.compiled.h == Some(h) {
             return;
         }
-        let had = self.ws.h;
+        let had = self.ws.compiled.h;
         let st = &mut self.scene.state;
         let controllers = self.scene.model.actuators.controllers.len();
         if st.controllers.len() != controllers {
@@ -266,7 +266,7 @@ impl Simulation {
         }
         ws.compile(model, settings, state);
         // A loaded checkpoint keeps Verlet's acceleration; a later change invalidates it.
-        if had.is_some() && had != self.ws.h {
+        if had.is_some() && had != self.ws.compiled.h {
             state.verlet_accel = None;
         }
         self.dirty = false;
@@ -288,7 +288,7 @@ impl Simulation {
             model: &scene.model,
             settings: &scene.settings,
             control,
-            h: ws.h.expect("prepared"),
+            h: ws.compiled.h.expect("prepared"),
             t0: scene.state.t,
             substep: 0,
         };
@@ -343,7 +343,7 @@ impl Simulation {
             let mut it = keep.iter();
             imp.retain(|_| *it.next().expect("one impulse per spring"));
         }
-        self.ws.counters.springs_torn += torn.len() as u64;
+        self.ws.books.counters.springs_torn += torn.len() as u64;
         self.dirty = true;
     }
 

@@ -30,7 +30,7 @@ impl Simulation {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn audit(&self, now: &Energy) -> Audit {
-        let ledger = &self.ws().audit;
+        let ledger = &self.ws().books.audit;
         if !ledger.started {
             let mut fresh = Ledger::default();
             let weight = self.weight();
@@ -53,7 +53,7 @@ impl Simulation {
     /// Starts the audit at the current state, if it is not running: from the books of the
     /// checkpoint the state came from, when it carries them and they fit it.
     pub(crate) fn start_audit(&mut self) {
-        if self.ws().audit.started {
+        if self.ws().books.audit.started {
             return;
         }
         let e = self.energy();
@@ -62,16 +62,16 @@ impl Simulation {
         let now = self.reading(&e, self.weight());
         match self.state_books().take().filter(|b| b.fit(&now)) {
             Some(books) => {
-                self.ws_mut().audit = books.ledger();
+                self.ws_mut().books.audit = books.ledger();
                 let w = self.watch_mut();
                 (w.countdown, w.over) = (books.countdown, books.over);
             }
-            None => self.ws_mut().audit.restart(&now, t),
+            None => self.ws_mut().books.audit.restart(&now, t),
         }
         let (floor, weight) = (self.springs_floor(), self.weight());
         (
-            self.ws_mut().audit.springs_floor,
-            self.ws_mut().audit.weight,
+            self.ws_mut().books.audit.springs_floor,
+            self.ws_mut().books.audit.weight,
         ) = (floor, weight);
     }
 
@@ -106,7 +106,7 @@ impl Simulation {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn check_divergence(&mut self) -> Result<(), Diverged> {
-        if self.settings().allow_divergence || !self.ws().audit.started {
+        if self.settings().allow_divergence || !self.ws().books.audit.started {
             return Ok(());
         }
         let every = self.reading_interval();
@@ -131,10 +131,10 @@ impl Simulation {
         // Fewer integration steps booked than one interval: no reading before this one (the
         // books, restored on resume, count them; the recent readings are not kept).
         let interval = self.reading_interval() * self.settings().substeps.max(1) as u64;
-        let alone = last && self.ws().audit.steps < interval;
+        let alone = last && self.ws().books.audit.steps < interval;
         let e = self.energy();
-        let now = self.reading(&e, self.ws().audit.weight);
-        let ledger = &mut self.ws_mut().audit;
+        let now = self.reading(&e, self.ws().books.audit.weight);
+        let ledger = &mut self.ws_mut().books.audit;
         ledger.peak = ledger.peak.max(ledger.moving(&now));
         let audit = ledger.read(&now);
         ledger.audit.numerical = audit.numerical;
@@ -176,7 +176,7 @@ impl Simulation {
 
     /// The weight of the free nodes, Σ|F_i| of the constant forces \[N].
     fn weight(&self) -> f64 {
-        measure::weight(self.model(), &self.ws().fbase)
+        measure::weight(self.model(), &self.ws().compiled.fbase)
     }
 
     /// What the audit reads of the energy `e` of the state now, with the free nodes'
@@ -252,7 +252,7 @@ impl GrowthWatch {
     pub fn read(&mut self, sim: &Simulation) -> Option<Growth> {
         let e = sim.energy();
         let moving = e.kinetic + e.potential_spring;
-        let reach = measure::reach(sim.model(), &sim.ws().fbase, sim.state().x());
+        let reach = measure::reach(sim.model(), &sim.ws().compiled.fbase, sim.state().x());
         let springs = *self
             .springs_floor
             .get_or_insert_with(|| sim.springs_floor());

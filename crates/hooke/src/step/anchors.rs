@@ -1,16 +1,16 @@
 //! Stage **anchors**: kinematic nodes are put exactly on their targets (seed 002's anchor
 //! check), whatever the integrator and the contacts did, and pinned nodes are stopped.
 
-use super::{Flow, StepCtx, Workspace};
+use super::{Flow, StepCtx, Targets};
 use crate::real::Vec3;
 use crate::state::State;
 
-pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
-    for &(node, from, target) in &ws.kinematic {
+pub(super) fn run(ctx: &StepCtx, st: &mut State, targets: &Targets, pinned: &[u32]) -> Flow {
+    for &(node, from, target) in &targets.kinematic {
         st.x[node as usize] = target;
         st.v[node as usize] = (target - from) / ctx.h;
     }
-    for &node in &ws.pinned {
+    for &node in pinned {
         st.v[node as usize] = Vec3::ZERO;
     }
     Ok(())

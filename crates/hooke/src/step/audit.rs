@@ -17,22 +17,29 @@
 //! * whether the step's integrator damps numerically, so that the audit's readings book
 //!   what no term explains as numerical dissipation (`crate::audit`'s notes).
 
-use super::{Flow, StepCtx, Workspace};
+use super::{Flow, Prepared, StepCtx};
+use crate::audit::Ledger;
 use crate::audit::measure::{
     Rule, damping_power, node_energy, node_sums, numerically_damped, spring_force_on,
 };
+use crate::real::Real;
 use crate::state::State;
 
-pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
+pub(super) fn run(
+    ctx: &StepCtx,
+    st: &State,
+    read: Prepared,
+    retention: Real,
+    ledger: &mut Ledger,
+) -> Flow {
     let h = ctx.h as f64;
-    ws.audit.steps += 1;
-    ws.audit.damped_numerically = numerically_damped(ctx.settings.integrator);
-    book_kinematic(ctx, st, ws);
-    let ledger = &mut ws.audit;
+    ledger.steps += 1;
+    ledger.damped_numerically = numerically_damped(ctx.settings.integrator);
+    book_kinematic(ctx, st, read, ledger);
     for &(node, x0, f) in &ledger.forced {
         ledger.audit.forces += f.dot(st.x[node as usize] - x0) as f64;
     }
-    let springs = (&ws.springs.layout, &ws.springs.forces);
+    let springs = (&read.springs.layout, &read.springs.forces);
     let noted = ledger.damping_power.take();
     let power = match Rule::of(ctx.settings.integrator) {
         None => noted.unwrap_or(0.0),
@@ -42,27 +49,26 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
         Some(_) => 0.0,
     };
     ledger.audit.damping += h * power;
-    book_air_and_retention(ctx, st, ws);
+    book_air_and_retention(ctx, st, retention, ledger);
     Ok(())
 }
 
 /// The work of the kinematic nodes over the integration step.
-fn book_kinematic(ctx: &StepCtx, st: &State, ws: &mut Workspace) {
-    let (layout, co) = (&ws.springs.layout, ws.springs.whole());
-    let ledger = &mut ws.audit;
+fn book_kinematic(ctx: &StepCtx, st: &State, read: Prepared, ledger: &mut Ledger) {
+    let (layout, co) = (&read.springs.layout, read.springs.whole());
     for held in &ledger.held {
         let i = held.node as usize;
         let f1 = spring_force_on(layout, co, (&st.x, &st.v), i);
         let through_springs = -((held.f0 + f1) * 0.5).dot(st.x[i] - held.x0) as f64;
-        let own = node_energy(ctx.model, &ws.fbase, (st.x[i], st.v[i]), i) - held.e0;
+        let own = node_energy(ctx.model, read.fbase, (st.x[i], st.v[i]), i) - held.e0;
         ledger.audit.kinematic += through_springs + own;
     }
 }
 
 /// Air drag (trapezoid over the step) and velocity retention, from one node pass.
-fn book_air_and_retention(ctx: &StepCtx, st: &State, ws: &mut Workspace) {
+fn book_air_and_retention(ctx: &StepCtx, st: &State, retention: Real, ledger: &mut Ledger) {
     let env = &ctx.model.env;
-    let retention = ws.retention as f64;
+    let retention = retention as f64;
     if env.air_drag == 0.0 && retention == 1.0 {
         return;
     }
@@ -70,13 +76,12 @@ fn book_air_and_retention(ctx: &StepCtx, st: &State, ws: &mut Workspace) {
     let (mut kinetic, mut air) = node_sums(&nodes.mass, &st.v, env.wind);
     // Kinematic nodes move as their paths or the program say: their energy is the
     // kinematic work (pinned nodes stand still and add nothing).
-    for held in &ws.audit.held {
+    for held in &ledger.held {
         let i = held.node as usize;
         let v = st.v[i];
         kinetic -= 0.5 * nodes.mass[i] as f64 * v.length_squared() as f64;
         air -= (v - env.wind).dot(v) as f64;
     }
-    let ledger = &mut ws.audit;
     if env.air_drag != 0.0 {
         let p1 = -(env.air_drag as f64) * air;
         let p0 = ledger.air_power.unwrap_or(p1);

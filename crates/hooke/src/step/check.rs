@@ -3,17 +3,23 @@
 //! end of the integration step. Symplectic Euler checks inside its node pass, and this
 //! stage only reads its answer.
 
-use super::{Flow, NonFinite, StepCtx, Workspace};
+use super::{Flow, NonFinite, StepCtx};
+use crate::counters::Counters;
 use crate::par;
 use crate::real::{Vec3, nonfinite_probe};
 use crate::state::State;
 
-pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
-    let finite = match ws.finite {
+pub(super) fn run(
+    ctx: &StepCtx,
+    st: &mut State,
+    checked: Option<bool>,
+    counters: &mut Counters,
+) -> Flow {
+    let finite = match checked {
         Some(f) => f,
         None => all_finite(&st.x, &st.v),
     };
-    ws.counters.integration_steps += 1;
+    counters.integration_steps += 1;
     if !finite {
         return Err(NonFinite);
     }

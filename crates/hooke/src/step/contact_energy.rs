@@ -11,7 +11,8 @@
 //! Each spring at a changed node is measured once, before and after, with one square root
 //! each: its energies, and (for the shadow term) its forces, added to both its ends.
 
-use super::{StepCtx, Workspace};
+use super::{Prepared, SpringSet, StepCtx};
+use crate::audit::Ledger;
 use crate::audit::measure::{elastic_energy, node_energy, springs_at};
 use crate::forces::{Coef, spring_force_and_power};
 use crate::real::Vec3;
@@ -20,8 +21,8 @@ use crate::state::State;
 
 /// The energy change across the contacts stage; `ws.audit.before_contacts` holds the state
 /// before it \[J].
-pub(super) fn energy_change(ctx: &StepCtx, st: &State, ws: &mut Workspace) -> f64 {
-    let (x0, v0) = std::mem::take(&mut ws.audit.before_contacts);
+pub(super) fn energy_change(ctx: &StepCtx, st: &State, read: Prepared, audit: &mut Ledger) -> f64 {
+    let (x0, v0) = std::mem::take(&mut audit.before_contacts);
     let changed: Vec<bool> = (0..st.len())
         .map(|i| st.x[i] != x0[i] || st.v[i] != v0[i])
         .collect();
@@ -29,20 +30,20 @@ pub(super) fn energy_change(ctx: &StepCtx, st: &State, ws: &mut Workspace) -> f6
         ctx.settings.integrator,
         Integrator::SymplecticEuler | Integrator::Impulse
     );
-    let (mut f0, mut f1) = std::mem::take(&mut ws.audit.contact_forces);
-    let mut de = springs_change(ws, (&x0, &v0), st, &changed, (&mut f0, &mut f1));
+    let (mut f0, mut f1) = std::mem::take(&mut audit.contact_forces);
+    let mut de = springs_change(read.springs, (&x0, &v0), st, &changed, (&mut f0, &mut f1));
     let half_h = 0.5 * ctx.h as f64;
     for i in (0..st.len()).filter(|&i| changed[i]) {
-        de += node_energy(ctx.model, &ws.fbase, (st.x[i], st.v[i]), i)
-            - node_energy(ctx.model, &ws.fbase, (x0[i], v0[i]), i);
+        de += node_energy(ctx.model, read.fbase, (st.x[i], st.v[i]), i)
+            - node_energy(ctx.model, read.fbase, (x0[i], v0[i]), i);
         if shadow && ctx.model.nodes.inv_mass[i] > 0.0 {
-            let fc = ws.fconst()[i];
+            let fc = read.fconst[i];
             let work = st.v[i].dot(f1[i] + fc) - v0[i].dot(f0[i] + fc);
             de += half_h * work as f64;
         }
     }
-    ws.audit.contact_forces = (f0, f1);
-    ws.audit.before_contacts = (x0, v0);
+    audit.contact_forces = (f0, f1);
+    audit.before_contacts = (x0, v0);
     de
 }
 
@@ -50,13 +51,13 @@ pub(super) fn energy_change(ctx: &StepCtx, st: &State, ws: &mut Workspace) -> f6
 /// its end b when end a did not change); their forces before and after go into `f0` and
 /// `f1` at both ends (zeroed first at the changed nodes) \[J].
 fn springs_change(
-    ws: &Workspace,
+    set: &SpringSet,
     (x0, v0): (&[Vec3], &[Vec3]),
     st: &State,
     changed: &[bool],
     (f0, f1): (&mut Vec<Vec3>, &mut Vec<Vec3>),
 ) -> f64 {
-    let (layout, co) = (&ws.springs.layout, ws.springs.whole());
+    let (layout, co) = (&set.layout, set.whole());
     f0.resize(st.len(), Vec3::ZERO);
     f1.resize(st.len(), Vec3::ZERO);
     for i in (0..st.len()).filter(|&i| changed[i]) {

@@ -3,38 +3,42 @@
 //! force a program computes between steps (a magnet, lift, a thruster, a controller's
 //! push) enters the simulation here, without changing hooke.
 
-use super::{Flow, StepCtx, Workspace, pressure};
+use super::{Flow, Loads, StepCtx, Workspace};
+use crate::audit::Ledger;
 use crate::real::{Real, Vec3};
 use crate::state::State;
 
 /// When there are user forces, and once more after they are gone (to take them out).
 pub(super) fn active(ctx: &StepCtx, ws: &Workspace) -> bool {
-    !ctx.control.forces.is_empty() || !ws.external.is_empty()
+    !ctx.control.forces.is_empty() || !ws.loads.external.is_empty()
 }
 
-/// fconst = fbase (+ pressure, which that stage added) + Σ user forces per node.
-pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
+/// fconst = `before` (fbase, or the pressure stage's forces) + Σ the program's forces per
+/// node.
+pub(super) fn run(
+    ctx: &StepCtx,
+    st: &mut State,
+    before: &[Vec3],
+    loads: &mut Loads,
+    audit: &mut Ledger,
+) -> Flow {
     let forces = &ctx.control.forces;
-    // The pressure stage starts from fbase every integration step; without gas, this does
-    // (and without user forces either, fconst goes back to reading fbase).
-    if !pressure::active(ctx, ws) {
-        if forces.is_empty() {
-            ws.fconst = Vec::new();
-        } else {
-            ws.fconst.clone_from(&ws.fbase);
-        }
+    // Without the program's forces, fconst stays empty and the solvers read `before`.
+    loads.fconst.clear();
+    if !forces.is_empty() {
+        loads.fconst.extend_from_slice(before);
     }
-    ws.audit.forced.clear();
+    audit.forced.clear();
     for &(node, f) in forces {
-        if let Some(fc) = ws.fconst.get_mut(node as usize) {
+        if let Some(fc) = loads.fconst.get_mut(node as usize) {
             *fc += f;
             // The audit books f·(x₁ − x₀) at the end of the integration step.
-            ws.audit.forced.push((node, st.x[node as usize], f));
+            audit.forced.push((node, st.x[node as usize], f));
         }
     }
-    if ws.external != *forces {
-        restart_verlet(ctx, st, ws);
-        ws.external.clone_from(forces);
+    if loads.external != *forces {
+        restart_verlet(ctx, st, &loads.external);
+        loads.external.clone_from(forces);
     }
     Ok(())
 }
@@ -42,7 +46,7 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
 /// Velocity Verlet starts a step from the acceleration the last one ended with; when the
 /// user's forces change between steps, that acceleration takes the change,
 /// a += (f_new − f_old)/m, so a force acts over exactly the steps it is set for.
-fn restart_verlet(ctx: &StepCtx, st: &mut State, ws: &Workspace) {
+fn restart_verlet(ctx: &StepCtx, st: &mut State, old: &[(u32, Vec3)]) {
     let Some(acc) = &mut st.verlet_accel else {
         return;
     };
@@ -53,6 +57,6 @@ fn restart_verlet(ctx: &StepCtx, st: &mut State, ws: &Workspace) {
             acc[i] += f * (sign * inv_mass[i]);
         }
     };
-    ws.external.iter().for_each(|e| add(e, -1.0));
+    old.iter().for_each(|e| add(e, -1.0));
     ctx.control.forces.iter().for_each(|e| add(e, 1.0));
 }

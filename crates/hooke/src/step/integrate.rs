@@ -4,23 +4,24 @@
 //! the large-step solvers run their own solve. Positions at the start are kept first when
 //! contacts need them (friction judges a node's slide from there).
 
-use super::{Flow, StepCtx, Workspace};
+use super::{Flow, Integrating, StepCtx};
 use crate::audit::measure::Rule;
 use crate::state::State;
 
-pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
+pub(super) fn run(ctx: &StepCtx, st: &mut State, parts: Integrating) -> Flow {
+    let Integrating {
+        solver,
+        mut ws,
+        out,
+    } = parts;
     if ctx.model.contacts.any() {
-        ws.x_old.clear();
-        ws.x_old.extend_from_slice(&st.x);
+        out.x_old.clear();
+        out.x_old.extend_from_slice(&st.x);
     }
     // The audit measures the implicit solvers' damping from where the step started.
     if ws.springs.forces.damped && Rule::of(ctx.settings.integrator).is_some() {
         ws.audit.v_start.clone_from(&st.v);
     }
-    // The solver lives in the workspace it also works in: take it out while it steps.
-    let mut solver = ws.solver.take().expect("compiled");
-    let report = solver.step(ctx, st, &mut ws.for_solver());
-    ws.solver = Some(solver);
-    ws.finite = report.finite;
+    out.finite = solver.step(ctx, st, &mut ws).finite;
     Ok(())
 }

@@ -6,7 +6,7 @@
 
 use super::{Flow, StepCtx, Workspace};
 use crate::mesh;
-use crate::real::Real;
+use crate::real::{Real, Vec3};
 use crate::state::State;
 
 /// Only scenes with a gas in some surface.
@@ -14,12 +14,13 @@ pub(super) fn active(ctx: &StepCtx, _: &Workspace) -> bool {
     ctx.model.surfaces.iter().any(|s| s.pressure.is_some())
 }
 
-pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
-    ws.fconst.clone_from(&ws.fbase);
+pub(super) fn run(ctx: &StepCtx, st: &State, fbase: &[Vec3], gas: &mut Vec<Vec3>) -> Flow {
+    gas.clear();
+    gas.extend_from_slice(fbase);
     for s in &ctx.model.surfaces {
         if let Some(law) = &s.pressure {
             let p = law.at(mesh::volume(&st.x, &s.faces)) as Real;
-            mesh::add_pressure_forces(&st.x, &s.faces, p, &mut ws.fconst);
+            mesh::add_pressure_forces(&st.x, &s.faces, p, gas);
         }
     }
     Ok(())

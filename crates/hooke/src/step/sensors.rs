@@ -4,7 +4,8 @@
 //! puts its spring's alternate (or described) values in effect for this step.
 //! See [`crate::model::actuation`] for the rules.
 
-use super::{Flow, StepCtx, Workspace};
+use super::{Books, Flow, Solver, SpringSet, StepCtx, Workspace};
+use crate::real::Real;
 use crate::state::State;
 
 /// Only scenes with sensors or controllers.
@@ -13,16 +14,23 @@ pub(super) fn active(ctx: &StepCtx, _: &Workspace) -> bool {
     !(act.sensors.is_empty() && act.controllers.is_empty())
 }
 
-pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
+pub(super) fn run(
+    ctx: &StepCtx,
+    st: &mut State,
+    out: &mut Vec<Real>,
+    set: &mut SpringSet,
+    solver: &mut dyn Solver,
+    books: &mut Books,
+) -> Flow {
     let act = &ctx.model.actuators;
-    let out = act.sense(&st.x, st.t, &st.touching);
+    let read = act.sense(&st.x, st.t, &st.touching);
     let mut switched = Vec::new();
     for (i, (c, cs)) in act.controllers.iter().zip(&mut st.controllers).enumerate() {
-        if cs.update(c.sum(&out), c.delay) {
+        if cs.update(c.sum(&read), c.delay) {
             switched.push((i, cs.active));
         }
     }
-    ws.sensors = out;
+    *out = read;
     if !switched.is_empty() {
         // The audit books the controllers' work as the potential their springs gain.
         let mut changed: Vec<u32> = switched
@@ -31,18 +39,17 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
             .collect();
         changed.sort_unstable();
         changed.dedup();
-        let before = super::muscles::potential_of(ws, &st.x, changed.iter().copied());
+        let before = super::muscles::potential_of(set, &st.x, changed.iter().copied());
         for &(i, active) in &switched {
-            ws.springs.switch(ctx.model, i, active);
+            set.switch(ctx.model, i, active);
         }
         let switched = switched.len() as u64;
-        ws.counters.controller_switches += switched;
-        ws.springs.compile_coefficients(ctx.model, ctx.settings);
-        let springs = ws.springs.values(ctx.model);
-        let solver = ws.solver.as_mut().expect("compiled");
+        books.counters.controller_switches += switched;
+        set.compile_coefficients(ctx.model, ctx.settings);
+        let springs = set.values(ctx.model);
         solver.compile(ctx.model, springs, ctx.h);
-        ws.audit.audit.actuators +=
-            super::muscles::potential_of(ws, &st.x, changed.iter().copied()) - before;
+        books.audit.audit.actuators +=
+            super::muscles::potential_of(set, &st.x, changed.iter().copied()) - before;
     }
     Ok(())
 }

@@ -8,7 +8,8 @@
 //! Removing springs renumbers the later ones; controllers and muscles follow their springs
 //! (and go with them), length sensors keep measuring the two former ends.
 
-use super::{Flow, StepCtx, Workspace};
+use super::{Flow, SpringSet, StepCtx, Workspace};
+use crate::audit::Ledger;
 use crate::audit::measure::spring_energy;
 use crate::layout::SpringLayout;
 use crate::par;
@@ -20,20 +21,23 @@ pub(super) fn active(_: &StepCtx, ws: &Workspace) -> bool {
     ws.springs.tear_limits.is_some()
 }
 
-pub(super) fn run(_: &StepCtx, st: &mut State, ws: &mut Workspace) -> Flow {
-    let springs = &ws.springs;
+pub(super) fn run(
+    st: &State,
+    springs: &SpringSet,
+    torn: &mut Vec<u32>,
+    audit: &mut Ledger,
+) -> Flow {
     let limits = springs.tear_limits.as_ref().expect("active");
-    ws.torn = overstrained(&springs.layout, limits, &st.x);
+    *torn = overstrained(&springs.layout, limits, &st.x);
     // The audit: the potential of the springs that tear goes with them.
-    let lost: f64 = ws
-        .torn
+    let lost: f64 = torn
         .iter()
         .map(|&s| {
             let p = springs.layout.pos_of(s as usize);
             spring_energy(&springs.layout, springs.whole(), &st.x, p)
         })
         .sum();
-    ws.audit.audit.tearing += lost;
+    audit.audit.tearing += lost;
     Ok(())
 }
 
