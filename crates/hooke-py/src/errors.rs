@@ -34,9 +34,9 @@ create_exception!(
     NotDifferentiableError,
     PyValueError,
     "A gradient asked through a feature hooke cannot differentiate (yet): an integrator, a \
-     kind of spring, contacts, sensors, actuation... The message names it and says why; the \
-     attribute `feature` is its scene path (`settings.integrator`, `springs[3].kind`, \
-     `control.actuation`)."
+     kind of spring, node collisions, terrain, sensors... The message names it and says why; \
+     the attribute `feature` is its scene path (`settings.integrator`, `springs[3].kind`, \
+     `collisions`, `control.targets`)."
 );
 
 /// The `NotDifferentiableError` of `e`, its `feature` set.

@@ -29,14 +29,17 @@
 //! What is differentiable so far: symplectic Euler, one substep a step, Hooke springs with
 //! axial or isotropic damping, ropes, gravity and force fields, air drag and wind, energy loss,
 //! pinned nodes, muscles (sine or actuation channel), the actuation of every step and
-//! the program's own forces of every step (`external.rs`). Anything else is refused by name before the rollout ([`NotDifferentiable`]),
-//! never silently differentiated as if it were constant.
+//! the program's own forces of every step (`external.rs`), the ground with Coulomb
+//! friction and restitution, its active set frozen (`ground.rs`). Anything else is refused
+//! by name before the rollout ([`NotDifferentiable`]), never silently differentiated as if
+//! it were constant.
 
 mod adjoint;
 mod checkpoints;
 mod error;
 mod external;
 mod gradients;
+mod ground;
 mod muscles;
 mod spring;
 mod spring_pass;

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::model::contacts::{CollisionMode, Roughness};
 use crate::model::{Model, SpringKind};
 use crate::settings::{Integrator, Settings};
 use crate::state::Control;
@@ -66,10 +67,10 @@ pub(crate) fn check(
             "tearing is a discrete event: it has no gradient",
         );
     }
+    check_contacts(model)?;
     let act = &model.actuators;
     let features = [
         ("anchors", !model.anchors.is_empty()),
-        ("contacts", model.contacts.any()),
         ("sensors", !act.sensors.is_empty()),
         ("controllers", !act.controllers.is_empty()),
         (
@@ -80,6 +81,35 @@ pub(crate) fn check(
     match features.iter().find(|(_, present)| *present) {
         Some((name, _)) => refuse(name, "not differentiated yet"),
         None => check_control(control),
+    }
+}
+
+/// The first contact of `model` a gradient cannot go through: the ground is
+/// differentiated (with its active set frozen, `ground.rs`), for nodes of one roughness
+/// every way.
+fn check_contacts(model: &Model) -> Result<(), NotDifferentiable> {
+    let c = &model.contacts;
+    if c.collisions.mode != CollisionMode::Off {
+        return refuse(
+            "collisions",
+            "node–node collisions change which pairs touch: they are not differentiable",
+        );
+    }
+    let surfaces = [
+        ("terrain", c.terrain.is_some()),
+        ("colliders", !c.colliders.is_empty()),
+    ];
+    if let Some((name, _)) = surfaces.iter().find(|(_, present)| *present) {
+        return refuse(name, "not differentiated yet (the ground is)");
+    }
+    let rough = &model.nodes.roughness;
+    let directional = |r: &Roughness| r.has_front() && r.forward != r.backward;
+    match rough.iter().position(directional) {
+        Some(i) if c.ground.is_some() => refuse(
+            &format!("nodes[{i}].roughness"),
+            "directional roughness on the ground is not differentiated yet",
+        ),
+        _ => Ok(()),
     }
 }
 

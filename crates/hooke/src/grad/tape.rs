@@ -8,6 +8,7 @@ use super::checkpoints::Checkpoints;
 use super::error::TapeError;
 use super::external::ForceTape;
 use super::gradients::Gradients;
+use super::ground::GroundBack;
 use super::muscles::MuscleTape;
 use super::spring::Params;
 use super::support;
@@ -55,6 +56,8 @@ pub struct Tape {
     muscles: MuscleTape,
     /// The program's forces at each step.
     forces: ForceTape,
+    /// The ground, if the scene has one.
+    ground: Option<GroundBack>,
 }
 
 /// One recorded state and the loss's gradient there, for [`Tape::backward_with`]'s
@@ -107,6 +110,7 @@ impl Tape {
             seen: (sim.state().step, sim.edits()),
             muscles: MuscleTape::new(sim),
             forces: ForceTape::default(),
+            ground: GroundBack::new(model, h),
         })
     }
 
@@ -199,9 +203,11 @@ impl Tape {
                 }
                 let before = (&segment.x[j][..], &segment.v[j][..]);
                 let t = c * every + j;
+                let starts = self.ground_back(&segment.contacts[j + 1], &mut nodes);
                 let rest = self.muscles.enter(t, &mut self.model, &params);
                 self.model
                     .back(before, &mut nodes, &mut params, &mut scratch);
+                starts.iter().for_each(|&(i, dx)| nodes[i as usize].x += dx);
                 self.muscles.leave(t, &rest, &mut params, &mut muscles);
                 let gamma = (t, scratch.gamma());
                 (self.forces).leave(gamma, &self.model, &mut nodes, &mut forces);
@@ -218,6 +224,19 @@ impl Tape {
         let mut g = Gradients::of(&nodes, springs, muscles);
         g.forces = forces;
         Ok(g)
+    }
+
+    /// Goes back through the ground's response to the nodes that touched it in a step,
+    /// entering it with the velocities `touched` (`ground.rs`); returns, per node, the part
+    /// of ∂L/∂x that goes to the step's start.
+    fn ground_back(&self, touched: &[(u32, Vec3)], nodes: &mut [NodeAdjoint]) -> Vec<(u32, DVec3)> {
+        let Some(ground) = &self.ground else {
+            return Vec::new();
+        };
+        touched
+            .iter()
+            .map(|&(i, v)| (i, ground.back(i as usize, v, &mut nodes[i as usize])))
+            .collect()
     }
 
     /// Recomputes segment `c` (`len` steps from its kept state) into `segment`.
@@ -248,6 +267,9 @@ struct Segment {
     x: Vec<Vec<Vec3>>,
     /// Velocities likewise \[m/s].
     v: Vec<Vec<Vec3>>,
+    /// The nodes that touched the surfaces in each step, with their velocities entering
+    /// the contacts stage \[m/s] (the start's list empty).
+    contacts: Vec<Vec<(u32, Vec3)>>,
 }
 
 impl Segment {
@@ -256,9 +278,16 @@ impl Segment {
         if self.x.len() <= j {
             self.x.resize_with(j + 1, Vec::new);
             self.v.resize_with(j + 1, Vec::new);
+            self.contacts.resize_with(j + 1, Vec::new);
         }
         self.x[j].clone_from(&sim.state().x);
         self.v[j].clone_from(&sim.state().v);
+        let (touched, entering) = (sim.state().touching(), sim.velocities_before_contacts());
+        self.contacts[j].clear();
+        if j > 0 {
+            let with_v = touched.iter().map(|&i| (i, entering[i as usize]));
+            self.contacts[j].extend(with_v);
+        }
     }
 }
 

@@ -23,7 +23,7 @@ use crate::diagnostics::{self, Energy};
 use crate::error::FieldError;
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, Springs};
-use crate::real::Real;
+use crate::real::{Real, Vec3};
 use crate::scene::{Scene, SceneBuilder};
 use crate::settings::{Integrator, Settings};
 use crate::solvers;
@@ -350,6 +350,12 @@ impl Simulation {
     /// Edits of the scene or the state since creation ([`Self::edit`], [`Self::state_mut`]).
     pub(crate) fn edits(&self) -> u64 {
         self.edits
+    }
+
+    /// Velocities after the last integration step, before the contacts stage changed any
+    /// (kept by the energy audit; empty in a scene without contacts) \[m/s].
+    pub(crate) fn velocities_before_contacts(&self) -> &[Vec3] {
+        &self.ws.books.audit.before_contacts.1
     }
 
     /// The workspace (the audit's books live there).
