@@ -126,7 +126,7 @@ const NEEDS: [Need; 12] = [
         }),
     },
     Need {
-        what: "a Python virtualenv with the package's dependencies and test tools (python/pyproject.toml: numpy, pandas, pyarrow, pytest, hypothesis, gymnasium, ray, cma, …)",
+        what: "a Python virtualenv with the package's dependencies and test tools (python/pyproject.toml: numpy, pandas, pyarrow, pytest, hypothesis, gymnasium, ray, cma, scipy, …)",
         why: "the Python package's tests",
         quick: true,
         present: python_deps_present,
