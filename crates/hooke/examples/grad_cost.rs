@@ -4,7 +4,12 @@
 //! recomputation of the states between those kept included. Prints the wall times, their
 //! ratios and the process's peak memory (for docs/gradients.md).
 //!
-//! `cargo run --release -p hooke --example grad_cost [-- STEPS [ROUNDS]]`
+//! With `backward-euler` as the third argument, the cloth steps by backward Euler at
+//! 1/60 s (its default one Newton iteration and direct solver), and the backward pass is
+//! the adjoint method's (one solve with the step's matrix a step); the figure to read is
+//! then the backward pass less its recomputation, per step, against the run's step.
+//!
+//! `cargo run --release -p hooke --example grad_cost [-- STEPS [ROUNDS [INTEGRATOR]]]`
 
 use std::time::Instant;
 
@@ -12,10 +17,11 @@ use hooke::grad::Tape;
 use hooke::{Scene, Simulation, builders};
 
 fn main() {
-    let mut args = std::env::args().skip(1).map(|s| s.parse::<u64>());
-    let steps = args.next().and_then(Result::ok).unwrap_or(1000);
-    let repeats = args.next().and_then(Result::ok).unwrap_or(5) as usize;
-    measure(steps, repeats.max(1));
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let number =
+        |i: usize, default: u64| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
+    let integrator = args.get(2).map_or("symplectic-euler", String::as_str);
+    measure(number(0, 1000), number(1, 5).max(1) as usize, integrator);
 }
 
 /// The wall times of one forward run, one recording and one backward pass \[s].
@@ -28,8 +34,16 @@ struct Timing {
 /// Times `repeats` rounds (each a forward run, a recording and a backward pass, in turn,
 /// so that a change in the machine's load touches all three alike) and prints the median
 /// of each ratio.
-fn measure(steps: u64, repeats: usize) {
-    let p = [("width", "64"), ("height", "64")].map(|(k, v)| (k.to_string(), v.to_string()));
+fn measure(steps: u64, repeats: usize, integrator: &str) {
+    let mut p = vec![
+        ("width", "64"),
+        ("height", "64"),
+        ("integrator", integrator),
+    ];
+    if integrator == "backward-euler" {
+        p.push(("dt", "0.016666666666666666"));
+    }
+    let p: Vec<(String, String)> = p.into_iter().map(|(k, v)| (k.into(), v.into())).collect();
     let scene = builders::build("cloth", &p).expect("the built-in cloth");
     // A first run warms the thread pool and the allocator (not timed).
     Simulation::new(scene.clone())
@@ -42,15 +56,17 @@ fn measure(steps: u64, repeats: usize) {
         v[v.len() / 2]
     };
     println!(
-        "cloth 64×64, {steps} steps, {} thread(s), median of {repeats}: run {:.3} s, recorded \
-         {:.3} s, backward {:.3} s; backward / run {:.2}× (each round's ratio; {:.2}× with the \
-         recording); peak memory {}",
+        "cloth 64×64, {integrator}, {steps} steps, {} thread(s), median of {repeats}: run \
+         {:.3} s, recorded {:.3} s, backward {:.3} s; backward / run {:.2}× (each round's \
+         ratio; {:.2}× with the recording; {:.2}× less one run for the recomputation); peak \
+         memory {}",
         rayon::current_num_threads(),
         median(&|t| t.run),
         median(&|t| t.record),
         median(&|t| t.backward),
         median(&|t| t.backward / t.run),
         median(&|t| (t.record + t.backward) / t.run),
+        median(&|t| t.backward / t.run - 1.0),
         peak_memory()
     );
 }
@@ -98,5 +114,6 @@ fn peak_memory() -> String {
 #[cfg(test)]
 #[test]
 fn runs() {
-    measure(50, 1);
+    measure(50, 1, "symplectic-euler");
+    measure(5, 1, "backward-euler");
 }

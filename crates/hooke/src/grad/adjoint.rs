@@ -17,7 +17,7 @@ use super::spring::{LANES, Params, Sent, wide};
 use super::spring_pass::{At, SpringTable};
 use crate::model::{Adjacency, FieldKind, Model};
 use crate::par::{self, NODE_CHUNK, SPRING_CHUNK};
-use crate::real::Vec3;
+use crate::real::{Real, Vec3};
 
 /// The adjoint of one node's state, ∂L/∂x and ∂L/∂v, with the mass gradient it gathers.
 #[derive(Debug, Clone, Copy, Default)]
@@ -37,6 +37,8 @@ pub(super) struct Scratch {
     gamma: Vec<DVec3>,
     /// What each group of springs sends back.
     sent: Vec<Sent>,
+    /// Parameters' gradients thrown away ([`StepModel::products`]).
+    spare: Vec<Params>,
 }
 
 impl Scratch {
@@ -122,22 +124,97 @@ impl StepModel {
     /// parameters' gradients are added to `params` (by group of [`LANES`] springs).
     pub(super) fn back(
         &self,
-        (x, v): (&[Vec3], &[Vec3]),
+        at: (&[Vec3], &[Vec3]),
         nodes: &mut [NodeAdjoint],
         params: &mut [Params],
         scratch: &mut Scratch,
     ) {
-        let Scratch { gamma, sent } = scratch;
-        let h = self.h;
         // 1. γ = h·w·μ.
+        let gamma = &mut scratch.gamma;
         gamma.resize(nodes.len(), DVec3::ZERO);
         let adj: &[NodeAdjoint] = nodes;
         par::chunks_mut(gamma, NODE_CHUNK, |start, part| {
             for (j, g) in part.iter_mut().enumerate() {
                 let i = start + j;
-                *g = h * self.w[i] * self.mu(i, adj[i]);
+                *g = self.h * self.w[i] * self.mu(i, adj[i]);
             }
         });
+        self.spread(at, nodes, params, scratch, 0.0);
+    }
+
+    /// Goes back through an implicit (backward Euler) step that ended at (`x₁`, `v₁'`,
+    /// the velocity before the energy loss) with γ = h·A⁻ᵀ·μ given (`implicit.rs`): as
+    /// [`Self::back`], with the forces' derivatives taken at the step's end and
+    /// λv = μ + (∂f/∂v)ᵀγ + h·(∂f/∂x)ᵀγ (= M·A⁻ᵀ·μ).
+    pub(super) fn back_implicit(
+        &self,
+        end: (&[Vec3], &[Vec3]),
+        gamma: &[DVec3],
+        nodes: &mut [NodeAdjoint],
+        params: &mut [Params],
+        scratch: &mut Scratch,
+    ) {
+        scratch.gamma.clear();
+        scratch.gamma.extend_from_slice(gamma);
+        self.spread(end, nodes, params, scratch, self.h);
+    }
+
+    /// The velocities v' a step ended with before the energy loss, from its start's
+    /// positions and its end (x₁, v₁ = r·v'): v₁/r, or (x₁ − x)/h when r = 0; zero at a
+    /// pinned node.
+    pub(super) fn before_loss(&self, x: &[Vec3], (x1, v1): (&[Vec3], &[Vec3])) -> Vec<Vec3> {
+        let (h, r) = (self.h as Real, self.r as Real);
+        (0..x.len())
+            .map(|i| match (self.pinned(i), r > 0.0) {
+                (true, _) => Vec3::ZERO,
+                (false, true) => v1[i] / r,
+                (false, false) => (x1[i] - x[i]) / h,
+            })
+            .collect()
+    }
+
+    /// μ = ∂L/∂v' per node ([`Self::mu`]).
+    pub(super) fn mus(&self, nodes: &[NodeAdjoint]) -> Vec<DVec3> {
+        (0..nodes.len()).map(|i| self.mu(i, nodes[i])).collect()
+    }
+
+    /// Per node, ((∂f/∂x)ᵀγ, (∂f/∂v)ᵀγ) of the springs at (`x`, `v`) for the given γ,
+    /// the parameters untouched.
+    pub(super) fn products(
+        &self,
+        (x, v): (&[Vec3], &[Vec3]),
+        gamma: &[DVec3],
+        scratch: &mut Scratch,
+    ) -> Vec<[DVec3; 2]> {
+        let groups = self.springs.groups();
+        scratch.spare.clear();
+        scratch.spare.resize(groups, Params::default());
+        scratch.sent.resize(groups, Sent::default());
+        let at = At { x, v, gamma };
+        let Scratch { sent, spare, .. } = scratch;
+        par::chunks_mut2(sent, spare, SPRING_CHUNK / LANES, |first, out, ps| {
+            self.springs.back(first, &at, out, ps);
+        });
+        let sent: &[Sent] = sent;
+        (0..x.len())
+            .map(|i| {
+                let (sx, sv, _) = self.gathered(i, sent);
+                [sx, sv]
+            })
+            .collect()
+    }
+
+    /// Passes 2 and 3 with `scratch.gamma` set; `x_to_v` \[s] adds that much of
+    /// (∂f/∂x)ᵀγ to λv (0 for symplectic Euler, h for backward Euler).
+    fn spread(
+        &self,
+        (x, v): (&[Vec3], &[Vec3]),
+        nodes: &mut [NodeAdjoint],
+        params: &mut [Params],
+        scratch: &mut Scratch,
+        x_to_v: f64,
+    ) {
+        let Scratch { gamma, sent, .. } = scratch;
         // 2. Each spring's force and its share of the adjoints.
         sent.resize(params.len(), Sent::default());
         let gamma: &[DVec3] = gamma;
@@ -156,7 +233,7 @@ impl StepModel {
                 // γ·f, the springs' part gathered.
                 let g_f = g.dot(self.fconst[i] - air * (wide(v[i]) - wind)) + on_springs;
                 n.x += sx;
-                n.v = mu - air * g + sv;
+                n.v = mu - air * g + sv + x_to_v * sx;
                 // v' = v + h·w·f with w = 1/m and f ∋ m·a: ∂v'/∂m = −h·w²·f + h·w·a, and
                 // μ·(−h·w²·f) = −w·(γ·f).
                 n.mass += -w * g_f + g.dot(self.per_mass[i]);

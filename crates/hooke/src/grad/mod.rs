@@ -40,6 +40,7 @@ mod error;
 mod external;
 mod gradients;
 mod ground;
+mod implicit;
 mod muscles;
 mod spring;
 mod spring_pass;

@@ -39,11 +39,12 @@ pub(crate) fn check(
     settings: &Settings,
     control: &Control,
 ) -> Result<(), NotDifferentiable> {
-    if settings.integrator != Integrator::SymplecticEuler {
+    let differentiated = [Integrator::SymplecticEuler, Integrator::BackwardEuler];
+    if !differentiated.contains(&settings.integrator) {
         return refuse(
             "settings.integrator",
             &format!(
-                "{} is not differentiated yet; use symplectic-euler",
+                "{} is not differentiated yet; use symplectic-euler or backward-euler",
                 settings.integrator
             ),
         );
@@ -68,6 +69,12 @@ pub(crate) fn check(
         );
     }
     check_contacts(model)?;
+    if settings.integrator == Integrator::BackwardEuler && model.contacts.any() {
+        return refuse(
+            "ground",
+            "contacts under backward Euler (its penalty planes) are not differentiated yet",
+        );
+    }
     let act = &model.actuators;
     let features = [
         ("anchors", !model.anchors.is_empty()),

@@ -9,10 +9,12 @@ use super::error::TapeError;
 use super::external::ForceTape;
 use super::gradients::Gradients;
 use super::ground::GroundBack;
+use super::implicit::ImplicitBack;
 use super::muscles::MuscleTape;
 use super::spring::Params;
 use super::support;
 use crate::real::Vec3;
+use crate::settings::Integrator;
 use crate::sim::Simulation;
 
 /// A recorded rollout of a simulation, for the gradient of a loss of its trajectory.
@@ -58,6 +60,8 @@ pub struct Tape {
     forces: ForceTape,
     /// The ground, if the scene has one.
     ground: Option<GroundBack>,
+    /// Backward Euler's adjoint solve, if the scene steps with it.
+    implicit: Option<ImplicitBack>,
 }
 
 /// One recorded state and the loss's gradient there, for [`Tape::backward_with`]'s
@@ -111,6 +115,8 @@ impl Tape {
             muscles: MuscleTape::new(sim),
             forces: ForceTape::default(),
             ground: GroundBack::new(model, h),
+            implicit: (settings.integrator == Integrator::BackwardEuler)
+                .then(|| ImplicitBack::new(model, settings)),
         })
     }
 
@@ -201,12 +207,10 @@ impl Tape {
                     let after = (&segment.x[j + 1][..], &segment.v[j + 1][..]);
                     loss.add(c * every + j + 1, after, f, &mut nodes);
                 }
-                let before = (&segment.x[j][..], &segment.v[j][..]);
                 let t = c * every + j;
                 let starts = self.ground_back(&segment.contacts[j + 1], &mut nodes);
                 let rest = self.muscles.enter(t, &mut self.model, &params);
-                self.model
-                    .back(before, &mut nodes, &mut params, &mut scratch);
+                self.integrator_back((&segment, j), &mut nodes, &mut params, &mut scratch);
                 starts.iter().for_each(|&(i, dx)| nodes[i as usize].x += dx);
                 self.muscles.leave(t, &rest, &mut params, &mut muscles);
                 let gamma = (t, scratch.gamma());
@@ -224,6 +228,28 @@ impl Tape {
         let mut g = Gradients::of(&nodes, springs, muscles);
         g.forces = forces;
         Ok(g)
+    }
+
+    /// Goes back through the integration in step `j` of `seg`: symplectic Euler's
+    /// formulas, or backward Euler's adjoint solve (`implicit.rs`).
+    fn integrator_back(
+        &mut self,
+        (seg, j): (&Segment, usize),
+        nodes: &mut [NodeAdjoint],
+        params: &mut [Params],
+        scratch: &mut Scratch,
+    ) {
+        let before = (&seg.x[j][..], &seg.v[j][..]);
+        let Some(implicit) = &mut self.implicit else {
+            self.model.back(before, nodes, params, scratch);
+            return;
+        };
+        let x1 = &seg.x[j + 1][..];
+        let v_end = self.model.before_loss(before.0, (x1, &seg.v[j + 1]));
+        let end = (x1, &v_end[..]);
+        let gamma = implicit.gamma((&self.model, self.replay.model()), end, nodes, scratch);
+        self.model
+            .back_implicit(end, &gamma, nodes, params, scratch);
     }
 
     /// Goes back through the ground's response to the nodes that touched it in a step,

@@ -23,6 +23,8 @@ pub(crate) struct ImplicitWs {
     pub lap: Laplacian,
     pub matrix: BlockMatrix,
     direct: Option<Expanded>,
+    /// Whether `direct` holds the factorisation of the matrix last solved with.
+    factored: bool,
     /// The direct solver of steps with node pairs in contact (A widened by their blocks).
     coupled: Option<Widened>,
     coupled_counts: CoupledCounts,
@@ -57,6 +59,7 @@ impl ImplicitWs {
             lap: Laplacian::default(),
             matrix: BlockMatrix::default(),
             direct: None,
+            factored: false,
             coupled: None,
             coupled_counts: CoupledCounts::default(),
             multigrid: KeptMultigrid::default(),
@@ -96,6 +99,19 @@ impl ImplicitWs {
         Widened::solve_cg(&mut self.coupled, system, couplings, (b, x), limits)
     }
 
+    /// Solves A·x = b again with the factorisation the last [`Self::solve`] made; false,
+    /// solving nothing, when it made none (CG, or A did not factor).
+    pub(crate) fn solve_factored(&self, b: &[V3], x: &mut [V3]) -> bool {
+        match &self.direct {
+            Some(d) if self.factored => {
+                x.copy_from_slice(b);
+                d.spd.solve(x.as_flattened_mut(), 1);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Solves A·x = b with the chosen linear solver; returns the CG iterations used (0 for
     /// a direct solve).
     pub(crate) fn solve(
@@ -105,6 +121,7 @@ impl ImplicitWs {
         b: &[V3],
         x: &mut [V3],
     ) -> u32 {
+        self.factored = false;
         if settings.linear_solver == LinearSolver::Direct {
             let d = self
                 .direct
@@ -112,6 +129,7 @@ impl ImplicitWs {
             if d.factor(&self.matrix.val).is_ok() {
                 x.copy_from_slice(b);
                 d.spd.solve(x.as_flattened_mut(), 1);
+                self.factored = true;
                 return 0;
             }
             self.direct_fallbacks += 1;
