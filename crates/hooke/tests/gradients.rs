@@ -303,6 +303,13 @@ fn check_against_differences(seed: u64, w: fn(usize) -> f64, implicit: bool) {
     };
     let (a, b) = (weights(&mut rng), weights(&mut rng));
     let g = tape_gradient(&p, steps, (&a, &b), w, None);
+    let solves = &g.adjoint_residuals;
+    if implicit {
+        assert_eq!(solves.len(), steps as usize, "one adjoint solve a step");
+        assert!(solves.iter().all(|&r| r <= 1e-12), "every step's adjoint solved");
+    } else {
+        assert!(solves.is_empty(), "no adjoint solves for symplectic Euler");
+    }
     for n in PINNED {
         assert_eq!(
             g.v0[n], [0.0; 3],

@@ -34,6 +34,11 @@ pub struct Gradients {
     /// ∂L/∂F per recorded step for each of the program's forces given for it
     /// (`Simulation::control.forces`, in the order given) [per N].
     pub forces: Vec<Vec<[f64; 3]>>,
+    /// Backward Euler only (empty otherwise): per recorded step, the relative residual
+    /// |μ − Aᵀ·γ'| / |μ| its adjoint solve ended with — at most 10⁻¹² where it was solved;
+    /// larger where the step's matrix is near singular (a cloth crumpling at a frame-sized
+    /// step), and there the gradient through that step is not to be trusted.
+    pub adjoint_residuals: Vec<f64>,
 }
 
 impl Gradients {
@@ -64,6 +69,7 @@ impl Gradients {
             phase: muscles.phase,
             actuation: muscles.actuation,
             forces: Vec::new(),
+            adjoint_residuals: Vec::new(),
         }
     }
 }

@@ -17,9 +17,10 @@
 //! springs' Jacobian blocks and the linear solver of `solvers::implicit`), whose blocks
 //! leave out what keeps it positive definite — a compressed spring's negative transverse
 //! stiffness — and the axial damping's turn with the spring. The exact Aᵀ·γ' comes from the
-//! backward pass's own spring pass, and the solve corrects itself against it:
-//! γ' ← γ' + Â⁻¹·(μ − Aᵀ·γ'), until the residual is below [`TOLERANCE`] of μ (one or two
-//! corrections where the blocks are exact, a few with damping or compression).
+//! backward pass's own spring pass, and Aᵀ·γ' = μ is solved by GMRES (`gmres.rs`) with
+//! that matrix, factored once, as its preconditioner, until the residual is below
+//! [`TOLERANCE`] of μ (a few iterations where the blocks are nearly exact, more for a
+//! folded cloth at a frame-sized step, whose compressed springs the blocks leave out).
 //!
 //! What the gradient means: that of the step that solves its equations exactly. Where
 //! Newton stops short (one iteration, Baraff & Witkin's linearised step, is hooke's
@@ -29,17 +30,19 @@
 use glam::DVec3;
 
 use super::adjoint::{NodeAdjoint, Scratch, StepModel};
+use super::gmres::{self, Solved};
 use crate::model::Model;
 use crate::real::Vec3;
 use crate::settings::Settings;
 use crate::solvers::implicit::workspace::{ImplicitWs, SolveCtx};
 use crate::solvers::linalg::blocks::{self, System, V3, Weights};
 
-/// The correction stops when |μ − Aᵀ·γ'| ≤ TOLERANCE·|μ|.
+/// The solve stops when |μ − Aᵀ·γ'| ≤ TOLERANCE·|μ|.
 pub(super) const TOLERANCE: f64 = 1e-12;
 
-/// At most this many corrections a step.
-const MAX_CORRECTIONS: u32 = 50;
+/// At most this many GMRES iterations a step (an unsolved step's residual is reported in
+/// `Gradients::adjoint_residuals`).
+const MAX_ITERATIONS: u32 = 120;
 
 /// What the adjoint of backward Euler steps keeps from step to step.
 #[derive(Debug)]
@@ -54,8 +57,6 @@ pub(super) struct ImplicitBack {
     mass: Vec<f64>,
     /// The weights of D and K in A: h and h².
     weights: Weights,
-    /// Corrections made over all steps gone back through, and the steps.
-    pub corrections: (u64, u64),
 }
 
 impl ImplicitBack {
@@ -73,7 +74,6 @@ impl ImplicitBack {
                 alpha_d: hf,
                 alpha_k: hf * hf,
             },
-            corrections: (0, 0),
         }
     }
 
@@ -85,43 +85,47 @@ impl ImplicitBack {
         end: (&[Vec3], &[Vec3]),
         nodes: &[NodeAdjoint],
         scratch: &mut Scratch,
-    ) -> Vec<DVec3> {
+    ) -> (Vec<DVec3>, Solved) {
         let h = self.weights.alpha_d;
-        let mu: Vec<DVec3> = sm.mus(nodes);
-        let mu = self.free(mu);
+        let mu = free(&self.fixed, sm.mus(nodes));
         self.assemble(model, end);
         let (x0, air) = (blocks::to_v3(end.0), model.env.air_drag as f64);
-        let size = norm(&mu);
-        let mut gp = vec![DVec3::ZERO; mu.len()];
-        let mut residual = mu.clone();
-        for pass in 0..MAX_CORRECTIONS {
-            let delta = self.solve(model, &x0, &residual, pass > 0);
-            gp.iter_mut().zip(&delta).for_each(|(g, d)| *g += *d);
+        let Self {
+            iws,
+            settings,
+            fixed,
+            mass,
+            weights,
+            ..
+        } = self;
+        // Aᵀ·γ' = M·γ' − Dᵀ·γ − h·Kᵀ·γ (γ = h·γ'), D holding the drag −c·I.
+        let mut op = |gp: &[DVec3]| -> Vec<DVec3> {
             let gamma: Vec<DVec3> = gp.iter().map(|&g| h * g).collect();
             let products = sm.products(end, &gamma, scratch);
-            // Aᵀ·γ' = M·γ' − Dᵀ·γ − h·Kᵀ·γ, D holding the drag −c·I.
-            let a_gp = (0..mu.len()).map(|i| {
+            let a_gp = (0..gp.len()).map(|i| {
                 let [sx, sv] = products[i];
-                self.mass[i] * gp[i] - sv + air * gamma[i] - h * sx
+                mass[i] * gp[i] - sv + air * gamma[i] - h * sx
             });
-            residual = self.free(mu.iter().zip(a_gp).map(|(m, a)| *m - a).collect());
-            self.corrections.0 += 1;
-            if norm(&residual) <= TOLERANCE * size {
-                break;
+            free(fixed, a_gp.collect())
+        };
+        let mut factored = false;
+        let mut pre = |r: &[DVec3]| -> Vec<DVec3> {
+            let b: Vec<V3> = r.iter().map(|r| r.to_array()).collect();
+            let mut out = vec![[0.0; 3]; b.len()];
+            if !(factored && iws.solve_factored(&b, &mut out)) {
+                let ctx = SolveCtx {
+                    model,
+                    weights: *weights,
+                    fixed,
+                    at: &x0,
+                };
+                iws.solve(settings, ctx, &b, &mut out);
+                factored = true;
             }
-        }
-        self.corrections.1 += 1;
-        gp.iter().map(|&g| h * g).collect()
-    }
-
-    /// `v` with the fixed nodes' entries zero.
-    fn free(&self, mut v: Vec<DVec3>) -> Vec<DVec3> {
-        for (vi, &f) in v.iter_mut().zip(&self.fixed) {
-            if f {
-                *vi = DVec3::ZERO;
-            }
-        }
-        v
+            out.iter().map(|&o| DVec3::from(o)).collect()
+        };
+        let (gp, done) = gmres::solve(&mut op, &mut pre, &mu, (TOLERANCE, MAX_ITERATIONS));
+        (gp.iter().map(|&g| h * g).collect(), done)
     }
 
     /// Â at the step's end, as the step assembles it.
@@ -138,25 +142,14 @@ impl ImplicitBack {
         let mut kv = vec![[0.0; 3]; x.len()];
         blocks::assemble(&sys, &x, &v, &mut self.iws.matrix, &mut kv);
     }
-
-    /// Â⁻¹·`rhs`, with the factorisation made for this step when `again`.
-    fn solve(&mut self, model: &Model, at: &[V3], rhs: &[DVec3], again: bool) -> Vec<DVec3> {
-        let b: Vec<V3> = rhs.iter().map(|r| r.to_array()).collect();
-        let mut out = vec![[0.0; 3]; b.len()];
-        let ctx = SolveCtx {
-            model,
-            weights: self.weights,
-            fixed: &self.fixed,
-            at,
-        };
-        if !(again && self.iws.solve_factored(&b, &mut out)) {
-            self.iws.solve(&self.settings, ctx, &b, &mut out);
-        }
-        out.iter().map(|&o| DVec3::from(o)).collect()
-    }
 }
 
-/// √Σ|vᵢ|².
-fn norm(v: &[DVec3]) -> f64 {
-    v.iter().map(|x| x.length_squared()).sum::<f64>().sqrt()
+/// `v` with the `fixed` nodes' entries zero.
+fn free(fixed: &[bool], mut v: Vec<DVec3>) -> Vec<DVec3> {
+    for (vi, &f) in v.iter_mut().zip(fixed) {
+        if f {
+            *vi = DVec3::ZERO;
+        }
+    }
+    v
 }

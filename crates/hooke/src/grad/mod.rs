@@ -38,6 +38,7 @@ mod adjoint;
 mod checkpoints;
 mod error;
 mod external;
+mod gmres;
 mod gradients;
 mod ground;
 mod implicit;

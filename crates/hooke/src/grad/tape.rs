@@ -195,6 +195,7 @@ impl Tape {
         let mut loss = StepLoss::new(n);
         let mut muscles = self.muscles.zero_gradients(self.steps);
         let mut forces = self.forces.zero_gradients();
+        let mut residuals = Vec::new();
         let every = self.checkpoints.every();
         for (c, len) in self
             .checkpoints
@@ -210,7 +211,11 @@ impl Tape {
                 let t = c * every + j;
                 let starts = self.ground_back(&segment.contacts[j + 1], &mut nodes);
                 let rest = self.muscles.enter(t, &mut self.model, &params);
-                self.integrator_back((&segment, j), &mut nodes, &mut params, &mut scratch);
+                let solved =
+                    self.integrator_back((&segment, j), &mut nodes, &mut params, &mut scratch);
+                if let Some(r) = solved {
+                    residuals.push((t, r));
+                }
                 starts.iter().for_each(|&(i, dx)| nodes[i as usize].x += dx);
                 self.muscles.leave(t, &rest, &mut params, &mut muscles);
                 let gamma = (t, scratch.gamma());
@@ -227,29 +232,34 @@ impl Tape {
         let springs = (&params[..], self.model.springs());
         let mut g = Gradients::of(&nodes, springs, muscles);
         g.forces = forces;
+        residuals.sort_by_key(|&(t, _)| t);
+        g.adjoint_residuals = residuals.into_iter().map(|(_, r)| r).collect();
         Ok(g)
     }
 
     /// Goes back through the integration in step `j` of `seg`: symplectic Euler's
-    /// formulas, or backward Euler's adjoint solve (`implicit.rs`).
+    /// formulas, or backward Euler's adjoint solve (`implicit.rs`), whose relative
+    /// residual it returns.
     fn integrator_back(
         &mut self,
         (seg, j): (&Segment, usize),
         nodes: &mut [NodeAdjoint],
         params: &mut [Params],
         scratch: &mut Scratch,
-    ) {
+    ) -> Option<f64> {
         let before = (&seg.x[j][..], &seg.v[j][..]);
         let Some(implicit) = &mut self.implicit else {
             self.model.back(before, nodes, params, scratch);
-            return;
+            return None;
         };
         let x1 = &seg.x[j + 1][..];
         let v_end = self.model.before_loss(before.0, (x1, &seg.v[j + 1]));
         let end = (x1, &v_end[..]);
-        let gamma = implicit.gamma((&self.model, self.replay.model()), end, nodes, scratch);
+        let (gamma, solved) =
+            implicit.gamma((&self.model, self.replay.model()), end, nodes, scratch);
         self.model
             .back_implicit(end, &gamma, nodes, params, scratch);
+        Some(solved.residual)
     }
 
     /// Goes back through the ground's response to the nodes that touched it in a step,
