@@ -42,7 +42,11 @@ fn measure(steps: u64, repeats: usize, integrator: &str) {
         ("integrator", integrator),
     ];
     if integrator == "backward-euler" {
-        p.extend([("dt", "0.03333333333333333"), ("plane", "vertical"), ("pin", "top")]);
+        p.extend([
+            ("dt", "0.03333333333333333"),
+            ("plane", "vertical"),
+            ("pin", "top"),
+        ]);
     }
     let p: Vec<(String, String)> = p.into_iter().map(|(k, v)| (k.into(), v.into())).collect();
     let scene = builders::build("cloth", &p).expect("the built-in cloth");
@@ -95,7 +99,10 @@ fn round(scene: &Scene, steps: u64) -> Timing {
         "finite gradients"
     );
     let worst = g.adjoint_residuals.iter().fold(0.0, |a: f64, &r| a.max(r));
-    assert!(worst <= 1e-12, "backward Euler's adjoint solves converged ({worst:e})");
+    assert!(
+        worst <= 1e-12,
+        "backward Euler's adjoint solves converged ({worst:e})"
+    );
     Timing {
         run,
         record,

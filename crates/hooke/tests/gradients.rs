@@ -306,7 +306,10 @@ fn check_against_differences(seed: u64, w: fn(usize) -> f64, implicit: bool) {
     let solves = &g.adjoint_residuals;
     if implicit {
         assert_eq!(solves.len(), steps as usize, "one adjoint solve a step");
-        assert!(solves.iter().all(|&r| r <= 1e-12), "every step's adjoint solved");
+        assert!(
+            solves.iter().all(|&r| r <= 1e-12),
+            "every step's adjoint solved"
+        );
     } else {
         assert!(solves.is_empty(), "no adjoint solves for symplectic Euler");
     }
