@@ -173,3 +173,23 @@ def test_the_programs_forces_of_every_step_have_gradients():
         sim.set_forces([[0.0, 1.0, 0.0]], nodes=[99])
     with pytest.raises(ValueError, match=r"f: shape \(1, 3\) does not match \(16, 3\)"):
         sim.set_forces([[0.0, 1.0, 0.0]])
+
+
+def test_backward_euler_has_gradients_and_says_how_well_each_step_was_solved():
+    # Backward Euler at 20 ms (ten times the sheet's step), Newton run to convergence:
+    # the adjoint method's gradient is that of the solved step, checked by gradcheck.
+    doc = json.loads(sheet("backward-euler").to_json())
+    doc["settings"].update({"dt": 2e-2, "newton_iterations": 20})
+    scene = hooke.Scene.from_json(json.dumps(doc))
+    sim = hooke.Simulation(scene)
+    with sim.tape() as t:
+        sim.step(20)
+    t.backward(dx=np.ones((N * N, 3)))
+    assert t.adjoint_residuals.shape == (20,)
+    assert np.all(t.adjoint_residuals <= 1e-12)
+    result = hooke.gradcheck(scene, 20, wrt=["springs[*].k", "nodes[*].v"], atol=0.0, rtol=1e-2)
+    print(result)
+    assert result.passed, str(result)
+    _, explicit = recorded()
+    explicit.backward(dx=np.ones((N * N, 3)))
+    assert explicit.adjoint_residuals.shape == (0,)

@@ -4,6 +4,7 @@
 //! parameter kind's gradient by its scene path (`springs[*].k`, `nodes[*].v`).
 
 use hooke::grad::{Gradients, LossAt};
+use numpy::PyArray1;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -131,6 +132,18 @@ impl Tape {
             PyRuntimeError::new_err("no gradients yet: call t.backward(dx=…, dv=…) first")
         })?;
         crate::grad_path::read(py, g, path)
+    }
+
+    /// Backward Euler only (empty otherwise): per recorded step, the relative residual
+    /// its adjoint solve ended with (float64) — at most 1e-12 where it was solved; larger
+    /// where the step's matrix is near singular, and there the gradient through that step
+    /// is not to be trusted.
+    #[getter]
+    fn adjoint_residuals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let g = self.grads.as_ref().ok_or_else(|| {
+            PyRuntimeError::new_err("no gradients yet: call t.backward(dx=…, dv=…) first")
+        })?;
+        Ok(PyArray1::from_vec(py, g.adjoint_residuals.clone()))
     }
 
     fn __repr__(&self) -> String {

@@ -237,7 +237,7 @@ fn kinds() -> Vec<Kind> {
         },
         Kind {
             name: "springs[*].rest",
-            eps: (1e-7, 1e-3),
+            eps: (1e-7, 1e-4),
             shift: |p, d, e| shift_list(&mut p.rest, d, e),
             grad: |g| g.rest.clone(),
             len: |p| p.rest.len(),
@@ -251,7 +251,7 @@ fn kinds() -> Vec<Kind> {
         },
         Kind {
             name: "nodes[*].x",
-            eps: (1e-7, 1e-3),
+            eps: (1e-7, 1e-4),
             shift: |p, d, e| shift_vecs(&mut p.x0, d, e),
             grad: |g| g.x0.iter().flatten().copied().collect(),
             len: |p| 3 * p.x0.len(),
