@@ -78,6 +78,12 @@ pub struct LossAt<'a> {
     pub dx: &'a mut [[f64; 3]],
     /// ∂ℓ/∂v per node [per m/s].
     pub dv: &'a mut [[f64; 3]],
+    /// ∂L/∂u: the whole loss's gradient with respect to the actuation of the step that
+    /// starts at this state, per channel (empty after the last step, or without
+    /// channels). A controller in the loop, u = π(x, v) set before each step, adds
+    /// (∂π/∂x)ᵀ·du to `dx` and (∂π/∂v)ᵀ·du to `dv` here, so that the gradient goes back
+    /// through it; the first step's is `Gradients::actuation[0]`.
+    pub du: &'a [f64],
 }
 
 impl Tape {
@@ -206,7 +212,9 @@ impl Tape {
             for j in (0..len).rev() {
                 if let Some(f) = per_step.as_mut() {
                     let after = (&segment.x[j + 1][..], &segment.v[j + 1][..]);
-                    loss.add(c * every + j + 1, after, f, &mut nodes);
+                    let s = c * every + j + 1;
+                    let du = muscles.actuation.get(s).map_or(&[][..], |u| &u[..]);
+                    loss.add((s, du), after, f, &mut nodes);
                 }
                 let t = c * every + j;
                 let starts = self.ground_back(&segment.contacts[j + 1], &mut nodes);
@@ -341,10 +349,11 @@ impl StepLoss {
         }
     }
 
-    /// Adds ∂ℓₛ/∂x and ∂ℓₛ/∂v at the state after `step` steps to the adjoints.
+    /// Adds ∂ℓₛ/∂x and ∂ℓₛ/∂v at the state after `step` steps to the adjoints (`du`:
+    /// ∂L/∂u of the step starting there).
     fn add(
         &mut self,
-        step: usize,
+        (step, du): (usize, &[f64]),
         (x, v): (&[Vec3], &[Vec3]),
         per_step: &mut dyn FnMut(LossAt<'_>),
         nodes: &mut [NodeAdjoint],
@@ -352,7 +361,14 @@ impl StepLoss {
         self.dx.fill([0.0; 3]);
         self.dv.fill([0.0; 3]);
         let (dx, dv) = (&mut self.dx[..], &mut self.dv[..]);
-        per_step(LossAt { step, x, v, dx, dv });
+        per_step(LossAt {
+            step,
+            x,
+            v,
+            dx,
+            dv,
+            du,
+        });
         for ((n, dx), dv) in nodes.iter_mut().zip(&self.dx).zip(&self.dv) {
             n.x += DVec3::from(*dx);
             n.v += DVec3::from(*dv);
