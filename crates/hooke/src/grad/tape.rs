@@ -201,7 +201,13 @@ impl Tape {
         let mut loss = StepLoss::new(n);
         let mut muscles = self.muscles.zero_gradients(self.steps);
         let mut forces = self.forces.zero_gradients();
-        let mut residuals = Vec::new();
+        // Backward Euler's adjoint residual per step (none for symplectic Euler).
+        let solves = if self.implicit.is_some() {
+            self.steps
+        } else {
+            0
+        };
+        let mut residuals = vec![0.0; solves];
         let every = self.checkpoints.every();
         for (c, len) in self
             .checkpoints
@@ -222,7 +228,7 @@ impl Tape {
                 let solved =
                     self.integrator_back((&segment, j), &mut nodes, &mut params, &mut scratch);
                 if let Some(r) = solved {
-                    residuals.push((t, r));
+                    residuals[t] = r;
                 }
                 starts.iter().for_each(|&(i, dx)| nodes[i as usize].x += dx);
                 self.muscles.leave(t, &rest, &mut params, &mut muscles);
@@ -240,8 +246,7 @@ impl Tape {
         let springs = (&params[..], self.model.springs());
         let mut g = Gradients::of(&nodes, springs, muscles);
         g.forces = forces;
-        residuals.sort_by_key(|&(t, _)| t);
-        g.adjoint_residuals = residuals.into_iter().map(|(_, r)| r).collect();
+        g.adjoint_residuals = residuals;
         Ok(g)
     }
 
