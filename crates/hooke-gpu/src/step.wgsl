@@ -249,6 +249,18 @@ fn terrain(s: Surface, p: vec3<f32>) -> Hit {
     return Hit((p.y - y) * normal.y, normal, vec3<f32>(rough, stat, s.b.y));
 }
 
+// The share of the step a node spent in contact, as respond.rs's share_in_contact: 1 when
+// it started the step on the surface (its gap within 8ε·(1 m + |x0|∞)), else depth over
+// how far it approached the surface in the step.
+fn share_in_contact(xt: vec3<f32>, x0: vec3<f32>, n: vec3<f32>, vs: vec3<f32>, depth: f32,
+                    h: f32) -> f32 {
+    let approach = dot3(n, x0 - xt) + dot3(n, vs) * h;
+    let gap = approach - depth;
+    let a = abs(x0);
+    if (gap > 8.0 * 1.1920929e-7 * (1.0 + max(a.x, max(a.y, a.z)))) { return depth / approach; }
+    return 1.0;
+}
+
 // Surface s seen from p when p is closer to it than r; phi ≥ r means no touch.
 fn touch(s: Surface, p: vec3<f32>, r: f32) -> Hit {
     if (s.kind == 0u) {
@@ -311,6 +323,7 @@ fn surface_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
         if (!(hit.phi < r) || depth <= 0.0) { continue; }
         // Pushed out; the approach velocity removed, or reversed by the restitution.
         let n = hit.normal;
+        let share = share_in_contact(xi, x_old[i].xyz, n, s.velocity.xyz, depth, h);
         xi += n * depth;
         let vr = vi - s.velocity.xyz;
         let vn = dot3(vr, n);
@@ -322,7 +335,8 @@ fn surface_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
         }
         let dvn = vn_new - vn;
         // Coulomb friction as contact/coulomb.rs and respond.rs's impulse form: held
-        // (speed <= mu_s·dvn) undoes this step's slide, slipping takes mu_k·dvn.
+        // (speed <= mu_s·dvn) undoes this step's slide since the node touched, slipping
+        // takes mu_k·dvn.
         let speed = len3(vt);
         if (speed > 0.0) {
             let t = vt / speed;
@@ -331,11 +345,11 @@ fn surface_pass(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
             let mu_k = hit.material.x * rough;
             if (speed <= mu_s * dvn) {
                 let slide = (xi - x_old[i].xyz) - s.velocity.xyz * h;
-                xi -= slide - n * dot3(slide, n);
+                xi -= (slide - n * dot3(slide, n)) * share;
                 vt = vec3<f32>(0.0);
             } else {
                 let dv = min(mu_k * dvn, speed);
-                xi -= t * (dv * h);
+                xi -= t * (dv * h * share);
                 vt = vt - t * dv;
             }
         }

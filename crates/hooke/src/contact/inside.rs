@@ -89,7 +89,7 @@ impl<'a> SolverContacts<'a> {
             // The slide over the surface this small step, as a velocity.
             let slide = (*x - x_prev) / h - hit.velocity;
             let vt = slide - hit.normal * slide.dot(hit.normal);
-            respond::friction(x, vt, &node, &hit, depth / h, h);
+            respond::friction(x, vt, &node, &hit, (depth / h, 1.0), h);
             last = Some(Pushed {
                 normal: hit.normal,
                 velocity: hit.velocity,

@@ -11,10 +11,16 @@
 //!    ground it is forced to lie on the surface"). Its approach velocity is removed (or
 //!    reversed by the restitution), which is the normal impulse per unit mass Δvₙ. Friction
 //!    then acts on the tangential velocity vₜ relative to the surface: if
-//!    |vₜ| ≤ μs·Δvₙ the node sticks (vₜ = 0, and this step's slide over the surface is
-//!    undone, so a node at rest on a slope with tan θ < μs stays exactly where it is);
-//!    otherwise vₜ loses μk·Δvₙ (and the position the matching μk·Δvₙ·h), which is
-//!    Coulomb's law F = μk·N integrated over the step.
+//!    |vₜ| ≤ μs·Δvₙ the node sticks (vₜ = 0, and this step's slide over the surface since
+//!    the node touched it is undone, so a node at rest on a slope with tan θ < μs stays
+//!    exactly where it is); otherwise vₜ loses μk·Δvₙ (and the position the matching
+//!    μk·Δvₙ·h over the part of the step in contact), which is Coulomb's law F = μk·N
+//!    integrated over the step. A node that came in from outside during the step is in
+//!    contact for the share κ = depth/approach of it (`respond::share_in_contact`: the time
+//!    of impact along the normal), so its slide before it touched is kept and where it
+//!    lands is continuous in the motion that brings it there — the time of impact of
+//!    DiffTaichi (Hu et al. 2020), without which the gradients through a landing are those
+//!    of a staircase; a node that started the step on the surface has κ = 1.
 //! 2. **Node collisions** (`grid.rs`): nodes with a radius push apart when closer than the
 //!    sum of their radii, found through a uniform-grid spatial hash.
 //!

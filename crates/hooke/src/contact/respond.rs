@@ -46,6 +46,7 @@ pub(crate) fn respond(
         return false;
     }
     let n = hit.normal;
+    let share = share_in_contact(*x, node.x_old, hit, depth, h);
     *x += n * depth;
     let vr = *v - hit.velocity;
     let vn = vr.dot(n);
@@ -62,24 +63,52 @@ pub(crate) fn respond(
         vn
     };
     let dvn = vn_new - vn;
-    vt = friction(x, vt, node, hit, dvn, h);
+    vt = friction(x, vt, node, hit, (dvn, share), h);
     let vr = vt + n * vn_new;
     *v = vr + hit.velocity;
     true
 }
 
+/// The share of the integration step a node spent in contact, in (0, 1]: 1 for a node that
+/// started the step touching the surface (its gap then within rounding,
+/// [`STARTED_ON`]·(1 m + |x₀|∞)), else depth/a for a node that came in from outside,
+/// a = n·(x₀ − x̃) + n·v_s·h being how far it approached the surface over the step (the
+/// surface moving at v_s) and `depth` how far of that it went past the surface: it touched
+/// after travelling a − depth of it. `x` is the node before it is pushed out (x̃), `x_old`
+/// at the step's start (x₀).
+#[inline]
+pub(crate) fn share_in_contact(x: Vec3, x_old: Vec3, hit: &Hit, depth: Real, h: Real) -> Real {
+    let n = hit.normal;
+    let approach = n.dot(x_old - x) + n.dot(hit.velocity) * h;
+    let gap = approach - depth;
+    if gap > STARTED_ON * (1.0 + x_old.abs().max_element()) {
+        depth / approach
+    } else {
+        1.0
+    }
+}
+
+/// A node whose gap to a surface at the start of a step is at most this many times its
+/// coordinates' size (with 1 m added) started the step touching it: the push-out of the
+/// step before put it there, up to rounding.
+pub(crate) const STARTED_ON: Real = 8.0 * Real::EPSILON;
+
 /// Coulomb friction ([`Coulomb`]) as an impulse, for a contact whose normal impulse per
-/// unit mass is `dvn` ≥ 0 [m/s]: returns the new tangential velocity relative to the
-/// surface (`vt` before) and moves `x` to match. Held (|vₜ| ≤ μs·Δvₙ): vₜ = 0 and this
-/// step's slide over the surface is undone; slipping: vₜ loses μk·Δvₙ (never past a stop)
-/// and x the matching μk·Δvₙ·h.
+/// unit mass is `dvn` ≥ 0 [m/s], in contact for the `share` of the step (see
+/// [`share_in_contact`]): returns the new tangential velocity relative to the surface
+/// (`vt` before) and moves `x` to match. Held (|vₜ| ≤ μs·Δvₙ): vₜ = 0 and the step's slide
+/// over the surface since the node touched it (`share` of the whole slide) is undone;
+/// slipping: vₜ loses μk·Δvₙ (never past a stop) and x the matching μk·Δvₙ·h·share. A node
+/// that lands so keeps the slide before it touched (seed 004's friction acts from the
+/// moment of contact, as DiffTaichi's time of impact has it), which makes where it lands
+/// continuous in the motion that brings it there.
 #[inline]
 pub(crate) fn friction(
     x: &mut Vec3,
     vt: Vec3,
     node: &NodeContact,
     hit: &Hit,
-    dvn: Real,
+    (dvn, share): (Real, Real),
     h: Real,
 ) -> Vec3 {
     let speed = vt.length();
@@ -91,11 +120,11 @@ pub(crate) fn friction(
     let mu = node.coulomb((hit.roughness, hit.static_roughness), n, t);
     if mu.holds(speed, dvn) {
         let slide = (*x - node.x_old) - hit.velocity * h;
-        *x -= slide - n * slide.dot(n);
+        *x -= (slide - n * slide.dot(n)) * share;
         Vec3::ZERO
     } else {
         let dv = mu.slip(dvn).min(speed);
-        *x -= t * (dv * h);
+        *x -= t * (dv * h * share);
         vt - t * dv
     }
 }

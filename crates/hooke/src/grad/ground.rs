@@ -1,36 +1,45 @@
 //! The adjoint of the ground contact, with the active set frozen: a node the contacts
 //! stage put back on the ground in a step is differentiated through that response, with
-//! the branches it took there (bounced or stopped, held or slipping), as if they could not
-//! change; a node that did not touch passes through unchanged.
+//! the branches it took there (bounced or stopped, held or slipping, came in from outside
+//! or started on the ground), as if they could not change; a node that did not touch
+//! passes through unchanged.
 //!
-//! The response (`contact::respond`, a static plane of unit normal n, P = I − n·nᵀ), from
-//! the state (x̃, ṽ) the integration step left and the step's start x₀:
+//! The response (`contact::respond`, a static plane of unit normal n, P = I − n·nᵀ,
+//! c = offset + radius), from the state (x̃, ṽ) the integration step left and the step's
+//! start x₀:
 //!
-//! * pushed out: x' = P·x̃ + n·(offset + radius);
+//! * pushed out: x' = P·x̃ + n·c, having gone `depth` = c − n·x̃ past the surface;
+//! * in contact for the share κ of the step: κ = depth/a with a = n·(x₀ − x̃) for a node
+//!   that came in from outside (its gap at the start g₀ = a − depth > 0), κ = 1 for one
+//!   that started on the ground;
 //! * normal velocity: v̄ₙ = s·vₙ with vₙ = n·ṽ, and s = −e (a bounce of restitution e,
 //!   0 below the threshold speed) or 1 (leaving);
 //! * friction ([`Coulomb`]: μk, μs from the ground's roughness times the node's), with
 //!   vₜ = P·ṽ, σ = |vₜ|, t = vₜ/σ and the normal impulse Δ = v̄ₙ − vₙ = (s − 1)·vₙ:
-//!   - held (σ ≤ μs·Δ): x₁ = n·(offset + radius) + P·x₀, v₁ = n·v̄ₙ;
-//!   - slipping (D = μk·Δ < σ): v₁ = vₜ − D·t + n·v̄ₙ, x₁ = x' − h·D·t;
-//!   - stopped (D ≥ σ): v₁ = n·v̄ₙ, x₁ = x' − h·vₜ.
+//!   - held (σ ≤ μs·Δ): x₁ = x' − κ·w with w = P·(x̃ − x₀) the step's slide, v₁ = n·v̄ₙ;
+//!   - slipping (D = μk·Δ < σ): v₁ = vₜ − D·t + n·v̄ₙ, x₁ = x' − κ·q with q = h·D·t;
+//!   - stopped (D ≥ σ): v₁ = n·v̄ₙ, x₁ = x' − κ·q with q = h·vₜ.
 //!
-//! Going back, with ∂t/∂vₜ = (I − t·tᵀ)/σ and ∂D/∂vₙ = μk·(s − 1), the adjoints
-//! (λx₁, λv₁) become λx̃ = P·λx₁ (0 when held), λṽ = P·gₜ + n·gₙ and λx₀ = P·λx₁ (held
-//! only), where for a slipping node
+//! Going back, with ∂t/∂vₜ = (I − t·tᵀ)/σ, ∂D/∂vₙ = μk·(s − 1), and for a node that came
+//! in ∂κ/∂x̃ = −n·g₀/a², ∂κ/∂x₀ = −n·depth/a² (0 for one that started on the ground),
+//! the adjoints (λx₁, λv₁) become, held, λx̃ = (1 − κ)·P·λx₁ +
+//! n·(g₀/a²)·(w·λx₁) and λx₀ = κ·P·λx₁ + n·(depth/a²)·(w·λx₁); slipping or stopped,
+//! λx̃ = P·λx₁ + n·(g₀/a²)·(q·λx₁) and λx₀ = n·(depth/a²)·(q·λx₁); and λṽ = P·gₜ + n·gₙ
+//! where for a slipping node
 //!
-//! gₜ = λv₁ − (D/σ)·(I − t·tᵀ)·λv₁ − (h·D/σ)·(I − t·tᵀ)·λx₁,
-//! gₙ = s·(n·λv₁) − μk·(s − 1)·t·(λv₁ + h·λx₁),
+//! gₜ = λv₁ − (D/σ)·(I − t·tᵀ)·λv₁ − (κ·h·D/σ)·(I − t·tᵀ)·λx₁,
+//! gₙ = s·(n·λv₁) − μk·(s − 1)·t·(λv₁ + κ·h·λx₁),
 //!
-//! a stopped one gₜ = −h·λx₁, gₙ = s·(n·λv₁), a held one gₜ = 0, and one that does not
-//! move along the ground (σ = 0) gₜ = λv₁. The branches are decided again from ṽ with the
-//! forward pass's own arithmetic, so they are the ones the run took.
+//! a stopped one gₜ = −κ·h·λx₁, gₙ = s·(n·λv₁), a held one gₜ = 0, and one that does not
+//! move along the ground (σ = 0) gₜ = λv₁. The branches are decided again from (x̃, ṽ, x₀)
+//! with the forward pass's own arithmetic, so they are the ones the run took.
 
 use glam::DVec3;
 
 use super::adjoint::NodeAdjoint;
 use super::spring::wide;
 use crate::contact::coulomb::Coulomb;
+use crate::contact::respond::STARTED_ON;
 use crate::model::contacts::Ground;
 use crate::model::{Model, roughness_of};
 use crate::real::{Real, Vec3};
@@ -42,6 +51,8 @@ pub(super) struct GroundBack {
     ground: Ground,
     /// Per node, the roughness it touches the ground with (no front: one value).
     roughness: Vec<Real>,
+    /// Per node, its contact radius \[m].
+    radius: Vec<Real>,
     /// No bounce below this approach speed \[m/s] (as the contacts stage has it).
     threshold: Real,
     /// Step size \[s].
@@ -57,8 +68,32 @@ enum Friction {
     Held,
     /// Slipping at speed σ \[m/s], slowed by D = μk·Δ \[m/s].
     Slipping { sigma: f64, d: f64, mu: f64 },
-    /// Slowed to a stop.
-    Stopped,
+    /// Slowed to a stop from the tangential velocity `vt` \[m/s].
+    Stopped { vt: DVec3 },
+}
+
+/// A node as it entered the contacts stage in a step.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Entering {
+    /// The node.
+    pub node: u32,
+    /// Its position \[m].
+    pub x: Vec3,
+    /// Its velocity \[m/s].
+    pub v: Vec3,
+}
+
+/// A node that came onto the ground from outside during a step.
+#[derive(Debug, Clone, Copy)]
+struct CameIn {
+    /// κ, the share of the step it spent in contact.
+    share: f64,
+    /// a, how far it approached the ground over the step \[m].
+    approach: f64,
+    /// g₀ = a − depth, its gap at the start \[m].
+    gap: f64,
+    /// How far it went past the ground \[m].
+    depth: f64,
 }
 
 impl GroundBack {
@@ -71,35 +106,75 @@ impl GroundBack {
             roughness: (0..model.nodes.len())
                 .map(|i| roughness_of(&model.nodes.roughness, i).forward)
                 .collect(),
+            radius: model.nodes.radius.clone(),
             threshold: model.contacts.restitution_threshold.max(2.0 * g * h),
             h: h as f64,
         })
     }
 
-    /// Goes back through the response of node `i`, whose velocity entering the contacts
-    /// stage was `v_in`: `node` holds ∂L/∂x₁, ∂L/∂v₁ on entry and ∂L/∂x̃, ∂L/∂ṽ on return;
-    /// returns ∂L/∂x₀, the part that goes to the step's start.
-    pub(super) fn back(&self, i: usize, v_in: Vec3, node: &mut NodeAdjoint) -> DVec3 {
+    /// Goes back through the response of node `i`, which entered the contacts stage as
+    /// `entering`, the step having started at `x0`: `node` holds ∂L/∂x₁, ∂L/∂v₁ on entry
+    /// and ∂L/∂x̃, ∂L/∂ṽ on return; returns ∂L/∂x₀, the part that goes to the step's start.
+    pub(super) fn back(
+        &self,
+        i: usize,
+        (x0, entering): (Vec3, &Entering),
+        node: &mut NodeAdjoint,
+    ) -> DVec3 {
         let n = wide(self.ground.normal);
         let along = |a: DVec3| a - n * n.dot(a);
         let (ax, av) = (node.x, node.v);
-        let (s, friction, t) = self.branches(i, v_in);
+        let (s, friction, t) = self.branches(i, entering.v);
+        let came = self.came_in(i, entering.x, x0);
+        let kappa = came.map_or(1.0, |c| c.share);
         let normal = s * n.dot(av);
-        let (x_in, g_t, g_n, x_start) = match friction {
-            Friction::Held => (DVec3::ZERO, DVec3::ZERO, normal, along(ax)),
-            Friction::Still => (along(ax), av, normal, DVec3::ZERO),
-            Friction::Stopped => (along(ax), -self.h * ax, normal, DVec3::ZERO),
+        let h = self.h * kappa;
+        // What the share multiplies in x₁ (x₁ = x' − κ·moved), and the rest.
+        let (moved, x_in, g_t, g_n, x_start) = match friction {
+            Friction::Held => {
+                let w = along(wide(entering.x) - wide(x0));
+                (
+                    w,
+                    (1.0 - kappa) * along(ax),
+                    DVec3::ZERO,
+                    normal,
+                    kappa * along(ax),
+                )
+            }
+            Friction::Still => (DVec3::ZERO, along(ax), av, normal, DVec3::ZERO),
+            Friction::Stopped { vt } => (self.h * vt, along(ax), -h * ax, normal, DVec3::ZERO),
             Friction::Slipping { sigma, d, mu } => {
                 let k = d / sigma;
                 let across = |a: DVec3| a - t * t.dot(a);
-                let g_t = av - k * across(av) - self.h * k * across(ax);
-                let g_n = normal - mu * (s - 1.0) * t.dot(av + self.h * ax);
-                (along(ax), g_t, g_n, DVec3::ZERO)
+                let g_t = av - k * across(av) - h * k * across(ax);
+                let g_n = normal - mu * (s - 1.0) * t.dot(av + h * ax);
+                (self.h * d * t, along(ax), g_t, g_n, DVec3::ZERO)
             }
         };
-        node.x = x_in;
         node.v = along(g_t) + n * g_n;
-        x_start
+        let Some(c) = came else {
+            node.x = x_in;
+            return x_start;
+        };
+        // κ's own dependence on where the node was at the step's start and its end.
+        let pull = moved.dot(ax) / (c.approach * c.approach);
+        node.x = x_in + n * (c.gap * pull);
+        x_start + n * (c.depth * pull)
+    }
+
+    /// How node entering at `x` came onto the ground in a step that started at `x0`, when
+    /// it came in from outside (None when it started on it), as `respond` decides it.
+    fn came_in(&self, i: usize, x: Vec3, x0: Vec3) -> Option<CameIn> {
+        let n = self.ground.normal;
+        let depth = self.radius[i] - (n.dot(x) - self.ground.offset);
+        let approach = n.dot(x0 - x); // the ground does not move
+        let gap = approach - depth;
+        (gap > STARTED_ON * (1.0 + x0.abs().max_element())).then(|| CameIn {
+            share: (depth / approach) as f64,
+            approach: approach as f64,
+            gap: gap as f64,
+            depth: depth as f64,
+        })
     }
 
     /// The response's branches for node `i` entering with `v`, decided as
@@ -135,7 +210,7 @@ impl GroundBack {
                 mu: mu.kinetic as f64,
             }
         } else {
-            Friction::Stopped
+            Friction::Stopped { vt: wide(vt) }
         };
         (s, friction, wide(t))
     }

@@ -8,7 +8,7 @@ use super::checkpoints::Checkpoints;
 use super::error::TapeError;
 use super::external::ForceTape;
 use super::gradients::Gradients;
-use super::ground::GroundBack;
+use super::ground::{Entering, GroundBack};
 use super::implicit::ImplicitBack;
 use super::muscles::MuscleTape;
 use super::spring::Params;
@@ -223,7 +223,8 @@ impl Tape {
                     loss.add((s, du), after, f, &mut nodes);
                 }
                 let t = c * every + j;
-                let starts = self.ground_back(&segment.contacts[j + 1], &mut nodes);
+                let touched = (&segment.contacts[j + 1][..], &segment.x[j][..]);
+                let starts = self.ground_back(touched, &mut nodes);
                 let rest = self.muscles.enter(t, &mut self.model, &params);
                 let solved =
                     self.integrator_back((&segment, j), &mut nodes, &mut params, &mut scratch);
@@ -276,15 +277,22 @@ impl Tape {
     }
 
     /// Goes back through the ground's response to the nodes that touched it in a step,
-    /// entering it with the velocities `touched` (`ground.rs`); returns, per node, the part
-    /// of ∂L/∂x that goes to the step's start.
-    fn ground_back(&self, touched: &[(u32, Vec3)], nodes: &mut [NodeAdjoint]) -> Vec<(u32, DVec3)> {
+    /// as they entered it, the step having started at `x0` (`ground.rs`); returns, per
+    /// node, the part of ∂L/∂x that goes to the step's start.
+    fn ground_back(
+        &self,
+        (touched, x0): (&[Entering], &[Vec3]),
+        nodes: &mut [NodeAdjoint],
+    ) -> Vec<(u32, DVec3)> {
         let Some(ground) = &self.ground else {
             return Vec::new();
         };
         touched
             .iter()
-            .map(|&(i, v)| (i, ground.back(i as usize, v, &mut nodes[i as usize])))
+            .map(|e| {
+                let i = e.node as usize;
+                (e.node, ground.back(i, (x0[i], e), &mut nodes[i]))
+            })
             .collect()
     }
 
@@ -316,9 +324,9 @@ struct Segment {
     x: Vec<Vec<Vec3>>,
     /// Velocities likewise \[m/s].
     v: Vec<Vec<Vec3>>,
-    /// The nodes that touched the surfaces in each step, with their velocities entering
-    /// the contacts stage \[m/s] (the start's list empty).
-    contacts: Vec<Vec<(u32, Vec3)>>,
+    /// The nodes that touched the surfaces in each step, as they entered the contacts
+    /// stage (the start's list empty).
+    contacts: Vec<Vec<Entering>>,
 }
 
 impl Segment {
@@ -331,11 +339,15 @@ impl Segment {
         }
         self.x[j].clone_from(&sim.state().x);
         self.v[j].clone_from(&sim.state().v);
-        let (touched, entering) = (sim.state().touching(), sim.velocities_before_contacts());
+        let (touched, (x_in, v_in)) = (sim.state().touching(), sim.before_contacts());
         self.contacts[j].clear();
         if j > 0 {
-            let with_v = touched.iter().map(|&i| (i, entering[i as usize]));
-            self.contacts[j].extend(with_v);
+            let entering = touched.iter().map(|&i| Entering {
+                node: i,
+                x: x_in[i as usize],
+                v: v_in[i as usize],
+            });
+            self.contacts[j].extend(entering);
         }
     }
 }

@@ -352,10 +352,12 @@ impl Simulation {
         self.edits
     }
 
-    /// Velocities after the last integration step, before the contacts stage changed any
-    /// (kept by the energy audit; empty in a scene without contacts) \[m/s].
-    pub(crate) fn velocities_before_contacts(&self) -> &[Vec3] {
-        &self.ws.books.audit.before_contacts.1
+    /// Positions \[m] and velocities \[m/s] after the last integration step, before the
+    /// contacts stage changed any (kept by the energy audit; empty in a scene without
+    /// contacts).
+    pub(crate) fn before_contacts(&self) -> (&[Vec3], &[Vec3]) {
+        let (x, v) = &self.ws.books.audit.before_contacts;
+        (x, v)
     }
 
     /// The workspace (the audit's books live there).
