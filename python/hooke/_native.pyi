@@ -136,6 +136,10 @@ class Tape:
             [int, NDArray[np.floating[Any]], NDArray[np.floating[Any]]],
             tuple[ArrayLike | None, ArrayLike | None],
         ]
+        | Callable[
+            [int, NDArray[np.floating[Any]], NDArray[np.floating[Any]], NDArray[np.float64]],
+            tuple[ArrayLike | None, ArrayLike | None],
+        ]
         | None = None,
     ) -> None: ...
     def grad(self, path: str) -> NDArray[np.float64] | float: ...

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 
 mod fuzz;
 mod peers;
+mod robot;
 mod setup;
 mod shell;
 
@@ -127,7 +128,11 @@ const USAGE: &str = "usage: cargo xtask test [--quick]
   peers [--seconds S] [--rounds R] [--sizes 32,128,512]
                  hooke's explicit step beside NVIDIA Warp and Taichi on the CPU, same cloth,
                  same run, as ratios (installs the peers into target/peers-venv the first
-                 time; the table also goes to target/peers/peers.md)";
+                 time; the table also goes to target/peers/peers.md)
+  robot --difftaichi DIR [--iterations N]
+                 DiffTaichi's mass-spring robot trained by hooke and by DiffTaichi's own
+                 script (DIR: a checkout of its examples folder), same weights, same run:
+                 distance and time an iteration (target/peers/robot/)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -152,6 +157,17 @@ fn main() -> ExitCode {
         }
         ["fuzz", "--seconds", n, targets @ ..] if n.parse::<u64>().is_ok() => {
             return exit(fuzz::fuzz(n.parse().unwrap_or(0), targets));
+        }
+        ["robot", "--difftaichi", dir, rest @ ..] => {
+            let iterations = match rest {
+                [] => "100",
+                ["--iterations", n] if n.parse::<u32>().is_ok() => n,
+                _ => {
+                    eprintln!("{USAGE}");
+                    return ExitCode::from(2);
+                }
+            };
+            return exit(robot::robot(dir, iterations));
         }
         ["peers", rest @ ..] => {
             let Some(plan) = peers::Plan::parse(rest) else {

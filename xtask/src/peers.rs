@@ -169,7 +169,7 @@ fn output(program: &Path, args: &[&str]) -> Option<String> {
 }
 
 /// The peers' virtualenv (made and filled once); its python.
-fn venv() -> Option<std::path::PathBuf> {
+pub fn venv() -> Option<std::path::PathBuf> {
     let venv = target().join("peers-venv");
     let python = venv.join("bin").join("python");
     let v = venv.to_string_lossy().into_owned();

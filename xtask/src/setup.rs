@@ -270,6 +270,11 @@ fn python_requirements() -> Option<String> {
     output("python3", &["-c", script, &toml.to_string_lossy()])
 }
 
+/// Only the Python virtualenv `target/py-venv` of `install`, made or brought up to date.
+pub fn python_env() -> bool {
+    python_deps_present() || install_python_deps()
+}
+
 fn python_deps_present() -> bool {
     let python = venv().join("bin/python");
     python.exists()

@@ -23,7 +23,7 @@ use crate::{arrays, errors, pools};
 ///
 /// The tape keeps one state every K ≈ √T steps and recomputes the others going back, so
 /// long rollouts fit in memory; the gradient is that of the run as it ran, in float64. A
-/// scene or an input the gradient cannot go through (actuation, for now) raises
+/// scene or an input the gradient cannot go through (node collisions, tearing, …) raises
 /// `NotDifferentiableError` naming it; an edit of the simulation inside the block
 /// (positions, velocities, pins) ends the recording with a `RuntimeError` at the next
 /// step.
@@ -80,8 +80,12 @@ impl Tape {
     /// Goes back through the recording from ∂L/∂x (`dx`) and ∂L/∂v (`dv`) at the final
     /// state, each a (nodes, 3) array (None: zeros). `per_step`, if given, is called as
     /// `per_step(step, x, v)` for the state after each step (step = T, T−1, …, 1) and
-    /// returns that step's (∂ℓ/∂x, ∂ℓ/∂v), either None for zeros. Read the gradients with
-    /// `grad`.
+    /// returns that step's (∂ℓ/∂x, ∂ℓ/∂v), either None for zeros. A `per_step` that takes
+    /// a fourth argument gets `du` too: ∂L/∂u, the whole loss's gradient with respect to
+    /// the actuation of the step starting at that state (one per channel; empty at the
+    /// final state) — a controller in the loop, u = π(x, v), returns (∂π/∂x)ᵀ·du and
+    /// (∂π/∂v)ᵀ·du (plus any loss of its own) so that the gradient goes back through it;
+    /// the first step's is `grad("control.actuation")[0]`. Read the gradients with `grad`.
     #[pyo3(signature = (dx=None, dv=None, per_step=None))]
     fn backward(
         &mut self,
@@ -106,10 +110,11 @@ impl Tape {
         let grads = match per_step {
             None => py.detach(|| pools::run_in(pool.as_deref(), || tape.backward(&dx, &dv))),
             Some(f) => {
+                let with_du = takes_du(f.bind(py))?;
                 let mut failed: Option<PyErr> = None;
                 let g = tape.backward_with(&dx, &dv, |at| {
                     if failed.is_none() {
-                        failed = per_step_loss(py, &f, at).err();
+                        failed = per_step_loss(py, &f, at, with_du).err();
                     }
                 });
                 if let Some(e) = failed {
@@ -155,11 +160,47 @@ impl Tape {
     }
 }
 
-/// Calls `f(step, x, v)` and adds what it returns to `at`.
-fn per_step_loss(py: Python<'_>, f: &Py<PyAny>, at: LossAt<'_>) -> PyResult<()> {
+/// Whether `f` takes a fourth positional argument (or any number of them): then
+/// `per_step` is given `du` as well.
+fn takes_du(f: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let inspect = f.py().import("inspect")?;
+    let Ok(signature) = inspect.call_method1("signature", (f,)) else {
+        return Ok(false); // a callable without a signature: called as before, with three
+    };
+    let kind = inspect.getattr("Parameter")?;
+    let positional = [
+        kind.getattr("POSITIONAL_ONLY")?,
+        kind.getattr("POSITIONAL_OR_KEYWORD")?,
+    ];
+    let any_number = kind.getattr("VAR_POSITIONAL")?;
+    let mut count = 0;
+    for p in signature
+        .getattr("parameters")?
+        .call_method0("values")?
+        .try_iter()?
+    {
+        let k = p?.getattr("kind")?;
+        if k.eq(&any_number)? {
+            return Ok(true);
+        }
+        if k.eq(&positional[0])? || k.eq(&positional[1])? {
+            count += 1;
+        }
+    }
+    Ok(count >= 4)
+}
+
+/// Calls `f(step, x, v)` (with `du` as well when `with_du`) and adds what it returns to
+/// `at`.
+fn per_step_loss(py: Python<'_>, f: &Py<PyAny>, at: LossAt<'_>, with_du: bool) -> PyResult<()> {
     let n = at.x.len();
     let (x, v) = (arrays::vectors(py, at.x)?, arrays::vectors(py, at.v)?);
-    let out = f.call1(py, (at.step, x, v))?;
+    let out = if with_du {
+        let du = PyArray1::from_slice(py, at.du);
+        f.call1(py, (at.step, x, v, du))?
+    } else {
+        f.call1(py, (at.step, x, v))?
+    };
     let out = out.bind(py);
     let pair: (Bound<'_, PyAny>, Bound<'_, PyAny>) = out.extract().map_err(|_| {
         PyValueError::new_err(format!(
