@@ -9,7 +9,8 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 
 /// The fields a gradient can be read at.
-const FIELDS: &str = "springs[*].k, springs[*].c, springs[*].rest, nodes[*].mass, \
+const FIELDS: &str = "springs[*].k, springs[*].c, springs[*].rest, springs[*].cs and \
+                      springs[*].cd (stable springs), nodes[*].mass, \
                       nodes[*].x and nodes[*].v (the initial state), muscles[*].amplitude, \
                       muscles[*].frequency, muscles[*].phase, control.actuation and control.forces (per step)";
 
@@ -44,6 +45,8 @@ pub(crate) fn read<'py>(py: Python<'py>, g: &Gradients, path: &str) -> PyResult<
         ("springs", "k") => Column::Scalars(&g.k),
         ("springs", "c") => Column::Scalars(&g.c),
         ("springs", "rest") => Column::Scalars(&g.rest),
+        ("springs", "cs") => Column::Scalars(&g.cs),
+        ("springs", "cd") => Column::Scalars(&g.cd),
         ("nodes", "mass") => Column::Scalars(&g.mass),
         ("nodes", "x") => Column::Vectors(&g.x0),
         ("nodes", "v") => Column::Vectors(&g.v0),

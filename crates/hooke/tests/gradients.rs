@@ -399,10 +399,10 @@ fn a_feature_without_a_gradient_is_refused_by_name() {
     assert_eq!(sim.state().step(), 0, "refused before stepping");
     let mut scene = self::scene(&p);
     scene
-        .edit(|b| b.springs[3] = Spring::stable(0, 1, 0.5, 0.1))
+        .edit(|b| b.springs[3] = b.springs[3].clone().with_break_strain(0.5))
         .unwrap();
     let err = Tape::record(&mut Simulation::new(scene), 10).unwrap_err();
-    assert!(err.to_string().contains("springs[3].kind"), "{err}");
+    assert!(err.to_string().contains("springs[3].break_strain"), "{err}");
 }
 
 /// Closed form: one free node, no springs, energy loss r per step. Symplectic Euler gives

@@ -12,6 +12,8 @@
 
 mod common;
 
+use common::gradcheck::{jitter, linear_loss, shift, shift3};
+
 use hooke::grad::{Gradients, Tape, TapeError};
 use hooke::{Node, Real, Scene, SceneBuilder, Simulation, Spring, vec3};
 
@@ -39,11 +41,6 @@ fn pairs() -> Vec<(u32, u32)> {
     (0..8u32)
         .flat_map(|a| (a + 1..8).map(move |b| (a, b)))
         .collect()
-}
-
-/// A deterministic value in [−1, 1].
-fn jitter(i: usize, seed: u64) -> f64 {
-    (((i as u64 * 2654435761 + seed * 40503) % 1000) as f64 / 500.0) - 1.0
 }
 
 fn cube() -> Cube {
@@ -120,10 +117,7 @@ fn weights(seed: u64) -> Vec<[f64; 3]> {
 fn loss(p: &Cube, (a, b): (&[[f64; 3]], &[[f64; 3]])) -> f64 {
     let mut sim = Simulation::new(scene(p));
     sim.run(STEPS as u64).expect("no divergence");
-    let (x, v) = (sim.state().x(), sim.state().v());
-    let dot =
-        |w: [f64; 3], u: hooke::Vec3| w[0] * u.x as f64 + w[1] * u.y as f64 + w[2] * u.z as f64;
-    (0..8).map(|n| dot(a[n], x[n]) + dot(b[n], v[n])).sum()
+    linear_loss(&sim, (a, b))
 }
 
 fn tape_gradient(p: &Cube, (a, b): (&[[f64; 3]], &[[f64; 3]])) -> Gradients {
@@ -134,15 +128,6 @@ fn tape_gradient(p: &Cube, (a, b): (&[[f64; 3]], &[[f64; 3]])) -> Gradients {
 
 /// How a parameter kind is moved along a direction.
 type Shift = fn(&mut Cube, &[f64], f64);
-
-fn shift(list: &mut [f64], dir: &[f64], e: f64) {
-    list.iter_mut().zip(dir).for_each(|(p, d)| *p += e * d);
-}
-
-fn shift3(list: &mut [[f64; 3]], dir: &[f64], e: f64) {
-    let each = list.iter_mut().flatten();
-    each.zip(dir).for_each(|(p, d)| *p += e * d);
-}
 
 /// One parameter kind checked.
 struct Kind {

@@ -83,9 +83,14 @@ impl StepModel {
                 .into_iter()
                 .map(wide)
                 .collect(),
-            springs: SpringTable::new(model),
+            springs: SpringTable::new(model, h),
             adjacency: model.adjacency_for_once().into_owned(),
         }
+    }
+
+    /// The step size h \[s].
+    pub(super) fn h(&self) -> f64 {
+        self.h
     }
 
     /// The number of nodes.

@@ -14,6 +14,11 @@ pub struct Gradients {
     pub c: Vec<f64>,
     /// ∂L/∂L₀ per spring (rest length) [per m].
     pub rest: Vec<f64>,
+    /// ∂L/∂cs per spring: a stable spring's stiffness coefficient (0 for the others, whose
+    /// ∂L/∂k and ∂L/∂c are in `k` and `c`; a stable spring's are 0 there).
+    pub cs: Vec<f64>,
+    /// ∂L/∂cd per spring: a stable spring's damping coefficient (0 for the others).
+    pub cd: Vec<f64>,
     /// ∂L/∂m per node [per kg] (0 for a pinned node, which no force moves).
     pub mass: Vec<f64>,
     /// ∂L/∂x per node at the start of the rollout [per m].
@@ -61,6 +66,8 @@ impl Gradients {
             k: each(|p| &p.k),
             c: each(|p| &p.c),
             rest: each(|p| &p.rest),
+            cs: vec![0.0; springs],
+            cd: vec![0.0; springs],
             mass: nodes.iter().map(|n| n.mass).collect(),
             x0: nodes.iter().map(|n| n.x.to_array()).collect(),
             v0: nodes.iter().map(|n| n.v.to_array()).collect(),

@@ -27,7 +27,7 @@
 //! that step and the spring's own rest length.
 //!
 //! What is differentiable so far: symplectic Euler, one substep a step, Hooke springs with
-//! axial or isotropic damping, ropes, gravity and force fields, air drag and wind, energy loss,
+//! axial or isotropic damping, ropes, Nissen's stable springs in force form (`stable.rs`), gravity and force fields, air drag and wind, energy loss,
 //! pinned nodes, muscles (sine or actuation channel), the actuation of every step and
 //! the program's own forces of every step (`external.rs`), the ground with Coulomb
 //! friction and restitution, its active set frozen (`ground.rs`). Anything else is refused
@@ -45,6 +45,7 @@ mod implicit;
 mod muscles;
 mod spring;
 mod spring_pass;
+mod stable;
 mod support;
 mod tape;
 

@@ -7,6 +7,7 @@
 use glam::DVec3;
 
 use super::spring::{self, Coeffs, Inputs, LANES, Params, Sent, wide};
+use super::stable;
 use crate::model::{DampingMode, Model, SpringKind};
 use crate::real::Vec3;
 
@@ -33,8 +34,9 @@ pub(super) struct At<'a> {
 }
 
 impl SpringTable {
-    /// The springs of `model`, in f64.
-    pub(super) fn new(model: &Model) -> Self {
+    /// The springs of `model` stepped by `h` \[s], in f64; Nissen's stable springs as the
+    /// axial springs they are in force form (`stable.rs`).
+    pub(super) fn new(model: &Model, h: f64) -> Self {
         let sp = &model.springs;
         let groups = sp.len().div_ceil(LANES);
         let mut table = Self {
@@ -45,9 +47,15 @@ impl SpringTable {
         for s in 0..sp.len() {
             let (g, l) = (s / LANES, s % LANES);
             table.ends[g][l] = [sp.a[s], sp.b[s]];
-            let (c, iso) = (sp.c[s] as f64, sp.damping[s] == DampingMode::Isotropic);
+            let stable = sp.kind[s] == SpringKind::Stable;
+            let (k, c) = if stable {
+                stable::coefficients(model, s, h)
+            } else {
+                (sp.k[s] as f64, sp.c[s] as f64)
+            };
+            let iso = sp.damping[s] == DampingMode::Isotropic && !stable;
             let co = &mut table.coeffs[g];
-            (co.k[l], co.rest[l]) = (sp.k[s] as f64, sp.rest[s] as f64);
+            (co.k[l], co.rest[l]) = (k, sp.rest[s] as f64);
             co.c_ax[l] = if iso { 0.0 } else { c };
             co.c_iso[l] = if iso { c } else { 0.0 };
             co.iso[l] = if iso { 1.0 } else { 0.0 };

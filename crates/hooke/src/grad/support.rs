@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::model::contacts::{CollisionMode, Roughness};
 use crate::model::{Model, SpringKind};
-use crate::settings::{Integrator, Settings};
+use crate::settings::{Integrator, Settings, StableForm};
 use crate::state::Control;
 
 /// A feature of the scene that the gradient cannot go through (yet), and why.
@@ -56,10 +56,14 @@ pub(crate) fn check(
         );
     }
     let sp = &model.springs;
-    if let Some(s) = (0..sp.len()).find(|&s| sp.kind[s] == SpringKind::Stable) {
+    let stable = (0..sp.len()).find(|&s| sp.kind[s] == SpringKind::Stable);
+    if let (Some(s), StableForm::Impulse) = (stable, settings.stable_form) {
         return refuse(
-            &format!("springs[{s}].kind"),
-            "stable springs (Nissen's) are not differentiated yet",
+            "settings.stable_form",
+            &format!(
+                "springs[{s}] is a stable spring in impulse form, which is not differentiated \
+                 yet; use the force form"
+            ),
         );
     }
     if let Some(s) = (0..sp.len()).find(|&s| sp.break_strain[s].is_finite()) {

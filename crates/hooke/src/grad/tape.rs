@@ -180,22 +180,7 @@ impl Tape {
         mut per_step: Option<&mut dyn FnMut(LossAt<'_>)>,
     ) -> Result<Gradients, TapeError> {
         let n = self.model.nodes();
-        for (what, got) in [("dx", dx.len()), ("dv", dv.len())] {
-            if got != n {
-                return Err(TapeError::WrongLength {
-                    what,
-                    expected: n,
-                    got,
-                });
-            }
-        }
-        let mut nodes: Vec<NodeAdjoint> = (dx.iter().zip(dv))
-            .map(|(&x, &v)| NodeAdjoint {
-                x: DVec3::from(x),
-                v: DVec3::from(v),
-                mass: 0.0,
-            })
-            .collect();
+        let mut nodes = final_adjoints(n, dx, dv)?;
         let mut params = vec![Params::default(); self.model.spring_groups()];
         let (mut scratch, mut segment) = (Scratch::default(), Segment::default());
         let mut loss = StepLoss::new(n);
@@ -246,6 +231,13 @@ impl Tape {
         }
         let springs = (&params[..], self.model.springs());
         let mut g = Gradients::of(&nodes, springs, muscles);
+        let per_spring = [&mut g.k[..], &mut g.c[..], &mut g.cs[..], &mut g.cd[..]];
+        super::stable::to_coefficients(
+            self.replay.model(),
+            self.model.h(),
+            per_spring,
+            &mut g.mass,
+        );
         g.forces = forces;
         g.adjoint_residuals = residuals;
         Ok(g)
@@ -315,6 +307,30 @@ impl Tape {
         }
         Ok(())
     }
+}
+
+/// The adjoints of the final state of `n` nodes, ∂L/∂x = `dx` and ∂L/∂v = `dv`, checked
+/// for length.
+fn final_adjoints(
+    n: usize,
+    dx: &[[f64; 3]],
+    dv: &[[f64; 3]],
+) -> Result<Vec<NodeAdjoint>, TapeError> {
+    for (what, got) in [("dx", dx.len()), ("dv", dv.len())] {
+        if got != n {
+            return Err(TapeError::WrongLength {
+                what,
+                expected: n,
+                got,
+            });
+        }
+    }
+    let adjoint = |(&x, &v): (&[f64; 3], &[f64; 3])| NodeAdjoint {
+        x: DVec3::from(x),
+        v: DVec3::from(v),
+        mass: 0.0,
+    };
+    Ok(dx.iter().zip(dv).map(adjoint).collect())
 }
 
 /// The states of the segment being gone back through, reused from segment to segment.

@@ -1,7 +1,7 @@
 //! The gradient tests' verdict: a tape's directional derivative against central
 //! differences, with the acceptance's bounds.
 
-use hooke::Real;
+use hooke::{Real, Simulation};
 
 /// Asserts that `tape` (∂L/∂θ·δ by the tape) agrees with `differences` (the central
 /// differences' estimate): in f64 builds to 10⁻⁵ relative; in f32 builds with Warp's
@@ -21,4 +21,32 @@ pub fn agrees(name: &str, tape: f64, differences: f64) {
         err <= bound,
         "{name}: tape {tape:e} against central differences {differences:e} (|difference| {err:e} > {bound:e})"
     );
+}
+
+/// A deterministic value in [−1, 1]: the gradient tests' jitters and directions.
+pub fn jitter(i: usize, seed: u64) -> f64 {
+    (((i as u64 * 2654435761 + seed * 40503) % 1000) as f64 / 500.0) - 1.0
+}
+
+/// Moves each value of `list` by e·dir.
+pub fn shift(list: &mut [f64], dir: &[f64], e: f64) {
+    list.iter_mut().zip(dir).for_each(|(p, d)| *p += e * d);
+}
+
+/// Moves each component of `list` by e·dir (dir flat, three per vector).
+pub fn shift3(list: &mut [[f64; 3]], dir: &[f64], e: f64) {
+    let each = list.iter_mut().flatten();
+    each.zip(dir).for_each(|(p, d)| *p += e * d);
+}
+
+/// The loss L = Σ a·x + b·v over `sim`'s nodes, in f64.
+// A no-op cast in f64 builds.
+#[allow(clippy::unnecessary_cast)]
+pub fn linear_loss(sim: &Simulation, (a, b): (&[[f64; 3]], &[[f64; 3]])) -> f64 {
+    let (x, v) = (sim.state().x(), sim.state().v());
+    let dot =
+        |w: [f64; 3], u: hooke::Vec3| w[0] * u.x as f64 + w[1] * u.y as f64 + w[2] * u.z as f64;
+    (0..x.len())
+        .map(|n| dot(a[n], x[n]) + dot(b[n], v[n]))
+        .sum()
 }
