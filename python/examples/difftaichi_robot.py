@@ -334,6 +334,7 @@ def plot(h: dict, path: pathlib.Path) -> None:
         b.annotate(f"{t * DT:.2f} s", top, ha="center", fontsize=8, color=shade)
     b.plot(r.head[:, 0], r.head[:, 1], color="tab:red", lw=0.8, label="head")
     b.legend(loc="upper left", fontsize=8)
+    b.set_ylim(GROUND - 0.01, r.positions[:, :, 1].max() + 0.03)  # room for the times
     b.set_aspect("equal")
     b.set_title("trained robot (muscles thick)")
     b.set_xlabel("x [m]")

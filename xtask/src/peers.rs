@@ -3,7 +3,7 @@
 //! bend springs; f32; symplectic Euler), in one run, as ratios.
 //!
 //! Installs the peers from PyPI into `target/peers-venv` the first time (warp-lang 1.19.0,
-//! taichi 1.7.4, numpy), builds the release CLI, writes each cloth with `hooke scene`, and
+//! taichi 1.7.4, numpy, and matplotlib for `cargo xtask robot`), builds the release CLI, writes each cloth with `hooke scene`, and
 //! then, round after round, times hooke (`hooke bench --cloth N`, 1 and 2 threads), Warp
 //! (`bench/peers/warp_cloth.py`: its CPU kernels run on one thread) and Taichi
 //! (`bench/peers/taichi_cloth.py`, 2 threads, scatter and gather: the better counts). Each
@@ -177,12 +177,19 @@ pub fn venv() -> Option<std::path::PathBuf> {
         return None;
     }
     let py = python.to_string_lossy().into_owned();
-    let check = "import warp, taichi, numpy; assert warp.__version__ == '1.19.0'";
+    // matplotlib: DiffTaichi's robot script imports it (`cargo xtask robot`).
+    let check = "import warp, taichi, numpy, matplotlib; assert warp.__version__ == '1.19.0'";
     let ready = Command::new(&python)
         .args(["-c", check])
         .output()
         .is_ok_and(|o| o.status.success());
-    if !ready && !run(&py, &["-m", "pip", "install", "-q", WARP, TAICHI, "numpy"]) {
+    let wanted = [WARP, TAICHI, "numpy", "matplotlib"];
+    if !ready
+        && !run(
+            &py,
+            &[&["-m", "pip", "install", "-q"][..], &wanted].concat(),
+        )
+    {
         return None;
     }
     Some(python)
