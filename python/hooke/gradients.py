@@ -16,7 +16,7 @@ import numpy as np
 
 from ._native import PRECISION, Scene, Simulation
 
-#: The parameter kinds a tape gives gradients for, as scene paths.
+#: The parameter kinds a tape gives gradients for, as scene paths (checked by default).
 PATHS = (
     "springs[*].k",
     "springs[*].c",
@@ -25,6 +25,9 @@ PATHS = (
     "nodes[*].x",
     "nodes[*].v",
 )
+#: Nissen's stable springs' coefficients: checked when asked for in ``wrt`` (a scene's
+#: other springs have none, and keep none).
+STABLE_PATHS = ("springs[*].cs", "springs[*].cd")
 
 #: The steps ε tried, as shares of each parameter's size, longest first: rounding in float32 needs longer steps than in float64. The differences
 #: take the step where two neighbouring steps agree best (too long a step bends with the
@@ -106,6 +109,7 @@ def gradcheck(
     respect to each parameter kind in ``wrt`` (scene paths from :data:`PATHS`) against
     central finite differences along a random direction (Warp's ``gradcheck``).
 
+    ``wrt`` may also name :data:`STABLE_PATHS` (Nissen's stable springs' ``cs``, ``cd``).
     ``loss(x, v)`` returns the loss and its gradients ``(L, dL/dx, dL/dv)`` at the final
     positions and velocities ((nodes, 3) arrays); by default a random linear function of
     them. ``eps`` is the step of the differences as a share of each parameter's size (one
@@ -124,9 +128,10 @@ def gradcheck(
     doc = json.loads(scene.to_json())
     if "state" in doc:
         raise ValueError("gradcheck: give a scene at its start (this one holds a state from a run)")
-    unknown = [p for p in wrt if p not in PATHS]
+    known = PATHS + STABLE_PATHS
+    unknown = [p for p in wrt if p not in known]
     if unknown:
-        raise ValueError(f"gradcheck: no gradient for {', '.join(unknown)}; choose from {', '.join(PATHS)}")
+        raise ValueError(f"gradcheck: no gradient for {', '.join(unknown)}; choose from {', '.join(known)}")
     rng = np.random.default_rng(seed)
     n = len(doc["nodes"])
     if loss is None:
@@ -174,9 +179,10 @@ def _list_and_field(path: str) -> tuple[str, str]:
 
 
 def _values(doc: dict[str, Any], path: str) -> np.ndarray:
-    """The values at ``path`` in the scene document, as float64 ((n,) or (n, 3))."""
+    """The values at ``path`` in the scene document, as float64 ((n,) or (n, 3)); 0 where
+    an item has none (a stable spring's ``cs`` on a Hooke spring)."""
     items, name = _list_and_field(path)
-    return np.array([item[name] for item in doc[items]], dtype=np.float64)
+    return np.array([item.get(name, 0.0) for item in doc[items]], dtype=np.float64)
 
 
 def _shifted(doc: dict[str, Any], path: str, values: np.ndarray) -> dict[str, Any]:
@@ -184,7 +190,8 @@ def _shifted(doc: dict[str, Any], path: str, values: np.ndarray) -> dict[str, An
     out = json.loads(json.dumps(doc))
     items, name = _list_and_field(path)
     for item, value in zip(out[items], values.tolist()):
-        item[name] = value
+        if name in item or value != 0.0:
+            item[name] = value
     return out
 
 

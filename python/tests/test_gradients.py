@@ -98,6 +98,26 @@ def test_gradcheck_passes_on_the_sheet_and_fails_on_a_wrong_gradient():
     assert not bad.passed, str(bad)
 
 
+def test_gradcheck_passes_on_stable_springs():
+    # The sheet's springs as Nissen's stable springs (cs, cd within 1/(n + 1) for the
+    # four springs a node has at most), but one Hooke spring. float32 differences along a
+    # direction whose terms cancel resolve about 1e-4 of these losses, so Warp's default
+    # tolerances (atol 1e-3, rtol 1e-2); the tape itself is checked in f64 to 1e-6 by
+    # crates/hooke/tests/gradients_stable.rs.
+    doc = json.loads(sheet().to_json())
+    for s, spring in enumerate(doc["springs"][1:]):
+        spring.update(kind="stable", cs=0.1 + 0.01 * (s % 5), cd=0.1 + 0.02 * (s % 3))
+        del spring["k"], spring["c"]
+    scene = hooke.Scene.from_json(json.dumps(doc))
+    wrt = hooke.gradients.STABLE_PATHS + ("nodes[*].mass",)
+    result = hooke.gradcheck(scene, 50, wrt=wrt)
+    print(result)
+    assert [r.path for r in result.rows] == list(wrt)
+    assert result.passed, result
+    # A Hooke spring has no cs: the check leaves it without one (the scene stays valid).
+    assert json.loads(scene.to_json())["springs"][0].get("cs") is None
+
+
 def test_a_feature_without_a_gradient_is_named():
     sim = hooke.Simulation(sheet("fast-mass-spring"))
     with pytest.raises(hooke.NotDifferentiableError, match="fast-mass-spring") as e:
