@@ -157,6 +157,9 @@ def gradcheck(
         direction = rng.uniform(-1.0, 1.0, values.shape) * _sizes(path, values)
         if path == "nodes[*].v":
             direction[[bool(node.get("pinned")) for node in doc["nodes"]]] = 0.0  # held at rest
+        if path.startswith("nodes[*]."):
+            # An anchored node's state is its path's (and its mass unused): no parameter.
+            direction[[a["node"] for a in doc.get("anchors", [])]] = 0.0
         if not np.any(direction):
             result.skipped[path] = "nothing to move: every value is 0 (or every node pinned)"
             continue

@@ -118,6 +118,20 @@ def test_gradcheck_passes_on_stable_springs():
     assert json.loads(scene.to_json())["springs"][0].get("cs") is None
 
 
+def test_gradcheck_passes_on_a_string_shaken_by_an_anchor():
+    # The built-in string (seed 000), softened and damped so that float32 differences
+    # resolve every kind (at c = 0.05 the damping moves this loss by 4e-4, below their
+    # noise), its end moved along a sine path (seed 002's anchors); Warp's default
+    # tolerances. The tape is checked in f64 to 1e-6 by tests/gradients_anchors.rs.
+    doc = json.loads(hooke.scene("string", nodes=8, anchor="end", k=200.0, c=0.5).to_json())
+    path = {"type": "sine", "amplitude": [0.03, 0.01, 0.0], "frequency": 1.5}
+    doc["anchors"] = [{"node": 0, "path": path}]
+    scene = hooke.Scene.from_json(json.dumps(doc))
+    result = hooke.gradcheck(scene, 100)
+    print(result)
+    assert len(result.rows) == 6 and result.passed, result
+
+
 def test_a_feature_without_a_gradient_is_named():
     sim = hooke.Simulation(sheet("fast-mass-spring"))
     with pytest.raises(hooke.NotDifferentiableError, match="fast-mass-spring") as e:

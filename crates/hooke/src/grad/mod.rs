@@ -28,13 +28,14 @@
 //!
 //! What is differentiable so far: symplectic Euler, one substep a step, Hooke springs with
 //! axial or isotropic damping, ropes, Nissen's stable springs in force form (`stable.rs`), gravity and force fields, air drag and wind, energy loss,
-//! pinned nodes, muscles (sine or actuation channel), the actuation of every step and
+//! pinned nodes, anchors on paths (`anchored.rs`), muscles (sine or actuation channel), the actuation of every step and
 //! the program's own forces of every step (`external.rs`), the ground with Coulomb
 //! friction and restitution, its active set frozen (`ground.rs`). Anything else is refused
 //! by name before the rollout ([`NotDifferentiable`]), never silently differentiated as if
 //! it were constant.
 
 mod adjoint;
+mod anchored;
 mod checkpoints;
 mod error;
 mod external;

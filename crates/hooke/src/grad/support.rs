@@ -79,9 +79,14 @@ pub(crate) fn check(
             "contacts under backward Euler (its penalty planes) are not differentiated yet",
         );
     }
+    if settings.integrator == Integrator::BackwardEuler && !model.anchors.is_empty() {
+        return refuse(
+            "anchors",
+            "anchors under backward Euler are not differentiated yet",
+        );
+    }
     let act = &model.actuators;
     let features = [
-        ("anchors", !model.anchors.is_empty()),
         ("sensors", !act.sensors.is_empty()),
         ("controllers", !act.controllers.is_empty()),
         (

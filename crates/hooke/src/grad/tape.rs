@@ -4,6 +4,7 @@
 use glam::DVec3;
 
 use super::adjoint::{NodeAdjoint, Scratch, StepModel};
+use super::anchored;
 use super::checkpoints::Checkpoints;
 use super::error::TapeError;
 use super::external::ForceTape;
@@ -62,6 +63,8 @@ pub struct Tape {
     ground: Option<GroundBack>,
     /// Backward Euler's adjoint solve, if the scene steps with it.
     implicit: Option<ImplicitBack>,
+    /// The nodes anchors move along their paths (`anchored.rs`).
+    anchored: Vec<u32>,
 }
 
 /// One recorded state and the loss's gradient there, for [`Tape::backward_with`]'s
@@ -123,6 +126,7 @@ impl Tape {
             ground: GroundBack::new(model, h),
             implicit: (settings.integrator == Integrator::BackwardEuler)
                 .then(|| ImplicitBack::new(model, settings)),
+            anchored: model.anchors.iter().map(|a| a.node).collect(),
         })
     }
 
@@ -208,6 +212,7 @@ impl Tape {
                     loss.add((s, du), after, f, &mut nodes);
                 }
                 let t = c * every + j;
+                anchored::prescribed(&self.anchored, &mut nodes);
                 let touched = (&segment.contacts[j + 1][..], &segment.x[j][..]);
                 let starts = self.ground_back(touched, &mut nodes);
                 let rest = self.muscles.enter(t, &mut self.model, &params);
@@ -223,12 +228,13 @@ impl Tape {
             }
         }
         // A pinned node is held at rest (a scene cannot give it a velocity): its initial
-        // velocity is not a parameter.
+        // velocity is not a parameter; nor is an anchored node's state, which its path sets.
         for (i, n) in nodes.iter_mut().enumerate() {
             if self.model.pinned(i) {
                 n.v = DVec3::ZERO;
             }
         }
+        anchored::prescribed(&self.anchored, &mut nodes);
         let springs = (&params[..], self.model.springs());
         let mut g = Gradients::of(&nodes, springs, muscles);
         let per_spring = [&mut g.k[..], &mut g.c[..], &mut g.cs[..], &mut g.cd[..]];
@@ -253,11 +259,17 @@ impl Tape {
         params: &mut [Params],
         scratch: &mut Scratch,
     ) -> Option<f64> {
-        let before = (&seg.x[j][..], &seg.v[j][..]);
         let Some(implicit) = &mut self.implicit else {
-            self.model.back(before, nodes, params, scratch);
+            let v = anchored::velocities(
+                (&seg.x[j], &seg.x[j + 1]),
+                &seg.v[j],
+                &self.anchored,
+                self.model.h(),
+            );
+            self.model.back((&seg.x[j], &v), nodes, params, scratch);
             return None;
         };
+        let before = (&seg.x[j][..], &seg.v[j][..]);
         let x1 = &seg.x[j + 1][..];
         let v_end = self.model.before_loss(before.0, (x1, &seg.v[j + 1]));
         let end = (x1, &v_end[..]);
