@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::gradcheck::{jitter, linear_loss, shift, shift3};
+use common::gradcheck::{Along, directional, jitter, linear_loss, shift, shift3, step_of};
 
 use hooke::grad::{Gradients, Tape, TapeError};
 use hooke::{Node, Real, Scene, SceneBuilder, Simulation, Spring, StableForm, vec3};
@@ -182,15 +182,15 @@ fn cs_cd_rest_masses_and_the_initial_state_match_central_differences() {
         if name == "nodes[*].v" {
             dir[..3].fill(0.0); // node 0 is pinned: held at rest
         }
-        let analytic: f64 = grad.iter().zip(&dir).map(|(g, d)| g * d).sum();
-        let eps = if F64 { eps.0 } else { eps.1 };
-        let at = |e: f64| {
-            let mut q = p.clone();
-            shift(&mut q, &dir, e);
-            loss(&q, (&a, &b))
+        let loss = |q: &Sheet| loss(q, (&a, &b));
+        let along = Along {
+            p: &p,
+            dir: &dir,
+            shift,
+            loss: &loss,
         };
-        let numeric = (at(eps) - at(-eps)) / (2.0 * eps);
-        common::gradcheck::agrees(name, analytic, numeric);
+        let numeric = along.central(step_of(eps));
+        common::gradcheck::agrees(name, directional(&grad, &dir), numeric);
     }
 }
 

@@ -23,6 +23,42 @@ pub fn agrees(name: &str, tape: f64, differences: f64) {
     );
 }
 
+/// ∂L/∂θ·δ from a tape's gradient `grad` and the direction `dir`.
+pub fn directional(grad: &[f64], dir: &[f64]) -> f64 {
+    grad.iter().zip(dir).map(|(g, d)| g * d).sum()
+}
+
+/// A loss along a direction: the parameters `p` moved by e·`dir` with `shift`.
+pub struct Along<'a, P> {
+    pub p: &'a P,
+    pub dir: &'a [f64],
+    pub shift: fn(&mut P, &[f64], f64),
+    pub loss: &'a dyn Fn(&P) -> f64,
+}
+
+impl<P: Clone> Along<'_, P> {
+    /// The loss at e along the direction.
+    pub fn at(&self, e: f64) -> f64 {
+        let mut q = self.p.clone();
+        (self.shift)(&mut q, self.dir, e);
+        (self.loss)(&q)
+    }
+
+    /// The central differences' estimate of the directional derivative, step `e`.
+    pub fn central(&self, e: f64) -> f64 {
+        (self.at(e) - self.at(-e)) / (2.0 * e)
+    }
+}
+
+/// ε of a check: the first in f64 builds, the second in f32.
+pub fn step_of((f64_eps, f32_eps): (f64, f64)) -> f64 {
+    if std::mem::size_of::<Real>() == 8 {
+        f64_eps
+    } else {
+        f32_eps
+    }
+}
+
 /// A deterministic value in [−1, 1]: the gradient tests' jitters and directions.
 pub fn jitter(i: usize, seed: u64) -> f64 {
     (((i as u64 * 2654435761 + seed * 40503) % 1000) as f64 / 500.0) - 1.0
