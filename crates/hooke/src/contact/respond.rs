@@ -91,7 +91,7 @@ pub(crate) fn share_in_contact(x: Vec3, x_old: Vec3, hit: &Hit, depth: Real, h: 
 /// A node whose gap to a surface at the start of a step is at most this many times its
 /// coordinates' size (with 1 m added) started the step touching it: the push-out of the
 /// step before put it there, up to rounding.
-pub(crate) const STARTED_ON: Real = 8.0 * Real::EPSILON;
+const STARTED_ON: Real = 8.0 * Real::EPSILON;
 
 /// Coulomb friction ([`Coulomb`]) as an impulse, for a contact whose normal impulse per
 /// unit mass is `dvn` ≥ 0 [m/s], in contact for the `share` of the step (see

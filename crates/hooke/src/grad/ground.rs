@@ -39,7 +39,7 @@ use glam::DVec3;
 use super::adjoint::NodeAdjoint;
 use super::spring::wide;
 use crate::contact::coulomb::Coulomb;
-use crate::contact::respond::STARTED_ON;
+use crate::contact::respond::share_in_contact;
 use crate::model::contacts::Ground;
 use crate::model::{Model, roughness_of};
 use crate::real::{Real, Vec3};
@@ -165,11 +165,12 @@ impl GroundBack {
     /// How node entering at `x` came onto the ground in a step that started at `x0`, when
     /// it came in from outside (None when it started on it), as `respond` decides it.
     fn came_in(&self, i: usize, x: Vec3, x0: Vec3) -> Option<CameIn> {
-        let n = self.ground.normal;
-        let depth = self.radius[i] - (n.dot(x) - self.ground.offset);
-        let approach = n.dot(x0 - x); // the ground does not move
+        let hit = self.ground.hit(x);
+        let depth = self.radius[i] - hit.phi;
+        let h = self.h as Real;
+        let approach = hit.normal.dot(x0 - x); // the ground does not move
         let gap = approach - depth;
-        (gap > STARTED_ON * (1.0 + x0.abs().max_element())).then(|| CameIn {
+        (share_in_contact(x, x0, &hit, depth, h) < 1.0).then(|| CameIn {
             share: (depth / approach) as f64,
             approach: approach as f64,
             gap: gap as f64,

@@ -2,7 +2,7 @@
 //! x = ℓ − L and v = u·(v_a − v_b), f = −(cs·x/h² + cd·v/h)·m_red, which is an axially
 //! damped Hooke spring of stiffness k = cs·m_red/h² and damping c = cd·m_red/h
 //! (`forces/coeffs.rs` compiles it so), m_red = 1/(w_a + w_b) with w the inverse masses
-//! (a pinned end has w = 0). The spring pass differentiates that spring; its ∂L/∂k and
+//! (a pinned end has w = 0), taken from `Model::reduced_mass` as the forward pass takes it. The spring pass differentiates that spring; its ∂L/∂k and
 //! ∂L/∂c become
 //!
 //! ∂L/∂cs = ∂L/∂k·m_red/h²,  ∂L/∂cd = ∂L/∂c·m_red/h,
@@ -15,7 +15,7 @@ use crate::model::{Model, SpringKind};
 /// Stable spring `s`'s (k \[N/m], c [N·s/m]) for step size `h` \[s], in f64.
 pub(super) fn coefficients(model: &Model, s: usize, h: f64) -> (f64, f64) {
     let sp = &model.springs;
-    let m_red = reduced_mass(model, s);
+    let m_red = model.reduced_mass(s) as f64;
     (
         sp.cs[s] as f64 * m_red / (h * h),
         sp.cd[s] as f64 * m_red / h,
@@ -33,7 +33,7 @@ pub(super) fn to_coefficients(
 ) {
     let (sp, w) = (&model.springs, &model.nodes.inv_mass);
     for s in (0..sp.len()).filter(|&s| sp.kind[s] == SpringKind::Stable) {
-        let m_red = reduced_mass(model, s);
+        let m_red = model.reduced_mass(s) as f64;
         let (dk, dc) = (std::mem::take(&mut k[s]), std::mem::take(&mut c[s]));
         cs[s] = dk * m_red / (h * h);
         cd[s] = dc * m_red / h;
@@ -45,11 +45,4 @@ pub(super) fn to_coefficients(
             }
         }
     }
-}
-
-/// 1/(w_a + w_b) in f64 (0 when both ends are pinned) \[kg].
-fn reduced_mass(model: &Model, s: usize) -> f64 {
-    let (sp, w) = (&model.springs, &model.nodes.inv_mass);
-    let sum = w[sp.a[s] as usize] as f64 + w[sp.b[s] as usize] as f64;
-    if sum > 0.0 { 1.0 / sum } else { 0.0 }
 }
