@@ -15,7 +15,8 @@ mod common;
 
 use hooke::grad::{Gradients, LossAt, Tape, TapeError};
 use hooke::{
-    DampingMode, FieldKind, ForceField, Node, Real, Scene, SceneBuilder, Simulation, Spring, vec3,
+    DampingMode, FieldKind, ForceField, Integrator, Node, Real, Scene, SceneBuilder, Simulation,
+    Spring, vec3,
 };
 
 const F64: bool = std::mem::size_of::<Real>() == 8;
@@ -27,6 +28,9 @@ const PINNED: [usize; 2] = [0, N - 1];
 /// differences): a structural spring and the long brace, which go slack and taut again
 /// as the sheet moves.
 const ROPES: [usize; 2] = [5, 56];
+/// Fast mass-spring's local/global iterations a step: enough that the step is solved to
+/// rounding (its gradient is that of the solved step).
+const FMS_ITERATIONS: u32 = 300;
 
 /// A small deterministic generator (the tests must not depend on a seed's luck).
 struct Lcg(u64);
@@ -51,9 +55,9 @@ struct Params {
     mass: Vec<f64>,
     x0: Vec<[f64; 3]>,
     v0: Vec<[f64; 3]>,
-    /// Whether the sheet steps by backward Euler (10 ms steps, Newton to convergence)
-    /// rather than symplectic Euler (0.5 ms).
-    implicit: bool,
+    /// The integrator: symplectic Euler (0.5 ms steps), backward Euler or fast
+    /// mass-spring (10 ms steps, each solved to convergence).
+    integrator: Integrator,
 }
 
 /// The sheet's springs: (a, b, isotropic damping).
@@ -105,17 +109,18 @@ fn params(rng: &mut Lcg) -> Params {
             .map(|_| [0.2 * rng.next(), 0.2 * rng.next(), 0.2 * rng.next()])
             .collect(),
         x0,
-        implicit: false,
+        integrator: Integrator::SymplecticEuler,
     }
 }
 
 fn scene(p: &Params) -> Scene {
     let mut b = SceneBuilder::new("sheet");
     b.settings.dt = 5e-4;
-    if p.implicit {
-        b.settings.integrator = hooke::Integrator::BackwardEuler;
+    b.settings.integrator = p.integrator;
+    if p.integrator != Integrator::SymplecticEuler {
         b.settings.dt = 1e-2;
         b.settings.newton_iterations = 30;
+        b.settings.iterations = Some(FMS_ITERATIONS);
     }
     b.env.air_drag = 0.01;
     b.env.wind = vec3(0.3, 0.0, -0.1);
@@ -185,6 +190,12 @@ struct Kind {
     /// The step ε of the central difference (absolute, in the parameter's unit), in f64
     /// and in f32 (where rounding needs a longer step).
     eps: (f64, f64),
+    /// ε in f64 over fast mass-spring's rollout, ten seconds long, whose loss is large
+    /// beside its gradients with respect to the initial state (at 10⁻⁷ the loss's
+    /// rounding reached 10⁻⁵ of ∂L/∂v₀·δ); symplectic Euler's half-second rollout takes
+    /// shorter steps, not to step over its ropes' kinks (at 10⁻⁵ they moved ∂L/∂x₀·δ by
+    /// 10⁻⁴).
+    eps_fms: f64,
     shift: fn(&mut Params, &[f64], f64),
     grad: fn(&Gradients) -> Vec<f64>,
     len: fn(&Params) -> usize,
@@ -218,26 +229,44 @@ fn free(list: &[f64]) -> Vec<f64> {
     out
 }
 
-fn kinds() -> Vec<Kind> {
+/// The parameter kinds; the ropes' damping among them where they are `damped_ropes`.
+fn kinds(damped_ropes: bool) -> Vec<Kind> {
     vec![
         Kind {
             name: "springs[*].k",
-            eps: (1e-4, 1.0),
+            // 0.1 N/m of 100–200 N/m, with the five-point rule: ∂L/∂k·δ can be small beside
+            // L (fast mass-spring's: 5·10⁻⁷ against |L| ≈ 10²), and a step of 10⁻⁴ left the
+            // loss's rounding at 2·10⁻⁴ of it, 10⁻² at 10⁻⁵.
+            eps: (1e-1, 1.0),
+            eps_fms: 1e-1,
             shift: |p, d, e| shift_list(&mut p.k, d, e),
             grad: |g| g.k.clone(),
             len: |p| p.k.len(),
         },
-        Kind {
-            name: "springs[*].c",
-            eps: (1e-5, 3e-3),
-            // A rope is undamped (c = 0, which cannot go lower): its c stays.
-            shift: |p, d, e| shift_list(&mut p.c, &not_ropes(d), e),
-            grad: |g| not_ropes(&g.c),
-            len: |p| p.c.len(),
+        if damped_ropes {
+            Kind {
+                name: "springs[*].c",
+                eps: (1e-5, 3e-3),
+                eps_fms: 1e-5,
+                shift: |p, d, e| shift_list(&mut p.c, d, e),
+                grad: |g| g.c.clone(),
+                len: |p| p.c.len(),
+            }
+        } else {
+            Kind {
+                name: "springs[*].c",
+                eps: (1e-5, 3e-3),
+                eps_fms: 1e-5,
+                // A rope is undamped (c = 0, which cannot go lower): its c stays.
+                shift: |p, d, e| shift_list(&mut p.c, &not_ropes(d), e),
+                grad: |g| not_ropes(&g.c),
+                len: |p| p.c.len(),
+            }
         },
         Kind {
             name: "springs[*].rest",
             eps: (1e-7, 1e-4),
+            eps_fms: 1e-7,
             shift: |p, d, e| shift_list(&mut p.rest, d, e),
             grad: |g| g.rest.clone(),
             len: |p| p.rest.len(),
@@ -245,6 +274,7 @@ fn kinds() -> Vec<Kind> {
         Kind {
             name: "nodes[*].mass",
             eps: (1e-7, 1e-3),
+            eps_fms: 1e-5,
             shift: |p, d, e| shift_list(&mut p.mass, d, e),
             grad: |g| g.mass.clone(),
             len: |p| p.mass.len(),
@@ -252,6 +282,7 @@ fn kinds() -> Vec<Kind> {
         Kind {
             name: "nodes[*].x",
             eps: (1e-7, 1e-4),
+            eps_fms: 1e-5,
             shift: |p, d, e| shift_vecs(&mut p.x0, d, e),
             grad: |g| g.x0.iter().flatten().copied().collect(),
             len: |p| 3 * p.x0.len(),
@@ -259,6 +290,7 @@ fn kinds() -> Vec<Kind> {
         Kind {
             name: "nodes[*].v",
             eps: (1e-7, 1e-3),
+            eps_fms: 1e-5,
             // A pinned node's initial velocity is not a parameter of the sheet.
             shift: |p, d, e| shift_vecs(&mut p.v0, &free(d), e),
             grad: |g| g.v0.iter().flatten().copied().collect(),
@@ -269,13 +301,17 @@ fn kinds() -> Vec<Kind> {
 
 #[test]
 fn every_parameter_kind_matches_central_differences() {
-    check_against_differences(20_261_128, |_| 0.0, false);
+    check_against_differences(20_261_128, |_| 0.0, Integrator::SymplecticEuler);
 }
 
 /// A loss with a term at every step as well as the final one.
 #[test]
 fn a_per_step_loss_matches_central_differences() {
-    check_against_differences(20_261_129, |s| 0.01 * (0.01 * s as f64).cos(), false);
+    check_against_differences(
+        20_261_129,
+        |s| 0.01 * (0.01 * s as f64).cos(),
+        Integrator::SymplecticEuler,
+    );
 }
 
 /// Backward Euler by the adjoint method (one solve with the step's own matrix a step),
@@ -283,19 +319,33 @@ fn a_per_step_loss_matches_central_differences() {
 /// 10 ms, twenty times symplectic Euler's step here, with a per-step loss.
 #[test]
 fn backward_euler_matches_central_differences() {
-    check_against_differences(20_261_130, |s| 0.01 * (0.003 * s as f64).sin(), true);
+    check_against_differences(
+        20_261_130,
+        |s| 0.01 * (0.003 * s as f64).sin(),
+        Integrator::BackwardEuler,
+    );
+}
+
+/// Fast mass-spring by the adjoint method (one solve a step, preconditioned by its own
+/// factored matrix), its local/global iterations run to convergence: the gradient is that
+/// of the solved step, in which every spring's damping acts isotropically.
+#[test]
+fn fast_mass_spring_matches_central_differences() {
+    check_against_differences(
+        20_261_131,
+        |s| 0.01 * (0.002 * s as f64).cos(),
+        Integrator::FastMassSpring,
+    );
 }
 
 /// The tape's gradient of [`loss_along`] with weights `w` against central differences,
-/// for every parameter kind along a random direction, the sheet stepped by backward Euler
-/// when `implicit`.
-fn check_against_differences(seed: u64, w: fn(usize) -> f64, implicit: bool) {
+/// for every parameter kind along a random direction, the sheet stepped by `integrator`.
+fn check_against_differences(seed: u64, w: fn(usize) -> f64, integrator: Integrator) {
     let steps: u64 = if F64 { 1000 } else { 20 };
     let mut rng = Lcg(seed);
-    let p = Params {
-        implicit,
-        ..params(&mut rng)
-    };
+    let p = checked(&mut rng, integrator);
+    let damped_ropes = integrator == Integrator::FastMassSpring;
+    let implicit = integrator != Integrator::SymplecticEuler;
     let weights = |rng: &mut Lcg| -> Vec<[f64; 3]> {
         (0..N * N)
             .map(|_| [rng.next(), rng.next(), rng.next()])
@@ -319,18 +369,36 @@ fn check_against_differences(seed: u64, w: fn(usize) -> f64, implicit: bool) {
             "a pinned node's velocity is not a parameter"
         );
     }
-    for kind in kinds() {
+    for kind in kinds(damped_ropes) {
         let dir: Vec<f64> = (0..(kind.len)(&p)).map(|_| rng.next()).collect();
-        let analytic: f64 = (kind.grad)(&g).iter().zip(&dir).map(|(g, d)| g * d).sum();
+        let analytic = common::gradcheck::directional(&(kind.grad)(&g), &dir);
         let at = |e: f64| {
             let mut q = p.clone();
             (kind.shift)(&mut q, &dir, e);
             loss_along(&q, steps, (&a, &b), w)
         };
-        let eps = if F64 { kind.eps.0 } else { kind.eps.1 };
-        let numeric = (at(eps) - at(-eps)) / (2.0 * eps);
+        let eps = match (F64, damped_ropes) {
+            (false, _) => kind.eps.1,
+            (true, false) => kind.eps.0,
+            (true, true) => kind.eps_fms,
+        };
+        let numeric = common::gradcheck::five_point(at, eps);
         common::gradcheck::agrees(kind.name, analytic, numeric);
     }
+}
+
+/// The sheet of a check with `integrator`. Fast mass-spring damps a rope whether slack or
+/// taut (its damping Laplacian is the same every step), so its loss stays smooth with
+/// damped ropes: they get damping there.
+fn checked(rng: &mut Lcg, integrator: Integrator) -> Params {
+    let mut p = Params {
+        integrator,
+        ..params(rng)
+    };
+    if integrator == Integrator::FastMassSpring {
+        ROPES.iter().for_each(|&s| p.c[s] = 0.04);
+    }
+    p
 }
 
 /// The gradient of [`loss_along`] by a tape keeping a state every `every` steps (`None`:
@@ -386,13 +454,13 @@ fn a_feature_without_a_gradient_is_refused_by_name() {
     let p = params(&mut rng);
     let mut scene = scene(&p);
     scene
-        .edit(|b| b.settings.integrator = hooke::Integrator::FastMassSpring)
+        .edit(|b| b.settings.integrator = Integrator::Xpbd)
         .unwrap();
     let mut sim = Simulation::new(scene);
     match Tape::record(&mut sim, 10) {
         Err(TapeError::NotDifferentiable(e)) => {
             assert_eq!(e.feature, "settings.integrator");
-            assert!(e.to_string().contains("fast-mass-spring"), "{e}");
+            assert!(e.to_string().contains("xpbd"), "{e}");
         }
         other => panic!("expected a refusal, got {other:?}"),
     }
@@ -481,28 +549,33 @@ fn a_broken_recording_is_refused() {
     );
 }
 
-/// The check goes through the ropes' kink: over the f64 rollout each rope is slack at some
-/// steps and taut at others (for the seed of `every_parameter_kind_matches_central_differences`).
+/// The checks go through the ropes' kink: over the f64 rollouts a rope is slack at some
+/// steps and taut at others — both ropes for the seed of
+/// `every_parameter_kind_matches_central_differences`; the structural one (the brace
+/// stays taut) for `fast_mass_spring_matches_central_differences`, which damps it slack
+/// or taut.
 #[test]
-fn the_ropes_go_slack_and_taut_in_the_checked_rollout() {
-    let p = params(&mut Lcg(20_261_128));
-    let mut sim = Simulation::new(scene(&p));
-    let steps = if F64 { 1000 } else { 20 };
-    let (mut slack, mut taut) = ([false; 2], [false; 2]);
-    for _ in 0..steps {
-        sim.step().expect("no divergence");
-        for (r, &s) in ROPES.iter().enumerate() {
-            let (a, b) = (springs()[s].0 as usize, springs()[s].1 as usize);
-            let len = (sim.state().x()[a] - sim.state().x()[b]).length() as f64;
-            slack[r] |= len < p.rest[s];
-            taut[r] |= len > p.rest[s];
+fn the_ropes_go_slack_and_taut_in_the_checked_rollouts() {
+    for (seed, integrator, both) in [
+        (20_261_128, Integrator::SymplecticEuler, [true; 2]),
+        (20_261_131, Integrator::FastMassSpring, [true, false]),
+    ] {
+        let p = checked(&mut Lcg(seed), integrator);
+        let mut sim = Simulation::new(scene(&p));
+        let steps = if F64 { 1000 } else { 20 };
+        let (mut slack, mut taut) = ([false; 2], [false; 2]);
+        for _ in 0..steps {
+            sim.step().expect("no divergence");
+            for (r, &s) in ROPES.iter().enumerate() {
+                let (a, b) = (springs()[s].0 as usize, springs()[s].1 as usize);
+                let len = (sim.state().x()[a] - sim.state().x()[b]).length() as f64;
+                slack[r] |= len < p.rest[s];
+                taut[r] |= len > p.rest[s];
+            }
         }
-    }
-    if F64 {
-        assert_eq!(
-            (slack, taut),
-            ([true; 2], [true; 2]),
-            "each rope both slack and taut"
-        );
+        if F64 {
+            let kinked = [0, 1].map(|r| slack[r] && taut[r]);
+            assert_eq!(kinked, both, "ropes both slack and taut under {integrator}");
+        }
     }
 }

@@ -14,7 +14,7 @@
 use glam::DVec3;
 
 use super::spring::{LANES, Params, Sent, wide};
-use super::spring_pass::{At, SpringTable};
+use super::spring_pass::{At, Damping, SpringTable};
 use crate::model::{Adjacency, FieldKind, Model};
 use crate::par::{self, NODE_CHUNK, SPRING_CHUNK};
 use crate::real::{Real, Vec3};
@@ -70,8 +70,9 @@ pub(super) struct StepModel {
 }
 
 impl StepModel {
-    /// `model` stepped by `h` \[s] with the velocity factor `r`.
-    pub(super) fn new(model: &Model, h: f64, r: f64) -> Self {
+    /// `model` stepped by `h` \[s] with the velocity factor `r`, its springs damped as
+    /// `damping` says.
+    pub(super) fn new(model: &Model, (h, r): (f64, f64), damping: Damping) -> Self {
         let (nodes, env) = (&model.nodes, &model.env);
         Self {
             h,
@@ -83,7 +84,7 @@ impl StepModel {
                 .into_iter()
                 .map(wide)
                 .collect(),
-            springs: SpringTable::new(model, h),
+            springs: SpringTable::new(model, h, damping),
             adjacency: model.adjacency_for_once().into_owned(),
         }
     }

@@ -12,7 +12,8 @@
 //! A spring of length 0 has no direction: its directional part is 0, as in the forward
 //! pass. A rope (`kind: rope`) is a spring while taut and exerts nothing while slack
 //! (ℓ < L): its force and every derivative above are multiplied by on = 0 or 1, the
-//! forward pass's factor, constant within a step.
+//! forward pass's factor, constant within a step — all but its damping where the solver
+//! damps slack ropes too (fast mass-spring, `slack_damps`).
 
 use glam::DVec3;
 
@@ -50,6 +51,9 @@ pub(super) struct Coeffs {
     pub iso: Lane,
     /// 1 for a rope (no force at all while slack, ℓ < L), else 0.
     pub rope: Lane,
+    /// 1 where a slack rope still damps (fast mass-spring's damping Laplacian is the same
+    /// in every step, `solvers::fms`), else 0.
+    pub slack_damps: Lane,
 }
 
 /// A group's state and adjoint, one spring a lane.
@@ -124,7 +128,8 @@ pub(super) fn back(i: &Inputs, co: &Coeffs, params: &mut Params) -> Sent {
         } else {
             1.0
         };
-        let (k, c_ax, c_iso) = (on * k, on * c_ax, on * c_iso);
+        let damps = if co.slack_damps[l] > 0.0 { 1.0 } else { on };
+        let (k, c_ax, c_iso) = (on * k, on * c_ax, damps * c_iso);
         let phi = k * stretch + c_ax * rel;
         let (mut on_a, mut on_b, mut dv_g) = (0.0, 0.0, 0.0);
         for a in 0..3 {
@@ -142,7 +147,7 @@ pub(super) fn back(i: &Inputs, co: &Coeffs, params: &mut Params) -> Sent {
         params.k[l] -= on * stretch * ug;
         params.rest[l] += k * ug;
         let iso = co.iso[l];
-        params.c[l] -= on * (iso * dv_g + (1.0 - iso) * rel * ug);
+        params.c[l] -= damps * iso * dv_g + on * (1.0 - iso) * rel * ug;
     }
     o
 }

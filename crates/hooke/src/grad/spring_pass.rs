@@ -33,10 +33,20 @@ pub(super) struct At<'a> {
     pub gamma: &'a [DVec3],
 }
 
+/// How the solver damps the springs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Damping {
+    /// As each spring says (axial or isotropic), a slack rope not at all.
+    AsScene,
+    /// Every spring isotropically and always, slack ropes too: fast mass-spring's damping
+    /// Laplacian L_c (`solvers::fms`).
+    Laplacian,
+}
+
 impl SpringTable {
-    /// The springs of `model` stepped by `h` \[s], in f64; Nissen's stable springs as the
-    /// axial springs they are in force form (`stable.rs`).
-    pub(super) fn new(model: &Model, h: f64) -> Self {
+    /// The springs of `model` stepped by `h` \[s] and damped as `damping` says, in f64;
+    /// Nissen's stable springs as the axial springs they are in force form (`stable.rs`).
+    pub(super) fn new(model: &Model, h: f64, damping: Damping) -> Self {
         let sp = &model.springs;
         let groups = sp.len().div_ceil(LANES);
         let mut table = Self {
@@ -53,7 +63,8 @@ impl SpringTable {
             } else {
                 (sp.k[s] as f64, sp.c[s] as f64)
             };
-            let iso = sp.damping[s] == DampingMode::Isotropic && !stable;
+            let laplacian = damping == Damping::Laplacian;
+            let iso = laplacian || (sp.damping[s] == DampingMode::Isotropic && !stable);
             let co = &mut table.coeffs[g];
             (co.k[l], co.rest[l]) = (k, sp.rest[s] as f64);
             co.c_ax[l] = if iso { 0.0 } else { c };
@@ -64,6 +75,7 @@ impl SpringTable {
             } else {
                 0.0
             };
+            co.slack_damps[l] = if laplacian { 1.0 } else { 0.0 };
         }
         table
     }

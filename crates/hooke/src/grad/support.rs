@@ -39,12 +39,17 @@ pub(crate) fn check(
     settings: &Settings,
     control: &Control,
 ) -> Result<(), NotDifferentiable> {
-    let differentiated = [Integrator::SymplecticEuler, Integrator::BackwardEuler];
+    let differentiated = [
+        Integrator::SymplecticEuler,
+        Integrator::BackwardEuler,
+        Integrator::FastMassSpring,
+    ];
     if !differentiated.contains(&settings.integrator) {
         return refuse(
             "settings.integrator",
             &format!(
-                "{} is not differentiated yet; use symplectic-euler or backward-euler",
+                "{} is not differentiated yet; use symplectic-euler, backward-euler or \
+                 fast-mass-spring",
                 settings.integrator
             ),
         );
@@ -73,16 +78,18 @@ pub(crate) fn check(
         );
     }
     check_contacts(model)?;
-    if settings.integrator == Integrator::BackwardEuler && model.contacts.any() {
+    let implicit = settings.integrator != Integrator::SymplecticEuler;
+    let name = settings.integrator;
+    if implicit && model.contacts.any() {
         return refuse(
             "ground",
-            "contacts under backward Euler (its penalty planes) are not differentiated yet",
+            &format!("contacts under {name} (its penalty planes) are not differentiated yet"),
         );
     }
-    if settings.integrator == Integrator::BackwardEuler && !model.anchors.is_empty() {
+    if implicit && !model.anchors.is_empty() {
         return refuse(
             "anchors",
-            "anchors under backward Euler are not differentiated yet",
+            &format!("anchors under {name} are not differentiated yet"),
         );
     }
     let act = &model.actuators;

@@ -13,6 +13,7 @@ use super::ground::{Entering, GroundBack};
 use super::implicit::ImplicitBack;
 use super::muscles::MuscleTape;
 use super::spring::Params;
+use super::spring_pass::Damping;
 use super::support;
 use crate::real::Vec3;
 use crate::settings::Integrator;
@@ -61,7 +62,8 @@ pub struct Tape {
     forces: ForceTape,
     /// The ground, if the scene has one.
     ground: Option<GroundBack>,
-    /// Backward Euler's adjoint solve, if the scene steps with it.
+    /// The implicit step's adjoint solve, if the scene steps with backward Euler or fast
+    /// mass-spring.
     implicit: Option<ImplicitBack>,
     /// The nodes anchors move along their paths (`anchored.rs`).
     anchored: Vec<u32>,
@@ -115,8 +117,13 @@ impl Tape {
         let (model, settings) = (sim.model(), sim.settings());
         support::check(model, settings, &sim.control).map_err(TapeError::NotDifferentiable)?;
         let h = settings.h();
+        let damping = match settings.integrator {
+            Integrator::FastMassSpring => Damping::Laplacian,
+            _ => Damping::AsScene,
+        };
+        let hr = (h as f64, model.env.retention(h) as f64);
         Ok(Tape {
-            model: StepModel::new(model, h as f64, model.env.retention(h) as f64),
+            model: StepModel::new(model, hr, damping),
             replay: Simulation::new(sim.scene().clone()),
             checkpoints: Checkpoints::new(sim.state().clone(), every),
             steps: 0,
@@ -124,8 +131,7 @@ impl Tape {
             muscles: MuscleTape::new(sim),
             forces: ForceTape::default(),
             ground: GroundBack::new(model, h),
-            implicit: (settings.integrator == Integrator::BackwardEuler)
-                .then(|| ImplicitBack::new(model, settings)),
+            implicit: ImplicitBack::new(model, settings),
             anchored: model.anchors.iter().map(|a| a.node).collect(),
         })
     }
@@ -190,13 +196,16 @@ impl Tape {
         let mut loss = StepLoss::new(n);
         let mut muscles = self.muscles.zero_gradients(self.steps);
         let mut forces = self.forces.zero_gradients();
-        // Backward Euler's adjoint residual per step (none for symplectic Euler).
+        // The implicit step's adjoint residual per step (none for symplectic Euler).
         let solves = if self.implicit.is_some() {
             self.steps
         } else {
             0
         };
         let mut residuals = vec![0.0; solves];
+        if let Some(implicit) = &mut self.implicit {
+            implicit.begin();
+        }
         let every = self.checkpoints.every();
         for (c, len) in self
             .checkpoints
@@ -250,7 +259,7 @@ impl Tape {
     }
 
     /// Goes back through the integration in step `j` of `seg`: symplectic Euler's
-    /// formulas, or backward Euler's adjoint solve (`implicit.rs`), whose relative
+    /// formulas, or the implicit step's adjoint solve (`implicit.rs`), whose relative
     /// residual it returns.
     fn integrator_back(
         &mut self,

@@ -99,6 +99,11 @@ impl ImplicitWs {
         Widened::solve_cg(&mut self.coupled, system, couplings, (b, x), limits)
     }
 
+    /// Forgets the factorisation (the next [`Self::solve_factored`] solves nothing).
+    pub(crate) fn forget_factor(&mut self) {
+        self.factored = false;
+    }
+
     /// Solves A·x = b again with the factorisation the last [`Self::solve`] made; false,
     /// solving nothing, when it made none (CG, or A did not factor).
     pub(crate) fn solve_factored(&self, b: &[V3], x: &mut [V3]) -> bool {
