@@ -132,6 +132,15 @@ def test_gradcheck_passes_on_a_string_shaken_by_an_anchor():
     assert len(result.rows) == 6 and result.passed, result
 
 
+def test_gradcheck_passes_through_verlet():
+    # Velocity Verlet carries the acceleration from step to step; the tape goes back
+    # through it (and through the first step's own evaluation of it). Warp's default
+    # tolerances; checked in f64 to 1e-5 over 1 000 steps by crates/hooke/tests/gradients.rs.
+    result = hooke.gradcheck(sheet("verlet"), 100)
+    print(result)
+    assert len(result.rows) == 6 and result.passed, result
+
+
 def test_gradcheck_passes_through_fast_mass_spring():
     # Fast mass-spring differentiated by the adjoint method: the gradient is that of the
     # solved step, so its local/global iterations run to convergence here (200 a step at

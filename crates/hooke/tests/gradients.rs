@@ -13,6 +13,8 @@
 
 mod common;
 
+use common::gradcheck::Lcg;
+
 use hooke::grad::{Gradients, LossAt, Tape, TapeError};
 use hooke::{
     DampingMode, FieldKind, ForceField, Integrator, Node, Real, Scene, SceneBuilder, Simulation,
@@ -32,20 +34,6 @@ const ROPES: [usize; 2] = [5, 56];
 /// rounding (its gradient is that of the solved step).
 const FMS_ITERATIONS: u32 = 300;
 
-/// A small deterministic generator (the tests must not depend on a seed's luck).
-struct Lcg(u64);
-
-impl Lcg {
-    /// Uniform in [−1, 1).
-    fn next(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 11) as f64 / (1u64 << 52) as f64 - 1.0
-    }
-}
-
 /// The sheet's parameters, each a list in user order.
 #[derive(Clone)]
 struct Params {
@@ -55,8 +43,8 @@ struct Params {
     mass: Vec<f64>,
     x0: Vec<[f64; 3]>,
     v0: Vec<[f64; 3]>,
-    /// The integrator: symplectic Euler (0.5 ms steps), backward Euler or fast
-    /// mass-spring (10 ms steps, each solved to convergence).
+    /// The integrator: symplectic Euler or velocity Verlet (0.5 ms steps), backward Euler
+    /// or fast mass-spring (10 ms steps, each solved to convergence).
     integrator: Integrator,
 }
 
@@ -117,7 +105,8 @@ fn scene(p: &Params) -> Scene {
     let mut b = SceneBuilder::new("sheet");
     b.settings.dt = 5e-4;
     b.settings.integrator = p.integrator;
-    if p.integrator != Integrator::SymplecticEuler {
+    let implicit = [Integrator::BackwardEuler, Integrator::FastMassSpring];
+    if implicit.contains(&p.integrator) {
         b.settings.dt = 1e-2;
         b.settings.newton_iterations = 30;
         b.settings.iterations = Some(FMS_ITERATIONS);
@@ -314,6 +303,17 @@ fn a_per_step_loss_matches_central_differences() {
     );
 }
 
+/// Velocity Verlet, whose state carries the acceleration from step to step; the first
+/// step computes its own from the initial state.
+#[test]
+fn verlet_matches_central_differences() {
+    check_against_differences(
+        20_261_132,
+        |s| 0.01 * (0.004 * s as f64).sin(),
+        Integrator::Verlet,
+    );
+}
+
 /// Backward Euler by the adjoint method (one solve with the step's own matrix a step),
 /// with Newton run to convergence: the gradient is that of the solved step. 1 000 steps of
 /// 10 ms, twenty times symplectic Euler's step here, with a per-step loss.
@@ -345,7 +345,7 @@ fn check_against_differences(seed: u64, w: fn(usize) -> f64, integrator: Integra
     let mut rng = Lcg(seed);
     let p = checked(&mut rng, integrator);
     let damped_ropes = integrator == Integrator::FastMassSpring;
-    let implicit = integrator != Integrator::SymplecticEuler;
+    let implicit = [Integrator::BackwardEuler, Integrator::FastMassSpring].contains(&integrator);
     let weights = |rng: &mut Lcg| -> Vec<[f64; 3]> {
         (0..N * N)
             .map(|_| [rng.next(), rng.next(), rng.next()])
@@ -361,7 +361,7 @@ fn check_against_differences(seed: u64, w: fn(usize) -> f64, integrator: Integra
             "every step's adjoint solved"
         );
     } else {
-        assert!(solves.is_empty(), "no adjoint solves for symplectic Euler");
+        assert!(solves.is_empty(), "no adjoint solves for an explicit step");
     }
     for n in PINNED {
         assert_eq!(
@@ -432,19 +432,28 @@ fn tape_gradient(
 }
 
 /// Checkpointing recomputes the states it did not keep by stepping the simulation again
-/// from the last one kept: the gradient is the same, bit for bit, whatever the interval.
+/// from the last one kept: the gradient is the same, bit for bit, whatever the interval —
+/// for Verlet too, whose segments start from kept states that carry an acceleration.
 #[test]
 fn checkpointing_changes_no_bit_of_the_gradient() {
-    let mut rng = Lcg(3);
-    let p = params(&mut rng);
-    let a: Vec<[f64; 3]> = (0..N * N)
-        .map(|_| [rng.next(), rng.next(), rng.next()])
-        .collect();
-    let w = |s: usize| 1e-3 * s as f64;
-    let all = tape_gradient(&p, 300, (&a, &a), w, Some(1));
-    for every in [None, Some(7), Some(300), Some(1000)] {
-        let g = tape_gradient(&p, 300, (&a, &a), w, every);
-        assert_eq!(g, all, "keeping a state every {every:?} steps");
+    for integrator in [Integrator::SymplecticEuler, Integrator::Verlet] {
+        let mut rng = Lcg(3);
+        let p = Params {
+            integrator,
+            ..params(&mut rng)
+        };
+        let a: Vec<[f64; 3]> = (0..N * N)
+            .map(|_| [rng.next(), rng.next(), rng.next()])
+            .collect();
+        let w = |s: usize| 1e-3 * s as f64;
+        let all = tape_gradient(&p, 300, (&a, &a), w, Some(1));
+        for every in [None, Some(7), Some(300), Some(1000)] {
+            let g = tape_gradient(&p, 300, (&a, &a), w, every);
+            assert_eq!(
+                g, all,
+                "{integrator}, keeping a state every {every:?} steps"
+            );
+        }
     }
 }
 

@@ -152,3 +152,28 @@ fn every_parameter_kind_matches_central_differences_with_a_shaken_anchor() {
         common::gradcheck::agrees(name, directional(&grad, &dir), numeric);
     }
 }
+
+/// Anchors are differentiated under symplectic Euler only: under the other integrators
+/// they are refused by name, before the rollout.
+#[test]
+fn anchors_under_other_integrators_are_refused_by_name() {
+    use hooke::Integrator;
+    for integrator in [
+        Integrator::Verlet,
+        Integrator::BackwardEuler,
+        Integrator::FastMassSpring,
+    ] {
+        let mut scene = scene(&chain());
+        scene
+            .edit(|b| b.settings.integrator = integrator)
+            .expect("a valid integrator");
+        let err = Tape::start(&Simulation::new(scene)).unwrap_err();
+        match err {
+            hooke::grad::TapeError::NotDifferentiable(e) => {
+                assert_eq!(e.feature, "anchors");
+                assert!(e.why.contains(&integrator.to_string()), "{}", e.why);
+            }
+            other => panic!("expected a refusal under {integrator}, got {other:?}"),
+        }
+    }
+}

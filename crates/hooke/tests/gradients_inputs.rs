@@ -13,7 +13,7 @@ mod common;
 
 use hooke::actuation::{Drive, Muscle};
 use hooke::grad::{Gradients, Tape};
-use hooke::{Node, Real, Scene, SceneBuilder, Simulation, Spring, vec3};
+use hooke::{Integrator, Node, Real, Scene, SceneBuilder, Simulation, Spring, vec3};
 
 const F64: bool = std::mem::size_of::<Real>() == 8;
 const STEPS: usize = if F64 { 1000 } else { 20 };
@@ -31,7 +31,15 @@ struct Drives {
     forces: Vec<[[f64; 3]; 2]>,
     /// The nodes' masses \[kg].
     mass: [f64; 9],
+    /// Symplectic Euler or velocity Verlet.
+    integrator: Integrator,
+    /// Steps taken before the tape starts, with the actuation and forces of [`WARM_UP`].
+    warm_up: usize,
 }
+
+/// The inputs of the steps before the tape: the actuation of both channels and the
+/// forces on the pushed nodes.
+const WARM_UP: ([f64; 2], [[f64; 3]; 2]) = ([0.2, -0.1], [[0.03, 0.0, 0.01], [0.0, 0.02, 0.0]]);
 
 /// The nodes the program pushes.
 const PUSHED: [u32; 2] = [4, 8];
@@ -50,6 +58,8 @@ fn drives() -> Drives {
             })
             .collect(),
         mass: std::array::from_fn(|i| 0.05 + 0.01 * (i % 3) as f64),
+        integrator: Integrator::SymplecticEuler,
+        warm_up: 0,
     }
 }
 
@@ -57,6 +67,7 @@ fn drives() -> Drives {
 fn scene(d: &Drives) -> Scene {
     let mut b = SceneBuilder::new("muscles");
     b.settings.dt = 1e-3;
+    b.settings.integrator = d.integrator;
     b.env.air_drag = 0.01;
     for j in 0..3 {
         for i in 0..3 {
@@ -114,17 +125,29 @@ fn scene(d: &Drives) -> Scene {
 
 /// Sets the inputs of step `t`: the actuation and the forces.
 fn set_inputs(sim: &mut Simulation, d: &Drives, t: usize) {
-    sim.control.actuation = d.actuation[t].iter().map(|&u| u as Real).collect();
-    let f = |v: [f64; 3]| vec3(v[0] as Real, v[1] as Real, v[2] as Real);
-    sim.control.forces = vec![
-        (PUSHED[0], f(d.forces[t][0])),
-        (PUSHED[1], f(d.forces[t][1])),
-    ];
+    set(sim, (d.actuation[t], d.forces[t]));
+}
+
+/// Sets the actuation `u` and the forces `f` on the pushed nodes.
+fn set(sim: &mut Simulation, (u, f): ([f64; 2], [[f64; 3]; 2])) {
+    sim.control.actuation = u.iter().map(|&u| u as Real).collect();
+    let wide = |v: [f64; 3]| vec3(v[0] as Real, v[1] as Real, v[2] as Real);
+    sim.control.forces = vec![(PUSHED[0], wide(f[0])), (PUSHED[1], wide(f[1]))];
+}
+
+/// The sheet of `d` after its warm-up steps.
+fn warmed(d: &Drives) -> Simulation {
+    let mut sim = Simulation::new(scene(d));
+    for _ in 0..d.warm_up {
+        set(&mut sim, WARM_UP);
+        sim.step().expect("no divergence");
+    }
+    sim
 }
 
 /// L = Σ w·x_T over the nodes.
 fn loss(d: &Drives, w: &[[f64; 3]]) -> f64 {
-    let mut sim = Simulation::new(scene(d));
+    let mut sim = warmed(d);
     for t in 0..STEPS {
         set_inputs(&mut sim, d, t);
         sim.step().expect("no divergence");
@@ -136,7 +159,7 @@ fn loss(d: &Drives, w: &[[f64; 3]]) -> f64 {
 }
 
 fn tape_gradient(d: &Drives, w: &[[f64; 3]]) -> Gradients {
-    let mut sim = Simulation::new(scene(d));
+    let mut sim = warmed(d);
     let mut tape = Tape::start(&sim).expect("muscles are differentiable");
     for t in 0..STEPS {
         set_inputs(&mut sim, d, t);
@@ -156,77 +179,152 @@ fn direction(len: usize, seed: u64) -> Vec<f64> {
 /// How a parameter kind is moved along a direction.
 type Shift = fn(&mut Drives, &[f64], f64);
 
-/// Each kind checked: its name, length, the step ε in f64, how to move it, and the tape's
-/// gradient for it.
-fn kinds(g: &Gradients) -> [(&'static str, usize, f64, Shift, Vec<f64>); 7] {
+/// One kind checked.
+struct Kind {
+    name: &'static str,
+    len: usize,
+    /// The step ε in f64.
+    eps: f64,
+    shift: Shift,
+    /// The tape's gradient for it.
+    grad: Vec<f64>,
+}
+
+/// Each kind checked.
+fn kinds(g: &Gradients) -> [Kind; 7] {
     [
-        (
-            "muscles[*].amplitude",
-            3,
-            1e-6,
-            |d, v, e| (0..3).for_each(|m| d.muscles[m].0 += e * v[m]),
-            g.amplitude.clone(),
-        ),
-        (
-            "muscles[0].frequency",
-            1,
-            1e-6,
-            |d, v, e| d.muscles[0].1 += e * v[0],
-            vec![g.frequency[0]],
-        ),
-        (
-            "muscles[0].phase",
-            1,
-            1e-6,
-            |d, v, e| d.muscles[0].2 += e * v[0],
-            vec![g.phase[0]],
-        ),
-        (
-            "control.actuation",
-            2 * STEPS,
-            1e-6,
-            |d, v, e| {
+        Kind {
+            name: "muscles[*].amplitude",
+            len: 3,
+            eps: 1e-6,
+            shift: |d, v, e| (0..3).for_each(|m| d.muscles[m].0 += e * v[m]),
+            grad: g.amplitude.clone(),
+        },
+        Kind {
+            name: "muscles[0].frequency",
+            len: 1,
+            eps: 1e-6,
+            shift: |d, v, e| d.muscles[0].1 += e * v[0],
+            grad: vec![g.frequency[0]],
+        },
+        Kind {
+            name: "muscles[0].phase",
+            len: 1,
+            eps: 1e-6,
+            shift: |d, v, e| d.muscles[0].2 += e * v[0],
+            grad: vec![g.phase[0]],
+        },
+        Kind {
+            name: "control.actuation",
+            len: 2 * STEPS,
+            eps: 1e-6,
+            shift: |d, v, e| {
                 d.actuation
                     .iter_mut()
                     .flatten()
                     .zip(v)
                     .for_each(|(u, v)| *u += e * v)
             },
-            g.actuation.iter().flatten().copied().collect(),
-        ),
-        (
-            "springs[muscles].rest",
-            3,
-            1e-7,
-            |d, v, e| (0..3).for_each(|m| d.rest[m] += e * v[m]),
-            vec![g.rest[3], g.rest[9], g.rest[2]],
-        ),
-        (
-            "control.forces",
-            6 * STEPS,
-            1e-6,
-            |d, v, e| {
+            grad: g.actuation.iter().flatten().copied().collect(),
+        },
+        Kind {
+            name: "springs[muscles].rest",
+            len: 3,
+            eps: 1e-7,
+            shift: |d, v, e| (0..3).for_each(|m| d.rest[m] += e * v[m]),
+            grad: vec![g.rest[3], g.rest[9], g.rest[2]],
+        },
+        Kind {
+            name: "control.forces",
+            len: 6 * STEPS,
+            eps: 1e-6,
+            shift: |d, v, e| {
                 let each = d.forces.iter_mut().flatten().flatten();
                 each.zip(v).for_each(|(f, v)| *f += e * v)
             },
-            g.forces.iter().flatten().flatten().copied().collect(),
-        ),
-        (
-            "nodes[*].mass",
-            9,
-            1e-7,
-            |d, v, e| (0..9).for_each(|i| d.mass[i] += e * v[i]),
-            g.mass.clone(),
-        ),
+            grad: g.forces.iter().flatten().flatten().copied().collect(),
+        },
+        Kind {
+            name: "nodes[*].mass",
+            len: 9,
+            eps: 1e-7,
+            shift: |d, v, e| (0..9).for_each(|i| d.mass[i] += e * v[i]),
+            grad: g.mass.clone(),
+        },
     ]
 }
 
 #[test]
 fn muscles_actuation_and_forces_match_central_differences() {
-    let d = drives();
-    let w: Vec<[f64; 3]> = (0..9)
+    check_inputs(Integrator::SymplecticEuler);
+}
+
+/// The same with velocity Verlet, whose step evaluates the forces at its end with the
+/// step's own inputs and carries the result into the next (and whose first step evaluates
+/// them at the start too).
+#[test]
+fn verlet_muscles_actuation_and_forces_match_central_differences() {
+    check_inputs(Integrator::Verlet);
+}
+
+/// A tape started on a Verlet simulation that has stepped, pushed by other forces: its
+/// carried acceleration holds them, and the first recorded step takes their change. The
+/// inputs of the recorded steps are checked (the muscles' parameters and the masses also
+/// shaped the steps before the tape, which the tape takes as given).
+#[test]
+fn verlet_from_a_stepped_simulation_matches_central_differences() {
+    let d = Drives {
+        integrator: Integrator::Verlet,
+        warm_up: 7,
+        ..drives()
+    };
+    let w = weights();
+    let g = tape_gradient(&d, &w);
+    let recorded = ["control.actuation", "control.forces"];
+    for (seed, kind) in kinds(&g).into_iter().enumerate() {
+        if recorded.contains(&kind.name) {
+            check_kind(&d, &w, kind, seed as u64 + 1);
+        }
+    }
+}
+
+/// The loss's weights.
+fn weights() -> Vec<[f64; 3]> {
+    (0..9)
         .map(|i| [0.3 * i as f64 - 1.0, 1.0 - 0.2 * i as f64, 0.5])
-        .collect();
+        .collect()
+}
+
+/// Checks one kind of [`kinds`] along a direction from `seed`.
+fn check_kind(d: &Drives, w: &[[f64; 3]], kind: Kind, seed: u64) {
+    let Kind {
+        name,
+        len,
+        eps,
+        shift,
+        grad,
+    } = kind;
+    let dir = direction(len, seed);
+    let analytic: f64 = grad.iter().zip(&dir).map(|(g, v)| g * v).sum();
+    let eps = if F64 { eps } else { 1e-3 };
+    let at = |e: f64| {
+        let mut q = d.clone();
+        shift(&mut q, &dir, e);
+        loss(&q, w)
+    };
+    let numeric = (at(eps) - at(-eps)) / (2.0 * eps);
+    common::gradcheck::agrees(name, analytic, numeric);
+    assert!(analytic.abs() > 1e-6, "{name}: the check moves the loss");
+}
+
+/// The tape's gradients with respect to the muscles, actuation and forces of the sheet
+/// stepped by `integrator` against central differences.
+fn check_inputs(integrator: Integrator) {
+    let d = Drives {
+        integrator,
+        ..drives()
+    };
+    let w = weights();
     let g = tape_gradient(&d, &w);
     assert_eq!(
         (g.amplitude.len(), g.actuation.len(), g.actuation[0].len()),
@@ -238,18 +336,8 @@ fn muscles_actuation_and_forces_match_central_differences() {
         "channel muscles have no sine"
     );
     assert_eq!((g.forces.len(), g.forces[0].len()), (STEPS, 2));
-    for (seed, (name, len, eps, shift, grad)) in kinds(&g).into_iter().enumerate() {
-        let dir = direction(len, seed as u64 + 1);
-        let analytic: f64 = grad.iter().zip(&dir).map(|(g, v)| g * v).sum();
-        let eps = if F64 { eps } else { 1e-3 };
-        let at = |e: f64| {
-            let mut q = d.clone();
-            shift(&mut q, &dir, e);
-            loss(&q, &w)
-        };
-        let numeric = (at(eps) - at(-eps)) / (2.0 * eps);
-        common::gradcheck::agrees(name, analytic, numeric);
-        assert!(analytic.abs() > 1e-6, "{name}: the check moves the loss");
+    for (seed, kind) in kinds(&g).into_iter().enumerate() {
+        check_kind(&d, &w, kind, seed as u64 + 1);
     }
 }
 

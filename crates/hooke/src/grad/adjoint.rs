@@ -46,6 +46,12 @@ impl Scratch {
     pub(super) fn gamma(&self) -> &[DVec3] {
         &self.gamma
     }
+
+    /// Sets γ: what the program's forces of the step see, where that is not the γ of its
+    /// one force evaluation (Verlet).
+    pub(super) fn set_gamma(&mut self, gamma: Vec<DVec3>) {
+        self.gamma = gamma;
+    }
 }
 
 /// What the backward pass reads of a model and its step, in f64.
@@ -109,6 +115,11 @@ impl StepModel {
         self.w[i] == 0.0
     }
 
+    /// The velocity factor r after a step.
+    pub(super) fn retention(&self) -> f64 {
+        self.r
+    }
+
     /// Node `i`'s inverse mass w \[1/kg] (0: pinned).
     pub(super) fn inverse_mass(&self, i: usize) -> f64 {
         self.w[i]
@@ -148,10 +159,12 @@ impl StepModel {
         self.spread(at, nodes, params, scratch, 0.0);
     }
 
-    /// Goes back through an implicit (backward Euler) step that ended at (`x₁`, `v₁'`,
-    /// the velocity before the energy loss) with γ = h·A⁻ᵀ·μ given (`implicit.rs`): as
-    /// [`Self::back`], with the forces' derivatives taken at the step's end and
-    /// λv = μ + (∂f/∂v)ᵀγ + h·(∂f/∂x)ᵀγ (= M·A⁻ᵀ·μ).
+    /// Goes back through an implicit (backward Euler, fast mass-spring) step that ended at
+    /// (`x₁`, `v₁'`, the velocity before the energy loss) with γ = h·A⁻ᵀ·μ given
+    /// (`implicit.rs`): as [`Self::back`], with the forces' derivatives taken at the
+    /// step's end and λv = μ + (∂f/∂v)ᵀγ + h·(∂f/∂x)ᵀγ (= M·A⁻ᵀ·μ). A Verlet step, whose
+    /// second force evaluation is at (x₁, v_h), goes back the same way with its own γ
+    /// (`verlet.rs`).
     pub(super) fn back_implicit(
         &self,
         end: (&[Vec3], &[Vec3]),
@@ -188,10 +201,64 @@ impl StepModel {
     /// the parameters untouched.
     pub(super) fn products(
         &self,
-        (x, v): (&[Vec3], &[Vec3]),
+        at: (&[Vec3], &[Vec3]),
         gamma: &[DVec3],
         scratch: &mut Scratch,
     ) -> Vec<[DVec3; 2]> {
+        self.spring_pass(at, gamma, scratch);
+        let sent: &[Sent] = &scratch.sent;
+        (0..at.0.len())
+            .map(|i| {
+                let (sx, sv, _) = self.gathered(i, sent);
+                [sx, sv]
+            })
+            .collect()
+    }
+
+    /// The total force f(x, v) per node \[N]: the constant forces, drag and the springs
+    /// (the program's own forces left out).
+    pub(super) fn forces(&self, (x, v): (&[Vec3], &[Vec3]), scratch: &mut Scratch) -> Vec<DVec3> {
+        let (air, wind) = self.drag;
+        let mut f: Vec<DVec3> = (0..x.len())
+            .map(|i| self.fconst[i] - air * (wide(v[i]) - wind))
+            .collect();
+        // With γ = e_k at every node, each spring sends its ends γ·F = F_k (and nothing
+        // to the adjoints: γ_a − γ_b = 0), which they gather as their springs' force.
+        for (k, e) in [DVec3::X, DVec3::Y, DVec3::Z].into_iter().enumerate() {
+            self.spring_pass((x, v), &vec![e; x.len()], scratch);
+            let sent: &[Sent] = &scratch.sent;
+            for (i, fi) in f.iter_mut().enumerate() {
+                fi[k] += self.gathered(i, sent).2;
+            }
+        }
+        f
+    }
+
+    /// Goes back through one more evaluation of the forces, at (`x`, `v`), with γ given:
+    /// (∂f/∂x)ᵀγ added to λx, (∂f/∂v)ᵀγ to λv, the parameters' and masses' gradients to
+    /// theirs; `scratch.gamma()` is γ afterwards.
+    pub(super) fn back_force(
+        &self,
+        at: (&[Vec3], &[Vec3]),
+        gamma: &[DVec3],
+        nodes: &mut [NodeAdjoint],
+        params: &mut [Params],
+        scratch: &mut Scratch,
+    ) {
+        let mut more = vec![NodeAdjoint::default(); nodes.len()];
+        scratch.gamma.clear();
+        scratch.gamma.extend_from_slice(gamma);
+        self.spread(at, &mut more, params, scratch, 0.0);
+        for (n, m) in nodes.iter_mut().zip(&more) {
+            n.x += m.x;
+            n.v += m.v;
+            n.mass += m.mass;
+        }
+    }
+
+    /// The spring pass at (`x`, `v`) for γ into `scratch.sent`, the parameters'
+    /// gradients thrown away.
+    fn spring_pass(&self, (x, v): (&[Vec3], &[Vec3]), gamma: &[DVec3], scratch: &mut Scratch) {
         let groups = self.springs.groups();
         scratch.spare.clear();
         scratch.spare.resize(groups, Params::default());
@@ -201,13 +268,6 @@ impl StepModel {
         par::chunks_mut2(sent, spare, SPRING_CHUNK / LANES, |first, out, ps| {
             self.springs.back(first, &at, out, ps);
         });
-        let sent: &[Sent] = sent;
-        (0..x.len())
-            .map(|i| {
-                let (sx, sv, _) = self.gathered(i, sent);
-                [sx, sv]
-            })
-            .collect()
     }
 
     /// Passes 2 and 3 with `scratch.gamma` set; `x_to_v` \[s] adds that much of

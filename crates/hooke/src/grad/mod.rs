@@ -26,7 +26,9 @@
 //! gradient is passed on to the muscle's amplitude, frequency and phase, the actuation of
 //! that step and the spring's own rest length.
 //!
-//! What is differentiable so far: symplectic Euler, one substep a step, Hooke springs with
+//! What is differentiable so far: symplectic Euler and velocity Verlet (`verlet.rs`: the
+//! acceleration the step carries as a third adjoint), backward Euler and fast mass-spring
+//! by the adjoint method (`implicit.rs`), one substep a step, Hooke springs with
 //! axial or isotropic damping, ropes, Nissen's stable springs in force form (`stable.rs`), gravity and force fields, air drag and wind, energy loss,
 //! pinned nodes, anchors on paths (`anchored.rs`), muscles (sine or actuation channel), the actuation of every step and
 //! the program's own forces of every step (`external.rs`), the ground with Coulomb
@@ -49,6 +51,7 @@ mod spring_pass;
 mod stable;
 mod support;
 mod tape;
+mod verlet;
 
 pub use error::TapeError;
 pub use gradients::Gradients;

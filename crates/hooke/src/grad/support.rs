@@ -41,6 +41,7 @@ pub(crate) fn check(
 ) -> Result<(), NotDifferentiable> {
     let differentiated = [
         Integrator::SymplecticEuler,
+        Integrator::Verlet,
         Integrator::BackwardEuler,
         Integrator::FastMassSpring,
     ];
@@ -48,8 +49,8 @@ pub(crate) fn check(
         return refuse(
             "settings.integrator",
             &format!(
-                "{} is not differentiated yet; use symplectic-euler, backward-euler or \
-                 fast-mass-spring",
+                "{} is not differentiated yet; use symplectic-euler, verlet, backward-euler \
+                 or fast-mass-spring",
                 settings.integrator
             ),
         );
@@ -78,15 +79,15 @@ pub(crate) fn check(
         );
     }
     check_contacts(model)?;
-    let implicit = settings.integrator != Integrator::SymplecticEuler;
     let name = settings.integrator;
+    let implicit = [Integrator::BackwardEuler, Integrator::FastMassSpring].contains(&name);
     if implicit && model.contacts.any() {
         return refuse(
             "ground",
             &format!("contacts under {name} (its penalty planes) are not differentiated yet"),
         );
     }
-    if implicit && !model.anchors.is_empty() {
+    if name != Integrator::SymplecticEuler && !model.anchors.is_empty() {
         return refuse(
             "anchors",
             &format!("anchors under {name} are not differentiated yet"),

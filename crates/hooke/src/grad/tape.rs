@@ -15,6 +15,7 @@ use super::muscles::MuscleTape;
 use super::spring::Params;
 use super::spring_pass::Damping;
 use super::support;
+use super::verlet::{self, VerletBack};
 use crate::real::Vec3;
 use crate::settings::Integrator;
 use crate::sim::Simulation;
@@ -67,6 +68,11 @@ pub struct Tape {
     implicit: Option<ImplicitBack>,
     /// The nodes anchors move along their paths (`anchored.rs`).
     anchored: Vec<u32>,
+    /// Velocity Verlet's adjoint, if the scene steps with it.
+    verlet: Option<VerletBack>,
+    /// The program's forces of the last step before the tape (Verlet's carried
+    /// acceleration holds them).
+    forces_before: Vec<(u32, Vec3)>,
 }
 
 /// One recorded state and the loss's gradient there, for [`Tape::backward_with`]'s
@@ -133,6 +139,9 @@ impl Tape {
             ground: GroundBack::new(model, h),
             implicit: ImplicitBack::new(model, settings),
             anchored: model.anchors.iter().map(|a| a.node).collect(),
+            verlet: (settings.integrator == Integrator::Verlet)
+                .then(|| VerletBack::new(model.nodes.len())),
+            forces_before: sim.ws().loads.external.clone(),
         })
     }
 
@@ -206,6 +215,9 @@ impl Tape {
         if let Some(implicit) = &mut self.implicit {
             implicit.begin();
         }
+        if let Some(verlet) = &mut self.verlet {
+            verlet.begin();
+        }
         let every = self.checkpoints.every();
         for (c, len) in self
             .checkpoints
@@ -258,9 +270,9 @@ impl Tape {
         Ok(g)
     }
 
-    /// Goes back through the integration in step `j` of `seg`: symplectic Euler's
-    /// formulas, or the implicit step's adjoint solve (`implicit.rs`), whose relative
-    /// residual it returns.
+    /// Goes back through the integration in step `j` of `seg`: symplectic Euler's or
+    /// Verlet's formulas, or the implicit step's adjoint solve (`implicit.rs`), whose
+    /// relative residual it returns.
     fn integrator_back(
         &mut self,
         (seg, j): (&Segment, usize),
@@ -268,6 +280,22 @@ impl Tape {
         params: &mut [Params],
         scratch: &mut Scratch,
     ) -> Option<f64> {
+        if let Some(verlet) = &mut self.verlet {
+            let t = seg.first + j;
+            let start = verlet::Start {
+                x: &seg.x[j],
+                v: &seg.v[j],
+                a: seg.a[j].as_deref(),
+                forces: self.forces.forces(t),
+                previous: match t {
+                    0 => &self.forces_before,
+                    _ => self.forces.forces(t - 1),
+                },
+                first: t == 0,
+            };
+            verlet.back((&self.model, &start), nodes, params, scratch);
+            return None;
+        }
         let Some(implicit) = &mut self.implicit else {
             let v = anchored::velocities(
                 (&seg.x[j], &seg.x[j + 1]),
@@ -312,8 +340,16 @@ impl Tape {
     /// Recomputes segment `c` (`len` steps from its kept state) into `segment`.
     fn replay_segment(&mut self, c: usize, len: usize, seg: &mut Segment) -> Result<(), TapeError> {
         *self.replay.state_mut() = self.checkpoints.start_of(c).clone();
-        seg.keep(0, &self.replay);
         let first = c * self.checkpoints.every();
+        seg.first = first;
+        seg.keep(0, &self.replay);
+        // The forces of the step before, as the recorded run had them: Verlet's carried
+        // acceleration takes their change (`step/external.rs`).
+        let before = match first {
+            0 => &self.forces_before[..],
+            _ => self.forces.forces(first - 1),
+        };
+        self.replay.ws_mut().loads.external = before.to_vec();
         for j in 1..=len {
             // The inputs the step had when it was recorded.
             let u = self.muscles.actuation(first + j - 1);
@@ -364,6 +400,11 @@ struct Segment {
     /// The nodes that touched the surfaces in each step, as they entered the contacts
     /// stage (the start's list empty).
     contacts: Vec<Vec<Entering>>,
+    /// Velocity Verlet's carried acceleration in each state \[m/s²] (`None` where none
+    /// was: the first state of a fresh simulation, or another integrator).
+    a: Vec<Option<Vec<Vec3>>>,
+    /// The rollout's step that starts at the segment's first state.
+    first: usize,
 }
 
 impl Segment {
@@ -373,9 +414,11 @@ impl Segment {
             self.x.resize_with(j + 1, Vec::new);
             self.v.resize_with(j + 1, Vec::new);
             self.contacts.resize_with(j + 1, Vec::new);
+            self.a.resize_with(j + 1, || None);
         }
         self.x[j].clone_from(&sim.state().x);
         self.v[j].clone_from(&sim.state().v);
+        self.a[j].clone_from(&sim.state().verlet_accel);
         let (touched, (x_in, v_in)) = (sim.state().touching(), sim.before_contacts());
         self.contacts[j].clear();
         if j > 0 {
