@@ -155,6 +155,40 @@ def test_gradcheck_passes_through_fast_mass_spring():
     assert len(result.rows) == 6 and result.passed, result
 
 
+def test_the_gas_of_a_balloon_has_a_gradient():
+    # Seed 002's balloon skin (an icosphere filled with an ideal gas) without its string,
+    # in zero gravity, squashed by 10% so that it pulses: its final mean radius against
+    # its gas's n·R·T, by the tape and by central differences (float32: rtol 1e-2). (On
+    # the string, whose damped ropes slacken and tighten, the loss has kinks that float32
+    # differences cannot step over.) The tape is checked in f64 to 1e-5 over 1 000 steps,
+    # with both gas laws and three integrators, by crates/hooke/tests/gradients_gas.rs.
+    doc = json.loads(hooke.scene("balloon").to_json())
+    n = 1 + max(i for f in doc["surfaces"][0]["faces"] for i in f)
+    doc["nodes"] = doc["nodes"][:n]
+    for node in doc["nodes"]:
+        node["x"][1] *= 0.9
+    doc["springs"] = [s for s in doc["springs"] if max(s["a"], s["b"]) < n]
+    doc["settings"].update(gravity=[0.0, 0.0, 0.0], fields=[])
+
+    def radius(nrt):
+        doc["surfaces"][0]["pressure"]["nrt"] = nrt
+        sim = hooke.Simulation(hooke.Scene.from_json(json.dumps(doc)))
+        with sim.tape() as t:
+            sim.step(300)
+        x = sim.positions.astype(np.float64)
+        return float(np.mean(np.linalg.norm(x - x.mean(0), axis=1))), t, x
+
+    _, t, x = radius(20.0)
+    u = (x - x.mean(0)) / np.linalg.norm(x - x.mean(0), axis=1)[:, None]
+    t.backward(dx=(u - u.mean(0)) / n)  # d(mean radius)/dx, the centre's share included
+    tape = t.grad("surfaces[0].pressure.nrt")
+    assert t.grad("surfaces[*].pressure.nrt").shape == (1,)
+    assert t.grad("surfaces[0].pressure.volume") == 0.0  # an ideal gas has no target
+    differences = (radius(20.1)[0] - radius(19.9)[0]) / 0.2
+    print(f"d(radius)/d(nRT): tape {tape:.6e}, differences {differences:.6e}")
+    assert abs(tape - differences) <= 1e-2 * abs(differences), (tape, differences)
+
+
 def test_a_feature_without_a_gradient_is_named():
     sim = hooke.Simulation(sheet("xpbd"))
     with pytest.raises(hooke.NotDifferentiableError, match="xpbd") as e:

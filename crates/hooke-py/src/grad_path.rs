@@ -12,7 +12,9 @@ use pyo3::prelude::*;
 const FIELDS: &str = "springs[*].k, springs[*].c, springs[*].rest, springs[*].cs and \
                       springs[*].cd (stable springs), nodes[*].mass, \
                       nodes[*].x and nodes[*].v (the initial state), muscles[*].amplitude, \
-                      muscles[*].frequency, muscles[*].phase, control.actuation and control.forces (per step)";
+                      muscles[*].frequency, muscles[*].phase, surfaces[*].pressure.nrt, \
+                      surfaces[*].pressure.volume and surfaces[*].pressure.scale (the gas laws), \
+                      control.actuation and control.forces (per step)";
 
 /// One parameter kind's gradient: a value per element, or a vector per element.
 enum Column<'a> {
@@ -41,6 +43,11 @@ pub(crate) fn read<'py>(py: Python<'py>, g: &Gradients, path: &str) -> PyResult<
     let [Key::Field(list), select, Key::Field(field), rest @ ..] = keys.as_slice() else {
         return Err(unknown());
     };
+    // A gas law's parameter: `surfaces[*].pressure.nrt`, `.volume`, `.scale`.
+    let (field, rest) = match (list.as_str(), field.as_str(), rest) {
+        ("surfaces", "pressure", [Key::Field(law), more @ ..]) => (law, more),
+        _ => (field, rest),
+    };
     let column = match (list.as_str(), field.as_str()) {
         ("springs", "k") => Column::Scalars(&g.k),
         ("springs", "c") => Column::Scalars(&g.c),
@@ -53,6 +60,9 @@ pub(crate) fn read<'py>(py: Python<'py>, g: &Gradients, path: &str) -> PyResult<
         ("muscles", "amplitude") => Column::Scalars(&g.amplitude),
         ("muscles", "frequency") => Column::Scalars(&g.frequency),
         ("muscles", "phase") => Column::Scalars(&g.phase),
+        ("surfaces", "nrt") => Column::Scalars(&g.pressure_nrt),
+        ("surfaces", "volume") => Column::Scalars(&g.pressure_volume),
+        ("surfaces", "scale") => Column::Scalars(&g.pressure_scale),
         _ => return Err(unknown()),
     };
     let component = match (rest, &column) {

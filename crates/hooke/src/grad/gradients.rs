@@ -39,7 +39,15 @@ pub struct Gradients {
     /// ∂L/∂F per recorded step for each of the program's forces given for it
     /// (`Simulation::control.forces`, in the order given) [per N].
     pub forces: Vec<Vec<[f64; 3]>>,
-    /// Backward Euler only (empty otherwise): per recorded step, the relative residual
+    /// ∂L/∂(n·R·T) per surface whose gas is ideal [per J] (0 for the other surfaces).
+    pub pressure_nrt: Vec<f64>,
+    /// ∂L/∂volume per surface whose gas pushes towards a target volume [per m³] (0 for the
+    /// others).
+    pub pressure_volume: Vec<f64>,
+    /// ∂L/∂scale per surface whose gas pushes towards a target volume [per Pa] (0 for the
+    /// others).
+    pub pressure_scale: Vec<f64>,
+    /// Backward Euler and fast mass-spring only (empty otherwise): per recorded step, the relative residual
     /// |μ − Aᵀ·γ'| / |μ| its adjoint solve ended with — at most 10⁻¹² where it was solved;
     /// larger where the step's matrix is near singular (a cloth crumpling at a frame-sized
     /// step), and there the gradient through that step is not to be trusted.
@@ -76,6 +84,9 @@ impl Gradients {
             phase: muscles.phase,
             actuation: muscles.actuation,
             forces: Vec::new(),
+            pressure_nrt: Vec::new(),
+            pressure_volume: Vec::new(),
+            pressure_scale: Vec::new(),
             adjoint_residuals: Vec::new(),
         }
     }

@@ -97,10 +97,6 @@ pub(crate) fn check(
     let features = [
         ("sensors", !act.sensors.is_empty()),
         ("controllers", !act.controllers.is_empty()),
-        (
-            "surfaces[*].pressure",
-            model.surfaces.iter().any(|s| s.pressure.is_some()),
-        ),
     ];
     match features.iter().find(|(_, present)| *present) {
         Some((name, _)) => refuse(name, "not differentiated yet"),

@@ -8,10 +8,11 @@ use super::anchored;
 use super::checkpoints::Checkpoints;
 use super::error::TapeError;
 use super::external::ForceTape;
+use super::gas::{GasBack, GasGradients};
 use super::gradients::Gradients;
 use super::ground::{Entering, GroundBack};
 use super::implicit::ImplicitBack;
-use super::muscles::MuscleTape;
+use super::muscles::{MuscleGradients, MuscleTape};
 use super::spring::Params;
 use super::spring_pass::Damping;
 use super::support;
@@ -73,6 +74,8 @@ pub struct Tape {
     /// The program's forces of the last step before the tape (Verlet's carried
     /// acceleration holds them).
     forces_before: Vec<(u32, Vec3)>,
+    /// The surfaces with a gas, if any.
+    gas: Option<GasBack>,
 }
 
 /// One recorded state and the loss's gradient there, for [`Tape::backward_with`]'s
@@ -142,6 +145,7 @@ impl Tape {
             verlet: (settings.integrator == Integrator::Verlet)
                 .then(|| VerletBack::new(model.nodes.len())),
             forces_before: sim.ws().loads.external.clone(),
+            gas: GasBack::new(model),
         })
     }
 
@@ -199,19 +203,25 @@ impl Tape {
         mut per_step: Option<&mut dyn FnMut(LossAt<'_>)>,
     ) -> Result<Gradients, TapeError> {
         let n = self.model.nodes();
-        let mut nodes = final_adjoints(n, dx, dv)?;
-        let mut params = vec![Params::default(); self.model.spring_groups()];
-        let (mut scratch, mut segment) = (Scratch::default(), Segment::default());
-        let mut loss = StepLoss::new(n);
-        let mut muscles = self.muscles.zero_gradients(self.steps);
-        let mut forces = self.forces.zero_gradients();
-        // The implicit step's adjoint residual per step (none for symplectic Euler).
-        let solves = if self.implicit.is_some() {
-            self.steps
-        } else {
-            0
+        let mut back = Back {
+            nodes: final_adjoints(n, dx, dv)?,
+            params: vec![Params::default(); self.model.spring_groups()],
+            scratch: Scratch::default(),
+            muscles: self.muscles.zero_gradients(self.steps),
+            forces: self.forces.zero_gradients(),
+            gas: (self.gas.as_ref().map(GasBack::zero_gradients))
+                .unwrap_or_else(|| GasGradients::none(self.replay.model().surfaces.len())),
+            // The implicit step's adjoint residual per step (none for the explicit ones).
+            residuals: vec![
+                0.0;
+                if self.implicit.is_some() {
+                    self.steps
+                } else {
+                    0
+                }
+            ],
         };
-        let mut residuals = vec![0.0; solves];
+        let (mut segment, mut loss) = (Segment::default(), StepLoss::new(n));
         if let Some(implicit) = &mut self.implicit {
             implicit.begin();
         }
@@ -219,35 +229,55 @@ impl Tape {
             verlet.begin();
         }
         let every = self.checkpoints.every();
-        for (c, len) in self
-            .checkpoints
-            .segments_back(self.steps)
-            .collect::<Vec<_>>()
-        {
+        let segments: Vec<_> = self.checkpoints.segments_back(self.steps).collect();
+        for (c, len) in segments {
             self.replay_segment(c, len, &mut segment)?;
             for j in (0..len).rev() {
                 if let Some(f) = per_step.as_mut() {
                     let after = (&segment.x[j + 1][..], &segment.v[j + 1][..]);
                     let s = c * every + j + 1;
-                    let du = muscles.actuation.get(s).map_or(&[][..], |u| &u[..]);
-                    loss.add((s, du), after, f, &mut nodes);
+                    let du = back.muscles.actuation.get(s).map_or(&[][..], |u| &u[..]);
+                    loss.add((s, du), after, f, &mut back.nodes);
                 }
-                let t = c * every + j;
-                anchored::prescribed(&self.anchored, &mut nodes);
-                let touched = (&segment.contacts[j + 1][..], &segment.x[j][..]);
-                let starts = self.ground_back(touched, &mut nodes);
-                let rest = self.muscles.enter(t, &mut self.model, &params);
-                let solved =
-                    self.integrator_back((&segment, j), &mut nodes, &mut params, &mut scratch);
-                if let Some(r) = solved {
-                    residuals[t] = r;
-                }
-                starts.iter().for_each(|&(i, dx)| nodes[i as usize].x += dx);
-                self.muscles.leave(t, &rest, &mut params, &mut muscles);
-                let gamma = (t, scratch.gamma());
-                (self.forces).leave(gamma, &self.model, &mut nodes, &mut forces);
+                self.step_back((&segment, j), &mut back);
             }
         }
+        Ok(self.gradients(back))
+    }
+
+    /// Goes back through step `j` of `seg`: its contacts, its muscles, its integration,
+    /// its gas and the program's forces.
+    fn step_back(&mut self, (seg, j): (&Segment, usize), back: &mut Back) {
+        let t = seg.first + j;
+        let Back {
+            nodes,
+            params,
+            scratch,
+            ..
+        } = back;
+        anchored::prescribed(&self.anchored, nodes);
+        let starts = self.ground_back((&seg.contacts[j + 1][..], &seg.x[j][..]), nodes);
+        let rest = self.muscles.enter(t, &mut self.model, params);
+        if let Some(r) = self.integrator_back((seg, j), nodes, params, scratch) {
+            back.residuals[t] = r;
+        }
+        starts.iter().for_each(|&(i, dx)| nodes[i as usize].x += dx);
+        self.muscles.leave(t, &rest, params, &mut back.muscles);
+        if let Some(gas) = &self.gas {
+            gas.back(
+                (&seg.x[j], scratch.gamma()),
+                &self.model,
+                nodes,
+                &mut back.gas,
+            );
+        }
+        let gamma = self.forces_gamma(scratch.gamma());
+        (self.forces).leave((t, &gamma), &self.model, nodes, &mut back.forces);
+    }
+
+    /// The gradients from what the backward pass gathered.
+    fn gradients(&self, back: Back) -> Gradients {
+        let mut nodes = back.nodes;
         // A pinned node is held at rest (a scene cannot give it a velocity): its initial
         // velocity is not a parameter; nor is an anchored node's state, which its path sets.
         for (i, n) in nodes.iter_mut().enumerate() {
@@ -256,8 +286,8 @@ impl Tape {
             }
         }
         anchored::prescribed(&self.anchored, &mut nodes);
-        let springs = (&params[..], self.model.springs());
-        let mut g = Gradients::of(&nodes, springs, muscles);
+        let springs = (&back.params[..], self.model.springs());
+        let mut g = Gradients::of(&nodes, springs, back.muscles);
         let per_spring = [&mut g.k[..], &mut g.c[..], &mut g.cs[..], &mut g.cd[..]];
         super::stable::to_coefficients(
             self.replay.model(),
@@ -265,9 +295,11 @@ impl Tape {
             per_spring,
             &mut g.mass,
         );
-        g.forces = forces;
-        g.adjoint_residuals = residuals;
-        Ok(g)
+        g.forces = back.forces;
+        g.adjoint_residuals = back.residuals;
+        let gas = back.gas;
+        (g.pressure_nrt, g.pressure_volume, g.pressure_scale) = (gas.nrt, gas.volume, gas.scale);
+        g
     }
 
     /// Goes back through the integration in step `j` of `seg`: symplectic Euler's or
@@ -282,6 +314,11 @@ impl Tape {
     ) -> Option<f64> {
         if let Some(verlet) = &mut self.verlet {
             let t = seg.first + j;
+            // The gas the first step's own start acceleration held (none carried).
+            let gas = match (&self.gas, &seg.a[j]) {
+                (Some(g), None) => g.forces(&seg.x[j]),
+                _ => Vec::new(),
+            };
             let start = verlet::Start {
                 x: &seg.x[j],
                 v: &seg.v[j],
@@ -292,6 +329,7 @@ impl Tape {
                     _ => self.forces.forces(t - 1),
                 },
                 first: t == 0,
+                gas: &gas,
             };
             verlet.back((&self.model, &start), nodes, params, scratch);
             return None;
@@ -315,6 +353,19 @@ impl Tape {
         self.model
             .back_implicit(end, &gamma, nodes, params, scratch);
         Some(solved.residual)
+    }
+
+    /// What the program's forces of the step gone back through last see: the γ of its
+    /// force evaluations, and under Verlet the changes its carried acceleration took.
+    fn forces_gamma(&self, gamma: &[DVec3]) -> Vec<DVec3> {
+        match &self.verlet {
+            Some(v) => gamma
+                .iter()
+                .zip(v.restart())
+                .map(|(g, r)| *g + *r)
+                .collect(),
+            None => gamma.to_vec(),
+        }
     }
 
     /// Goes back through the ground's response to the nodes that touched it in a step,
@@ -388,6 +439,24 @@ fn final_adjoints(
         mass: 0.0,
     };
     Ok(dx.iter().zip(dv).map(adjoint).collect())
+}
+
+/// What the backward pass gathers as it goes back, step by step.
+struct Back {
+    /// ∂L/∂x, ∂L/∂v of the state reached so far, and the masses' gradients.
+    nodes: Vec<NodeAdjoint>,
+    /// The springs' parameters' gradients, by group of four springs.
+    params: Vec<Params>,
+    /// Buffers reused from step to step.
+    scratch: Scratch,
+    /// The muscles' and the actuation's gradients.
+    muscles: MuscleGradients,
+    /// The program's forces' gradients, per step.
+    forces: Vec<Vec<[f64; 3]>>,
+    /// The gas laws' gradients.
+    gas: GasGradients,
+    /// The implicit steps' adjoint residuals, per step.
+    residuals: Vec<f64>,
 }
 
 /// The states of the segment being gone back through, reused from segment to segment.

@@ -41,6 +41,8 @@ pub(super) struct VerletBack {
     /// ∂L/∂a per node: the adjoint of the acceleration the step gone back through last
     /// started with.
     la: Vec<DVec3>,
+    /// Per node, M⁻¹·(λa_t' − λa_{t+1}') of the step gone back through last ([`Self::restart`]).
+    restart: Vec<DVec3>,
 }
 
 /// The start of a recorded step: its positions, velocities and the acceleration carried
@@ -59,6 +61,8 @@ pub(super) struct Start<'a> {
     pub previous: &'a [(u32, Vec3)],
     /// Whether this is the tape's first step.
     pub first: bool,
+    /// The forces the pressure stage held over the step \[N] (empty without a gas).
+    pub gas: &'a [DVec3],
 }
 
 impl VerletBack {
@@ -66,6 +70,7 @@ impl VerletBack {
     pub(super) fn new(n: usize) -> Self {
         Self {
             la: vec![DVec3::ZERO; n],
+            restart: vec![DVec3::ZERO; n],
         }
     }
 
@@ -76,7 +81,8 @@ impl VerletBack {
 
     /// Goes back through the step that started at `start`: `nodes` holds λx₁, λv₁ on entry
     /// and λx, λv on return; the springs' parameters' gradients are added to `params`;
-    /// afterwards `scratch.gamma()` holds the γ of every force evaluation of the step.
+    /// afterwards `scratch.gamma()` holds the sum of the γ of the step's force evaluations
+    /// (the one at its end, and the first step's at its start).
     pub(super) fn back(
         &mut self,
         (sm, start): (&StepModel, &Start),
@@ -117,13 +123,27 @@ impl VerletBack {
                 }
             }
         }
-        // What the program's forces of the step see: γ + M⁻¹·(λa_t' − λa_{t+1}').
-        let forces_gamma =
-            (0..nodes.len()).map(|i| gamma[i] + sm.inverse_mass(i) * (self.la[i] - la_after[i]));
-        scratch.set_gamma(forces_gamma.collect());
         if start.a.is_none() {
+            // Both evaluations' γ, for what the step held over it (the gas, the program's
+            // forces): the first step computed its own a₀, took no change of forces.
+            let both = (gamma.iter().zip(scratch.gamma()))
+                .map(|(g, g0)| *g + *g0)
+                .collect();
+            scratch.set_gamma(both);
             self.la.fill(DVec3::ZERO);
         }
+        // The program's forces of the step see besides γ the change at its start and the
+        // one at the next step's: M⁻¹·(λa_t' − λa_{t+1}') (`restart`).
+        self.restart = (0..nodes.len())
+            .map(|i| sm.inverse_mass(i) * (self.la[i] - la_after[i]))
+            .collect();
+    }
+
+    /// What the program's forces of the step gone back through last see besides the γ of
+    /// its force evaluations: the change the carried acceleration took at its start less
+    /// the one at the next step's, M⁻¹·(λa_t' − λa_{t+1}').
+    pub(super) fn restart(&self) -> &[DVec3] {
+        &self.restart
     }
 }
 
@@ -132,7 +152,7 @@ impl VerletBack {
 /// the same order), or, without one, M⁻¹·f(x₀, v₀).
 fn start_acceleration(sm: &StepModel, start: &Start, scratch: &mut Scratch) -> Vec<Vec3> {
     let Some(carried) = start.a else {
-        return acceleration(sm, (start.x, start.v), start.forces, scratch);
+        return acceleration(sm, start, scratch);
     };
     let mut a = carried.to_vec();
     if start.previous != start.forces {
@@ -148,21 +168,19 @@ fn start_acceleration(sm: &StepModel, start: &Start, scratch: &mut Scratch) -> V
     a
 }
 
-/// M⁻¹·f(x, v) per node with the program's `forces` of the step, computed in f64 and
-/// rounded to Real (0 at a pinned node): the first step's a₀, which the step computed in
-/// Real (so v_h may differ from the step's in its last bit, and the derivatives are taken
-/// that close to where the step took them).
-fn acceleration(
-    sm: &StepModel,
-    (x, v): (&[Vec3], &[Vec3]),
-    forces: &[(u32, Vec3)],
-    scratch: &mut Scratch,
-) -> Vec<Vec3> {
-    let mut f = sm.forces((x, v), scratch);
-    for &(node, force) in forces {
+/// M⁻¹·f(x₀, v₀) per node with the program's forces and the gas of the step, computed in
+/// f64 and rounded to Real (0 at a pinned node): the first step's a₀, which the step
+/// computed in Real (so v_h may differ from the step's in its last bit, and the
+/// derivatives are taken that close to where the step took them).
+fn acceleration(sm: &StepModel, start: &Start, scratch: &mut Scratch) -> Vec<Vec3> {
+    let mut f = sm.forces((start.x, start.v), scratch);
+    for &(node, force) in start.forces {
         if let Some(fi) = f.get_mut(node as usize) {
             *fi += wide(force);
         }
+    }
+    for (fi, g) in f.iter_mut().zip(start.gas) {
+        *fi += *g;
     }
     (0..f.len())
         .map(|i| {

@@ -56,6 +56,11 @@ impl<P: Clone> Along<'_, P> {
     pub fn central(&self, e: f64) -> f64 {
         (self.at(e) - self.at(-e)) / (2.0 * e)
     }
+
+    /// The five-point estimate ([`five_point`]), step `e`.
+    pub fn five_point(&self, e: f64) -> f64 {
+        five_point(|e| self.at(e), e)
+    }
 }
 
 /// ε of a check: the first in f64 builds, the second in f32.
