@@ -12,7 +12,9 @@ of any state of the trajectory trains what went in:
   state the step starts from, ``u = policy(x, v)`` (positions and velocities as
   ``(nodes, 3)`` float64 tensors), whose weights get their gradient through every step
   it drove (hooke gives ∂L/∂u of each step; torch takes it back through the network to
-  its weights and to the state it read).
+  its weights and to the state it read). A controller with a memory (a filter, a
+  recurrent network) defines ``initial_state()`` and is called ``u, h = policy(x, v, h)``:
+  the gradient goes back through its state from step to step too.
 
 ::
 
@@ -102,17 +104,19 @@ class _Rollout(torch.autograd.Function):
         sim = Simulation(_scene_with(plan.scene, plan.paths, values))
         actuation = tensors[-1].detach().cpu().numpy() if plan.open_loop else None
         xs, vs, decisions = [sim.positions.copy()], [sim.velocities.copy()], []
+        h0 = h = _initial_state(plan.policy)
         with sim.tape() as tape:
             for step in range(plan.steps):
                 if plan.policy is not None:
-                    decisions.append(_decide(plan.policy, sim))
-                    sim.set_actuation(decisions[-1][2].detach().cpu().numpy())
+                    decisions.append(_decide(plan.policy, sim, h))
+                    h = decisions[-1].h_out
+                    sim.set_actuation(decisions[-1].u.detach().cpu().numpy())
                 elif actuation is not None:
                     sim.set_actuation(actuation[step])
                 sim.step(1)
                 xs.append(sim.positions.copy())
                 vs.append(sim.velocities.copy())
-        ctx.plan, ctx.tape, ctx.decisions = plan, tape, decisions
+        ctx.plan, ctx.tape, ctx.decisions, ctx.h0 = plan, tape, decisions, h0
         ctx.shapes = [t.shape for t in tensors]
         ctx.dtypes = [t.dtype for t in tensors]
         as_tensor = lambda a: torch.from_numpy(np.asarray(a, dtype=np.float64))  # noqa: E731
@@ -137,6 +141,7 @@ class _Rollout(torch.autograd.Function):
         dx0, dv0 = gxs[0].copy(), gvs[0].copy()
         if plan.policy is not None:
             through.add(0, np.asarray(tape.grad("control.actuation"))[0], dx0, dv0)
+            through.start(ctx.h0)
         grads: list[Any] = [None]
         for path, shape, dtype in zip(plan.paths, ctx.shapes, ctx.dtypes):
             g = np.asarray(tape.grad(path), dtype=np.float64)
@@ -149,42 +154,82 @@ class _Rollout(torch.autograd.Function):
         return tuple(grads)
 
 
-class _Through:
-    """Going back through the controller: the graph of each step's decision u = π(x, v),
-    kept from the forward pass, takes ∂L/∂u of that step back to the state it read and to
-    the controller's weights."""
+@dataclass
+class _Decision:
+    """One step's decision with its graph: the state read (float64 leaves), the
+    controller's memory before (a leaf) and after, and the channel values."""
 
-    def __init__(self, policy: Any, decisions: list[tuple[torch.Tensor, torch.Tensor, torch.Tensor]], weights: list[torch.Tensor]):
+    x: torch.Tensor
+    v: torch.Tensor
+    h_in: torch.Tensor | None
+    h_out: torch.Tensor | None
+    u: torch.Tensor
+
+
+class _Through:
+    """Going back through the controller: the graph of each step's decision
+    u = π(x, v) (or u, h' = π(x, v, h)), kept from the forward pass, takes ∂L/∂u of that
+    step (and ∂L/∂h' from the steps after) back to the state it read, to the memory it
+    started from and to the controller's weights. Called for the states last to first."""
+
+    def __init__(self, policy: Any, decisions: list[_Decision], weights: list[torch.Tensor]):
         self.params = list(policy.parameters()) if policy is not None else []
         self.decisions = decisions
         self.weights = weights
+        self.dh: torch.Tensor | None = None  # ∂L/∂h' of the decision gone back through last
 
     def add(self, step: int, du: np.ndarray, dx: np.ndarray, dv: np.ndarray) -> None:
         """Adds (∂π/∂x)ᵀ·du and (∂π/∂v)ᵀ·du of the decision at state ``step`` to ``dx``,
         ``dv``, and (∂π/∂w)ᵀ·du to the weights' gradients; nothing after the last step."""
-        if step >= len(self.decisions) or len(du) == 0:
+        if step >= len(self.decisions):
             return
-        x, v, u = self.decisions[step]
-        du_t = torch.from_numpy(np.asarray(du, dtype=np.float64)).to(u.dtype).reshape(u.shape)
-        got = torch.autograd.grad(u, [x, v, *self.params], du_t, allow_unused=True)
+        d = self.decisions[step]
+        du = np.asarray(du, dtype=np.float64) if len(du) else np.zeros(d.u.shape)  # no channels: u moves nothing
+        du_t = torch.from_numpy(du).to(d.u.dtype).reshape(d.u.shape)
+        outputs, grads, inputs = [d.u], [du_t], [d.x, d.v, *self.params]
+        if d.h_out is not None:
+            dh = self.dh if self.dh is not None else torch.zeros_like(d.h_out)
+            outputs, grads, inputs = outputs + [d.h_out], grads + [dh], inputs + [d.h_in]
+        got = torch.autograd.grad(outputs, inputs, grads, allow_unused=True)
         for out, g in ((dx, got[0]), (dv, got[1])):
             if g is not None:
                 out += g.detach().cpu().numpy()
-        for acc, g in zip(self.weights, got[2:]):
+        for acc, g in zip(self.weights, got[2 : 2 + len(self.params)]):
+            if g is not None:
+                acc += g.detach().to(acc.dtype)
+        if d.h_out is not None:
+            self.dh = got[-1] if got[-1] is not None else torch.zeros_like(d.h_in)
+
+    def start(self, h0: torch.Tensor | None) -> None:
+        """Takes ∂L/∂h₀ back to the weights the initial memory was made from."""
+        if h0 is None or self.dh is None or not h0.requires_grad:
+            return
+        got = torch.autograd.grad(h0, self.params, self.dh, allow_unused=True)
+        for acc, g in zip(self.weights, got):
             if g is not None:
                 acc += g.detach().to(acc.dtype)
 
 
-def _decide(policy: Any, sim: Simulation) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """The controller's decision at the state ``sim`` is in, with the graph kept: the
-    state read (float64 leaves) and the channel values."""
+def _decide(policy: Any, sim: Simulation, h: torch.Tensor | None) -> _Decision:
+    """The controller's decision at the state ``sim`` is in, from its memory ``h``
+    (``None`` for one without), with the graph kept."""
     x = torch.tensor(sim.positions, dtype=torch.float64, requires_grad=True)
     v = torch.tensor(sim.velocities, dtype=torch.float64, requires_grad=True)
+    h_in = None if h is None else h.detach().requires_grad_()
     with torch.enable_grad():
-        u = policy(x, v)
+        out = policy(x, v) if h_in is None else policy(x, v, h_in)
+    u, h_out = (out, None) if h_in is None else out
     if not isinstance(u, torch.Tensor) or u.dim() != 1:
         raise ValueError(f"policy: expected a 1-D tensor of channel values, got {u!r}")
-    return x, v, u
+    return _Decision(x, v, h_in, h_out, u)
+
+
+def _initial_state(policy: Any) -> torch.Tensor | None:
+    """A controller's initial memory, with its graph (``None`` for one without)."""
+    if policy is None or not hasattr(policy, "initial_state"):
+        return None
+    with torch.enable_grad():
+        return policy.initial_state()
 
 
 def _scene_with(scene: Scene, paths: tuple[str, ...], values: tuple[torch.Tensor, ...]) -> Scene:
