@@ -14,6 +14,7 @@ mod common;
 
 use common::gradcheck::{Along, directional, jitter, linear_loss, shift, shift3, step_of};
 
+use hooke::contact::Roughness;
 use hooke::grad::{Gradients, Tape, TapeError};
 use hooke::{Integrator, Node, Real, Scene, SceneBuilder, Simulation, Spring, vec3};
 
@@ -36,6 +37,8 @@ struct Cube {
     v0: Vec<[f64; 3]>,
     /// Symplectic Euler or velocity Verlet.
     integrator: Integrator,
+    /// Whether the nodes have seed 004's directional roughness, their front along +x.
+    directional: bool,
 }
 
 /// Every pair of the eight corners (28 springs: edges, face and body diagonals).
@@ -78,6 +81,7 @@ fn cube() -> Cube {
             .collect(),
         x0,
         integrator: Integrator::SymplecticEuler,
+        directional: false,
     }
 }
 
@@ -96,13 +100,28 @@ fn scene(p: &Cube) -> Scene {
         let node = Node::new(vec3(r(x[0]), r(x[1]), r(x[2])), r(p.mass[n]))
             .with_velocity(vec3(r(v[0]), r(v[1]), r(v[2])))
             .with_radius(r(RADIUS));
-        b.add_node(node);
+        b.add_node(match p.directional {
+            true => node.with_roughness(front_along_x(n as u32)),
+            false => node,
+        });
     }
     for (s, (a, bb)) in pairs().into_iter().enumerate() {
         let spring = Spring::hooke(a, bb, r(p.k[s]), r(p.c[s])).with_rest(r(p.rest[s]));
         b.add_spring(spring);
     }
     b.build().expect("a valid cube")
+}
+
+/// Seed 004's directional roughness for corner `n`: smooth forward (0.3), rough backward
+/// (1.2), its front along +x — its +x neighbour ahead, or its −x neighbour behind.
+fn front_along_x(n: u32) -> Roughness {
+    let ahead = n & 1 == 0;
+    Roughness {
+        forward: 0.3,
+        backward: 1.2,
+        forward_node: ahead.then(|| n + 1),
+        backward_node: (!ahead).then(|| n - 1),
+    }
 }
 
 /// Weights of the loss L = Σ a·x_T + b·v_T.
@@ -213,13 +232,28 @@ fn verlet_matches_central_differences_through_the_ground() {
     check_through_the_ground(Integrator::Verlet);
 }
 
+/// Seed 004's directional roughness: the cube's corners slide rough backward and smooth
+/// forward along +x, and their friction turns with the way they slide and with their
+/// fronts (`grad/ground.rs`).
+#[test]
+fn directional_roughness_matches_central_differences_through_the_ground() {
+    check(Cube {
+        directional: true,
+        ..cube()
+    });
+}
+
 /// The tape's gradient of the thrown cube stepped by `integrator` against central
 /// differences, kind by kind.
 fn check_through_the_ground(integrator: Integrator) {
-    let p = Cube {
+    check(Cube {
         integrator,
         ..cube()
-    };
+    });
+}
+
+/// The tape's gradient of the thrown cube `p` against central differences, kind by kind.
+fn check(p: Cube) {
     let (a, b) = (weights(11), weights(12));
     let g = tape_gradient(&p, (&a, &b));
     for (seed, k) in kinds(&g).into_iter().enumerate() {

@@ -33,14 +33,25 @@
 //! a stopped one gₜ = −κ·h·λx₁, gₙ = s·(n·λv₁), a held one gₜ = 0, and one that does not
 //! move along the ground (σ = 0) gₜ = λv₁. The branches are decided again from (x̃, ṽ, x₀)
 //! with the forward pass's own arithmetic, so they are the ones the run took.
+//!
+//! **Directional roughness** (seed 004): a node with a front f (from its neighbours'
+//! positions at the step's start, `Roughness::front`) has r = b + (r_f − r_b)·(cos θ + 1)/2
+//! with cos θ = f̂ₜ·t, f̂ₜ the unit front in the ground's plane, and μk = (ground's
+//! roughness)·r. Slipping, its μk moves with the way it slides and with its front:
+//! ∂L/∂μk = −Δ·t·(λv₁ + κ·h·λx₁), ∂L/∂cos θ = ∂L/∂μk·(ground's roughness)·(r_f − r_b)/2,
+//! and λṽ gains (I − t·tᵀ)·f̂ₜ·∂L/∂cos θ/σ, the front P·(t − cos θ·f̂ₜ)·∂L/∂cos θ/|fₜ|,
+//! which goes to the forward neighbour's position at the step's start and, negated, to the
+//! backward one's (the node's own where it has no such neighbour). Held or stopped, μ only
+//! decides the branch.
 
 use glam::DVec3;
 
 use super::adjoint::NodeAdjoint;
 use super::spring::wide;
-use crate::contact::coulomb::Coulomb;
+use crate::contact::coulomb::{Coulomb, roughness_along};
 use crate::contact::respond::share_in_contact;
 use crate::model::contacts::Ground;
+use crate::model::contacts::Roughness;
 use crate::model::{Model, roughness_of};
 use crate::real::{Real, Vec3};
 
@@ -49,8 +60,8 @@ use crate::real::{Real, Vec3};
 pub(super) struct GroundBack {
     /// The plane.
     ground: Ground,
-    /// Per node, the roughness it touches the ground with (no front: one value).
-    roughness: Vec<Real>,
+    /// Per node, the roughness it touches the ground with.
+    roughness: Vec<Roughness>,
     /// Per node, its contact radius \[m].
     radius: Vec<Real>,
     /// No bounce below this approach speed \[m/s] (as the contacts stage has it).
@@ -104,7 +115,7 @@ impl GroundBack {
         Some(Self {
             ground,
             roughness: (0..model.nodes.len())
-                .map(|i| roughness_of(&model.nodes.roughness, i).forward)
+                .map(|i| roughness_of(&model.nodes.roughness, i))
                 .collect(),
             radius: model.nodes.radius.clone(),
             threshold: model.contacts.restitution_threshold.max(2.0 * g * h),
@@ -113,26 +124,29 @@ impl GroundBack {
     }
 
     /// Goes back through the response of node `i`, which entered the contacts stage as
-    /// `entering`, the step having started at `x0`: `node` holds ∂L/∂x₁, ∂L/∂v₁ on entry
-    /// and ∂L/∂x̃, ∂L/∂ṽ on return; returns ∂L/∂x₀, the part that goes to the step's start.
+    /// `entering`, the step having started at `x0` (every node's): `node` holds ∂L/∂x₁,
+    /// ∂L/∂v₁ on entry and ∂L/∂x̃, ∂L/∂ṽ on return; what goes to the step's start — the
+    /// node's own ∂L/∂x₀, and its neighbours' through its front — is pushed to `starts`.
     pub(super) fn back(
         &self,
         i: usize,
-        (x0, entering): (Vec3, &Entering),
+        (x0, entering): (&[Vec3], &Entering),
         node: &mut NodeAdjoint,
-    ) -> DVec3 {
+        starts: &mut Vec<(u32, DVec3)>,
+    ) {
         let n = wide(self.ground.normal);
         let along = |a: DVec3| a - n * n.dot(a);
         let (ax, av) = (node.x, node.v);
-        let (s, friction, t) = self.branches(i, entering.v);
-        let came = self.came_in(i, entering.x, x0);
+        let front = self.roughness[i].front(i, x0);
+        let (s, friction, t) = self.branches(i, entering.v, front);
+        let came = self.came_in(i, entering.x, x0[i]);
         let kappa = came.map_or(1.0, |c| c.share);
         let normal = s * n.dot(av);
         let h = self.h * kappa;
         // What the share multiplies in x₁ (x₁ = x' − κ·moved), and the rest.
         let (moved, x_in, g_t, g_n, x_start) = match friction {
             Friction::Held => {
-                let w = along(wide(entering.x) - wide(x0));
+                let w = along(wide(entering.x) - wide(x0[i]));
                 (
                     w,
                     (1.0 - kappa) * along(ax),
@@ -148,18 +162,63 @@ impl GroundBack {
                 let across = |a: DVec3| a - t * t.dot(a);
                 let g_t = av - k * across(av) - h * k * across(ax);
                 let g_n = normal - mu * (s - 1.0) * t.dot(av + h * ax);
-                (self.h * d * t, along(ax), g_t, g_n, DVec3::ZERO)
+                // μk's turn with the slide and the front (directional roughness).
+                let dl_dmu = -(s - 1.0) * n.dot(wide(entering.v)) * t.dot(av + h * ax);
+                let (to_v, to_front) = self.turn(i, (front, t), dl_dmu);
+                self.to_neighbours(i, to_front, starts);
+                (
+                    self.h * d * t,
+                    along(ax),
+                    g_t + to_v / sigma,
+                    g_n,
+                    DVec3::ZERO,
+                )
             }
         };
         node.v = along(g_t) + n * g_n;
         let Some(c) = came else {
             node.x = x_in;
-            return x_start;
+            starts.push((i as u32, x_start));
+            return;
         };
         // κ's own dependence on where the node was at the step's start and its end.
         let pull = moved.dot(ax) / (c.approach * c.approach);
         node.x = x_in + n * (c.gap * pull);
-        x_start + n * (c.depth * pull)
+        starts.push((i as u32, x_start + n * (c.depth * pull)));
+    }
+
+    /// What ∂L/∂μk = `dl_dmu` of node `i` slipping along `t` with its `front` sends back
+    /// through seed 004's directional roughness: (I − t·tᵀ)·f̂ₜ·∂L/∂cos θ (λṽ's share, to
+    /// be divided by σ) and P·(t − cos θ·f̂ₜ)·∂L/∂cos θ/|fₜ| (the front's); nothing for a
+    /// node without a front, whose front lies off the ground's plane, or one slipping
+    /// straight ahead or back (cos θ clamped at ±1).
+    fn turn(&self, i: usize, (front, t): (Vec3, DVec3), dl_dmu: f64) -> (DVec3, DVec3) {
+        let rough = &self.roughness[i];
+        let n = wide(self.ground.normal);
+        let ft = wide(front) - n * n.dot(wide(front));
+        let l = ft.length();
+        if !rough.has_front() || l <= 0.0 {
+            return (DVec3::ZERO, DVec3::ZERO);
+        }
+        let (f_hat, cos) = (ft / l, ft.dot(t) / l);
+        if cos.abs() >= 1.0 {
+            return (DVec3::ZERO, DVec3::ZERO);
+        }
+        let surface = self.ground.material.roughness as f64;
+        let g = dl_dmu * surface * (rough.forward - rough.backward) as f64 / 2.0;
+        let to_v = (f_hat - t * t.dot(f_hat)) * g;
+        (to_v, (t - cos * f_hat) * (g / l))
+    }
+
+    /// Sends ∂L/∂front of node `i` to the positions its front is made of at the step's
+    /// start: + to its forward neighbour (or itself), − to its backward one (or itself).
+    fn to_neighbours(&self, i: usize, to_front: DVec3, starts: &mut Vec<(u32, DVec3)>) {
+        if to_front == DVec3::ZERO {
+            return;
+        }
+        let rough = &self.roughness[i];
+        starts.push((rough.forward_node.unwrap_or(i as u32), to_front));
+        starts.push((rough.backward_node.unwrap_or(i as u32), -to_front));
     }
 
     /// How node entering at `x` came onto the ground in a step that started at `x0`, when
@@ -178,10 +237,10 @@ impl GroundBack {
         })
     }
 
-    /// The response's branches for node `i` entering with `v`, decided as
+    /// The response's branches for node `i` entering with `v`, its front `front`, decided as
     /// `contact::respond` decides them: s (v̄ₙ = s·vₙ), the friction, and the unit
     /// tangent t of the slide (zero when still).
-    fn branches(&self, i: usize, v: Vec3) -> (f64, Friction, DVec3) {
+    fn branches(&self, i: usize, v: Vec3, front: Vec3) -> (f64, Friction, DVec3) {
         let (n, m) = (self.ground.normal, &self.ground.material);
         let vn = v.dot(n);
         let vt = v - n * vn;
@@ -201,7 +260,8 @@ impl GroundBack {
             return (s, Friction::Still, DVec3::ZERO);
         }
         let t = vt / speed;
-        let mu = Coulomb::of((m.roughness, m.static_roughness), self.roughness[i]);
+        let r = roughness_along(&self.roughness[i], front, n, t);
+        let mu = Coulomb::of((m.roughness, m.static_roughness), r);
         let friction = if mu.holds(speed, dvn) {
             Friction::Held
         } else if mu.slip(dvn) < speed {

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::model::contacts::{CollisionMode, Roughness};
+use crate::model::contacts::CollisionMode;
 use crate::model::{Model, SpringKind};
 use crate::settings::{Integrator, Settings, StableForm};
 use crate::state::Control;
@@ -105,8 +105,8 @@ pub(crate) fn check(
 }
 
 /// The first contact of `model` a gradient cannot go through: the ground is
-/// differentiated (with its active set frozen, `ground.rs`), for nodes of one roughness
-/// every way.
+/// differentiated (with its active set frozen and seed 004's directional roughness,
+/// `ground.rs`).
 fn check_contacts(model: &Model) -> Result<(), NotDifferentiable> {
     let c = &model.contacts;
     if c.collisions.mode != CollisionMode::Off {
@@ -122,15 +122,7 @@ fn check_contacts(model: &Model) -> Result<(), NotDifferentiable> {
     if let Some((name, _)) = surfaces.iter().find(|(_, present)| *present) {
         return refuse(name, "not differentiated yet (the ground is)");
     }
-    let rough = &model.nodes.roughness;
-    let directional = |r: &Roughness| r.has_front() && r.forward != r.backward;
-    match rough.iter().position(directional) {
-        Some(i) if c.ground.is_some() => refuse(
-            &format!("nodes[{i}].roughness"),
-            "directional roughness on the ground is not differentiated yet",
-        ),
-        _ => Ok(()),
-    }
+    Ok(())
 }
 
 /// The first of the program's inputs (`Simulation::control`) that a gradient cannot go

@@ -370,22 +370,20 @@ impl Tape {
 
     /// Goes back through the ground's response to the nodes that touched it in a step,
     /// as they entered it, the step having started at `x0` (`ground.rs`); returns, per
-    /// node, the part of ∂L/∂x that goes to the step's start.
+    /// node, the parts of ∂L/∂x that go to the step's start.
     fn ground_back(
         &self,
         (touched, x0): (&[Entering], &[Vec3]),
         nodes: &mut [NodeAdjoint],
     ) -> Vec<(u32, DVec3)> {
-        let Some(ground) = &self.ground else {
-            return Vec::new();
-        };
-        touched
-            .iter()
-            .map(|e| {
+        let mut starts = Vec::new();
+        if let Some(ground) = &self.ground {
+            for e in touched {
                 let i = e.node as usize;
-                (e.node, ground.back(i, (x0[i], e), &mut nodes[i]))
-            })
-            .collect()
+                ground.back(i, (x0, e), &mut nodes[i], &mut starts);
+            }
+        }
+        starts
     }
 
     /// Recomputes segment `c` (`len` steps from its kept state) into `segment`.
