@@ -95,25 +95,10 @@ def test_a_controller_in_the_loop_gets_its_gradient_and_trains():
     xs, vs = rollout(scene, STEPS, policy=policy)
     loss = loss_of(xs, vs)
     loss.backward()
-    weights = list(policy.parameters())
-    grads = [w.grad.clone() for w in weights]
-    assert all(torch.all(torch.isfinite(g)) for g in grads)
+    assert all(torch.all(torch.isfinite(w.grad)) for w in policy.parameters())
     # Along a random direction of all the weights, against central differences of the
     # closed loop (the controller reads the state each step: its decisions move with it).
-    rng = np.random.default_rng(5)
-    dirs = [torch.tensor(rng.uniform(-1, 1, w.shape)) for w in weights]
-    tape = sum(float((g * d).sum()) for g, d in zip(grads, dirs))
-
-    def loss_at(e):
-        with torch.no_grad():
-            for w, d in zip(weights, dirs):
-                w += e * d
-            value = float(loss_of(*rollout(scene, STEPS, policy=policy)))
-            for w, d in zip(weights, dirs):
-                w -= e * d
-        return value
-
-    agrees(tape, central(loss_at, 1e-2), "the controller's weights")
+    check_weights(scene, policy, 5, "the controller's weights")
 
     # Training: push the end node's final x, height and speed the loss asks for.
     optimiser = torch.optim.Adam(policy.parameters(), lr=0.05)
@@ -151,9 +136,15 @@ def test_a_controller_with_a_memory_gets_its_gradient_through_it():
     # 25 times too small here) and to the learnt initial memory.
     scene, policy = chain(), Filter().double()
     loss_of(*rollout(scene, STEPS, policy=policy)).backward()
+    assert next(policy.parameters()) is policy.h0 and torch.all(policy.h0.grad != 0)
+    check_weights(scene, policy, 6, "the filter's weights and initial memory")
+
+
+def check_weights(scene, policy, seed, name):
+    """The weights' gradients (already computed) along a random direction against central
+    differences of the closed-loop rollout's loss."""
     weights = list(policy.parameters())
-    assert weights[0] is policy.h0 and torch.all(policy.h0.grad != 0)
-    rng = np.random.default_rng(6)
+    rng = np.random.default_rng(seed)
     dirs = [torch.tensor(rng.uniform(-1, 1, w.shape)) for w in weights]
     tape = sum(float((w.grad * d).sum()) for w, d in zip(weights, dirs))
 
@@ -166,7 +157,7 @@ def test_a_controller_with_a_memory_gets_its_gradient_through_it():
                 w -= e * d
         return value
 
-    agrees(tape, central(loss_at, 1e-2), "the filter's weights and initial memory")
+    agrees(tape, central(loss_at, 1e-2), name)
 
 
 def test_bad_inputs_get_clear_errors():

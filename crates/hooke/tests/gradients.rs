@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::gradcheck::Lcg;
+use common::Lcg;
 
 use hooke::grad::{Gradients, LossAt, Tape, TapeError};
 use hooke::{

@@ -99,17 +99,3 @@ pub fn linear_loss(sim: &Simulation, (a, b): (&[[f64; 3]], &[[f64; 3]])) -> f64 
         .map(|n| dot(a[n], x[n]) + dot(b[n], v[n]))
         .sum()
 }
-
-/// A small deterministic generator (the tests must not depend on a seed's luck).
-pub struct Lcg(pub u64);
-
-impl Lcg {
-    /// Uniform in [−1, 1).
-    pub fn next(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 11) as f64 / (1u64 << 52) as f64 - 1.0
-    }
-}
