@@ -14,6 +14,7 @@ const FIELDS: &str = "springs[*].k, springs[*].c, springs[*].rest, springs[*].cs
                       nodes[*].x and nodes[*].v (the initial state), muscles[*].amplitude, \
                       muscles[*].frequency, muscles[*].phase, surfaces[*].pressure.nrt, \
                       surfaces[*].pressure.volume and surfaces[*].pressure.scale (the gas laws), \
+                      controllers[*].k, controllers[*].c and controllers[*].rest (their alternate values), \
                       control.actuation and control.forces (per step)";
 
 /// One parameter kind's gradient: a value per element, or a vector per element.
@@ -60,6 +61,9 @@ pub(crate) fn read<'py>(py: Python<'py>, g: &Gradients, path: &str) -> PyResult<
         ("muscles", "amplitude") => Column::Scalars(&g.amplitude),
         ("muscles", "frequency") => Column::Scalars(&g.frequency),
         ("muscles", "phase") => Column::Scalars(&g.phase),
+        ("controllers", "k") => Column::Scalars(&g.controller_k),
+        ("controllers", "c") => Column::Scalars(&g.controller_c),
+        ("controllers", "rest") => Column::Scalars(&g.controller_rest),
         ("surfaces", "nrt") => Column::Scalars(&g.pressure_nrt),
         ("surfaces", "volume") => Column::Scalars(&g.pressure_volume),
         ("surfaces", "scale") => Column::Scalars(&g.pressure_scale),

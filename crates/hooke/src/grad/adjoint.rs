@@ -110,6 +110,12 @@ impl StepModel {
         self.springs.set_rest(s, rest);
     }
 
+    /// Sets spring `s`'s stiffness, damping and rest length for the steps gone back
+    /// through next \[N/m, N·s/m, m].
+    pub(super) fn set_values(&mut self, s: usize, kc: (f64, f64), rest: f64) {
+        self.springs.set_values(s, kc, rest);
+    }
+
     /// Whether node `i` is pinned.
     pub(super) fn pinned(&self, i: usize) -> bool {
         self.w[i] == 0.0

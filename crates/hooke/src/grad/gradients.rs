@@ -47,6 +47,13 @@ pub struct Gradients {
     /// ∂L/∂scale per surface whose gas pushes towards a target volume [per Pa] (0 for the
     /// others).
     pub pressure_scale: Vec<f64>,
+    /// ∂L/∂k of each controller's alternate stiffness [per N/m] (0 where it sets none), its
+    /// switching as the run had it.
+    pub controller_k: Vec<f64>,
+    /// ∂L/∂c of each controller's alternate damping [per N·s/m] (0 where it sets none).
+    pub controller_c: Vec<f64>,
+    /// ∂L/∂L₀ of each controller's alternate rest length [per m] (0 where it sets none).
+    pub controller_rest: Vec<f64>,
     /// Backward Euler and fast mass-spring only (empty otherwise): per recorded step, the relative residual
     /// |μ − Aᵀ·γ'| / |μ| its adjoint solve ended with — at most 10⁻¹² where it was solved;
     /// larger where the step's matrix is near singular (a cloth crumpling at a frame-sized
@@ -87,6 +94,9 @@ impl Gradients {
             pressure_nrt: Vec::new(),
             pressure_volume: Vec::new(),
             pressure_scale: Vec::new(),
+            controller_k: Vec::new(),
+            controller_c: Vec::new(),
+            controller_rest: Vec::new(),
             adjoint_residuals: Vec::new(),
         }
     }

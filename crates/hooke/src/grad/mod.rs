@@ -31,7 +31,8 @@
 //! by the adjoint method (`implicit.rs`), one substep a step, Hooke springs with
 //! axial or isotropic damping, ropes, Nissen's stable springs in force form (`stable.rs`), gravity and force fields, air drag and wind, energy loss,
 //! pinned nodes, anchors on paths (`anchored.rs`), muscles (sine or actuation channel), the actuation of every step and
-//! the program's own forces of every step (`external.rs`), gas pressure (`gas.rs`), the ground with Coulomb
+//! the program's own forces of every step (`external.rs`), gas pressure (`gas.rs`), seed
+//! 004's controllers with their switching frozen (`controllers.rs`), the ground with Coulomb
 //! friction and restitution, its active set frozen (`ground.rs`). Anything else is refused
 //! by name before the rollout ([`NotDifferentiable`]), never silently differentiated as if
 //! it were constant.
@@ -39,6 +40,7 @@
 mod adjoint;
 mod anchored;
 mod checkpoints;
+mod controllers;
 mod error;
 mod external;
 mod gas;

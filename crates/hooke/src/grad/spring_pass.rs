@@ -85,6 +85,18 @@ impl SpringTable {
         self.coeffs[s / LANES].rest[s % LANES] = rest;
     }
 
+    /// Sets spring `s`'s stiffness \[N/m], damping \[N·s/m] (axial or isotropic as the
+    /// spring damps) and rest length \[m] (a controller's, step by step).
+    pub(super) fn set_values(&mut self, s: usize, (k, c): (f64, f64), rest: f64) {
+        let (co, l) = (&mut self.coeffs[s / LANES], s % LANES);
+        (co.k[l], co.rest[l]) = (k, rest);
+        if co.iso[l] > 0.0 {
+            co.c_iso[l] = c;
+        } else {
+            co.c_ax[l] = c;
+        }
+    }
+
     /// The number of springs.
     pub(super) fn count(&self) -> usize {
         self.count

@@ -93,15 +93,32 @@ pub(crate) fn check(
             &format!("anchors under {name} are not differentiated yet"),
         );
     }
-    let act = &model.actuators;
-    let features = [
-        ("sensors", !act.sensors.is_empty()),
-        ("controllers", !act.controllers.is_empty()),
-    ];
-    match features.iter().find(|(_, present)| *present) {
-        Some((name, _)) => refuse(name, "not differentiated yet"),
-        None => check_control(control),
+    check_controllers(model)?;
+    check_control(control)
+}
+
+/// The first controller the gradient cannot go through: its switching is taken as the run
+/// had it (`controllers.rs`), for controllers that set a Hooke spring's stiffness, damping
+/// or rest length, none on a muscle's spring.
+fn check_controllers(model: &Model) -> Result<(), NotDifferentiable> {
+    let (act, sp) = (&model.actuators, &model.springs);
+    for (i, c) in act.controllers.iter().enumerate() {
+        let s = c.spring as usize;
+        let name = format!("controllers[{i}]");
+        if c.cs.is_some() || c.cd.is_some() {
+            return refuse(&name, "its alternate cs and cd are not differentiated yet");
+        }
+        if sp.kind[s] == SpringKind::Stable {
+            return refuse(
+                &name,
+                &format!("springs[{s}] is a stable spring: not differentiated yet"),
+            );
+        }
+        if act.muscles.iter().any(|m| m.spring == c.spring) {
+            return refuse(&name, &format!("springs[{s}] is a muscle's too"));
+        }
     }
+    Ok(())
 }
 
 /// The first contact of `model` a gradient cannot go through: the ground is

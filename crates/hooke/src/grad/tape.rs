@@ -6,6 +6,7 @@ use glam::DVec3;
 use super::adjoint::{NodeAdjoint, Scratch, StepModel};
 use super::anchored;
 use super::checkpoints::Checkpoints;
+use super::controllers::{ControllerGradients, ControllerTape};
 use super::error::TapeError;
 use super::external::ForceTape;
 use super::gas::{GasBack, GasGradients};
@@ -76,6 +77,8 @@ pub struct Tape {
     forces_before: Vec<(u32, Vec3)>,
     /// The surfaces with a gas, if any.
     gas: Option<GasBack>,
+    /// The controllers and which were active at each step.
+    controllers: ControllerTape,
 }
 
 /// One recorded state and the loss's gradient there, for [`Tape::backward_with`]'s
@@ -146,6 +149,7 @@ impl Tape {
                 .then(|| VerletBack::new(model.nodes.len())),
             forces_before: sim.ws().loads.external.clone(),
             gas: GasBack::new(model),
+            controllers: ControllerTape::new(sim),
         })
     }
 
@@ -162,6 +166,7 @@ impl Tape {
         self.muscles.record(sim.state().t(), &sim.control.actuation);
         self.forces.record(&sim.control.forces);
         sim.step().map_err(|d| TapeError::Diverged(Box::new(d)))?;
+        self.controllers.record(sim);
         self.steps += 1;
         self.checkpoints.after(self.steps, sim.state());
         self.seen = (sim.state().step, sim.edits());
@@ -208,6 +213,7 @@ impl Tape {
             params: vec![Params::default(); self.model.spring_groups()],
             scratch: Scratch::default(),
             muscles: self.muscles.zero_gradients(self.steps),
+            controllers: self.controllers.zero_gradients(),
             forces: self.forces.zero_gradients(),
             gas: (self.gas.as_ref().map(GasBack::zero_gradients))
                 .unwrap_or_else(|| GasGradients::none(self.replay.model().surfaces.len())),
@@ -258,11 +264,13 @@ impl Tape {
         anchored::prescribed(&self.anchored, nodes);
         let starts = self.ground_back((&seg.contacts[j + 1][..], &seg.x[j][..]), nodes);
         let rest = self.muscles.enter(t, &mut self.model, params);
+        let values = self.controllers.enter(t, &mut self.model, params);
         if let Some(r) = self.integrator_back((seg, j), nodes, params, scratch) {
             back.residuals[t] = r;
         }
         starts.iter().for_each(|&(i, dx)| nodes[i as usize].x += dx);
         self.muscles.leave(t, &rest, params, &mut back.muscles);
+        (self.controllers).leave(t, &values, params, &mut back.controllers);
         if let Some(gas) = &self.gas {
             gas.back(
                 (&seg.x[j], scratch.gamma()),
@@ -299,6 +307,8 @@ impl Tape {
         g.adjoint_residuals = back.residuals;
         let gas = back.gas;
         (g.pressure_nrt, g.pressure_volume, g.pressure_scale) = (gas.nrt, gas.volume, gas.scale);
+        let ctl = back.controllers;
+        (g.controller_k, g.controller_c, g.controller_rest) = (ctl.k, ctl.c, ctl.rest);
         g
     }
 
@@ -388,7 +398,7 @@ impl Tape {
 
     /// Recomputes segment `c` (`len` steps from its kept state) into `segment`.
     fn replay_segment(&mut self, c: usize, len: usize, seg: &mut Segment) -> Result<(), TapeError> {
-        *self.replay.state_mut() = self.checkpoints.start_of(c).clone();
+        self.replay.restore(self.checkpoints.start_of(c).clone());
         let first = c * self.checkpoints.every();
         seg.first = first;
         seg.keep(0, &self.replay);
@@ -453,6 +463,8 @@ struct Back {
     forces: Vec<Vec<[f64; 3]>>,
     /// The gas laws' gradients.
     gas: GasGradients,
+    /// The controllers' alternate values' gradients.
+    controllers: ControllerGradients,
     /// The implicit steps' adjoint residuals, per step.
     residuals: Vec<f64>,
 }

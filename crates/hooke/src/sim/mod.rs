@@ -241,6 +241,15 @@ impl Simulation {
         self.ws.springs.flex(muscles, t, &self.control.actuation);
     }
 
+    /// Puts `st` in place of the state and compiles the workspace for it (the springs'
+    /// values the controllers in `st` have in effect), as a loaded checkpoint is: the tape
+    /// replays a segment from a state it kept.
+    pub(crate) fn restore(&mut self, st: State) {
+        *self.state_mut() = st;
+        self.dirty = true;
+        self.prepare();
+    }
+
     /// Compiles the workspace after an edit, a tear or a change of step size.
     pub(crate) fn prepare(&mut self) {
         let h = self.scene.settings.h();
