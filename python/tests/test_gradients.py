@@ -189,6 +189,39 @@ def test_the_gas_of_a_balloon_has_a_gradient():
     assert abs(tape - differences) <= 1e-2 * abs(differences), (tape, differences)
 
 
+def test_the_walkers_controllers_have_gradients():
+    # Seed 004's walker floating in zero gravity: its controllers switch on after their
+    # 300-step delay as its length sensor reads, and the tape takes the switches where the
+    # run had them. A loss of its state after 800 steps against the controllers' alternate
+    # rest lengths, by the tape and by central differences small enough to move no switch
+    # (float32: rtol 1e-2). Checked in f64 to 1e-5 over 1 500 steps by
+    # crates/hooke/tests/gradients_controllers.rs.
+    doc = json.loads(hooke.scene("walker").to_json())
+    doc["settings"]["gravity"] = [0.0, 0.0, 0.0]
+    del doc["ground"]
+    w = np.random.default_rng(0).standard_normal((4, 3))
+
+    def loss(rests):
+        for c, r in zip(doc["controllers"], rests):
+            c["rest"] = r
+        sim = hooke.Simulation(hooke.Scene.from_json(json.dumps(doc)))
+        with sim.tape() as t:
+            sim.step(800)
+        return float(np.sum(w * sim.positions)), t
+
+    rests = np.array([c["rest"] for c in doc["controllers"]])
+    _, t = loss(rests)
+    t.backward(dx=w)
+    g = t.grad("controllers[*].rest")
+    assert g.shape == (4,) and np.all(g != 0), g
+    assert np.all(t.grad("controllers[*].k") == 0.0)  # the walker's set no stiffness
+    d, e = np.array([1.0, -0.5, 0.3, 0.8]), 3e-4
+    differences = (loss(rests + e * d)[0] - loss(rests - e * d)[0]) / (2 * e)
+    tape = float(g @ d)
+    print(f"dL/d(rest)·d: tape {tape:.6e}, differences {differences:.6e}")
+    assert abs(tape - differences) <= 1e-2 * abs(differences), (tape, differences)
+
+
 def test_a_feature_without_a_gradient_is_named():
     sim = hooke.Simulation(sheet("xpbd"))
     with pytest.raises(hooke.NotDifferentiableError, match="xpbd") as e:
