@@ -364,3 +364,25 @@ impl<'a> NodeForces<'a> {
 pub(crate) fn node_springs(adj: &Adjacency, i: usize) -> impl Iterator<Item = u32> + '_ {
     adj.as_a(i).iter().chain(adj.as_b(i)).copied()
 }
+
+/// A force on one node: (node, force \[N]).
+pub(crate) type NodeForce = (u32, Vec3);
+
+/// The carried acceleration `acc` takes the change from the forces `old` to `new`:
+/// a −= f_old·w for each old force, then a += f_new·w for each new one (w = `inv_mass`), in
+/// that order (the external stage before a Verlet step, `step/external.rs`, and the tape's replay of
+/// it, `grad/verlet.rs`).
+pub(crate) fn take_force_change(
+    acc: &mut [Vec3],
+    (old, new): (&[NodeForce], &[NodeForce]),
+    inv_mass: &[Real],
+) {
+    let mut add = |&(node, f): &(u32, Vec3), sign: Real| {
+        let i = node as usize;
+        if i < acc.len() {
+            acc[i] += f * (sign * inv_mass[i]);
+        }
+    };
+    old.iter().for_each(|e| add(e, -1.0));
+    new.iter().for_each(|e| add(e, 1.0));
+}

@@ -20,7 +20,7 @@ use super::adjoint::{NodeAdjoint, StepModel};
 use super::spring::wide;
 use crate::mesh::{self, Pressure};
 use crate::model::Model;
-use crate::real::Vec3;
+use crate::real::{Real, Vec3};
 
 /// The smallest volume the pressure law reads \[m³] (`Pressure::at`).
 const CLAMP: f64 = 1e-12;
@@ -74,18 +74,15 @@ impl GasBack {
         GasGradients::none(self.surfaces)
     }
 
-    /// The gas forces at `x` per node \[N], in f64.
+    /// The gas forces at `x` per node \[N], as the pressure stage computes them
+    /// (`step/pressure.rs`).
     pub(super) fn forces(&self, x: &[Vec3]) -> Vec<DVec3> {
-        let mut f = vec![DVec3::ZERO; x.len()];
+        let mut f = vec![Vec3::ZERO; x.len()];
         for (_, faces, law) in &self.gases {
-            let p = law.at(mesh::volume(x, faces));
-            for face in faces {
-                let [a, b, c] = face.map(|i| wide(x[i as usize]));
-                let n = p / 6.0 * (b - a).cross(c - a);
-                face.iter().for_each(|&i| f[i as usize] += n);
-            }
+            let p = law.at(mesh::volume(x, faces)) as Real;
+            mesh::add_pressure_forces(x, faces, p, &mut f);
         }
-        f
+        f.into_iter().map(wide).collect()
     }
 
     /// Goes back through the gas forces held over a step that started at `x`, for the γ of

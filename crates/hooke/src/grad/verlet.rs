@@ -33,6 +33,7 @@ use glam::DVec3;
 
 use super::adjoint::{NodeAdjoint, Scratch, StepModel};
 use super::spring::{Params, wide};
+use crate::forces::take_force_change;
 use crate::real::{Real, Vec3};
 
 /// What the adjoint of Verlet steps keeps from step to step.
@@ -156,14 +157,8 @@ fn start_acceleration(sm: &StepModel, start: &Start, scratch: &mut Scratch) -> V
     };
     let mut a = carried.to_vec();
     if start.previous != start.forces {
-        let mut add = |&(node, f): &(u32, Vec3), sign: Real| {
-            let i = node as usize;
-            if i < a.len() {
-                a[i] += f * (sign * sm.inverse_mass(i) as Real);
-            }
-        };
-        start.previous.iter().for_each(|e| add(e, -1.0));
-        start.forces.iter().for_each(|e| add(e, 1.0));
+        let inv_mass: Vec<Real> = (0..a.len()).map(|i| sm.inverse_mass(i) as Real).collect();
+        take_force_change(&mut a, (start.previous, start.forces), &inv_mass);
     }
     a
 }

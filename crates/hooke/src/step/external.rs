@@ -5,7 +5,7 @@
 
 use super::{Flow, Loads, StepCtx, Workspace};
 use crate::audit::Ledger;
-use crate::real::{Real, Vec3};
+use crate::real::Vec3;
 use crate::state::State;
 
 /// When there are user forces, and once more after they are gone (to take them out).
@@ -47,16 +47,8 @@ pub(super) fn run(
 /// user's forces change between steps, that acceleration takes the change,
 /// a += (f_new − f_old)/m, so a force acts over exactly the steps it is set for.
 fn restart_verlet(ctx: &StepCtx, st: &mut State, old: &[(u32, Vec3)]) {
-    let Some(acc) = &mut st.verlet_accel else {
-        return;
-    };
-    let inv_mass = &ctx.model.nodes.inv_mass;
-    let mut add = |&(node, f): &(u32, Vec3), sign: Real| {
-        let i = node as usize;
-        if i < acc.len() {
-            acc[i] += f * (sign * inv_mass[i]);
-        }
-    };
-    old.iter().for_each(|e| add(e, -1.0));
-    ctx.control.forces.iter().for_each(|e| add(e, 1.0));
+    if let Some(acc) = &mut st.verlet_accel {
+        let inv_mass = &ctx.model.nodes.inv_mass;
+        crate::forces::take_force_change(acc, (old, &ctx.control.forces), inv_mass);
+    }
 }
