@@ -4,6 +4,8 @@
 use super::{Collider, Contacts, Ground, Material, Shape, Terrain};
 use crate::real::{Real, Vec3};
 
+mod slopes;
+
 /// A point near a surface.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Hit {

@@ -32,8 +32,9 @@
 //! axial or isotropic damping, ropes, Nissen's stable springs in force form (`stable.rs`), gravity and force fields, air drag and wind, energy loss,
 //! pinned nodes, anchors on paths (`anchored.rs`), muscles (sine or actuation channel), the actuation of every step and
 //! the program's own forces of every step (`external.rs`), gas pressure (`gas.rs`), seed
-//! 004's controllers with their switching frozen (`controllers.rs`), the ground with Coulomb
-//! friction and restitution, its active set frozen (`ground.rs`). Anything else is refused
+//! 004's controllers with their switching frozen (`controllers.rs`), the ground, the terrain
+//! and the colliders (static or on paths) with Coulomb friction, restitution and seed 004's
+//! directional roughness, their active set frozen (`surfaces.rs`). Anything else is refused
 //! by name before the rollout ([`NotDifferentiable`]), never silently differentiated as if
 //! it were constant.
 
@@ -46,13 +47,13 @@ mod external;
 mod gas;
 mod gmres;
 mod gradients;
-mod ground;
 mod implicit;
 mod muscles;
 mod spring;
 mod spring_pass;
 mod stable;
 mod support;
+mod surfaces;
 mod tape;
 mod verlet;
 

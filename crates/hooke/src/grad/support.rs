@@ -121,9 +121,9 @@ fn check_controllers(model: &Model) -> Result<(), NotDifferentiable> {
     Ok(())
 }
 
-/// The first contact of `model` a gradient cannot go through: the ground is
-/// differentiated (with its active set frozen and seed 004's directional roughness,
-/// `ground.rs`).
+/// The first contact of `model` a gradient cannot go through: the ground, the terrain
+/// and the colliders are differentiated (with their active set frozen and seed 004's
+/// directional roughness, `surfaces.rs`); collisions between nodes are not.
 fn check_contacts(model: &Model) -> Result<(), NotDifferentiable> {
     let c = &model.contacts;
     if c.collisions.mode != CollisionMode::Off {
@@ -131,13 +131,6 @@ fn check_contacts(model: &Model) -> Result<(), NotDifferentiable> {
             "collisions",
             "node–node collisions change which pairs touch: they are not differentiable",
         );
-    }
-    let surfaces = [
-        ("terrain", c.terrain.is_some()),
-        ("colliders", !c.colliders.is_empty()),
-    ];
-    if let Some((name, _)) = surfaces.iter().find(|(_, present)| *present) {
-        return refuse(name, "not differentiated yet (the ground is)");
     }
     Ok(())
 }

@@ -11,12 +11,12 @@ use super::error::TapeError;
 use super::external::ForceTape;
 use super::gas::{GasBack, GasGradients};
 use super::gradients::Gradients;
-use super::ground::{Entering, GroundBack};
 use super::implicit::ImplicitBack;
 use super::muscles::{MuscleGradients, MuscleTape};
 use super::spring::Params;
 use super::spring_pass::Damping;
 use super::support;
+use super::surfaces::{Entering, SurfacesBack};
 use super::verlet::{self, VerletBack};
 use crate::real::Vec3;
 use crate::settings::Integrator;
@@ -63,8 +63,8 @@ pub struct Tape {
     muscles: MuscleTape,
     /// The program's forces at each step.
     forces: ForceTape,
-    /// The ground, if the scene has one.
-    ground: Option<GroundBack>,
+    /// The ground, terrain and colliders, if the scene has any.
+    surfaces: Option<SurfacesBack>,
     /// The implicit step's adjoint solve, if the scene steps with backward Euler or fast
     /// mass-spring.
     implicit: Option<ImplicitBack>,
@@ -142,7 +142,7 @@ impl Tape {
             seen: (sim.state().step, sim.edits()),
             muscles: MuscleTape::new(sim),
             forces: ForceTape::default(),
-            ground: GroundBack::new(model, h),
+            surfaces: SurfacesBack::new(model, h),
             implicit: ImplicitBack::new(model, settings),
             anchored: model.anchors.iter().map(|a| a.node).collect(),
             verlet: (settings.integrator == Integrator::Verlet)
@@ -262,7 +262,10 @@ impl Tape {
             ..
         } = back;
         anchored::prescribed(&self.anchored, nodes);
-        let starts = self.ground_back((&seg.contacts[j + 1][..], &seg.x[j][..]), nodes);
+        let starts = match &self.surfaces {
+            Some(s) => s.back((&seg.contacts[j + 1], &seg.x[j]), seg.t[j], nodes),
+            None => Vec::new(),
+        };
         let rest = self.muscles.enter(t, &mut self.model, params);
         let values = self.controllers.enter(t, &mut self.model, params);
         if let Some(r) = self.integrator_back((seg, j), nodes, params, scratch) {
@@ -378,24 +381,6 @@ impl Tape {
         }
     }
 
-    /// Goes back through the ground's response to the nodes that touched it in a step,
-    /// as they entered it, the step having started at `x0` (`ground.rs`); returns, per
-    /// node, the parts of ∂L/∂x that go to the step's start.
-    fn ground_back(
-        &self,
-        (touched, x0): (&[Entering], &[Vec3]),
-        nodes: &mut [NodeAdjoint],
-    ) -> Vec<(u32, DVec3)> {
-        let mut starts = Vec::new();
-        if let Some(ground) = &self.ground {
-            for e in touched {
-                let i = e.node as usize;
-                ground.back(i, (x0, e), &mut nodes[i], &mut starts);
-            }
-        }
-        starts
-    }
-
     /// Recomputes segment `c` (`len` steps from its kept state) into `segment`.
     fn replay_segment(&mut self, c: usize, len: usize, seg: &mut Segment) -> Result<(), TapeError> {
         self.replay.restore(self.checkpoints.start_of(c).clone());
@@ -476,6 +461,8 @@ struct Segment {
     x: Vec<Vec<Vec3>>,
     /// Velocities likewise \[m/s].
     v: Vec<Vec<Vec3>>,
+    /// The time of each \[s].
+    t: Vec<f64>,
     /// The nodes that touched the surfaces in each step, as they entered the contacts
     /// stage (the start's list empty).
     contacts: Vec<Vec<Entering>>,
@@ -492,11 +479,13 @@ impl Segment {
         if self.x.len() <= j {
             self.x.resize_with(j + 1, Vec::new);
             self.v.resize_with(j + 1, Vec::new);
+            self.t.resize(j + 1, 0.0);
             self.contacts.resize_with(j + 1, Vec::new);
             self.a.resize_with(j + 1, || None);
         }
         self.x[j].clone_from(&sim.state().x);
         self.v[j].clone_from(&sim.state().v);
+        self.t[j] = sim.state().t();
         self.a[j].clone_from(&sim.state().verlet_accel);
         let (touched, (x_in, v_in)) = (sim.state().touching(), sim.before_contacts());
         self.contacts[j].clear();
