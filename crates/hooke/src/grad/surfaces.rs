@@ -169,7 +169,7 @@ impl SurfacesBack {
         nodes: &mut [NodeAdjoint],
     ) -> Vec<(u32, DVec3)> {
         let posed = Posed::new(&self.contacts, t0, t0 + self.h as f64);
-        let mut starts = Vec::new();
+        let (mut starts, mut responses) = (Vec::new(), Vec::new());
         for e in touched {
             let i = e.node as usize;
             let node = NodeContact {
@@ -178,7 +178,8 @@ impl SurfacesBack {
                 front: self.roughness[i].front(i, x0),
                 roughness: self.roughness[i],
             };
-            for r in self.replay(&posed, &node, e).iter().rev() {
+            self.replay(&posed, (&node, e), &mut responses);
+            for r in responses.iter().rev() {
                 self.response_back((&posed, r), (i, &node), &mut nodes[i], &mut starts);
             }
         }
@@ -186,10 +187,15 @@ impl SurfacesBack {
     }
 
     /// The responses of a node entering the contacts stage as `e`, replayed as the
-    /// contacts stage made them (`contact::respond::surfaces`).
-    fn replay(&self, posed: &Posed, node: &NodeContact, e: &Entering) -> Vec<Response> {
+    /// contacts stage made them (`contact::respond::surfaces`), into `responses`.
+    fn replay(
+        &self,
+        posed: &Posed,
+        (node, e): (&NodeContact, &Entering),
+        responses: &mut Vec<Response>,
+    ) {
         let (mut x, mut v) = (e.x, e.v);
-        let mut responses = Vec::new();
+        responses.clear();
         for surface in 0..posed.len() {
             let Some(hit) = posed.touch(surface, x, node.radius) else {
                 continue;
@@ -200,7 +206,6 @@ impl SurfacesBack {
                 responses.push(Response { surface, x, v, hit });
             }
         }
-        responses
     }
 
     /// Goes back through response `r` of node `i`: `adj` holds ∂L/∂x, ∂L/∂v after it on
