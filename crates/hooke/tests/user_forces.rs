@@ -78,3 +78,36 @@ fn a_pinned_node_ignores_the_force() {
     sim.run(100).unwrap();
     assert_eq!(sim.state().x()[0], vec3(0.0, 0.0, 0.0));
 }
+
+/// A run resumed from a checkpoint taken while the program pushed goes on as the run did
+/// when the program pushes on: v = a·T at the end of the push, with every integrator.
+/// (Velocity Verlet carries the acceleration it ended with, forces included; the
+/// checkpoint keeps it without the program's forces, which the resumed run's first step
+/// adds back — before, they were counted twice for half a step.)
+#[test]
+fn a_run_resumed_under_the_programs_forces_goes_on_as_it_was() {
+    let f = vec3(0.0, 4.0, 0.0);
+    for integrator in Integrator::ALL {
+        let mut sim = pair(integrator);
+        sim.control.forces = vec![(0, f), (1, f)];
+        sim.run(PUSH_STEPS / 2).unwrap();
+        let mut resumed = Simulation::new(sim.checkpoint());
+        resumed.control.forces = vec![(0, f), (1, f)];
+        sim.run(PUSH_STEPS / 2).unwrap();
+        resumed.run(PUSH_STEPS / 2).unwrap();
+        let (v, w) = (sim.state().v()[0].y as f64, resumed.state().v()[0].y as f64);
+        assert!(
+            (v - w).abs() <= 1e-5 * v,
+            "{integrator}: resumed {w} m/s, the run {v} m/s"
+        );
+        // Without the program's forces after the checkpoint, the push stops there.
+        let mut stopped = Simulation::new(sim.checkpoint());
+        let before = stopped.state().v()[0].y as f64;
+        stopped.run(10).unwrap();
+        let after = stopped.state().v()[0].y as f64;
+        assert!(
+            (after - before).abs() <= 1e-5 * before,
+            "{integrator}: {before} → {after} m/s without forces"
+        );
+    }
+}

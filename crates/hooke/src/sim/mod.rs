@@ -107,6 +107,13 @@ impl Simulation {
         let rest = self.live_springs().rest();
         let muscles = &self.model().actuators().muscles;
         scene.state.muscle_rest = muscles.iter().map(|m| rest[m.spring as usize]).collect();
+        // Verlet's carried acceleration without the program's forces, which the checkpoint
+        // does not keep: the resumed run's first step adds those it is given (before, a
+        // push set again was counted twice for half a step).
+        if let Some(acc) = &mut scene.state.verlet_accel {
+            let (external, inv_mass) = (&self.ws().loads.external, &self.model().nodes.inv_mass);
+            crate::forces::take_force_change(acc, (external, &[]), inv_mass);
+        }
         if self.ws().books.audit.started {
             let e = self.energy();
             let w = self.watch();
