@@ -89,7 +89,8 @@ impl Simulation {
     /// The scene with its state, the muscles' rest lengths in effect and the energy
     /// audit's books ([`AuditBooks`]): a checkpoint, from which a new simulation goes on as
     /// this one would, its audit and watchdog included (`hooke run` writes its final.json and its rolling checkpoints
-    /// from it).
+    /// from it). The program's forces ([`Control`](crate::Control)) are not kept: the
+    /// resumed simulation pushes with those it is given.
     ///
     /// ```
     /// use hooke::{builders, Simulation};
