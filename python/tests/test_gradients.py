@@ -155,6 +155,31 @@ def test_gradcheck_passes_through_fast_mass_spring():
     assert len(result.rows) == 6 and result.passed, result
 
 
+def test_gradcheck_passes_through_a_moving_collider():
+    # The sheet falls onto a ball rising under it (a collider on a linear path, with
+    # friction): from the 29th of the 100 steps on, up to 8 of its 16 nodes lie on the
+    # ball. Warp's default tolerances; the contact adjoint is checked in f64 to 1e-5 on
+    # the ground, a terrain, a ball, a tilted box and a moving capsule by
+    # crates/hooke/tests/gradients_contact.rs.
+    doc = json.loads(sheet().to_json())
+    ball = {"shape": "sphere", "center": [0.15, -0.2, 0.25], "radius": 0.15, "roughness": 0.4,
+            "path": {"type": "linear", "velocity": [0.0, 0.3, 0.0]}}
+    doc["colliders"] = [ball]
+    for node in doc["nodes"]:
+        node["radius"] = 0.01
+    scene = hooke.Scene.from_json(json.dumps(doc))
+    sim, on_ball = hooke.Simulation(scene), []
+    for _ in range(100):
+        sim.step(1)
+        centre = np.array(ball["center"]) + np.array([0.0, 0.3 * sim.time, 0.0])
+        gap = np.linalg.norm(sim.positions - centre, axis=1) - 0.16
+        on_ball.append(int((gap < 1e-5).sum()))
+    assert max(on_ball) >= 6 and sum(n > 0 for n in on_ball) >= 60, on_ball
+    result = hooke.gradcheck(scene, 100)
+    print(result)
+    assert len(result.rows) == 6 and result.passed, result
+
+
 def test_the_gas_of_a_balloon_has_a_gradient():
     # Seed 002's balloon skin (an icosphere filled with an ideal gas) without its string,
     # in zero gravity, squashed by 10% so that it pulses: its final mean radius against
