@@ -33,7 +33,7 @@ pub(crate) struct GpuWorld {
     pub h: f32,
     pub retention: f32,
     pub air_drag: f32,
-    /// No bounce below this approach speed: restitution_threshold.max(2·|g|·h) [m/s].
+    /// No bounce below this approach speed: `Contacts::bounce_threshold` [m/s].
     pub threshold: f32,
     pub wind: [f32; 4],
     /// Its surfaces: the first in a row of surfaces, and how many.
@@ -164,7 +164,7 @@ impl Packed {
         let world = self.worlds.last_mut().expect("pushed");
         world.surfaces = [self.surfaces.len() as u32, placed.len() as u32];
         let g = model.env().gravity.length();
-        world.threshold = contacts.restitution_threshold.max(2.0 * g * s.h) as f32;
+        world.threshold = contacts.bounce_threshold(g, s.h) as f32;
         self.surfaces.extend(placed);
     }
 }

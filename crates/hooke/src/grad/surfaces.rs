@@ -125,16 +125,19 @@ struct Bars {
 
 /// What one response's quantities are, in f64.
 struct Local {
+    /// The surface's outward normal.
     n: DVec3,
     /// d = r − φ \[m].
     depth: f64,
     /// w, the step's slide \[m].
     w: DVec3,
-    /// κ and, for a node that came in, its approach a \[m].
+    /// κ, the share of the step in contact.
     share: f64,
+    /// For a node that came in from outside, its approach a \[m].
     approach: Option<f64>,
-    /// vₙ and vₜ (relative to the surface) \[m/s].
+    /// vₙ, relative to the surface \[m/s].
     vn: f64,
+    /// vₜ, relative to the surface \[m/s].
     vt: DVec3,
 }
 
@@ -152,7 +155,7 @@ impl SurfacesBack {
                 .map(|i| roughness_of(&model.nodes.roughness, i))
                 .collect(),
             radius: model.nodes.radius.clone(),
-            threshold: contacts.restitution_threshold.max(2.0 * g * h),
+            threshold: contacts.bounce_threshold(g, h),
             h,
         })
     }

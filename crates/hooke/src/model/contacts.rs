@@ -255,6 +255,13 @@ impl Default for Contacts {
 }
 
 impl Contacts {
+    /// The approach speed below which nothing bounces in a step of `h` \[s] under gravity
+    /// of magnitude `g` \[m/s²]: `restitution_threshold`, at least 2·g·h (a node resting
+    /// on a surface gains g·h a step, which must not bounce) \[m/s].
+    pub fn bounce_threshold(&self, g: Real, h: Real) -> Real {
+        self.restitution_threshold.max(2.0 * g * h)
+    }
+
     /// Whether any surface (ground, terrain, collider) exists.
     pub fn has_surfaces(&self) -> bool {
         self.ground.is_some() || self.terrain.is_some() || !self.colliders.is_empty()

@@ -105,10 +105,7 @@ impl Solver for Xpbd {
 /// The approach speed below which nothing bounces, as in the `contacts` stage \[m/s].
 fn bounce_threshold(ctx: &StepCtx) -> f64 {
     let g = ctx.model.env.gravity.length();
-    ctx.model
-        .contacts
-        .restitution_threshold
-        .max(2.0 * g * ctx.h) as f64
+    ctx.model.contacts.bounce_threshold(g, ctx.h) as f64
 }
 
 /// A node that touched a surface in a substep, with its approach speed before.

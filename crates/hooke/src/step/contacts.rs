@@ -60,7 +60,7 @@ fn respond_surfaces(ctx: &StepCtx, st: &mut State, x_old: &[Vec3]) -> Vec<u32> {
         roughness: &model.nodes.roughness,
         x_old,
         h,
-        threshold: contacts.restitution_threshold.max(2.0 * g * h),
+        threshold: contacts.bounce_threshold(g, h),
     };
     respond::surfaces(&pass, &mut st.x, &mut st.v)
 }
