@@ -239,8 +239,8 @@ impl Run {
     pub fn resume(out: &Path) -> Result<(Self, Interrupted)> {
         let m = Manifest::read(&out.join(NAME))?;
         let stopped = interrupted(out, m.as_ref())?;
+        let listed = listed_in(m.as_ref());
         let m = m.unwrap_or_default();
-        let listed = listed(out)?;
         let mut before = stamps(out)?;
         before.retain(|f, _| !listed.contains(f));
         let run = Self {
@@ -310,14 +310,16 @@ pub fn add(file: &Path, create: bool) -> Result<()> {
 /// The files `out/run.json` lists, relative to `out`; a path that would leave the folder
 /// (absolute, or with `..`) is never one of them.
 fn listed(out: &Path) -> Result<Vec<PathBuf>> {
-    let files = Manifest::read(&out.join(NAME))?
-        .map(|m| m.files)
-        .unwrap_or_default();
-    Ok(files
+    Ok(listed_in(Manifest::read(&out.join(NAME))?.as_ref()))
+}
+
+/// The files manifest `m` lists (none without one), those inside its folder only.
+fn listed_in(m: Option<&Manifest>) -> Vec<PathBuf> {
+    m.map_or(&[][..], |m| &m.files[..])
         .iter()
         .map(|f| PathBuf::from(&f.path))
         .filter(|p| p.components().all(|c| matches!(c, Component::Normal(_))))
-        .collect())
+        .collect()
 }
 
 /// Every file under `dir` with its stamp.
