@@ -319,7 +319,7 @@ fn verlet_matches_central_differences_through_the_ground() {
 
 /// Seed 004's directional roughness: the cube's corners slide rough backward and smooth
 /// forward along +x, and their friction turns with the way they slide and with their
-/// fronts (`grad/ground.rs`).
+/// fronts (`grad/surfaces.rs`).
 #[test]
 fn directional_roughness_matches_central_differences_through_the_ground() {
     check(Cube {
