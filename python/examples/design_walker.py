@@ -177,16 +177,13 @@ def design(iterations: int, window: int, steps: int, lr: float = 0.03, sharpness
 
 
 def cma_history(generations: int, popsize: int, duration: float, log=print) -> list[tuple[float, float]]:
-    """evolve_walker.py's CMA-ES: (best, mean) distance per generation."""
-    import importlib.util
+    """evolve_walker.py's CMA-ES (beside this file): (best, mean) distance per generation."""
     import sys
 
-    path = pathlib.Path(__file__).with_name("evolve_walker.py")
-    spec = importlib.util.spec_from_file_location("evolve_walker", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["evolve_walker"] = module
-    spec.loader.exec_module(module)
-    _, _, _, history = module.evolve(generations, popsize, 1, duration, log=log)
+    sys.path.insert(0, str(pathlib.Path(__file__).parent))
+    import evolve_walker
+
+    _, _, _, history = evolve_walker.evolve(generations, popsize, 1, duration, log=log)
     return history
 
 

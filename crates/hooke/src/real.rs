@@ -33,6 +33,14 @@ pub fn f64_of(x: Real) -> f64 {
     x as f64
 }
 
+/// A position, velocity or force in f64 (exact), for the f64 math of the gradients.
+// A no-op cast in f64 builds.
+#[allow(clippy::unnecessary_cast)]
+#[inline(always)]
+pub(crate) fn wide(v: Vec3) -> glam::DVec3 {
+    glam::DVec3::new(v.x as f64, v.y as f64, v.z as f64)
+}
+
 /// ±0 for a finite vector, NaN otherwise: one vector multiply instead of three tests, and
 /// summable over many nodes (any NaN survives the sum).
 #[inline(always)]

@@ -13,10 +13,11 @@
 
 use glam::DVec3;
 
-use super::spring::{LANES, Params, Sent, wide};
+use super::spring::{LANES, Params, Sent};
 use super::spring_pass::{At, Damping, SpringTable};
 use crate::model::{Adjacency, FieldKind, Model};
 use crate::par::{self, NODE_CHUNK, SPRING_CHUNK};
+use crate::real::wide;
 use crate::real::{Real, Vec3};
 
 /// The adjoint of one node's state, ∂L/∂x and ∂L/∂v, with the mass gradient it gathers.

@@ -9,8 +9,8 @@
 use glam::DVec3;
 
 use super::adjoint::{NodeAdjoint, StepModel};
-use super::spring::wide;
 use crate::real::Vec3;
+use crate::real::wide;
 
 /// The forces given for each recorded step, as given.
 #[derive(Debug, Default)]

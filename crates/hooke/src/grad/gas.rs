@@ -17,9 +17,9 @@
 use glam::DVec3;
 
 use super::adjoint::{NodeAdjoint, StepModel};
-use super::spring::wide;
 use crate::mesh::{self, Pressure};
 use crate::model::Model;
+use crate::real::wide;
 use crate::real::{Real, Vec3};
 
 /// The smallest volume the pressure law reads \[m³] (`Pressure::at`).

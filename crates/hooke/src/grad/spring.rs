@@ -17,15 +17,6 @@
 
 use glam::DVec3;
 
-use crate::real::Vec3;
-
-/// A node's position or velocity in f64.
-// A no-op cast in f64 builds.
-#[allow(clippy::unnecessary_cast)]
-pub(super) fn wide(v: Vec3) -> DVec3 {
-    DVec3::new(v.x as f64, v.y as f64, v.z as f64)
-}
-
 /// Springs handled side by side: the spring pass takes them in groups of this many, one a
 /// lane, and the compiler keeps each line of [`back`] one vector instruction across them.
 pub(super) const LANES: usize = 4;

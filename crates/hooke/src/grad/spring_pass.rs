@@ -6,10 +6,11 @@
 
 use glam::DVec3;
 
-use super::spring::{self, Coeffs, Inputs, LANES, Params, Sent, wide};
+use super::spring::{self, Coeffs, Inputs, LANES, Params, Sent};
 use super::stable;
 use crate::model::{DampingMode, Model, SpringKind};
 use crate::real::Vec3;
+use crate::real::wide;
 
 /// The springs as the backward pass reads them, in groups of [`LANES`] in user order (the
 /// last group padded with springs of no length and no coefficients from node 0 to node 0).

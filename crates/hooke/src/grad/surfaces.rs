@@ -43,12 +43,12 @@
 use glam::DVec3;
 
 use super::adjoint::NodeAdjoint;
-use super::spring::wide;
 use crate::contact::coulomb::{Coulomb, roughness_along};
 use crate::contact::respond::{NodeContact, respond, share_in_contact};
 use crate::contact::surface::{Hit, Posed};
 use crate::model::contacts::{Contacts, Roughness};
 use crate::model::{Model, roughness_of};
+use crate::real::wide;
 use crate::real::{Real, Vec3};
 
 /// The surfaces as the backward pass reads them.

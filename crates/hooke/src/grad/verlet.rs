@@ -32,8 +32,9 @@
 use glam::DVec3;
 
 use super::adjoint::{NodeAdjoint, Scratch, StepModel};
-use super::spring::{Params, wide};
+use super::spring::Params;
 use crate::forces::take_force_change;
+use crate::real::wide;
 use crate::real::{Real, Vec3};
 
 /// What the adjoint of Verlet steps keeps from step to step.

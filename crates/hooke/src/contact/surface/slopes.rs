@@ -12,7 +12,7 @@
 use glam::{DMat3, DVec3};
 
 use super::{Posed, Shape, Terrain};
-use crate::real::{Real, Vec3};
+use crate::real::{Real, Vec3, wide};
 
 /// A surface's first derivatives at a point.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,10 +54,6 @@ impl Slopes {
 /// a·bᵀ.
 fn outer(a: DVec3, b: DVec3) -> DMat3 {
     DMat3::from_cols(a * b.x, a * b.y, a * b.z)
-}
-
-fn wide(v: Vec3) -> DVec3 {
-    DVec3::new(v.x as f64, v.y as f64, v.z as f64)
 }
 
 impl Posed<'_> {
