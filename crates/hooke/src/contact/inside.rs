@@ -57,8 +57,17 @@ impl<'a> SolverContacts<'a> {
 
     /// The surfaces node `i` at `p` is within its radius of, in order.
     pub(crate) fn hits(&self, i: usize, p: Vec3) -> impl Iterator<Item = Hit> + '_ {
+        self.numbered_hits(i, p).map(|(_, hit)| hit)
+    }
+
+    /// [`Self::hits`] with each surface's number (as [`Posed::touch`] numbers them).
+    pub(crate) fn numbered_hits(
+        &self,
+        i: usize,
+        p: Vec3,
+    ) -> impl Iterator<Item = (usize, Hit)> + '_ {
         let r = self.model.nodes.radius[i];
-        (0..self.posed.len()).filter_map(move |k| self.posed.touch(k, p, r))
+        (0..self.posed.len()).filter_map(move |k| self.posed.touch(k, p, r).map(|h| (k, h)))
     }
 
     /// Node `i`'s contact as [`respond::friction`] needs it, `x_old` its position a step

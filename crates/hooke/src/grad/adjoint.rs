@@ -132,6 +132,18 @@ impl StepModel {
         self.w[i]
     }
 
+    /// Node `i`'s inverse mass \[1/kg], ∂f_const/∂m \[m/s²] and constant force \[N]
+    /// (gravity and the fields; not the gas's nor the program's).
+    pub(super) fn node_forces(&self, i: usize) -> (f64, DVec3, DVec3) {
+        (self.w[i], self.per_mass[i], self.fconst[i])
+    }
+
+    /// Node `i`'s springs (as either end).
+    pub(super) fn springs_at(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let adj = &self.adjacency;
+        adj.as_a(i).iter().chain(adj.as_b(i)).map(|&s| s as usize)
+    }
+
     /// The number of springs.
     pub(super) fn springs(&self) -> usize {
         self.springs.count()
@@ -163,7 +175,7 @@ impl StepModel {
                 *g = self.h * self.w[i] * self.mu(i, adj[i]);
             }
         });
-        self.spread(at, nodes, params, scratch, 0.0);
+        self.spread(at, (nodes, None), params, scratch, 0.0);
     }
 
     /// Goes back through an implicit (backward Euler, fast mass-spring) step that ended at
@@ -175,14 +187,14 @@ impl StepModel {
     pub(super) fn back_implicit(
         &self,
         end: (&[Vec3], &[Vec3]),
-        gamma: &[DVec3],
+        (gamma, mu): (&[DVec3], Option<&[DVec3]>),
         nodes: &mut [NodeAdjoint],
         params: &mut [Params],
         scratch: &mut Scratch,
     ) {
         scratch.gamma.clear();
         scratch.gamma.extend_from_slice(gamma);
-        self.spread(end, nodes, params, scratch, self.h);
+        self.spread(end, (nodes, mu), params, scratch, self.h);
     }
 
     /// The velocities v' a step ended with before the energy loss, from its start's
@@ -255,7 +267,7 @@ impl StepModel {
         let mut more = vec![NodeAdjoint::default(); nodes.len()];
         scratch.gamma.clear();
         scratch.gamma.extend_from_slice(gamma);
-        self.spread(at, &mut more, params, scratch, 0.0);
+        self.spread(at, (&mut more, None), params, scratch, 0.0);
         for (n, m) in nodes.iter_mut().zip(&more) {
             n.x += m.x;
             n.v += m.v;
@@ -278,11 +290,12 @@ impl StepModel {
     }
 
     /// Passes 2 and 3 with `scratch.gamma` set; `x_to_v` \[s] adds that much of
-    /// (∂f/∂x)ᵀγ to λv (0 for symplectic Euler, h for backward Euler).
+    /// (∂f/∂x)ᵀγ to λv (0 for symplectic Euler, h for backward Euler); μ from `mus`
+    /// where given, else from the nodes' adjoints ([`Self::mu`]).
     fn spread(
         &self,
         (x, v): (&[Vec3], &[Vec3]),
-        nodes: &mut [NodeAdjoint],
+        (nodes, mus): (&mut [NodeAdjoint], Option<&[DVec3]>),
         params: &mut [Params],
         scratch: &mut Scratch,
         x_to_v: f64,
@@ -302,7 +315,8 @@ impl StepModel {
             for (j, n) in part.iter_mut().enumerate() {
                 let i = start + j;
                 let (sx, sv, on_springs) = self.gathered(i, sent);
-                let (mu, g, w) = (self.mu(i, *n), gamma[i], self.w[i]);
+                let mu = mus.map_or_else(|| self.mu(i, *n), |m| m[i]);
+                let (g, w) = (gamma[i], self.w[i]);
                 // γ·f, the springs' part gathered.
                 let g_f = g.dot(self.fconst[i] - air * (wide(v[i]) - wind)) + on_springs;
                 n.x += sx;

@@ -41,8 +41,9 @@
 
 use glam::DVec3;
 
-use super::adjoint::{NodeAdjoint, Scratch, StepModel};
+use super::adjoint::{Scratch, StepModel};
 use super::gmres::{self, Solved};
+use super::planes::PlanesBack;
 use crate::model::Model;
 use crate::real::Vec3;
 use crate::settings::{Integrator, LinearSolver, Settings};
@@ -71,6 +72,9 @@ pub(super) struct ImplicitBack {
     /// Whether the next step keeps the factor of a later one (the last solve took at most
     /// [`LAG_LIMIT`] iterations with it).
     lagging: bool,
+    /// The nodes with contact planes in the step whose Â was factored last (a factor
+    /// serves another step only if it has the same).
+    factored_planes: Vec<u32>,
     /// Nodes whose velocity the step does not solve for (pinned).
     fixed: Vec<bool>,
     /// Node masses \[kg].
@@ -98,6 +102,7 @@ impl ImplicitBack {
             iws: ImplicitWs::new(model, &model.springs, h),
             settings,
             lagging: false,
+            factored_planes: Vec::new(),
             fixed: nodes.inv_mass.iter().map(|&w| w == 0.0).collect(),
             mass: nodes.mass.iter().map(|&m| m as f64).collect(),
             weights: Weights {
@@ -113,17 +118,17 @@ impl ImplicitBack {
         self.lagging = false;
     }
 
-    /// γ = h·A⁻ᵀ·μ for the step of `sm` that ended at `end` = (x₁, v') with
-    /// `nodes` = (λx₁, λv₁); zero at the fixed nodes.
+    /// γ = h·A⁻ᵀ·μ for the step of `sm` that ended at `end` = (x₁, v') with μ = ∂L/∂v'
+    /// and the surface contacts `planes` it solved; zero at the fixed nodes.
     pub(super) fn gamma(
         &mut self,
         (sm, model): (&StepModel, &Model),
         end: (&[Vec3], &[Vec3]),
-        nodes: &[NodeAdjoint],
+        (mu, planes): (&[DVec3], Option<&PlanesBack>),
         scratch: &mut Scratch,
     ) -> (Vec<DVec3>, Solved) {
         let h = self.weights.alpha_d;
-        let mu = free(&self.fixed, sm.mus(nodes));
+        let mu = free(&self.fixed, mu.to_vec());
         let air = model.env.air_drag as f64;
         let (fixed, mass) = (&self.fixed, &self.mass);
         // Aᵀ·γ' = M·γ' − Dᵀ·γ − h·Kᵀ·γ (γ = h·γ'), D holding the drag −c·I.
@@ -134,11 +139,16 @@ impl ImplicitBack {
                 let [sx, sv] = products[i];
                 mass[i] * gp[i] - sv + air * gamma[i] - h * sx
             });
-            free(fixed, a_gp.collect())
+            let mut a_gp: Vec<DVec3> = a_gp.collect();
+            if let Some(p) = planes {
+                p.add_transposed(gp, &mut a_gp);
+            }
+            free(fixed, a_gp)
         };
         let (weights, at) = (self.weights, blocks::to_v3(end.0));
         let (iws, settings) = (&mut self.iws, &self.settings);
-        if !self.lagging {
+        let with_planes = planes.map_or_else(Vec::new, PlanesBack::nodes);
+        if !self.lagging || with_planes != self.factored_planes {
             iws.forget_factor();
         }
         let mut assembled = false;
@@ -150,6 +160,9 @@ impl ImplicitBack {
             if !iws.solve_factored(&b, &mut out) {
                 if !assembled {
                     assemble(iws, model, (weights, fixed), end);
+                    if let Some(p) = planes {
+                        p.add_blocks(iws);
+                    }
                     assembled = true;
                 }
                 let ctx = SolveCtx {
@@ -164,6 +177,9 @@ impl ImplicitBack {
         };
         let (gp, done) = gmres::solve(&mut op, &mut pre, &mu, (TOLERANCE, MAX_ITERATIONS));
         self.lagging = done.iterations <= LAG_LIMIT;
+        if assembled {
+            self.factored_planes = with_planes;
+        }
         (gp.iter().map(|&g| h * g).collect(), done)
     }
 }

@@ -49,6 +49,7 @@ mod gmres;
 mod gradients;
 mod implicit;
 mod muscles;
+mod planes;
 mod spring;
 mod spring_pass;
 mod stable;

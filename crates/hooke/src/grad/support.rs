@@ -3,9 +3,11 @@
 
 use std::fmt;
 
+use crate::contact::solved::LastContacts;
 use crate::model::contacts::CollisionMode;
 use crate::model::{Model, SpringKind};
 use crate::settings::{Integrator, Settings, StableForm};
+use crate::sim::Simulation;
 use crate::state::Control;
 
 /// A feature of the scene that the gradient cannot go through (yet), and why.
@@ -81,10 +83,14 @@ pub(crate) fn check(
     check_contacts(model)?;
     let name = settings.integrator;
     let implicit = [Integrator::BackwardEuler, Integrator::FastMassSpring].contains(&name);
-    if implicit && model.contacts.any() {
+    let directional = (0..model.nodes.len()).find(|&i| model.nodes.roughness(i).has_front());
+    if let (true, true, Some(i)) = (implicit, model.contacts.has_surfaces(), directional) {
         return refuse(
-            "ground",
-            &format!("contacts under {name} (its penalty planes) are not differentiated yet"),
+            &format!("nodes[{i}].roughness"),
+            &format!(
+                "seed 004's directional roughness in {name}'s contact planes is not \
+                 differentiated yet (it is under symplectic-euler and verlet)"
+            ),
         );
     }
     if name != Integrator::SymplecticEuler && !model.anchors.is_empty() {
@@ -133,6 +139,17 @@ fn check_contacts(model: &Model) -> Result<(), NotDifferentiable> {
         );
     }
     Ok(())
+}
+
+/// Whether the gradient can go back through the contacts of `sim`'s last step, the
+/// `step`-th of the tape (from 0): an error naming the step where its solver took them in
+/// a way the gradient does not go through (halved, or fast mass-spring's own contact
+/// step).
+pub(crate) fn solved_contacts(sim: &Simulation, step: usize) -> Result<(), NotDifferentiable> {
+    match sim.solved_contacts() {
+        LastContacts::Unrecorded(why) => refuse(&format!("the contacts of step {step}"), why),
+        LastContacts::None | LastContacts::Solved(_) => Ok(()),
+    }
 }
 
 /// The first of the program's inputs (`Simulation::control`) that a gradient cannot go

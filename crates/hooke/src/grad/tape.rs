@@ -13,11 +13,14 @@ use super::gas::{GasBack, GasGradients};
 use super::gradients::Gradients;
 use super::implicit::ImplicitBack;
 use super::muscles::{MuscleGradients, MuscleTape};
+use super::planes::{Around, PlanesBack};
 use super::spring::Params;
 use super::spring_pass::Damping;
 use super::support;
 use super::surfaces::{Entering, SurfacesBack};
 use super::verlet::{self, VerletBack};
+use crate::contact::solved::{LastContacts, SolvedContacts};
+use crate::contact::surface::Posed;
 use crate::real::Vec3;
 use crate::settings::Integrator;
 use crate::sim::Simulation;
@@ -134,6 +137,7 @@ impl Tape {
             _ => Damping::AsScene,
         };
         let hr = (h as f64, model.env.retention(h) as f64);
+        let implicit = ImplicitBack::new(model, settings).is_some();
         Ok(Tape {
             model: StepModel::new(model, hr, damping),
             replay: Simulation::new(sim.scene().clone()),
@@ -142,7 +146,8 @@ impl Tape {
             seen: (sim.state().step, sim.edits()),
             muscles: MuscleTape::new(sim),
             forces: ForceTape::default(),
-            surfaces: SurfacesBack::new(model, h),
+            // The implicit integrators take the surfaces inside their step (`planes.rs`).
+            surfaces: SurfacesBack::new(model, h).filter(|_| !implicit),
             implicit: ImplicitBack::new(model, settings),
             anchored: model.anchors.iter().map(|a| a.node).collect(),
             verlet: (settings.integrator == Integrator::Verlet)
@@ -166,6 +171,7 @@ impl Tape {
         self.muscles.record(sim.state().t(), &sim.control.actuation);
         self.forces.record(&sim.control.forces);
         sim.step().map_err(|d| TapeError::Diverged(Box::new(d)))?;
+        support::solved_contacts(sim, self.steps).map_err(TapeError::NotDifferentiable)?;
         self.controllers.record(sim);
         self.steps += 1;
         self.checkpoints.after(self.steps, sim.state());
@@ -357,14 +363,35 @@ impl Tape {
             self.model.back((&seg.x[j], &v), nodes, params, scratch);
             return None;
         };
-        let before = (&seg.x[j][..], &seg.v[j][..]);
-        let x1 = &seg.x[j + 1][..];
-        let v_end = self.model.before_loss(before.0, (x1, &seg.v[j + 1]));
-        let end = (x1, &v_end[..]);
+        let x1 = &seg.x[j + 1];
+        let v_end = self.model.before_loss(&seg.x[j], (x1, &seg.v[j + 1]));
+        let (mut x_end, mut v_end) = (x1.clone(), v_end);
+        let record = seg.solved[j + 1].as_ref();
+        if let Some(r) = record {
+            PlanesBack::unheld(r, (&mut x_end, &mut v_end));
+        }
+        let end = (&x_end[..], &v_end[..]);
+        let planes = record.map(|r| PlanesBack::new(r, end));
+        let mut mu = self.model.mus(nodes);
+        if let Some(p) = &planes {
+            p.hold_back(&mut mu);
+        }
+        let model = self.replay.model();
         let (gamma, solved) =
-            implicit.gamma((&self.model, self.replay.model()), end, nodes, scratch);
-        self.model
-            .back_implicit(end, &gamma, nodes, params, scratch);
+            implicit.gamma((&self.model, model), end, (&mu, planes.as_ref()), scratch);
+        (self.model).back_implicit(end, (&gamma, Some(&mu)), nodes, params, scratch);
+        if let Some(p) = &planes {
+            let t0 = seg.t[j];
+            let around = Around {
+                sm: &self.model,
+                model,
+                posed: Posed::new(&model.contacts, t0, t0 + self.model.h()),
+            };
+            let held = p.back(&gamma, (nodes, params), &around);
+            // The forces held over the step see γ, and through the planes' prediction more.
+            let with_held = gamma.iter().zip(&held).map(|(g, m)| *g + *m);
+            scratch.set_gamma(with_held.collect());
+        }
         Some(solved.residual)
     }
 
@@ -404,6 +431,8 @@ impl Tape {
             self.replay.control.forces.extend_from_slice(f);
             let replayed = self.replay.step();
             replayed.map_err(|d| TapeError::Diverged(Box::new(d)))?;
+            let step = first + j - 1;
+            support::solved_contacts(&self.replay, step).map_err(TapeError::NotDifferentiable)?;
             seg.keep(j, &self.replay);
         }
         Ok(())
@@ -469,6 +498,9 @@ struct Segment {
     /// Velocity Verlet's carried acceleration in each state \[m/s²] (`None` where none
     /// was: the first state of a fresh simulation, or another integrator).
     a: Vec<Option<Vec<Vec3>>>,
+    /// The surface contacts an implicit step solved, after each step (`None` where it
+    /// touched nothing, and for the start).
+    solved: Vec<Option<SolvedContacts>>,
     /// The rollout's step that starts at the segment's first state.
     first: usize,
 }
@@ -482,14 +514,20 @@ impl Segment {
             self.t.resize(j + 1, 0.0);
             self.contacts.resize_with(j + 1, Vec::new);
             self.a.resize_with(j + 1, || None);
+            self.solved.resize_with(j + 1, || None);
         }
         self.x[j].clone_from(&sim.state().x);
         self.v[j].clone_from(&sim.state().v);
         self.t[j] = sim.state().t();
         self.a[j].clone_from(&sim.state().verlet_accel);
+        self.solved[j] = match (j, sim.solved_contacts()) {
+            (1.., LastContacts::Solved(s)) => Some(s.clone()),
+            _ => None,
+        };
         let (touched, (x_in, v_in)) = (sim.state().touching(), sim.before_contacts());
         self.contacts[j].clear();
-        if j > 0 {
+        // (Empty where a solver takes the surfaces in its step: they are in `solved`.)
+        if j > 0 && !x_in.is_empty() {
             let entering = touched.iter().map(|&i| Entering {
                 node: i,
                 x: x_in[i as usize],

@@ -105,7 +105,7 @@ impl VerletBack {
         let gamma: Vec<DVec3> = (0..nodes.len())
             .map(|i| sm.inverse_mass(i) * (self.la[i] + r * (h / 2.0) * nodes[i].v))
             .collect();
-        sm.back_implicit((&x1, &v_h), &gamma, nodes, params, scratch);
+        sm.back_implicit((&x1, &v_h), (&gamma, None), nodes, params, scratch);
         let la_after = std::mem::replace(
             &mut self.la,
             nodes.iter().map(|n| (h / 2.0) * n.v).collect(),

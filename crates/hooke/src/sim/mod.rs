@@ -374,6 +374,14 @@ impl Simulation {
         self.edits
     }
 
+    /// The surface contacts of the last step as a large-step solver left them.
+    pub(crate) fn solved_contacts(&self) -> crate::contact::solved::LastContacts<'_> {
+        let solver = self.ws.solver.as_ref();
+        solver.map_or(crate::contact::solved::LastContacts::None, |s| {
+            s.solved_contacts()
+        })
+    }
+
     /// Positions \[m] and velocities \[m/s] after the last integration step, before the
     /// contacts stage changed any (kept by the energy audit; empty in a scene without
     /// contacts).

@@ -19,7 +19,7 @@ pub(crate) mod fms;
 pub(crate) mod implicit;
 mod impulse;
 pub(crate) mod linalg;
-mod penalty;
+pub(crate) mod penalty;
 pub(crate) mod xpbd;
 
 use crate::settings::Integrator;

@@ -4,6 +4,7 @@
 use super::{SpringSet, StepCtx};
 use crate::audit::Ledger;
 use crate::contact::grid::CollisionWs;
+use crate::contact::solved::LastContacts;
 use crate::counters::Counters;
 use crate::model::{Model, Springs};
 use crate::real::{Real, Vec3};
@@ -52,6 +53,11 @@ pub(crate) trait Solver: std::fmt::Debug + Send + Sync {
     /// them out.
     fn handles_collisions(&self) -> bool {
         false
+    }
+
+    /// The surface contacts of the last step as its solve left them, for the gradient.
+    fn solved_contacts(&self) -> LastContacts<'_> {
+        LastContacts::None
     }
 }
 

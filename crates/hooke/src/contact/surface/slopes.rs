@@ -23,6 +23,8 @@ pub(crate) struct Slopes {
     pub normal: DMat3,
     /// ∇μ, the gradient of the surface's kinetic roughness \[1/m].
     pub roughness: DVec3,
+    /// The gradient of its static roughness \[1/m].
+    pub static_roughness: DVec3,
 }
 
 impl Slopes {
@@ -32,6 +34,7 @@ impl Slopes {
             distance: n,
             normal: DMat3::ZERO,
             roughness: DVec3::ZERO,
+            static_roughness: DVec3::ZERO,
         }
     }
 
@@ -47,6 +50,7 @@ impl Slopes {
             distance: n,
             normal: across * (DMat3::IDENTITY - moves) * (1.0 / l),
             roughness: DVec3::ZERO,
+            static_roughness: DVec3::ZERO,
         }
     }
 }
@@ -162,26 +166,47 @@ impl Terrain {
         let dn_y = dn.row(1);
         let above = p.y as f64 - y as f64;
         let distance = (DVec3::Y - DVec3::new(sx, 0.0, sz)) * n.y + dn_y * above;
-        let rough = &self.roughness;
-        let roughness = if rough.len() == 1 {
-            DVec3::ZERO
-        } else {
-            let (fx, fz) = (fx as f64, fz as f64);
-            let along_x = (g(rough, i + 1, j) - g(rough, i, j)) * (1.0 - fz)
-                + (g(rough, i + 1, j + 1) - g(rough, i, j + 1)) * fz;
-            let along_z = (g(rough, i, j + 1) - g(rough, i, j)) * (1.0 - fx)
-                + (g(rough, i + 1, j + 1) - g(rough, i + 1, j)) * fx;
-            DVec3::new(
-                if in_x { along_x / dx } else { 0.0 },
-                0.0,
-                if in_z { along_z / dz } else { 0.0 },
-            )
+        let cell = Cell {
+            at: (i, j, nx),
+            f: (fx as f64, fz as f64),
+            inside: (in_x, in_z),
+            spacing: (dx, dz),
         };
         Slopes {
             distance,
             normal: dn,
-            roughness,
+            roughness: cell.gradient(&self.roughness),
+            static_roughness: cell.gradient(&self.static_roughness),
         }
+    }
+}
+
+/// Where a point is in the terrain's grid: its cell (i, j) of a grid nx wide, its
+/// fractions in it, whether it is within the grid along x and z, and the spacing \[m].
+struct Cell {
+    at: (usize, usize, usize),
+    f: (f64, f64),
+    inside: (bool, bool),
+    spacing: (f64, f64),
+}
+
+impl Cell {
+    /// The gradient of the bilinear `field` (one value: constant) at the point, along x
+    /// and z \[per m].
+    fn gradient(&self, field: &[Real]) -> DVec3 {
+        if field.len() == 1 {
+            return DVec3::ZERO;
+        }
+        let ((i, j, nx), (fx, fz)) = (self.at, self.f);
+        let g = |a: usize, b: usize| field[b * nx + a] as f64;
+        let along_x = (g(i + 1, j) - g(i, j)) * (1.0 - fz) + (g(i + 1, j + 1) - g(i, j + 1)) * fz;
+        let along_z = (g(i, j + 1) - g(i, j)) * (1.0 - fx) + (g(i + 1, j + 1) - g(i + 1, j)) * fx;
+        let (in_x, in_z) = self.inside;
+        DVec3::new(
+            if in_x { along_x / self.spacing.0 } else { 0.0 },
+            0.0,
+            if in_z { along_z / self.spacing.1 } else { 0.0 },
+        )
     }
 }
 
@@ -262,7 +287,7 @@ mod tests {
                 0.0, 0.1, 0.3, 0.05, 0.2, 0.1, -0.1, 0.0, 0.15, 0.1, 0.3, 0.2,
             ],
             roughness: (0..12).map(|v| 0.3 + 0.05 * v as Real).collect(),
-            static_roughness: vec![0.6],
+            static_roughness: (0..12).map(|v| 0.9 - 0.04 * v as Real).collect(),
             restitution: 0.0,
         };
         for p in [
@@ -280,6 +305,13 @@ mod tests {
                     (d - slopes.roughness[j]).abs() <= TOL,
                     "∂μ/∂p{j} {} vs {d}",
                     slopes.roughness[j]
+                );
+                let stat = |q: Vec3| t.hit(q).static_roughness as f64;
+                let d = (stat(p + e) - stat(p - e)) / (2.0 * EPS);
+                assert!(
+                    (d - slopes.static_roughness[j]).abs() <= TOL,
+                    "∂μs/∂p{j} {} vs {d}",
+                    slopes.static_roughness[j]
                 );
             }
         }

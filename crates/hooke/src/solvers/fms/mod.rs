@@ -28,6 +28,7 @@ pub(crate) mod friction;
 pub(crate) mod global;
 pub(crate) mod local;
 
+use crate::contact::solved::LastContacts;
 use crate::counters::{Counters, Phase};
 use crate::diagnostics::Energy;
 use crate::forces::{Form, SpringCoeffs};
@@ -63,6 +64,8 @@ pub(crate) struct FastMassSpring {
     newton: Implicit,
     /// Whether the last step was solved by Newton because something touched.
     touched: bool,
+    /// How the last step took its contacts.
+    took: Took,
     /// The local step's pulls, one per spring, kept from iteration to iteration (a fresh
     /// zeroed buffer each iteration cost ~8% of a frame on Liu's cloth).
     pull: Mutex<Vec<V3>>,
@@ -78,6 +81,7 @@ impl Default for FastMassSpring {
             contacts: FmsContacts::default(),
             newton: Implicit::new(Integrator::BackwardEuler),
             touched: false,
+            took: Took::Nothing,
             pull: Mutex::default(),
             coeffs: None,
         }
@@ -147,11 +151,23 @@ impl Solver for FastMassSpring {
         self.touched
     }
 
+    fn solved_contacts(&self) -> LastContacts<'_> {
+        match self.took {
+            Took::Nothing => LastContacts::None,
+            Took::Newton => self.newton.solved_contacts(),
+            Took::Own => LastContacts::Unrecorded(
+                "fast mass-spring's own contact steps (their friction springs to anchors \
+                 kept from step to step) are not differentiated yet",
+            ),
+        }
+    }
+
     /// One step with `settings.iterations()` local/global iterations; when something
     /// touches, with the contacts in the global step ([`crate::solvers::fms::contact`]), or by Newton
     /// where that cannot take them. Fixed nodes move with their (kinematic) velocity.
     fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport {
         self.touched = touch::anything_touches(ctx, st, ws);
+        self.took = Took::Nothing;
         let (model, h) = (ctx.model, ctx.h as f64);
         let co = self.coefficients(ctx, ws);
         let fixed = ws.fixed(model);
@@ -165,11 +181,7 @@ impl Solver for FastMassSpring {
         let (x0, v0) = (blocks::to_v3(&st.x), blocks::to_v3(&st.v));
         let planes = if self.touched {
             ws.counters.contact_steps += 1;
-            let f0: Vec<V3> = ws
-                .fconst
-                .iter()
-                .map(|f| f.to_array().map(f64::from))
-                .collect();
+            let f0 = blocks::to_v3(ws.fconst);
             let start = Start {
                 x0: &x0,
                 v0: &v0,
@@ -180,6 +192,7 @@ impl Solver for FastMassSpring {
             if planes.is_none() {
                 ws.counters.newton_steps += 1;
                 st.friction_anchors.clear();
+                self.took = Took::Newton;
                 return self.newton.step(ctx, st, ws);
             }
             planes
@@ -216,10 +229,12 @@ impl Solver for FastMassSpring {
                 self.contacts.step(&sys, job, (st, judge), counters)
             };
             if kept_if_judged(run, energy, (st, shed)) {
+                self.took = Took::Own;
                 return StepReport::default();
             }
             ws.counters.newton_steps += 1;
             st.friction_anchors.clear();
+            self.took = Took::Newton;
             return self.newton.step(ctx, st, ws);
         }
         st.friction_anchors.clear();
@@ -229,6 +244,17 @@ impl Solver for FastMassSpring {
         sys.finish(st, (&x, &v1), ws.retention as f64);
         StepReport::default()
     }
+}
+
+/// How a step of fast mass-spring took its contacts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Took {
+    /// It had none.
+    Nothing,
+    /// In its global step ([`crate::solvers::fms::contact`]).
+    Own,
+    /// As a step of backward Euler solved by Newton.
+    Newton,
 }
 
 /// `iterations` local/global iterations of `sys` with the constant right-hand side

@@ -17,6 +17,7 @@ pub(crate) mod workspace;
 
 use crate::solvers::linalg::blocks::{self, V3, Weights};
 
+use crate::contact::solved::{LastContacts, SolvedContacts};
 use crate::counters::Phase;
 use crate::diagnostics::Energy;
 use crate::forces::SpringCoeffs;
@@ -25,7 +26,7 @@ use crate::real::{Real, Vec3};
 use crate::settings::{Integrator, LinearSolver};
 use crate::solvers::explicit::eval;
 use crate::solvers::penalty::gain::{Verdict, made_energy, verdict};
-use crate::solvers::penalty::planes::{Iterate, Planes};
+use crate::solvers::penalty::planes::{Iterate, LATE_SOLVES, Planes};
 use crate::solvers::penalty::touch::{self, Start};
 use crate::state::State;
 use crate::step::{Solver, SolverWs, SpringSet, StepCtx, StepReport};
@@ -39,6 +40,10 @@ pub(crate) struct Implicit {
     integrator: Integrator,
     method: Method,
     ws: Option<ImplicitWs>,
+    /// The last step's surface contacts, for the gradient.
+    solved: Option<SolvedContacts>,
+    /// Whether the last step was taken in parts.
+    halved: bool,
 }
 
 impl Implicit {
@@ -48,6 +53,8 @@ impl Implicit {
             integrator,
             method: Method::of(integrator).expect("an implicit integrator"),
             ws: None,
+            solved: None,
+            halved: false,
         }
     }
 }
@@ -78,8 +85,19 @@ impl Solver for Implicit {
     /// control stage); fixed nodes keep Δv = 0.
     fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport {
         let retention = ws.retention;
+        (self.solved, self.halved) = (None, false);
         self.step_or_halve(ctx, st, ws, (retention, 0));
         StepReport::default()
+    }
+
+    fn solved_contacts(&self) -> LastContacts<'_> {
+        match (&self.solved, self.halved) {
+            (_, true) => {
+                LastContacts::Unrecorded("it was taken in halves (its contacts gained energy)")
+            }
+            (Some(s), false) => LastContacts::Solved(s),
+            (None, false) => LastContacts::None,
+        }
     }
 }
 
@@ -110,6 +128,7 @@ impl Implicit {
         }
         let (x, v, last_dv) = saved.expect("saved when it may be halved");
         (st.x, st.v, st.last_dv) = (x, v, last_dv);
+        self.halved = true;
         ws.counters.halved_steps += 1;
         let first = StepCtx {
             h: ctx.h / 2.0,
@@ -175,6 +194,7 @@ impl Implicit {
         st.touching = step.touching();
         ws.counters.surface_contacts += st.touching.len() as u64;
         ws.counters.pair_contacts += step.planes.as_ref().map_or(0, |p| p.pairs());
+        self.solved = step.solved();
         step.finish(st, retention);
         true
     }
@@ -219,6 +239,8 @@ struct Newton<'a> {
     weights: Weights,
     /// Surface contacts, as penalty planes ([`crate::solvers::penalty::planes`]).
     planes: Option<Planes<'a>>,
+    /// Linear solves so far this step.
+    solves: u32,
 }
 
 impl<'a> Newton<'a> {
@@ -260,6 +282,7 @@ impl<'a> Newton<'a> {
                 alpha_k: h * h * method.w1 * method.b_x,
             },
             planes: None,
+            solves: 0,
         }
     }
 
@@ -383,12 +406,14 @@ impl<'a> Newton<'a> {
                 x_end: &x_end,
                 v_end: &self.v0,
                 linear: true,
+                late: false,
             };
             planes.add_to(&iws.pattern, &mut iws.matrix, &mut rhs, it);
         }
         let mut dv = std::mem::take(&mut self.dv);
         self.solve(iws, ws, &rhs, &mut dv);
         self.dv = dv;
+        self.solves = 1;
     }
 
     /// Where the method evaluates the forces for the current iterate:
@@ -472,17 +497,28 @@ impl<'a> Newton<'a> {
                 x_end: &x_end,
                 v_end: &v_end,
                 linear: false,
+                late: self.solves >= LATE_SOLVES,
             };
             planes.add_to(&iws.pattern, &mut iws.matrix, &mut rhs, it);
         }
         // Newton corrections start from zero.
         let mut delta = vec![[0.0; 3]; n];
         self.solve(iws, ws, &rhs, &mut delta);
+        self.solves += 1;
         for i in 0..n {
             for k in 0..3 {
                 self.dv[i][k] += delta[i][k];
             }
         }
+    }
+
+    /// The record of the step's surface contacts as the solve leaves them (`None`
+    /// without contacts).
+    fn solved(&self) -> Option<SolvedContacts> {
+        let planes = self.planes.as_ref()?;
+        let masses = &self.ctx.model.nodes.mass;
+        let end = (&self.end_positions()[..], &self.end_velocities()[..]);
+        Some(planes.solved(masses, (&self.x0, &self.v0), end))
     }
 
     /// v₁ = (v₀ + Δv)·r, x₁ = x₀ + h·(v₀ + c_x·Δv); CG's warm start kept in the state.

@@ -35,17 +35,20 @@
 //! (its slide undone) when the friction could have stopped it within μs·λ, as the
 //! `contacts` stage holds a node.
 
+mod record;
+
 use crate::solvers::linalg::blocks::{B3, BlockMatrix, BlockPattern, V3, real};
 use crate::solvers::penalty::pair_coupling::Coupling;
 use crate::solvers::penalty::term::{EPS_V, Friction, Term, dot};
 
 use crate::contact::coulomb::Coulomb;
 use crate::contact::inside::SolverContacts;
+use crate::contact::solved::{From, Seen};
 use crate::contact::surface::Hit;
 use crate::real::{Real, Vec3};
 
 /// How much stiffer a contact is than the node it holds.
-const GAMMA: f64 = 100.0;
+pub(crate) const GAMMA: f64 = 100.0;
 /// One node's contact plane for this step, with what the implicit family's Newton
 /// iterations keep of it.
 struct Plane {
@@ -57,12 +60,16 @@ struct Plane {
     slide0: f64,
     /// Whether the last solve counted it (the node inside the plane where it was expanded).
     counted: bool,
+    /// How often it switched on or off in a late solve ([`Iterate::late`]).
+    switches: u8,
     /// The friction of the last solve.
     last: Friction,
     /// Whether the node's roughness depends on the way it slides (it has a front).
     directional: bool,
     /// For a node pair, the other node (the term's plane moves with it).
     partner: Option<Partner>,
+    /// For a surface's plane, which surface and where it was seen from.
+    seen: Option<Seen>,
 }
 
 /// The contact planes of one implicit step.
@@ -104,8 +111,8 @@ impl<'a> Planes<'a> {
         self.set_stiffness(c.i, c.k_node);
         let (i, m, v0, f0) = (c.i, c.m, c.v0, c.f0);
         let node = Node { i, m, v0, f0 };
-        if !self.add_at(&node, c.y) {
-            self.add_at(&node, c.x0);
+        if !self.add_at(&node, (c.y, From::Prediction)) {
+            self.add_at(&node, (c.x0, From::Start));
         }
     }
 
@@ -123,17 +130,24 @@ impl<'a> Planes<'a> {
         self.k_node[i] = k_node;
     }
 
-    /// Adds the planes of the surfaces `node` at `p` touches; returns whether it touched.
-    fn add_at(&mut self, node: &Node, p: V3) -> bool {
-        let hits: Vec<Hit> = self.surfaces.hits(node.i, real(p)).collect();
-        for hit in &hits {
-            self.push(node, *hit, p);
+    /// Adds the planes of the surfaces `node` at `p` touches (`from`: what `p` is);
+    /// returns whether it touched.
+    fn add_at(&mut self, node: &Node, (p, from): (V3, From)) -> bool {
+        let hits: Vec<(usize, Hit)> = self.surfaces.numbered_hits(node.i, real(p)).collect();
+        for &(surface, hit) in &hits {
+            let seen = Seen {
+                surface,
+                from,
+                at: p,
+            };
+            self.push(node, hit, seen);
         }
         !hits.is_empty()
     }
 
-    /// Adds `node`'s plane for `hit`, seen from `p`.
-    fn push(&mut self, node: &Node, hit: Hit, p: V3) {
+    /// Adds `node`'s plane for `hit`, `seen` from a point.
+    fn push(&mut self, node: &Node, hit: Hit, seen: Seen) {
+        let p = seen.at;
         let i = node.i;
         let r = self.surfaces.radius(i) as f64;
         let n = v3(hit.normal);
@@ -171,9 +185,11 @@ impl<'a> Planes<'a> {
             lambda0: load.max(0.0),
             slide0: (dot(slide, slide).sqrt() - braked).max(0.0),
             counted: true,
+            switches: 0,
             last: Friction::default(),
             directional: contact.roughness.has_front(),
             partner: None,
+            seen: Some(seen),
         });
     }
 
@@ -220,7 +236,7 @@ impl<'a> Planes<'a> {
                     v0: [0.0; 3],
                     f0: [0.0; 3],
                 };
-                entered |= self.add_at(&node, x_end[i]);
+                entered |= self.add_at(&node, (x_end[i], From::Iterate));
             }
         }
         entered
@@ -243,14 +259,18 @@ impl<'a> Planes<'a> {
     /// tangential velocity zeroed; if it was not moving along the normal either
     /// (|vₙ| ≤ ε_v) it stays exactly where it was. The correction is at most the motion of
     /// a node slower than ε_v, so it cannot pump energy in.
+    ///
+    /// Returns the planes that held their nodes, in order, each with whether its node
+    /// stayed where it was.
     pub(crate) fn hold(
         &self,
         masses: &[Real],
         (x0, v0): (&[V3], &[V3]),
         (x1, v1): (&mut [V3], &mut [V3]),
-    ) {
+    ) -> Vec<(usize, bool)> {
         let h = self.h;
-        for p in &self.list {
+        let mut held = Vec::new();
+        for (k, p) in self.list.iter().enumerate() {
             let i = p.t.node as usize;
             let f = p.last;
             if !p.counted || f.lambda <= 0.0 || p.partner.is_some() {
@@ -263,8 +283,10 @@ impl<'a> Planes<'a> {
             if dot(vt, vt).sqrt() > EPS_V || dot(other, other).sqrt() > p.t.mu.grip(f.lambda) {
                 continue;
             }
-            p.t.hold(h, x0[i], (&mut x1[i], &mut v1[i]));
+            let stayed = p.t.hold(h, x0[i], (&mut x1[i], &mut v1[i]));
+            held.push((k, stayed));
         }
+        held
     }
 
     /// The nodes touching a surface at the end positions `x_end` (inside a plane, or within
@@ -303,7 +325,14 @@ impl<'a> Planes<'a> {
                 p.t.u = it.v_end[pair.j as usize];
             }
             let depth = p.depth(it.x_end);
-            p.counted = it.linear || depth > 0.0;
+            let inside = it.linear || depth > 0.0;
+            if it.late && inside != p.counted {
+                p.switches = p.switches.saturating_add(1);
+            }
+            // A plane that keeps switching (its node grazing it) would have Newton cycle
+            // between two active sets: late in a step it stays on once it has switched
+            // twice, and the iterations converge with it.
+            p.counted = inside || p.switches >= 2;
             let k_node = &self.k_node;
             let free_pair =
                 (p.partner).filter(|q| k_node.get(q.j as usize).is_some_and(|&k| k > 0.0));
@@ -401,14 +430,20 @@ struct Node {
 }
 
 /// Where a solve is expanded: the end positions x₁ and velocities v₁ of the current
-/// iterate, and whether this is the first, linearised solve (every plane counts with its
-/// linear force, at Δv = 0).
+/// iterate, whether this is the first, linearised solve (every plane counts with its
+/// linear force, at Δv = 0), and whether it is a late one (past [`LATE_SOLVES`] in the
+/// step), in which a plane that switched twice stays on.
 #[derive(Clone, Copy)]
 pub(crate) struct Iterate<'x> {
     pub x_end: &'x [V3],
     pub v_end: &'x [V3],
     pub linear: bool,
+    pub late: bool,
 }
+
+/// The solves of a step after which a plane that keeps switching stays on (beyond what
+/// the default settings take: one solve and at most four more for the contacts).
+pub(crate) const LATE_SOLVES: u32 = 6;
 
 /// The other node of a pair's term, and what fast mass-spring's frozen planes take from it.
 #[derive(Debug, Clone, Copy)]
@@ -506,6 +541,7 @@ impl Planes<'_> {
             lambda0: load.max(0.0),
             slide0: (dot(slide, slide).sqrt() - braked).max(0.0),
             counted: true,
+            switches: 0,
             last: Friction::default(),
             directional: false,
             partner: Some(Partner {
@@ -513,6 +549,7 @@ impl Planes<'_> {
                 frozen: pc.frozen,
                 u_node: vi,
             }),
+            seen: None,
         });
     }
 

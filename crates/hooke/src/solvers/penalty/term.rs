@@ -49,14 +49,15 @@ impl Term {
     /// Holds the node exactly, once its friction is known to hold it: its slide along the
     /// surface this step is undone and its tangential velocity zeroed; if it was not
     /// moving along the normal either (|vₙ| ≤ ε_v), it stays exactly where it was (x₀),
-    /// moving with the surface. `x1`, `v1`: its end position and velocity.
-    pub(crate) fn hold(&self, h: f64, x0: V3, (x1, v1): (&mut V3, &mut V3)) {
+    /// moving with the surface. `x1`, `v1`: its end position and velocity. Returns
+    /// whether it stayed where it was.
+    pub(crate) fn hold(&self, h: f64, x0: V3, (x1, v1): (&mut V3, &mut V3)) -> bool {
         let vt = self.tangential(*v1);
         let vn = dot(*v1, self.n) - dot(self.u, self.n);
         if vn.abs() <= EPS_V {
             *x1 = std::array::from_fn(|k| x0[k] + h * self.u[k]);
             *v1 = self.u;
-            return;
+            return true;
         }
         let slide: V3 = std::array::from_fn(|k| x1[k] - x0[k] - h * self.u[k]);
         let along = dot(slide, self.n);
@@ -64,6 +65,7 @@ impl Term {
             x1[k] -= slide[k] - along * self.n[k];
             v1[k] -= vt[k];
         }
+        false
     }
 }
 
@@ -78,16 +80,24 @@ pub(crate) struct Friction {
     pub lambda: f64,
     /// The damping [N·s/m].
     pub c: f64,
+    /// Whether it slides (its lagged speed above ε_v: c = μk·λ/s), else holds
+    /// (c = μs·λ/ε_v).
+    pub slipping: bool,
 }
 
 impl Friction {
     pub(crate) fn lagged(mu: Coulomb<f64>, lambda: f64, speed: f64) -> Self {
-        let c = if speed > EPS_V {
+        let slipping = speed > EPS_V;
+        let c = if slipping {
             mu.slip(lambda) / speed
         } else {
             mu.grip(lambda) / EPS_V
         };
-        Self { lambda, c }
+        Self {
+            lambda,
+            c,
+            slipping,
+        }
     }
 
     /// The force at tangential velocity `vt` \[N].

@@ -1,0 +1,269 @@
+//! The adjoint of an implicit step's surface contacts: the penalty planes backward Euler
+//! solves with its springs (`solvers/penalty/planes.rs`), differentiated where the step
+//! solves its equations, with the planes it counted and the friction's branches frozen.
+//!
+//! Each counted plane of node i — normal n, offset o, stiffness κ, the surface's velocity
+//! u, friction coefficient μ — adds to the step's force the contact force
+//!
+//! F_c = κ·δ·n − c·vₜ,  δ = o − n·x₁,  vₜ = P·(v' − u),  P = I − n·nᵀ,
+//!
+//! with the lagged friction at its fixed point: sliding (|vₜ| > ε_v) c = μk·κ·δ/|vₜ|, so
+//! that F_f = −μk·κ·δ·t (t = vₜ/|vₜ|, Coulomb's law with λ = κ·δ); holding c = μs·κ·δ/ε_v.
+//! The step solves g(v') = M·(v' − v₀) − h·f(x₁, v') − h·F_c = 0 (x₁ = x₀ + h·v'), and its
+//! adjoint (`implicit.rs`) takes F_c as one more force with
+//!
+//! ∂F_c/∂x₁ = −(κ·n + φ)·nᵀ,  ∂F_c/∂v' = −c·(P − t·tᵀ) sliding, −c·P holding,
+//!
+//! φ = ∂F_f/∂δ = −(μ·κ/s)·vₜ (s = |vₜ| sliding, ε_v holding): Aᵀ·γ' gains
+//! h·c·(P − [t·tᵀ])·γ' + h²·n·((κ·n + φ)·γ'), λx₀ gains (∂F_c/∂x₁)ᵀ·γ and λv₀ gains
+//! (∂F_c/∂v')ᵀ·γ + h·(∂F_c/∂x₁)ᵀ·γ (γ = h·γ'). What the plane was made of gathers
+//! γ·∂F_c/∂θ:
+//!
+//! * λo = γ·(κ·n + φ); λκ = γ·(δ·n − (c/κ)·vₜ); λμ = −(κ·δ/s)·γ·vₜ;
+//! * λn = κ·δ·γ − x₁·λo + (∂vₜ/∂n)ᵀ·w, w = −c·(γ − [t·(t·γ)]), (∂vₜ/∂n)ᵀ·w =
+//!   −(n·r)·w − r·(n·w) with r = v' − u;
+//! * the plane is the surface's tangent plane seen from a point p, o = ρ − φ_s(p) + n(p)·p
+//!   (ρ the node's radius): λp = λo·(n − ∇φ_s) + (∂n/∂p)ᵀ·(λn + p·λo) + ρ_n·(λμk·∇μk
+//!   or λμs·∇μs) (ρ_n the node's roughness, `contact::surface::Slopes`);
+//! * p is the node's prediction y = x₀ + h·v₀ + h²·f_held/m: λx₀ += λy, λv₀ += h·λy, the
+//!   held forces (constant, gas, the program's) gather h²/m·λy, the mass
+//!   h²·λy·(g_m/m − f_const/m²); or its start x₀ (λx₀ += λp); a plane found where a solve
+//!   had put the node (the springs pushed it in) is kept where it was seen;
+//! * κ = 100·(m/h² + Σₛ kₛ): the mass gathers 100/h²·λκ and each of its springs 100·λκ.
+//!
+//! A node that static friction then held (`Planes::hold`) is differentiated as held: its
+//! end x₁ = x₀ + h·u, v₁ = u if it had stopped (the solve does not reach it), else only
+//! its slide undone, x₁ = x₀ + h·u + n·nᵀ·(x₁' − x₀ − h·u), so that μ keeps its part
+//! along n.
+
+use glam::DVec3;
+
+use super::adjoint::{NodeAdjoint, StepModel};
+use super::spring::{LANES, Params};
+use crate::contact::solved::{From, SolvedContacts, SolvedPlane};
+use crate::contact::surface::Posed;
+use crate::model::Model;
+use crate::real::{Vec3, wide};
+use crate::solvers::implicit::workspace::ImplicitWs;
+use crate::solvers::linalg::blocks::real;
+use crate::solvers::penalty::planes::GAMMA;
+use crate::solvers::penalty::term::EPS_V;
+
+/// One counted plane at the step's end.
+#[derive(Debug)]
+struct Contact {
+    plane: SolvedPlane,
+    i: usize,
+    n: DVec3,
+    kappa: f64,
+    /// δ = o − n·x₁ \[m].
+    delta: f64,
+    /// x₁ \[m].
+    x1: DVec3,
+    /// r = v' − u [m/s].
+    rel: DVec3,
+    /// vₜ = P·r [m/s].
+    vt: DVec3,
+    /// The friction's damping c [N·s/m].
+    c: f64,
+    /// The unit slide t when sliding (zero when holding).
+    t: DVec3,
+    /// The friction coefficient of its branch, μk sliding, μs holding.
+    mu: f64,
+    /// s: |vₜ| sliding, ε_v holding [m/s].
+    s: f64,
+}
+
+impl Contact {
+    fn new(plane: SolvedPlane, (x1, v): (&[Vec3], &[Vec3])) -> Self {
+        let i = plane.node as usize;
+        let n = DVec3::from(plane.n);
+        let (x1, rel) = (wide(x1[i]), wide(v[i]) - DVec3::from(plane.u));
+        let vt = rel - n * n.dot(rel);
+        let delta = plane.offset - n.dot(x1);
+        let sliding = plane.slipping;
+        let (mu, s) = match sliding {
+            true => (plane.mu.kinetic, vt.length()),
+            false => (plane.mu.stat, EPS_V),
+        };
+        let lambda = plane.kappa * delta;
+        let t = if sliding && s > 0.0 {
+            vt / s
+        } else {
+            DVec3::ZERO
+        };
+        Self {
+            plane,
+            i,
+            n,
+            kappa: plane.kappa,
+            delta,
+            x1,
+            rel,
+            vt,
+            c: mu * lambda / s,
+            t,
+            mu,
+            s,
+        }
+    }
+
+    /// (P − t·tᵀ)·g, the friction's direction of change (t zero when holding).
+    fn across(&self, g: DVec3) -> DVec3 {
+        g - self.n * self.n.dot(g) - self.t * self.t.dot(g)
+    }
+
+    /// φ = ∂F_f/∂δ.
+    fn phi(&self) -> DVec3 {
+        self.vt * (-self.mu * self.kappa / self.s)
+    }
+
+    /// (∂F_c/∂x₁)ᵀ·g = −n·((κ·n + φ)·g).
+    fn by_x(&self, g: DVec3) -> DVec3 {
+        -self.n * (self.n * self.kappa + self.phi()).dot(g)
+    }
+}
+
+/// The counted planes and the holds of one implicit step, for its adjoint.
+#[derive(Debug)]
+pub(super) struct PlanesBack<'r> {
+    h: f64,
+    contacts: Vec<Contact>,
+    record: &'r SolvedContacts,
+}
+
+impl<'r> PlanesBack<'r> {
+    /// The planes of `record` at the step's end `end` = (x₁, v'), the held nodes as the
+    /// solve left them ([`Self::unheld`]).
+    pub(super) fn new(record: &'r SolvedContacts, end: (&[Vec3], &[Vec3])) -> Self {
+        let contacts = (record.planes.iter())
+            .map(|&p| Contact::new(p, end))
+            .collect();
+        Self {
+            h: record.h,
+            contacts,
+            record,
+        }
+    }
+
+    /// The step's end (x₁, v') with the held nodes where the solve had left them.
+    pub(super) fn unheld(record: &SolvedContacts, end: (&mut [Vec3], &mut [Vec3])) {
+        for &(i, x, v) in &record.unheld {
+            (end.0[i as usize], end.1[i as usize]) = (real(x), real(v));
+        }
+    }
+
+    /// The nodes with planes, ascending.
+    pub(super) fn nodes(&self) -> Vec<u32> {
+        let mut nodes: Vec<u32> = self.contacts.iter().map(|c| c.i as u32).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        nodes
+    }
+
+    /// μ = ∂L/∂v' through the holds, last first: a node that stayed where it was does
+    /// not see v'; one whose slide was undone keeps μ's part along n.
+    pub(super) fn hold_back(&self, mu: &mut [DVec3]) {
+        for held in self.record.held.iter().rev() {
+            let i = held.node as usize;
+            let n = DVec3::from(held.n);
+            mu[i] = match held.stayed {
+                true => DVec3::ZERO,
+                false => n * n.dot(mu[i]),
+            };
+        }
+    }
+
+    /// Adds the planes' share of Aᵀ·γ' to `out`: h·c·(P − [t·tᵀ])·γ' + h²·n·((κ·n + φ)·γ').
+    pub(super) fn add_transposed(&self, gp: &[DVec3], out: &mut [DVec3]) {
+        let h = self.h;
+        for c in &self.contacts {
+            let g = gp[c.i];
+            out[c.i] += h * c.c * c.across(g) - h * h * c.by_x(g);
+        }
+    }
+
+    /// Adds the planes' blocks h²·κ·n·nᵀ + h·c·P to the matrix in `iws` (as the step
+    /// adds them), for the preconditioner.
+    pub(super) fn add_blocks(&self, iws: &mut ImplicitWs) {
+        let h = self.h;
+        for c in &self.contacts {
+            let block = &mut iws.matrix.val[iws.pattern.diag[c.i]];
+            let n = c.n.to_array();
+            for (r, row) in block.iter_mut().enumerate() {
+                for (k, entry) in row.iter_mut().enumerate() {
+                    let id = if r == k { 1.0 } else { 0.0 };
+                    *entry += h * h * c.kappa * n[r] * n[k] + h * c.c * (id - n[r] * n[k]);
+                }
+            }
+        }
+    }
+}
+
+/// What going back through a step's planes reads besides them: the step's model in f64,
+/// the scene's (the nodes' roughness, the surfaces) and its surfaces placed for the step.
+pub(super) struct Around<'a> {
+    pub sm: &'a StepModel,
+    pub model: &'a Model,
+    pub posed: Posed<'a>,
+}
+
+impl PlanesBack<'_> {
+    /// Goes back through the planes with γ = h·A⁻ᵀ·μ (see the module docs): λx₀, λv₀
+    /// and the masses' gradients in `nodes`, the springs' stiffness in `params`; returns,
+    /// per node, what the forces held over the step gather (h²/m·λy).
+    pub(super) fn back(
+        &self,
+        gamma: &[DVec3],
+        (nodes, params): (&mut [NodeAdjoint], &mut [Params]),
+        around: &Around,
+    ) -> Vec<DVec3> {
+        let Around { sm, model, posed } = around;
+        let h = self.h;
+        let mut held = vec![DVec3::ZERO; nodes.len()];
+        for c in &self.contacts {
+            let (i, g) = (c.i, gamma[c.i]);
+            let by_x = c.by_x(g);
+            nodes[i].x += by_x;
+            nodes[i].v += -c.c * c.across(g) + h * by_x;
+            let kappa = c.kappa;
+            let (inv_m, per_mass, fconst) = sm.node_forces(i);
+            // M·(v' − v₀) = h·(f + F_c): the mass sees −w·γ·F_c beside the springs' share.
+            let force = c.n * (kappa * c.delta) - c.vt * c.c;
+            nodes[i].mass -= inv_m * g.dot(force);
+            let l_o = g.dot(c.n * kappa + c.phi());
+            let l_kappa = g.dot(c.n * c.delta - c.vt * (c.c / kappa));
+            // ∂κ/∂m = 100/h², ∂κ/∂kₛ = 100.
+            nodes[i].mass += GAMMA / (h * h) * l_kappa;
+            for s in sm.springs_at(i) {
+                params[s / LANES].k[s % LANES] += GAMMA * l_kappa;
+            }
+            let seen = c.plane.seen;
+            if seen.from == From::Iterate {
+                continue;
+            }
+            let l_mu = -(kappa * c.delta / c.s) * g.dot(c.vt);
+            let w = (g - c.t * c.t.dot(g)) * -c.c;
+            let l_n = g * (kappa * c.delta) - c.x1 * l_o - w * c.n.dot(c.rel) - c.rel * c.n.dot(w);
+            let p = DVec3::from(seen.at);
+            let slopes = posed.slopes(seen.surface, real(seen.at));
+            let rough = match c.plane.slipping {
+                true => slopes.roughness,
+                false => slopes.static_roughness,
+            };
+            let rho = model.nodes.roughness(i).forward as f64;
+            let l_p = (c.n - slopes.distance) * l_o
+                + slopes.normal.transpose() * (l_n + p * l_o)
+                + rough * (rho * l_mu);
+            nodes[i].x += l_p;
+            if seen.from == From::Prediction {
+                // y = x₀ + h·v₀ + h²·f_held/m.
+                nodes[i].v += h * l_p;
+                let m = 1.0 / inv_m;
+                nodes[i].mass += h * h * l_p.dot(per_mass / m - fconst / (m * m));
+                held[i] += l_p * (h * h * inv_m);
+            }
+        }
+        held
+    }
+}
