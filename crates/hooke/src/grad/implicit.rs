@@ -13,6 +13,9 @@
 //! parameter θ gathers (∂f/∂θ)ᵀ·γ — the symplectic Euler step's formulas with γ = h·M⁻¹·μ
 //! replaced and the derivatives taken at the end of the step (`adjoint.rs`).
 //!
+//! Backward Euler's surface contacts, the penalty planes it solves with its springs, are
+//! one more force in g with their Jacobians in Aᵀ and in its preconditioner (`planes.rs`).
+//!
 //! Fast mass-spring's step at convergence is the same implicit Euler step with its own
 //! damping: g(v') = 0 with f the springs' elastic forces, each spring's damping c taken
 //! isotropically and on slack ropes too (the damping Laplacian L_c), drag and the constant
