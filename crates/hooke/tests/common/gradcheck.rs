@@ -61,6 +61,18 @@ impl<P: Clone> Along<'_, P> {
     pub fn five_point(&self, e: f64) -> f64 {
         five_point(|e| self.at(e), e)
     }
+
+    /// Asserts that ±`e` changes no branch of the run — one would show as a jump, and the
+    /// one-sided differences would part by more than 1% of `numeric` — where the check
+    /// of a run with branches (contacts) is meaningful.
+    pub fn no_branch_within(&self, name: &str, e: f64, numeric: f64) {
+        let at0 = self.at(0.0);
+        let (up, down) = ((self.at(e) - at0) / e, (at0 - self.at(-e)) / e);
+        assert!(
+            (up - down).abs() <= 1e-2 * numeric.abs(),
+            "{name}: ±ε changes a branch of the run (one-sided {up:e}, {down:e})"
+        );
+    }
 }
 
 /// ε of a check: the first in f64 builds, the second in f32.
