@@ -82,12 +82,17 @@ impl Contact {
         let vt = rel - n * n.dot(rel);
         let delta = plane.offset - n.dot(x1);
         let sliding = plane.slipping;
+        // s = max(|vₜ|, ε_v) sliding, as the friction is smoothed (a step not solved to
+        // convergence may end slower than its branch says), ε_v holding.
         let (mu, s) = match sliding {
-            true => (plane.mu.kinetic, vt.length()),
+            true => (plane.mu.kinetic, vt.length().max(EPS_V)),
             false => (plane.mu.stat, EPS_V),
         };
-        let lambda = plane.kappa * delta;
-        let t = if sliding && s > 0.0 {
+        // The normal force λ = κ·δ, none where the node ended outside (a step not solved
+        // to convergence).
+        let lambda = (plane.kappa * delta).max(0.0);
+        // Below ε_v the smoothed friction is linear in vₜ: no turn with the slide.
+        let t = if sliding && vt.length() > EPS_V {
             vt / s
         } else {
             DVec3::ZERO
