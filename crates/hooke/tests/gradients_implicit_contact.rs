@@ -16,9 +16,11 @@ mod common;
 
 use common::gradcheck::{Along, directional, jitter, linear_loss, shift, shift3};
 
-use hooke::contact::{Collider, Material, Shape, Terrain};
+use hooke::contact::{Collider, Material, Roughness, Shape, Terrain};
 use hooke::grad::{Gradients, Tape, TapeError};
-use hooke::{Integrator, Node, Real, Scene, SceneBuilder, Simulation, Spring, vec3};
+use hooke::{
+    FieldKind, ForceField, Integrator, Node, Real, Scene, SceneBuilder, Simulation, Spring, vec3,
+};
 
 const F64: bool = std::mem::size_of::<Real>() == 8;
 /// Nodes along a side of the cloth.
@@ -39,6 +41,10 @@ struct Cloth {
     x0: Vec<[f64; 3]>,
     v0: Vec<[f64; 3]>,
     floor: Floor,
+    /// Whether the nodes have seed 004's directional roughness, their fronts along +x.
+    directional: bool,
+    /// An acceleration on every node \[m/s²] besides gravity.
+    pushed: [f64; 3],
 }
 
 /// What the cloth lands on.
@@ -97,6 +103,8 @@ fn cloth(floor: Floor) -> Cloth {
             .collect(),
         x0,
         floor,
+        directional: false,
+        pushed: [0.0; 3],
     }
 }
 
@@ -137,18 +145,42 @@ fn builder(p: &Cloth, integrator: Integrator) -> SceneBuilder {
         }),
     }
     let r = |a: f64| a as Real;
+    if p.pushed != [0.0; 3] {
+        let [x, y, z] = p.pushed.map(r);
+        b.env.fields.push(ForceField {
+            kind: FieldKind::Acceleration,
+            value: vec3(x, y, z),
+            nodes: None,
+        });
+    }
     for n in 0..N * N {
         let (x, v) = (p.x0[n], p.v0[n]);
         let node = Node::new(vec3(r(x[0]), r(x[1]), r(x[2])), r(p.mass[n]))
             .with_velocity(vec3(r(v[0]), r(v[1]), r(v[2])))
             .with_radius(r(RADIUS));
-        b.add_node(node);
+        b.add_node(match p.directional {
+            true => node.with_roughness(front_along_x(n)),
+            false => node,
+        });
     }
     for (s, (a, bb)) in springs().into_iter().enumerate() {
         let spring = Spring::hooke(a, bb, r(p.k[s]), r(p.c[s])).with_rest(r(p.rest[s]));
         b.add_spring(spring);
     }
     b
+}
+
+/// Seed 004's directional roughness for node `n`: smooth forward (0.3), rough backward
+/// (1.2), its front along +x — its +x neighbour ahead, or, on the last column, its −x
+/// neighbour behind.
+fn front_along_x(n: usize) -> Roughness {
+    let last = n % N == N - 1;
+    Roughness {
+        forward: 0.3,
+        backward: 1.2,
+        forward_node: (!last).then(|| n as u32 + 1),
+        backward_node: last.then(|| n as u32 - 1),
+    }
 }
 
 /// A heightfield 1 m square, vertices 0.1 m apart, heights within ±5 mm of y = 0 and
@@ -236,7 +268,7 @@ fn kinds(g: &Gradients) -> Vec<Kind> {
         (
             "nodes[*].x",
             3 * N * N,
-            1e-6,
+            1e-7,
             |p, d, e| shift3(&mut p.x0, d, e),
             flat(&g.x0),
         ),
@@ -253,7 +285,11 @@ fn kinds(g: &Gradients) -> Vec<Kind> {
 /// The tape's gradient of the cloth dropped on `floor` against central differences, kind
 /// by kind.
 fn check(floor: Floor) {
-    let p = cloth(floor);
+    check_cloth(cloth(floor));
+}
+
+/// The tape's gradient of the cloth `p` against central differences, kind by kind.
+fn check_cloth(p: Cloth) {
     let (a, b) = (weights(11), weights(12));
     let g = tape_gradient(&p, (&a, &b));
     assert!(
@@ -280,6 +316,40 @@ fn check(floor: Floor) {
 fn a_cloth_on_the_ground_at_60_hz_matches_central_differences() {
     if F64 {
         check(Floor::Ground);
+    }
+}
+
+/// Seed 004's directional roughness: the cloth's nodes slide smooth forward along +x and
+/// rough backward, their roughness turning with the way they are driven at each step's
+/// start (their slide, or the start's forces' push) and with their fronts.
+#[test]
+fn directional_roughness_at_60_hz_matches_central_differences() {
+    if F64 {
+        check_cloth(Cloth {
+            directional: true,
+            ..cloth(Floor::Ground)
+        });
+    }
+}
+
+/// The same cloth at rest on the ground, 0.1 mm in, pushed along (x + z)/√2 at 2.5 m/s²:
+/// at first its nodes' roughness follows the way the start's forces push them (the
+/// springs' and the push, at 45° to their fronts), then the way they slide.
+#[test]
+fn directional_roughness_from_rest_matches_central_differences() {
+    if F64 {
+        let p = cloth(Floor::Ground);
+        let x0 = (p.x0.iter())
+            .map(|&[x, _, z]| [x, RADIUS - 1e-4, z])
+            .collect();
+        let push = 2.5 / 2f64.sqrt();
+        check_cloth(Cloth {
+            directional: true,
+            pushed: [push, 0.0, push],
+            x0,
+            v0: vec![[0.0; 3]; N * N],
+            ..p
+        });
     }
 }
 

@@ -47,6 +47,25 @@ pub(crate) struct SolvedPlane {
     pub slipping: bool,
     /// Where it was seen from.
     pub seen: Seen,
+    /// The way its node was driven, for seed 004's directional roughness (`None` for a
+    /// node without a front).
+    pub drive: Option<Drive>,
+}
+
+/// How a node with seed 004's directional roughness was driven when its plane was made:
+/// its roughness ρ(cos θ), cos θ = f̂ₜ·t, follows the direction t of P·w, with w its
+/// velocity relative to the surface at the start (v₀ − u) or, where its slide P·(v₀ − u)
+/// is below ε_v, where the start's forces push it (v₀ − u + h·f₀/m).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Drive {
+    /// w [m/s].
+    pub w: [f64; 3],
+    /// Whether it is the start's forces' push (else the slide).
+    pub by_forces: bool,
+    /// The node's front at the start \[m].
+    pub front: [f64; 3],
+    /// The surface's kinetic and static roughness there.
+    pub surface: (f64, f64),
 }
 
 /// A node static friction held after the solve.

@@ -29,7 +29,10 @@
 //!   held forces (constant, gas, the program's) gather h²/m·λy, the mass
 //!   h²·λy·(g_m/m − f_const/m²); or its start x₀ (λx₀ += λp); a plane found where a solve
 //!   had put the node (the springs pushed it in) is kept where it was seen;
-//! * κ = 100·(m/h² + Σₛ kₛ): the mass gathers 100/h²·λκ and each of its springs 100·λκ.
+//! * κ = 100·(m/h² + Σₛ kₛ): the mass gathers 100/h²·λκ and each of its springs 100·λκ;
+//! * seed 004's directional roughness follows the way the node was driven at the start
+//!   and its front ([`drive_back`]): back to v₀, the start's forces (a spring pass at the
+//!   start, `StepModel::back_force`) and the neighbours' starts.
 //!
 //! A node that static friction then held (`Planes::hold`) is differentiated as held: its
 //! end x₁ = x₀ + h·u, v₁ = u if it had stopped (the solve does not reach it), else only
@@ -40,10 +43,10 @@ use glam::DVec3;
 
 use super::adjoint::{NodeAdjoint, StepModel};
 use super::spring::{LANES, Params};
-use crate::contact::solved::{From, SolvedContacts, SolvedPlane};
+use crate::contact::solved::{Drive, From, SolvedContacts, SolvedPlane};
 use crate::contact::surface::Posed;
 use crate::model::Model;
-use crate::real::{Vec3, wide};
+use crate::real::{Real, Vec3, wide};
 use crate::solvers::implicit::workspace::ImplicitWs;
 use crate::solvers::linalg::blocks::real;
 use crate::solvers::penalty::planes::GAMMA;
@@ -205,6 +208,73 @@ impl<'r> PlanesBack<'r> {
     }
 }
 
+/// What going back through a step's planes sends on, per node: what the forces held over
+/// the step gather (h²/m·λy), and the adjoint γ of the forces at the step's start
+/// (h/m·λ of the push that drove a node with directional roughness).
+pub(super) struct Sent {
+    pub held: Vec<DVec3>,
+    pub start_forces: Vec<DVec3>,
+}
+
+/// The node a directional plane belongs to: its index, the step \[s] and its inverse mass
+/// \[1/kg].
+struct Driven {
+    i: usize,
+    h: f64,
+    inv_m: f64,
+}
+
+/// Goes back through seed 004's directional roughness of plane `c`, whose friction
+/// coefficient gathered λμ = `l_mu`: ρ = ρ_b + (ρ_f − ρ_b)·(cos θ + 1)/2, cos θ = f̂ₜ·t with
+/// fₜ = P·f the front in the plane and t = d/|d| the way the node was driven, d = P·w, w
+/// its slide v₀ − u or its push v₀ − u + h·f₀/m (`Drive`). λcos = λμ·μ_s·(ρ_f − ρ_b)/2;
+/// λt = f̂ₜ·λcos; λfₜ = (t − cos·f̂ₜ)·λcos/|fₜ| goes to the front (the forward neighbour's
+/// start, and negated the backward one's) and to n; λd = (I − t·tᵀ)·λt/|d|, λw = P·λd to
+/// v₀, and to the start's forces as γ = h/m·λw. Returns ρ.
+fn drive_back(
+    d: &Drive,
+    (c, l_mu): (&Contact, f64),
+    (node, model): (&Driven, &Model),
+    l_n: &mut DVec3,
+    (nodes, sent): (&mut [NodeAdjoint], &mut Sent),
+) -> f64 {
+    let Driven { i, h, inv_m } = *node;
+    let rough = model.nodes.roughness(i);
+    let n = c.n;
+    let (front, w) = (DVec3::from(d.front), DVec3::from(d.w));
+    let driven = w - n * n.dot(w);
+    let ft = front - n * n.dot(front);
+    let (l, len) = (ft.length(), driven.length());
+    let t = if len > 0.0 { driven / len } else { DVec3::ZERO };
+    let cos = if l > 0.0 { ft.dot(t) / l } else { 0.0 };
+    let rho = rough.along(cos.clamp(-1.0, 1.0) as Real) as f64;
+    if l <= 0.0 || len <= 0.0 || cos.abs() >= 1.0 {
+        return rho;
+    }
+    let surface = if c.plane.slipping {
+        d.surface.0
+    } else {
+        d.surface.1
+    };
+    let l_cos = l_mu * surface * (rough.forward - rough.backward) as f64 / 2.0;
+    let f_hat = ft / l;
+    let l_ft = (t - f_hat * cos) * (l_cos / l);
+    *l_n -= l_ft * n.dot(front) + front * n.dot(l_ft);
+    let to_front = l_ft - n * n.dot(l_ft);
+    nodes[rough.forward_node.map_or(i, |f| f as usize)].x += to_front;
+    nodes[rough.backward_node.map_or(i, |b| b as usize)].x -= to_front;
+    let l_t = f_hat * l_cos;
+    let l_d = (l_t - t * t.dot(l_t)) / len;
+    // d = P·w: w's share, and n's.
+    let l_w = l_d - n * n.dot(l_d);
+    *l_n -= l_d * n.dot(w) + w * n.dot(l_d);
+    nodes[i].v += l_w;
+    if d.by_forces {
+        sent.start_forces[i] += l_w * (h * inv_m);
+    }
+    rho
+}
+
 /// What going back through a step's planes reads besides them: the step's model in f64,
 /// the scene's (the nodes' roughness, the surfaces) and its surfaces placed for the step.
 pub(super) struct Around<'a> {
@@ -222,10 +292,13 @@ impl PlanesBack<'_> {
         gamma: &[DVec3],
         (nodes, params): (&mut [NodeAdjoint], &mut [Params]),
         around: &Around,
-    ) -> Vec<DVec3> {
+    ) -> Sent {
         let Around { sm, model, posed } = around;
         let h = self.h;
-        let mut held = vec![DVec3::ZERO; nodes.len()];
+        let mut sent = Sent {
+            held: vec![DVec3::ZERO; nodes.len()],
+            start_forces: vec![DVec3::ZERO; nodes.len()],
+        };
         for c in &self.contacts {
             let (i, g) = (c.i, gamma[c.i]);
             let by_x = c.by_x(g);
@@ -249,14 +322,21 @@ impl PlanesBack<'_> {
             }
             let l_mu = -(kappa * c.delta / c.s) * g.dot(c.vt);
             let w = (g - c.t * c.t.dot(g)) * -c.c;
-            let l_n = g * (kappa * c.delta) - c.x1 * l_o - w * c.n.dot(c.rel) - c.rel * c.n.dot(w);
+            let mut l_n =
+                g * (kappa * c.delta) - c.x1 * l_o - w * c.n.dot(c.rel) - c.rel * c.n.dot(w);
+            let rho = match &c.plane.drive {
+                None => model.nodes.roughness(i).forward as f64,
+                Some(d) => {
+                    let driven = Driven { i, h, inv_m };
+                    drive_back(d, (c, l_mu), (&driven, model), &mut l_n, (nodes, &mut sent))
+                }
+            };
             let p = DVec3::from(seen.at);
             let slopes = posed.slopes(seen.surface, real(seen.at));
             let rough = match c.plane.slipping {
                 true => slopes.roughness,
                 false => slopes.static_roughness,
             };
-            let rho = model.nodes.roughness(i).forward as f64;
             let l_p = (c.n - slopes.distance) * l_o
                 + slopes.normal.transpose() * (l_n + p * l_o)
                 + rough * (rho * l_mu);
@@ -266,9 +346,9 @@ impl PlanesBack<'_> {
                 nodes[i].v += h * l_p;
                 let m = 1.0 / inv_m;
                 nodes[i].mass += h * h * l_p.dot(per_mass / m - fconst / (m * m));
-                held[i] += l_p * (h * h * inv_m);
+                sent.held[i] += l_p * (h * h * inv_m);
             }
         }
-        held
+        sent
     }
 }

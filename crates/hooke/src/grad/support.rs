@@ -82,17 +82,6 @@ pub(crate) fn check(
     }
     check_contacts(model)?;
     let name = settings.integrator;
-    let implicit = [Integrator::BackwardEuler, Integrator::FastMassSpring].contains(&name);
-    let directional = (0..model.nodes.len()).find(|&i| model.nodes.roughness(i).has_front());
-    if let (true, true, Some(i)) = (implicit, model.contacts.has_surfaces(), directional) {
-        return refuse(
-            &format!("nodes[{i}].roughness"),
-            &format!(
-                "seed 004's directional roughness in {name}'s contact planes is not \
-                 differentiated yet (it is under symplectic-euler and verlet)"
-            ),
-        );
-    }
     if name != Integrator::SymplecticEuler && !model.anchors.is_empty() {
         return refuse(
             "anchors",

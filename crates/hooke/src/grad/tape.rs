@@ -387,10 +387,16 @@ impl Tape {
                 model,
                 posed: Posed::new(&model.contacts, t0, t0 + self.model.h()),
             };
-            let held = p.back(&gamma, (nodes, params), &around);
-            // The forces held over the step see γ, and through the planes' prediction more.
-            let with_held = gamma.iter().zip(&held).map(|(g, m)| *g + *m);
-            scratch.set_gamma(with_held.collect());
+            let sent = p.back(&gamma, (nodes, params), &around);
+            let start = (&seg.x[j][..], &seg.v[j][..]);
+            let pushed = &sent.start_forces;
+            if pushed.iter().any(|g| *g != DVec3::ZERO) {
+                // The start's forces drove the directional roughness of some nodes.
+                (self.model).back_force(start, pushed, nodes, params, scratch);
+            }
+            // The forces held over the step see γ, and through the planes more.
+            let held = (gamma.iter().zip(&sent.held).zip(pushed)).map(|((g, m), f)| *g + *m + *f);
+            scratch.set_gamma(held.collect());
         }
         Some(solved.residual)
     }

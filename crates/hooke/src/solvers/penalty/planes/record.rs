@@ -28,6 +28,7 @@ impl Planes<'_> {
                     mu: t.mu,
                     slipping: p.last.slipping,
                     seen,
+                    drive: p.drive,
                 })
             })
             .collect();
