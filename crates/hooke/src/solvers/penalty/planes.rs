@@ -42,6 +42,7 @@ use crate::solvers::linalg::blocks::{B3, BlockMatrix, BlockPattern, V3, real};
 use crate::solvers::penalty::pair_coupling::Coupling;
 use crate::solvers::penalty::term::{EPS_V, Friction, Term, dot};
 
+use crate::contact::coulomb::Coulomb;
 use crate::contact::inside::SolverContacts;
 use crate::contact::solved::{Drive, From, Seen};
 use crate::contact::surface::Hit;
@@ -191,15 +192,10 @@ impl<'a> Planes<'a> {
                 surface: true,
                 slack: 0.01 * r,
             },
-            lambda0: load.max(0.0),
-            slide0: (dot(slide, slide).sqrt() - braked).max(0.0),
-            counted: true,
-            switches: 0,
-            last: Friction::default(),
             directional: contact.roughness.has_front(),
-            partner: None,
             seen: Some(seen),
             drive,
+            ..Plane::fresh(load, (dot(slide, slide).sqrt() - braked).max(0.0))
         });
     }
 
@@ -467,6 +463,32 @@ struct Partner {
 }
 
 impl Plane {
+    /// A plane not yet solved with, the load and slide estimated before the first solve
+    /// (`lambda0` from `load`, [`Self::slide0`]); its term to be filled in.
+    fn fresh(load: f64, slide0: f64) -> Self {
+        Self {
+            t: Term {
+                node: 0,
+                n: [0.0; 3],
+                offset: 0.0,
+                kappa: 0.0,
+                u: [0.0; 3],
+                mu: Coulomb::uniform(0.0),
+                surface: true,
+                slack: 0.0,
+            },
+            lambda0: load.max(0.0),
+            slide0,
+            counted: true,
+            switches: 0,
+            last: Friction::default(),
+            directional: false,
+            partner: None,
+            seen: None,
+            drive: None,
+        }
+    }
+
     /// δ at the end positions `x_end`: how far the node is inside its plane, or a pair's
     /// nodes inside each other (δ = o − n·(xᵢ − xⱼ)) \[m].
     pub(crate) fn depth(&self, x_end: &[V3]) -> f64 {

@@ -4,7 +4,7 @@
 use super::{GAMMA, Partner, Plane, Planes};
 use crate::contact::coulomb::Coulomb;
 use crate::solvers::linalg::blocks::V3;
-use crate::solvers::penalty::term::{Friction, Term, dot};
+use crate::solvers::penalty::term::{Term, dot};
 
 /// A node pair that came within the sum of its radii: `nodes` = (i, j), i free, with
 /// their start (x₀, v₀, f₀) and masses \[kg]; the unit normal `n` from j to i, the
@@ -73,19 +73,12 @@ impl Planes<'_> {
                 surface: false,
                 slack: 0.01 * r,
             },
-            lambda0: load.max(0.0),
-            slide0: (dot(slide, slide).sqrt() - braked).max(0.0),
-            counted: true,
-            switches: 0,
-            last: Friction::default(),
-            directional: false,
             partner: Some(Partner {
                 j: j as u32,
                 frozen: pc.frozen,
                 u_node: vi,
             }),
-            seen: None,
-            drive: None,
+            ..Plane::fresh(load, (dot(slide, slide).sqrt() - braked).max(0.0))
         });
     }
 
