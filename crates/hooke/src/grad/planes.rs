@@ -14,11 +14,13 @@
 //!
 //! ∂F_c/∂x₁ = −(κ·n + φ)·nᵀ,  ∂F_c/∂v' = −c·(P − t·tᵀ) sliding, −c·P holding,
 //!
-//! φ = ∂F_f/∂δ = −(μ·κ/s)·vₜ (s = |vₜ| sliding, ε_v holding): Aᵀ·γ' gains
+//! φ = ∂F_f/∂δ = −(μ·κ/s)·vₜ (s = max(|vₜ|, ε_v) sliding — as the forward pass smooths
+//! it, for a step not solved to convergence — ε_v holding): Aᵀ·γ' gains
 //! h·c·(P − [t·tᵀ])·γ' + h²·n·((κ·n + φ)·γ'), λx₀ gains (∂F_c/∂x₁)ᵀ·γ and λv₀ gains
 //! (∂F_c/∂v')ᵀ·γ + h·(∂F_c/∂x₁)ᵀ·γ (γ = h·γ'). What the plane was made of gathers
 //! γ·∂F_c/∂θ:
 //!
+//! * the mass m of M·(v' − v₀) = h·(f + F_c) gathers −γ·F_c/m;
 //! * λo = γ·(κ·n + φ); λκ = γ·(δ·n − (c/κ)·vₜ); λμ = −(κ·δ/s)·γ·vₜ;
 //! * λn = κ·δ·γ − x₁·λo + (∂vₜ/∂n)ᵀ·w, w = −c·(γ − [t·(t·γ)]), (∂vₜ/∂n)ᵀ·w =
 //!   −(n·r)·w − r·(n·w) with r = v' − u;
