@@ -157,7 +157,8 @@ impl Solver for FastMassSpring {
             Took::Newton => self.newton.solved_contacts(),
             Took::Own => LastContacts::Unrecorded(
                 "fast mass-spring's own contact steps (their friction springs to anchors \
-                 kept from step to step) are not differentiated yet",
+                 kept from step to step) are not differentiated yet; backward-euler's \
+                 contacts are",
             ),
         }
     }
