@@ -140,7 +140,7 @@ impl Tape {
         let implicit = ImplicitBack::new(model, settings).is_some();
         Ok(Tape {
             model: StepModel::new(model, hr, damping),
-            replay: Simulation::new(sim.scene().clone()),
+            replay: replay_of(sim),
             checkpoints: Checkpoints::new(sim.state().clone(), every),
             steps: 0,
             seen: (sim.state().step, sim.edits()),
@@ -443,6 +443,14 @@ impl Tape {
         }
         Ok(())
     }
+}
+
+/// A copy of `sim` as it is, to be stepped again segment by segment, keeping a record of
+/// its steps' contact planes.
+fn replay_of(sim: &Simulation) -> Simulation {
+    let mut replay = Simulation::new(sim.scene().clone());
+    replay.keep_solved_contacts();
+    replay
 }
 
 /// The adjoints of the final state of `n` nodes, ∂L/∂x = `dx` and ∂L/∂v = `dv`, checked

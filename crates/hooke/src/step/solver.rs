@@ -55,10 +55,15 @@ pub(crate) trait Solver: std::fmt::Debug + Send + Sync {
         false
     }
 
-    /// The surface contacts of the last step as its solve left them, for the gradient.
+    /// The surface contacts of the last step as its solve left them, for the gradient:
+    /// recorded only while [`Self::keep_contacts`] is on; that they could not be (the
+    /// step was halved, or taken in a way not recorded), always.
     fn solved_contacts(&self) -> LastContacts<'_> {
         LastContacts::None
     }
+
+    /// Whether to keep a record of each step's contact planes ([`Self::solved_contacts`]).
+    fn keep_contacts(&mut self, _on: bool) {}
 }
 
 /// The springs' rows of a force buffer such as [`Kernel::sf`]: all but its last, zero

@@ -151,6 +151,10 @@ impl Solver for FastMassSpring {
         self.touched
     }
 
+    fn keep_contacts(&mut self, on: bool) {
+        self.newton.keep_contacts(on);
+    }
+
     fn solved_contacts(&self) -> LastContacts<'_> {
         match self.took {
             Took::Nothing => LastContacts::None,

@@ -40,6 +40,8 @@ pub(crate) struct Implicit {
     integrator: Integrator,
     method: Method,
     ws: Option<ImplicitWs>,
+    /// Whether to record each step's surface contacts ([`Solver::keep_contacts`]).
+    keeps: bool,
     /// The last step's surface contacts, for the gradient.
     solved: Option<SolvedContacts>,
     /// Whether the last step was taken in parts.
@@ -53,6 +55,7 @@ impl Implicit {
             integrator,
             method: Method::of(integrator).expect("an implicit integrator"),
             ws: None,
+            keeps: false,
             solved: None,
             halved: false,
         }
@@ -98,6 +101,10 @@ impl Solver for Implicit {
             (Some(s), false) => LastContacts::Solved(s),
             (None, false) => LastContacts::None,
         }
+    }
+
+    fn keep_contacts(&mut self, on: bool) {
+        self.keeps = on;
     }
 }
 
@@ -194,7 +201,7 @@ impl Implicit {
         st.touching = step.touching();
         ws.counters.surface_contacts += st.touching.len() as u64;
         ws.counters.pair_contacts += step.planes.as_ref().map_or(0, |p| p.pairs());
-        self.solved = step.solved();
+        self.solved = self.keeps.then(|| step.solved()).flatten();
         step.finish(st, retention);
         true
     }
