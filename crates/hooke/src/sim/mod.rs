@@ -62,9 +62,6 @@ pub struct Simulation {
     /// Edits of the scene or the state by the program ([`Self::edit`], [`Self::state_mut`])
     /// since creation: a gradient tape records only an unbroken rollout.
     edits: u64,
-    /// Whether the solver keeps a record of each step's contact planes (a gradient tape's
-    /// replay asks for it; other runs do not pay for it).
-    keeps_contacts: bool,
 }
 
 impl Simulation {
@@ -79,7 +76,6 @@ impl Simulation {
             watch: Watch::default(),
             last_good: None,
             edits: 0,
-            keeps_contacts: false,
         };
         sim.prepare();
         let rests = std::mem::take(&mut sim.scene.state.muscle_rest);
@@ -288,9 +284,7 @@ impl Simulation {
         } = &mut self.scene;
         let ws = &mut self.ws;
         if ws.solver.as_ref().map(|s| s.integrator()) != Some(settings.integrator) {
-            let mut solver = solvers::make(settings.integrator);
-            solver.keep_contacts(self.keeps_contacts);
-            ws.solver = Some(solver);
+            ws.solver = Some(solvers::make(settings.integrator));
         }
         ws.compile(model, settings, state);
         // A loaded checkpoint keeps Verlet's acceleration; a later change invalidates it.
@@ -381,9 +375,9 @@ impl Simulation {
     }
 
     /// Has the solver keep a record of each step's contact planes from now on
-    /// ([`Self::solved_contacts`]).
+    /// ([`Self::solved_contacts`]), until the integrator is changed (a gradient tape's
+    /// replay asks for it, and never changes it; other runs do not pay for the record).
     pub(crate) fn keep_solved_contacts(&mut self) {
-        self.keeps_contacts = true;
         if let Some(solver) = &mut self.ws.solver {
             solver.keep_contacts(true);
         }
