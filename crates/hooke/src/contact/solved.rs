@@ -45,11 +45,31 @@ pub(crate) struct SolvedPlane {
     pub mu: Coulomb<f64>,
     /// Whether its friction slid at the last solve (else held).
     pub slipping: bool,
+    /// Fast mass-spring's friction spring to an anchor (`None`: backward Euler's lagged
+    /// friction).
+    pub anchored: Option<Anchored>,
     /// Where it was seen from.
     pub seen: Seen,
     /// The way its node was driven, for seed 004's directional roughness (`None` for a
     /// node without a front).
     pub drive: Option<Drive>,
+}
+
+/// Fast mass-spring's friction on a plane (`solvers/fms/friction.rs`): a spring along the
+/// surface from the node to an anchor a, F = −kₜ·P·(x − a) with kₜ = 0.7/(h²·Rₚ), held
+/// while |F| ≤ μs·λ, else sliding with F = μk·λ along it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Anchored {
+    /// The anchor a \[m].
+    pub at: [f64; 3],
+    /// Whether a is the node's anchor from the last step moved with the surface (else
+    /// the node's start x₀).
+    pub kept: bool,
+    /// Rₚ = Σ_q (Q⁻¹)_{iₚ i_q} over the active planes \[1/kg].
+    pub reach: f64,
+    /// Whether this plane's anchor is its node's for the next step (its node's first
+    /// active plane).
+    pub passed_on: bool,
 }
 
 /// How a node with seed 004's directional roughness was driven when its plane was made:
@@ -91,6 +111,22 @@ pub(crate) struct SolvedContacts {
     /// The held nodes' ends as the solve left them, before they were held: (node, x₁
     /// \[m], v' [m/s]).
     pub unheld: Vec<(u32, [f64; 3], [f64; 3])>,
+    /// The energy fast mass-spring's step shed after it (`solvers/fms`), if any.
+    pub shed: Option<Shed>,
+}
+
+/// Fast mass-spring's kept contact step of an undriven model gives back the energy it
+/// gained out of its kinetic energy: v ← α·v on the free nodes, α = √(1 − ΔE/K₁).
+#[derive(Debug, Clone)]
+pub(crate) struct Shed {
+    /// α (0 where ΔE ≥ K₁: the step ended at rest).
+    pub alpha: f64,
+    /// ΔE = E₁ − E₀, the energy the step gained \[J].
+    pub gain: f64,
+    /// K₁, the kinetic energy it ended with before the shed \[J].
+    pub kinetic: f64,
+    /// The velocities v₁ before the shed [m/s].
+    pub before: Vec<[f64; 3]>,
 }
 
 /// The surface contacts of a large-step solver's last step (`Solver::solved_contacts`).

@@ -144,6 +144,16 @@ impl StepModel {
         adj.as_a(i).iter().chain(adj.as_b(i)).map(|&s| s as usize)
     }
 
+    /// The springs' ends and coefficients.
+    pub(super) fn spring_table(&self) -> &SpringTable {
+        &self.springs
+    }
+
+    /// The air drag β [N·s/m].
+    pub(super) fn air_drag(&self) -> f64 {
+        self.drag.0
+    }
+
     /// The number of springs.
     pub(super) fn springs(&self) -> usize {
         self.springs.count()

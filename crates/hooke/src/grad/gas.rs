@@ -135,10 +135,144 @@ impl GasBack {
     }
 }
 
+impl GasBack {
+    /// Adds `scale`·∂E/∂(x, law) of the gases' energy E = Σ law.energy(V) at `x` (the
+    /// energy a step is judged by, `mesh::Pressure::energy`): ∂E/∂x = −p·∂V/∂x with
+    /// ∂V/∂a = (b × c)/6 over each face (a, b, c); ∂E/∂(n·R·T) = −ln V, and for a target
+    /// volume ∂E/∂V₀ = −s·ln V, ∂E/∂s = −(V₀·ln V − V).
+    pub(super) fn energy_back(
+        &self,
+        (x, scale): (&[Vec3], f64),
+        nodes: &mut [NodeAdjoint],
+        out: &mut GasGradients,
+    ) {
+        for (s, faces, law) in &self.gases {
+            let v = mesh::volume(x, faces);
+            // Below the clamp the energy is constant.
+            let p = if v > CLAMP { law.at(v) } else { 0.0 };
+            for f in faces {
+                let [a, b, c] = f.map(|i| wide(x[i as usize]));
+                let dv = [b.cross(c), c.cross(a), a.cross(b)];
+                for (k, &i) in f.iter().enumerate() {
+                    nodes[i as usize].x -= dv[k] * (scale * p / 6.0);
+                }
+            }
+            let ln = v.max(CLAMP).ln();
+            match *law {
+                Pressure::IdealGas { .. } => out.nrt[*s] -= scale * ln,
+                Pressure::TargetVolume { volume, scale: k } => {
+                    let (volume, k) = (volume as f64, k as f64);
+                    out.volume[*s] -= scale * k * ln;
+                    out.scale[*s] -= scale * (volume * ln - v.max(CLAMP));
+                }
+            }
+        }
+    }
+}
+
 /// P'(V) of `law` at `v` \[Pa/m³].
 fn slope(law: &Pressure, v: f64) -> f64 {
     match *law {
         Pressure::IdealGas { nrt } => -(nrt as f64) / (v * v),
         Pressure::TargetVolume { volume, scale } => -(scale as f64) * volume as f64 / (v * v),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An octahedron of radius 0.1 m, its corners moved by up to 10%, and its faces
+    /// (counter-clockwise seen from outside).
+    fn octahedron() -> (Vec<Vec3>, Vec<[u32; 3]>) {
+        let r = 0.1;
+        let corners = [
+            (r, 0.0, 0.0),
+            (-r, 0.0, 0.0),
+            (0.0, r, 0.0),
+            (0.0, -r, 0.0),
+            (0.0, 0.0, r),
+            (0.0, 0.0, -r),
+        ];
+        let x = (corners.iter().enumerate())
+            .map(|(i, &(a, b, c))| Vec3::new(a, b, c) * (1.0 + 0.03 * i as Real))
+            .collect();
+        let faces = vec![
+            [0, 2, 4],
+            [2, 1, 4],
+            [1, 3, 4],
+            [3, 0, 4],
+            [2, 0, 5],
+            [1, 2, 5],
+            [3, 1, 5],
+            [0, 3, 5],
+        ];
+        (x, faces)
+    }
+
+    /// The gas energy of `law` over `faces` at `x` \[J].
+    fn energy(law: Pressure, (x, faces): (&[Vec3], &[[u32; 3]])) -> f64 {
+        law.energy(mesh::volume(x, faces))
+    }
+
+    /// [`GasBack::energy_back`] for `law` at the octahedron: (λx along a direction against
+    /// its central difference), and the law's parameters' gradients.
+    fn checked(law: Pressure) -> GasGradients {
+        let (x, faces) = octahedron();
+        let gas = GasBack {
+            gases: vec![(0, faces.clone(), law)],
+            surfaces: 1,
+        };
+        let mut nodes = vec![NodeAdjoint::default(); x.len()];
+        let mut out = GasGradients::none(1);
+        gas.energy_back((&x, 1.0), &mut nodes, &mut out);
+        let dir: Vec<Vec3> = (0..x.len())
+            .map(|i| Vec3::new(1.0, -0.5, 0.25 * i as Real))
+            .collect();
+        let moved =
+            |e: Real| -> Vec<Vec3> { x.iter().zip(&dir).map(|(&p, &d)| p + d * e).collect() };
+        let e = 1e-6;
+        let numeric = (energy(law, (&moved(e), &faces)) - energy(law, (&moved(-e), &faces)))
+            / (2.0 * e as f64);
+        let tape: f64 = (nodes.iter().zip(&dir))
+            .map(|(n, &d)| n.x.dot(wide(d)))
+            .sum();
+        assert!(
+            (tape - numeric).abs() <= 1e-6 * numeric.abs(),
+            "{law:?}: positions {tape} against {numeric}"
+        );
+        out
+    }
+
+    /// The central difference of `f` at `at`, step `e`.
+    fn central(f: impl Fn(Real) -> f64, at: Real, e: Real) -> f64 {
+        (f(at + e) - f(at - e)) / (2.0 * e as f64)
+    }
+
+    fn close(name: &str, tape: f64, numeric: f64) {
+        assert!(
+            (tape - numeric).abs() <= 1e-6 * numeric.abs(),
+            "{name}: {tape} against {numeric}"
+        );
+    }
+
+    /// [`GasBack::energy_back`] against central differences of the gas energy, for both
+    /// laws (f64 builds: in f32 the positions round the differences to 10⁻³).
+    #[test]
+    fn the_energys_gradient_matches_central_differences() {
+        if std::mem::size_of::<Real>() != 8 {
+            return;
+        }
+        let (x, faces) = octahedron();
+        let at = (&x[..], &faces[..]);
+        let out = checked(Pressure::IdealGas { nrt: 3.0 });
+        let by_nrt = |nrt| energy(Pressure::IdealGas { nrt }, at);
+        close("nrt", out.nrt[0], central(by_nrt, 3.0, 1e-3));
+        let (volume, scale) = (0.004, 2000.0);
+        let out = checked(Pressure::TargetVolume { volume, scale });
+        let by_volume = |volume| energy(Pressure::TargetVolume { volume, scale }, at);
+        close("volume", out.volume[0], central(by_volume, volume, 1e-7));
+        let by_scale = |scale| energy(Pressure::TargetVolume { volume, scale }, at);
+        close("scale", out.scale[0], central(by_scale, scale, 1e-2));
     }
 }

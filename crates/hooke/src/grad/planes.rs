@@ -49,58 +49,83 @@ use crate::contact::solved::{Drive, From, SolvedContacts, SolvedPlane};
 use crate::contact::surface::Posed;
 use crate::model::Model;
 use crate::real::{Real, Vec3, wide};
+use crate::solvers::fms::friction::FRICTION_PULL;
 use crate::solvers::implicit::workspace::ImplicitWs;
 use crate::solvers::linalg::blocks::real;
 use crate::solvers::penalty::planes::GAMMA;
 use crate::solvers::penalty::term::EPS_V;
 
+/// How a plane's friction acts, F_f = −c·P·r with r its argument (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Grip {
+    /// Backward Euler's lagged friction: r = v' − u, c = μ·λ/s.
+    Lagged,
+    /// Fast mass-spring's slider: r = x₁ − a, c = μk·λ/|P·r| (F_f = μk·λ along −P·r).
+    Slider,
+    /// Fast mass-spring's spring holding: r = x₁ − a, c = kₜ \[N/m], whatever λ.
+    Spring,
+}
+
 /// One counted plane at the step's end.
 #[derive(Debug)]
-struct Contact {
-    plane: SolvedPlane,
-    i: usize,
-    n: DVec3,
-    kappa: f64,
+pub(super) struct Contact {
+    pub plane: SolvedPlane,
+    pub i: usize,
+    pub n: DVec3,
+    pub kappa: f64,
     /// δ = o − n·x₁ \[m].
-    delta: f64,
+    pub delta: f64,
     /// x₁ \[m].
-    x1: DVec3,
-    /// r = v' − u [m/s].
-    rel: DVec3,
-    /// vₜ = P·r [m/s].
-    vt: DVec3,
-    /// The friction's damping c [N·s/m].
-    c: f64,
-    /// The unit slide t when sliding (zero when holding).
-    t: DVec3,
+    pub x1: DVec3,
+    /// The friction's argument r: v' − u [m/s] (lagged) or x₁ − a \[m] (anchored).
+    pub rel: DVec3,
+    /// P·r.
+    pub vt: DVec3,
+    pub grip: Grip,
+    /// The friction's c (see [`Grip`]).
+    pub c: f64,
+    /// The unit slide t = P·r/s when sliding (zero when holding).
+    pub t: DVec3,
     /// The friction coefficient of its branch, μk sliding, μs holding.
-    mu: f64,
-    /// s: |vₜ| sliding, ε_v holding [m/s].
-    s: f64,
+    pub mu: f64,
+    /// s: |vₜ| (or ε_v) sliding, ε_v holding [m/s]; |P·r| for a slider \[m].
+    pub s: f64,
+    /// The normal force λ = max(κ·δ, 0) \[N].
+    pub lambda: f64,
 }
 
 impl Contact {
-    fn new(plane: SolvedPlane, (x1, v): (&[Vec3], &[Vec3])) -> Self {
+    fn new(plane: SolvedPlane, h: f64, (x1, v): (&[Vec3], &[Vec3])) -> Self {
         let i = plane.node as usize;
         let n = DVec3::from(plane.n);
-        let (x1, rel) = (wide(x1[i]), wide(v[i]) - DVec3::from(plane.u));
+        let x1 = wide(x1[i]);
+        let (rel, grip) = match (plane.anchored, plane.slipping) {
+            (None, _) => (wide(v[i]) - DVec3::from(plane.u), Grip::Lagged),
+            (Some(a), true) => (x1 - DVec3::from(a.at), Grip::Slider),
+            (Some(a), false) => (x1 - DVec3::from(a.at), Grip::Spring),
+        };
         let vt = rel - n * n.dot(rel);
         let delta = plane.offset - n.dot(x1);
         let sliding = plane.slipping;
         // s = max(|vₜ|, ε_v) sliding, as the friction is smoothed (a step not solved to
         // convergence may end slower than its branch says), ε_v holding.
-        let (mu, s) = match sliding {
-            true => (plane.mu.kinetic, vt.length().max(EPS_V)),
-            false => (plane.mu.stat, EPS_V),
+        let (mu, s) = match (grip, sliding) {
+            (Grip::Slider, _) => (plane.mu.kinetic, vt.length().max(f64::MIN_POSITIVE)),
+            (_, true) => (plane.mu.kinetic, vt.length().max(EPS_V)),
+            (_, false) => (plane.mu.stat, EPS_V),
         };
         // The normal force λ = κ·δ, none where the node ended outside (a step not solved
         // to convergence).
         let lambda = (plane.kappa * delta).max(0.0);
         // Below ε_v the smoothed friction is linear in vₜ: no turn with the slide.
-        let t = if sliding && vt.length() > EPS_V {
+        let t = if sliding && (grip == Grip::Slider || vt.length() > EPS_V) {
             vt / s
         } else {
             DVec3::ZERO
+        };
+        let c = match (grip, plane.anchored) {
+            (Grip::Spring, Some(a)) => FRICTION_PULL / (h * h * a.reach),
+            _ => mu * lambda / s,
         };
         Self {
             plane,
@@ -111,26 +136,64 @@ impl Contact {
             x1,
             rel,
             vt,
-            c: mu * lambda / s,
+            grip,
+            c,
             t,
             mu,
             s,
+            lambda,
         }
     }
 
     /// (P − t·tᵀ)·g, the friction's direction of change (t zero when holding).
-    fn across(&self, g: DVec3) -> DVec3 {
+    pub(super) fn across(&self, g: DVec3) -> DVec3 {
         g - self.n * self.n.dot(g) - self.t * self.t.dot(g)
     }
 
-    /// φ = ∂F_f/∂δ.
+    /// φ = ∂F_f/∂δ (through λ = max(κ·δ, 0); none for a holding spring, nor where the
+    /// node ended outside — a plane a step kept on, or one not solved to convergence).
     fn phi(&self) -> DVec3 {
-        self.vt * (-self.mu * self.kappa / self.s)
+        match self.grip {
+            Grip::Spring => DVec3::ZERO,
+            _ if self.lambda <= 0.0 => DVec3::ZERO,
+            _ => self.vt * (-self.mu * self.kappa / self.s),
+        }
     }
 
-    /// (∂F_c/∂x₁)ᵀ·g = −n·((κ·n + φ)·g).
+    /// Whether the friction's argument is the offset x₁ − a (else the velocity).
+    fn by_offset(&self) -> bool {
+        self.grip != Grip::Lagged
+    }
+
+    /// (∂F_c/∂x₁)ᵀ·g = −n·((κ·n + φ)·g), and −c·(P − t·tᵀ)·g where the friction pulls to
+    /// an anchor.
     fn by_x(&self, g: DVec3) -> DVec3 {
-        -self.n * (self.n * self.kappa + self.phi()).dot(g)
+        let normal = -self.n * (self.n * self.kappa + self.phi()).dot(g);
+        match self.by_offset() {
+            true => normal - self.c * self.across(g),
+            false => normal,
+        }
+    }
+
+    /// (∂F_c/∂v')ᵀ·g = −c·(P − t·tᵀ)·g for the lagged friction, else none.
+    fn by_v(&self, g: DVec3) -> DVec3 {
+        match self.by_offset() {
+            true => DVec3::ZERO,
+            false => -self.c * self.across(g),
+        }
+    }
+
+    /// The contact force F_c = κ·δ·n − c·P·r \[N].
+    pub(super) fn force(&self) -> DVec3 {
+        self.n * (self.kappa * self.delta) - self.vt * self.c
+    }
+
+    /// γ·∂F_c/∂kₜ = −γ·P·r for a holding spring (else none) \[m].
+    pub(super) fn l_kt(&self, g: DVec3) -> f64 {
+        match self.grip {
+            Grip::Spring => -g.dot(self.vt),
+            _ => 0.0,
+        }
     }
 }
 
@@ -147,7 +210,7 @@ impl<'r> PlanesBack<'r> {
     /// solve left them ([`Self::unheld`]).
     pub(super) fn new(record: &'r SolvedContacts, end: (&[Vec3], &[Vec3])) -> Self {
         let contacts = (record.planes.iter())
-            .map(|&p| Contact::new(p, end))
+            .map(|&p| Contact::new(p, record.h, end))
             .collect();
         Self {
             h: record.h,
@@ -161,6 +224,16 @@ impl<'r> PlanesBack<'r> {
         for &(i, x, v) in &record.unheld {
             (end.0[i as usize], end.1[i as usize]) = (real(x), real(v));
         }
+    }
+
+    /// The counted planes, in the record's order.
+    pub(super) fn contacts(&self) -> &[Contact] {
+        &self.contacts
+    }
+
+    /// The step h \[s].
+    pub(super) fn h(&self) -> f64 {
+        self.h
     }
 
     /// The nodes with planes, ascending.
@@ -184,26 +257,27 @@ impl<'r> PlanesBack<'r> {
         }
     }
 
-    /// Adds the planes' share of Aᵀ·γ' to `out`: h·c·(P − [t·tᵀ])·γ' + h²·n·((κ·n + φ)·γ').
+    /// Adds the planes' share of Aᵀ·γ' to `out`: −h·(∂F_c/∂v')ᵀ·γ' − h²·(∂F_c/∂x₁)ᵀ·γ'.
     pub(super) fn add_transposed(&self, gp: &[DVec3], out: &mut [DVec3]) {
         let h = self.h;
         for c in &self.contacts {
             let g = gp[c.i];
-            out[c.i] += h * c.c * c.across(g) - h * h * c.by_x(g);
+            out[c.i] -= h * c.by_v(g) + h * h * c.by_x(g);
         }
     }
 
-    /// Adds the planes' blocks h²·κ·n·nᵀ + h·c·P to the matrix in `iws` (as the step
-    /// adds them), for the preconditioner.
+    /// Adds the planes' blocks h²·κ·n·nᵀ + h·c·P (as backward Euler's step adds them;
+    /// h²·c·P for a friction to an anchor) to the matrix in `iws`, for the preconditioner.
     pub(super) fn add_blocks(&self, iws: &mut ImplicitWs) {
         let h = self.h;
         for c in &self.contacts {
+            let hc = if c.by_offset() { h * h * c.c } else { h * c.c };
             let block = &mut iws.matrix.val[iws.pattern.diag[c.i]];
             let n = c.n.to_array();
             for (r, row) in block.iter_mut().enumerate() {
                 for (k, entry) in row.iter_mut().enumerate() {
                     let id = if r == k { 1.0 } else { 0.0 };
-                    *entry += h * h * c.kappa * n[r] * n[k] + h * c.c * (id - n[r] * n[k]);
+                    *entry += h * h * c.kappa * n[r] * n[k] + hc * (id - n[r] * n[k]);
                 }
             }
         }
@@ -285,72 +359,121 @@ pub(super) struct Around<'a> {
     pub posed: Posed<'a>,
 }
 
+/// The adjoints of what a plane was made of: its offset o, stiffness κ, friction
+/// coefficient μ and normal n (λn without its share through δ = o − n·x₁, which
+/// [`PlanesBack::made_back`] adds as −x₁·λo).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Made {
+    pub o: f64,
+    pub kappa: f64,
+    pub mu: f64,
+    pub n: DVec3,
+}
+
+impl Contact {
+    /// γ·∂F_c/∂(o, κ, μ, n): λo = γ·(κ·n + φ); λκ = γ·(δ·n − (c/κ)·P·r); λμ =
+    /// −(κ·δ/s)·γ·P·r (a holding spring's c is neither κ's nor μ's); λn = κ·δ·γ − (n·r)·w
+    /// − r·(n·w), w = −c·(γ − t·(t·γ)).
+    fn made(&self, g: DVec3) -> Made {
+        let spring = self.grip == Grip::Spring;
+        let (kd, gvt) = (self.kappa * self.delta, g.dot(self.vt));
+        let lambda = self.lambda;
+        let w = (g - self.t * self.t.dot(g)) * -self.c;
+        Made {
+            o: g.dot(self.n * self.kappa + self.phi()),
+            kappa: g.dot(self.n) * self.delta
+                - if spring {
+                    0.0
+                } else {
+                    self.c / self.kappa * gvt
+                },
+            mu: if spring { 0.0 } else { -lambda / self.s * gvt },
+            n: g * kd - w * self.n.dot(self.rel) - self.rel * self.n.dot(w),
+        }
+    }
+}
+
 impl PlanesBack<'_> {
     /// Goes back through the planes with γ = h·A⁻ᵀ·μ (see the module docs): λx₀, λv₀
-    /// and the masses' gradients in `nodes`, the springs' stiffness in `params`; returns,
-    /// per node, what the forces held over the step gather (h²/m·λy).
+    /// and the masses' gradients in `nodes`, the springs' stiffness in `params`, with
+    /// what each plane's anchor passed on to the next step sent back (`passed`, by plane;
+    /// empty for backward Euler's); returns, per node, what the forces held over the step
+    /// gather (h²/m·λy).
     pub(super) fn back(
         &self,
-        gamma: &[DVec3],
+        (gamma, passed): (&[DVec3], &[Made]),
         (nodes, params): (&mut [NodeAdjoint], &mut [Params]),
         around: &Around,
     ) -> Sent {
-        let Around { sm, model, posed } = around;
         let h = self.h;
         let mut sent = Sent {
             held: vec![DVec3::ZERO; nodes.len()],
             start_forces: vec![DVec3::ZERO; nodes.len()],
         };
-        for c in &self.contacts {
+        for (k, c) in self.contacts.iter().enumerate() {
             let (i, g) = (c.i, gamma[c.i]);
             let by_x = c.by_x(g);
             nodes[i].x += by_x;
-            nodes[i].v += -c.c * c.across(g) + h * by_x;
-            let kappa = c.kappa;
-            let (inv_m, per_mass, fconst) = sm.node_forces(i);
+            nodes[i].v += c.by_v(g) + h * by_x;
             // M·(v' − v₀) = h·(f + F_c): the mass sees −w·γ·F_c beside the springs' share.
-            let force = c.n * (kappa * c.delta) - c.vt * c.c;
-            nodes[i].mass -= inv_m * g.dot(force);
-            let l_o = g.dot(c.n * kappa + c.phi());
-            let l_kappa = g.dot(c.n * c.delta - c.vt * (c.c / kappa));
-            // ∂κ/∂m = 100/h², ∂κ/∂kₛ = 100.
-            nodes[i].mass += GAMMA / (h * h) * l_kappa;
-            for s in sm.springs_at(i) {
-                params[s / LANES].k[s % LANES] += GAMMA * l_kappa;
+            nodes[i].mass -= around.sm.inverse_mass(i) * g.dot(c.force());
+            let mut made = c.made(g);
+            if let Some(p) = passed.get(k) {
+                (made.o, made.kappa, made.mu) =
+                    (made.o + p.o, made.kappa + p.kappa, made.mu + p.mu);
+                made.n += p.n;
             }
-            let seen = c.plane.seen;
-            if seen.from == From::Iterate {
-                continue;
-            }
-            let l_mu = -(kappa * c.delta / c.s) * g.dot(c.vt);
-            let w = (g - c.t * c.t.dot(g)) * -c.c;
-            let mut l_n =
-                g * (kappa * c.delta) - c.x1 * l_o - w * c.n.dot(c.rel) - c.rel * c.n.dot(w);
-            let rho = match &c.plane.drive {
-                None => model.nodes.roughness(i).forward as f64,
-                Some(d) => {
-                    let driven = Driven { i, h, inv_m };
-                    drive_back(d, (c, l_mu), (&driven, model), &mut l_n, (nodes, &mut sent))
-                }
-            };
-            let p = DVec3::from(seen.at);
-            let slopes = posed.slopes(seen.surface, real(seen.at));
-            let rough = match c.plane.slipping {
-                true => slopes.roughness,
-                false => slopes.static_roughness,
-            };
-            let l_p = (c.n - slopes.distance) * l_o
-                + slopes.normal.transpose() * (l_n + p * l_o)
-                + rough * (rho * l_mu);
-            nodes[i].x += l_p;
-            if seen.from == From::Prediction {
-                // y = x₀ + h·v₀ + h²·f_held/m.
-                nodes[i].v += h * l_p;
-                let m = 1.0 / inv_m;
-                nodes[i].mass += h * h * l_p.dot(per_mass / m - fconst / (m * m));
-                sent.held[i] += l_p * (h * h * inv_m);
-            }
+            self.made_back((c, made), (nodes, params), around, &mut sent);
         }
         sent
+    }
+
+    /// Goes back from what plane `c` was made of (`made`) to the nodes, the masses and
+    /// the springs (see the module docs: κ, and the tangent plane seen from a point).
+    fn made_back(
+        &self,
+        (c, made): (&Contact, Made),
+        (nodes, params): (&mut [NodeAdjoint], &mut [Params]),
+        around: &Around,
+        sent: &mut Sent,
+    ) {
+        let Around { sm, model, posed } = around;
+        let (h, i) = (self.h, c.i);
+        // ∂κ/∂m = 100/h², ∂κ/∂kₛ = 100.
+        nodes[i].mass += GAMMA / (h * h) * made.kappa;
+        for s in sm.springs_at(i) {
+            params[s / LANES].k[s % LANES] += GAMMA * made.kappa;
+        }
+        let seen = c.plane.seen;
+        if seen.from == From::Iterate {
+            return;
+        }
+        let (inv_m, per_mass, fconst) = sm.node_forces(i);
+        let (l_o, l_mu) = (made.o, made.mu);
+        let mut l_n = made.n - c.x1 * l_o;
+        let rho = match &c.plane.drive {
+            None => model.nodes.roughness(i).forward as f64,
+            Some(d) => {
+                let driven = Driven { i, h, inv_m };
+                drive_back(d, (c, l_mu), (&driven, model), &mut l_n, (nodes, sent))
+            }
+        };
+        let p = DVec3::from(seen.at);
+        let slopes = posed.slopes(seen.surface, real(seen.at));
+        let rough = match c.plane.slipping {
+            true => slopes.roughness,
+            false => slopes.static_roughness,
+        };
+        let l_p = (c.n - slopes.distance) * l_o
+            + slopes.normal.transpose() * (l_n + p * l_o)
+            + rough * (rho * l_mu);
+        nodes[i].x += l_p;
+        if seen.from == From::Prediction {
+            // y = x₀ + h·v₀ + h²·f_held/m.
+            nodes[i].v += h * l_p;
+            let m = 1.0 / inv_m;
+            nodes[i].mass += h * h * l_p.dot(per_mass / m - fconst / (m * m));
+            sent.held[i] += l_p * (h * h * inv_m);
+        }
     }
 }

@@ -98,6 +98,54 @@ impl SpringTable {
         }
     }
 
+    /// Each spring's ends and its weight w = wk·k + wc·c in Q = … + wk·L_k + wc·L_c
+    /// (every spring, slack ropes too, as fast mass-spring's Q has them).
+    pub(super) fn laplacian_weights(
+        &self,
+        (wk, wc): (f64, f64),
+    ) -> impl Iterator<Item = (usize, usize, f64)> + '_ {
+        (0..self.count).map(move |s| {
+            let (g, l) = (s / LANES, s % LANES);
+            let [a, b] = self.ends[g][l];
+            let co = &self.coeffs[g];
+            let w = wk * co.k[l] + wc * (co.c_ax[l] + co.c_iso[l]);
+            (a as usize, b as usize, w)
+        })
+    }
+
+    /// Adds ∂(−yᵀ·(wk·L_k + wc·L_c)·z)/∂(k, c) of each spring to `params`: −wk·Δy·Δz and
+    /// −wc·Δy·Δz (Δy = y_a − y_b).
+    pub(super) fn laplacian_back(
+        &self,
+        (wk, wc): (f64, f64),
+        (y, z): (&[f64], &[f64]),
+        params: &mut [Params],
+    ) {
+        for s in 0..self.count {
+            let (g, l) = (s / LANES, s % LANES);
+            let [a, b] = self.ends[g][l].map(|e| e as usize);
+            let yz = (y[a] - y[b]) * (z[a] - z[b]);
+            params[g].k[l] -= wk * yz;
+            params[g].c[l] -= wc * yz;
+        }
+    }
+
+    /// Adds `scale`·∂U/∂(k, L) of each spring's energy U = ½·k·(ℓ − L)² at `x` to
+    /// `params`: ½·(ℓ − L)² and −k·(ℓ − L) (a slack rope stores none).
+    pub(super) fn energy_back(&self, x: &[Vec3], scale: f64, params: &mut [Params]) {
+        for s in 0..self.count {
+            let (g, l) = (s / LANES, s % LANES);
+            let [a, b] = self.ends[g][l].map(|e| e as usize);
+            let co = &self.coeffs[g];
+            let stretch = wide(x[a] - x[b]).length() - co.rest[l];
+            if co.rope[l] > 0.0 && stretch < 0.0 {
+                continue;
+            }
+            params[g].k[l] += scale * 0.5 * stretch * stretch;
+            params[g].rest[l] -= scale * co.k[l] * stretch;
+        }
+    }
+
     /// The number of springs.
     pub(super) fn count(&self) -> usize {
         self.count

@@ -132,8 +132,8 @@ fn check_contacts(model: &Model) -> Result<(), NotDifferentiable> {
 
 /// Whether the gradient can go back through the contacts of `sim`'s last step, the
 /// `step`-th of the tape (from 0): an error naming the step where its solver took them in
-/// a way the gradient does not go through (halved, or fast mass-spring's own contact
-/// step).
+/// a way the gradient does not go through (halved, or a fast mass-spring step that shed
+/// energy from a model with a gas).
 pub(crate) fn solved_contacts(sim: &Simulation, step: usize) -> Result<(), NotDifferentiable> {
     match sim.solved_contacts() {
         LastContacts::Unrecorded(why) => refuse(&format!("the contacts of step {step}"), why),

@@ -1,6 +1,8 @@
 //! The tape: a rollout recorded step by step (checkpointed, `checkpoints.rs`), and the
 //! backward pass over it, segment by segment from the last.
 
+mod implicit_step;
+
 use glam::DVec3;
 
 use super::adjoint::{NodeAdjoint, Scratch, StepModel};
@@ -13,14 +15,12 @@ use super::gas::{GasBack, GasGradients};
 use super::gradients::Gradients;
 use super::implicit::ImplicitBack;
 use super::muscles::{MuscleGradients, MuscleTape};
-use super::planes::{Around, PlanesBack};
 use super::spring::Params;
 use super::spring_pass::Damping;
 use super::support;
 use super::surfaces::{Entering, SurfacesBack};
 use super::verlet::{self, VerletBack};
 use crate::contact::solved::{LastContacts, SolvedContacts};
-use crate::contact::surface::Posed;
 use crate::real::Vec3;
 use crate::settings::Integrator;
 use crate::sim::Simulation;
@@ -224,6 +224,7 @@ impl Tape {
             gas: (self.gas.as_ref().map(GasBack::zero_gradients))
                 .unwrap_or_else(|| GasGradients::none(self.replay.model().surfaces.len())),
             // The implicit step's adjoint residual per step (none for the explicit ones).
+            anchors: vec![DVec3::ZERO; n],
             residuals: vec![
                 0.0;
                 if self.implicit.is_some() {
@@ -265,6 +266,7 @@ impl Tape {
             nodes,
             params,
             scratch,
+            anchors,
             ..
         } = back;
         anchored::prescribed(&self.anchored, nodes);
@@ -274,7 +276,10 @@ impl Tape {
         };
         let rest = self.muscles.enter(t, &mut self.model, params);
         let values = self.controllers.enter(t, &mut self.model, params);
-        if let Some(r) = self.integrator_back((seg, j), nodes, params, scratch) {
+        let gas_out = &mut back.gas;
+        if let Some(r) =
+            self.integrator_back((seg, j), (nodes, anchors), (params, gas_out), scratch)
+        {
             back.residuals[t] = r;
         }
         starts.iter().for_each(|&(i, dx)| nodes[i as usize].x += dx);
@@ -327,8 +332,8 @@ impl Tape {
     fn integrator_back(
         &mut self,
         (seg, j): (&Segment, usize),
-        nodes: &mut [NodeAdjoint],
-        params: &mut [Params],
+        (nodes, anchors): (&mut [NodeAdjoint], &mut [DVec3]),
+        (params, gas): (&mut [Params], &mut GasGradients),
         scratch: &mut Scratch,
     ) -> Option<f64> {
         if let Some(verlet) = &mut self.verlet {
@@ -353,7 +358,7 @@ impl Tape {
             verlet.back((&self.model, &start), nodes, params, scratch);
             return None;
         }
-        let Some(implicit) = &mut self.implicit else {
+        if self.implicit.is_none() {
             let v = anchored::velocities(
                 (&seg.x[j], &seg.x[j + 1]),
                 &seg.v[j],
@@ -362,43 +367,8 @@ impl Tape {
             );
             self.model.back((&seg.x[j], &v), nodes, params, scratch);
             return None;
-        };
-        let x1 = &seg.x[j + 1];
-        let v_end = self.model.before_loss(&seg.x[j], (x1, &seg.v[j + 1]));
-        let (mut x_end, mut v_end) = (x1.clone(), v_end);
-        let record = seg.solved[j + 1].as_ref();
-        if let Some(r) = record {
-            PlanesBack::unheld(r, (&mut x_end, &mut v_end));
         }
-        let end = (&x_end[..], &v_end[..]);
-        let planes = record.map(|r| PlanesBack::new(r, end));
-        let mut mu = self.model.mus(nodes);
-        if let Some(p) = &planes {
-            p.hold_back(&mut mu);
-        }
-        let model = self.replay.model();
-        let (gamma, solved) =
-            implicit.gamma((&self.model, model), end, (&mu, planes.as_ref()), scratch);
-        (self.model).back_implicit(end, (&gamma, Some(&mu)), nodes, params, scratch);
-        if let Some(p) = &planes {
-            let t0 = seg.t[j];
-            let around = Around {
-                sm: &self.model,
-                model,
-                posed: Posed::new(&model.contacts, t0, t0 + self.model.h()),
-            };
-            let sent = p.back(&gamma, (nodes, params), &around);
-            let start = (&seg.x[j][..], &seg.v[j][..]);
-            let pushed = &sent.start_forces;
-            if pushed.iter().any(|g| *g != DVec3::ZERO) {
-                // The start's forces drove the directional roughness of some nodes.
-                (self.model).back_force(start, pushed, nodes, params, scratch);
-            }
-            // The forces held over the step see γ, and through the planes more.
-            let held = (gamma.iter().zip(&sent.held).zip(pushed)).map(|((g, m), f)| *g + *m + *f);
-            scratch.set_gamma(held.collect());
-        }
-        Some(solved.residual)
+        Some(self.implicit_back((seg, j), (nodes, anchors), (params, gas), scratch))
     }
 
     /// What the program's forces of the step gone back through last see: the γ of its
@@ -495,6 +465,9 @@ struct Back {
     controllers: ControllerGradients,
     /// The implicit steps' adjoint residuals, per step.
     residuals: Vec<f64>,
+    /// λa of each node's friction anchor in the state reached so far (fast
+    /// mass-spring's, `friction_anchors.rs`).
+    anchors: Vec<DVec3>,
 }
 
 /// The states of the segment being gone back through, reused from segment to segment.

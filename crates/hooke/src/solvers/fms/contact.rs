@@ -44,6 +44,9 @@
 //! (a node the springs pull within its radius of a surface where it had no plane gets its
 //! planes, and the step iterates again from where it got to).
 
+mod record;
+
+use crate::contact::solved::SolvedContacts;
 use crate::counters::{Counters, Phase};
 use crate::real::Vec3;
 use crate::solvers::fms::chebyshev::Push;
@@ -92,6 +95,11 @@ pub(crate) struct FmsContacts {
     cached: usize,
     /// The dense buffers of the contact steps, kept from one to the next.
     dense: Dense,
+    /// Whether to record each step's planes for the gradient, and the last step's record.
+    pub keeps: bool,
+    solved: Option<SolvedContacts>,
+    /// Why the last step's record cannot serve the gradient, if it cannot.
+    unrecorded: Option<&'static str>,
 }
 
 /// One step's contact system: the planes, where their nodes are in Q, and the factored S.
@@ -175,6 +183,8 @@ impl FmsContacts {
         }
         let mut terms = planes.terms();
         let anchors = std::mem::take(&mut st.friction_anchors);
+        (self.solved, self.unrecorded) = (None, None);
+        let keeps = self.keeps;
         'rounds: for _ in 0..=MAX_ROUNDS {
             let last = (sys, &anchors[..]);
             let Some(mut c) = self.round(last, &terms, origin, &mut x, counters) else {
@@ -211,6 +221,11 @@ impl FmsContacts {
                 lambda: &lambda,
             };
             st.friction_anchors = c.friction.anchors(c.terms, active, sys.h, &x);
+            let grips = keeps.then(|| c.friction.record(c.terms, active, (sys.h, &anchors), &x));
+            self.solved = grips.and_then(|g| planes.solved_anchored(&g));
+            if keeps && self.solved.is_none() {
+                self.unrecorded = Some("its planes include node pairs");
+            }
             return true;
         }
         false

@@ -22,6 +22,7 @@
 //! 2 mm/s and gained 7 mJ in 6 s, and a weight on four splayed legs gained energy until
 //! the watchdog stopped it (`tests/friction.rs`).
 
+use crate::contact::solved::Anchored;
 use crate::real::{Real, Vec3};
 use crate::solvers::linalg::blocks::V3;
 use crate::solvers::penalty::term::{Term, dot};
@@ -31,7 +32,7 @@ use crate::solvers::penalty::term::{Term, dot};
 /// 0.4, 0.7 and 0.9 all bring spot.obj and cow.obj to rest on the ground within 2.6 s at
 /// 10 and 20 iterations; 0.4 had the cloth on the sphere take 19 steps with more
 /// iterations (0.7: 4, 0.9: 2, with 1 step by Newton for each).
-const FRICTION_PULL: f64 = 0.7;
+pub(crate) const FRICTION_PULL: f64 = 0.7;
 
 /// The active planes of a contact step as friction reads them.
 #[derive(Clone, Copy)]
@@ -121,6 +122,39 @@ impl Friction {
         anchors.sort_by_key(|a| a.0);
         anchors.dedup_by_key(|a| a.0);
         anchors
+    }
+}
+
+impl Friction {
+    /// Per plane of `terms`, its friction spring as the step ended at `x`, for the
+    /// gradient's record (`contact::solved::Anchored`): `None` for an inactive plane,
+    /// else whether it slid (as [`Self::anchors`] judges it) and its anchor, whether that
+    /// was the node's from the last step (`last`, nodes ascending) and whether it is
+    /// passed on to the next.
+    pub(crate) fn record(
+        &self,
+        terms: &[Term],
+        active: Active,
+        (h, last): (f64, &[(u32, Vec3)]),
+        x: &[V3],
+    ) -> Vec<Option<(bool, Anchored)>> {
+        let Active { rows, lambda, .. } = active;
+        let mut grips = vec![None; terms.len()];
+        let mut passed = std::collections::HashSet::new();
+        for &p in rows {
+            let t = &terms[p];
+            let (f, _) = self.spring(t, active, (h, p), x);
+            let slid = !t.mu.holds(dot(f, f).sqrt(), lambda[p]);
+            let kept = t.surface && last.binary_search_by_key(&t.node, |a| a.0).is_ok();
+            let anchored = Anchored {
+                at: self.anchor[p],
+                kept,
+                reach: active.reach[p],
+                passed_on: t.surface && passed.insert(t.node),
+            };
+            grips[p] = Some((slid, anchored));
+        }
+        grips
     }
 }
 

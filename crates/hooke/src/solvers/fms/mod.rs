@@ -28,7 +28,7 @@ pub(crate) mod friction;
 pub(crate) mod global;
 pub(crate) mod local;
 
-use crate::contact::solved::LastContacts;
+use crate::contact::solved::{LastContacts, Shed};
 use crate::counters::{Counters, Phase};
 use crate::diagnostics::Energy;
 use crate::forces::{Form, SpringCoeffs};
@@ -153,17 +153,14 @@ impl Solver for FastMassSpring {
 
     fn keep_contacts(&mut self, on: bool) {
         self.newton.keep_contacts(on);
+        self.contacts.keeps = on;
     }
 
     fn solved_contacts(&self) -> LastContacts<'_> {
         match self.took {
             Took::Nothing => LastContacts::None,
             Took::Newton => self.newton.solved_contacts(),
-            Took::Own => LastContacts::Unrecorded(
-                "fast mass-spring's own contact steps (their friction springs to anchors \
-                 kept from step to step) are not differentiated yet; backward-euler's \
-                 contacts are",
-            ),
+            Took::Own => self.contacts.solved(),
         }
     }
 
@@ -233,8 +230,9 @@ impl Solver for FastMassSpring {
             let run = |st: &mut State, judge: &dyn Fn(&State) -> Verdict| {
                 self.contacts.step(&sys, job, (st, judge), counters)
             };
-            if kept_if_judged(run, energy, (st, shed)) {
+            if let Some(shed) = kept_if_judged(run, energy, (st, shed)) {
                 self.took = Took::Own;
+                self.contacts.shed(shed);
                 return StepReport::default();
             }
             ws.counters.newton_steps += 1;
@@ -284,14 +282,15 @@ fn pushed_iterations(
 
 /// Runs a contact step (`run`), which judges its end by the energy it gained
 /// ([`gain::verdict`], as Newton's contact steps are judged), and keeps it when it
-/// succeeds; false, with `st` as it was, when the step failed or made energy and Newton
-/// must take it (and may halve it). A kept step of an undriven model sheds what it gained
-/// ([`shed_gain`], over the nodes not `fixed` in `shed`).
+/// succeeds, with the energy it shed (`Some(None)` where it shed none); `None`, with `st`
+/// as it was, when the step failed or made energy and Newton must take it (and may halve
+/// it). A kept step of an undriven model sheds what it gained ([`shed_gain`], over the
+/// nodes not `fixed` in `shed`).
 fn kept_if_judged(
     run: impl FnOnce(&mut State, &dyn Fn(&State) -> Verdict) -> bool,
     energy: impl Fn(&State) -> Energy,
     (st, shed): (&mut State, Option<&[bool]>),
-) -> bool {
+) -> Option<Option<Shed>> {
     let e0 = energy(st);
     let saved = (st.x.clone(), st.v.clone(), st.touching.clone());
     let judged = Cell::new(e0);
@@ -300,14 +299,12 @@ fn kept_if_judged(
         gain::verdict(&e0, judged.get().total() - e0.total())
     };
     if run(st, &judge) {
-        if let Some(fixed) = shed {
-            let e1 = judged.get();
-            shed_gain(st, fixed, (e1.total() - e0.total(), e1.kinetic));
-        }
-        return true;
+        let e1 = judged.get();
+        let gained = (e1.total() - e0.total(), e1.kinetic);
+        return Some(shed.and_then(|fixed| shed_gain(st, fixed, gained)));
     }
     (st.x, st.v, st.touching) = saved;
-    false
+    None
 }
 
 /// Whether nothing puts energy into `model` this step: no anchor, held node, muscle,
@@ -340,12 +337,20 @@ fn undriven(model: &Model, ws: &SolverWs) -> bool {
 /// restoring step (2013, "Energy conservation for the simulation of deformable bodies",
 /// IEEE TVCG 19(2)), used one way only: energy is taken, never added. The audit keeps it
 /// in the residual with the solver's numerical damping.
-fn shed_gain(st: &mut State, fixed: &[bool], (gain, kinetic): (f64, f64)) {
+/// Returns what it shed, if anything.
+fn shed_gain(st: &mut State, fixed: &[bool], (gain, kinetic): (f64, f64)) -> Option<Shed> {
     if gain <= 0.0 || kinetic <= 0.0 {
-        return;
+        return None;
     }
-    let alpha = (1.0 - gain / kinetic).max(0.0).sqrt() as Real;
+    let alpha = (1.0 - gain / kinetic).max(0.0).sqrt();
+    let before = st.v.iter().map(|v| v.to_array().map(f64::from)).collect();
     for (v, _) in st.v.iter_mut().zip(fixed).filter(|(_, fixed)| !**fixed) {
-        *v *= alpha;
+        *v *= alpha as Real;
     }
+    Some(Shed {
+        alpha,
+        gain,
+        kinetic,
+        before,
+    })
 }

@@ -1,8 +1,9 @@
 //! The record of a solved implicit step's surface contacts for the gradient
 //! ([`crate::contact::solved`]).
 
+use super::Plane;
 use super::Planes;
-use crate::contact::solved::{Held, SolvedContacts, SolvedPlane};
+use crate::contact::solved::{Anchored, Held, Seen, SolvedContacts, SolvedPlane};
 use crate::real::Real;
 use crate::solvers::linalg::blocks::V3;
 
@@ -18,18 +19,8 @@ impl Planes<'_> {
         let counted = self.list.iter().filter(|p| p.counted);
         let planes = counted
             .filter_map(|p| {
-                let t = p.t;
-                p.seen.map(|seen| SolvedPlane {
-                    node: t.node,
-                    n: t.n,
-                    offset: t.offset,
-                    kappa: t.kappa,
-                    u: t.u,
-                    mu: t.mu,
-                    slipping: p.last.slipping,
-                    seen,
-                    drive: p.drive,
-                })
+                p.seen
+                    .map(|seen| solved_plane(p, seen, (p.last.slipping, None)))
             })
             .collect();
         let (mut x_held, mut v_held) = (x1.to_vec(), v1.to_vec());
@@ -55,6 +46,58 @@ impl Planes<'_> {
             planes,
             held,
             unheld,
+            shed: None,
         }
+    }
+}
+
+impl Planes<'_> {
+    /// The record of fast mass-spring's contact step: per plane of [`Self::terms`],
+    /// `grips` holds `None` where the step ended with it inactive, else whether its
+    /// friction slid and its spring's anchor. `None` when a plane is a node pair's.
+    pub(crate) fn solved_anchored(
+        &self,
+        grips: &[Option<(bool, Anchored)>],
+    ) -> Option<SolvedContacts> {
+        if self.list.iter().any(|p| p.partner.is_some()) {
+            return None;
+        }
+        let active = self.list.iter().zip(grips);
+        let planes = active
+            .filter_map(|(p, &g)| {
+                let (slipping, anchored) = g?;
+                p.seen
+                    .map(|seen| solved_plane(p, seen, (slipping, Some(anchored))))
+            })
+            .collect();
+        Some(SolvedContacts {
+            h: self.h,
+            planes,
+            held: Vec::new(),
+            unheld: Vec::new(),
+            shed: None,
+        })
+    }
+}
+
+/// Plane `p`, `seen` from a point, as the record keeps it, with its friction's branch
+/// and (fast mass-spring's) anchor.
+fn solved_plane(
+    p: &Plane,
+    seen: Seen,
+    (slipping, anchored): (bool, Option<Anchored>),
+) -> SolvedPlane {
+    let t = p.t;
+    SolvedPlane {
+        node: t.node,
+        n: t.n,
+        offset: t.offset,
+        kappa: t.kappa,
+        u: t.u,
+        mu: t.mu,
+        slipping,
+        anchored,
+        seen,
+        drive: p.drive,
     }
 }
