@@ -155,6 +155,33 @@ def test_gradcheck_passes_through_fast_mass_spring():
     assert len(result.rows) == 6 and result.passed, result
 
 
+def test_fast_mass_springs_own_contact_steps_have_gradients():
+    # The sheet swings down onto the ground under fast mass-spring at 1/60 s: its own
+    # contact steps, friction springs to anchors carried from step to step (the adjoint
+    # in grad/friction_anchors.rs). Checked against differences in f64 to 1e-5 by
+    # crates/hooke/tests/gradients_implicit_contact.rs; in float32 a contact step is
+    # solved only to about 1e-4 and central differences of contact scatter (as under
+    # backward Euler, docs/gradients.md), so here the tape must go back through every
+    # step, its adjoint solves solved.
+    doc = json.loads(sheet("fast-mass-spring").to_json())
+    doc["settings"].update(dt=1 / 60, iterations=2000)
+    doc["ground"] = {"normal": [0.0, 1.0, 0.0], "offset": -0.2, "roughness": 0.3,
+                     "static_roughness": 0.5}
+    for node in doc["nodes"]:
+        node["radius"] = 0.01
+    sim, on_ground = hooke.Simulation(hooke.Scene.from_json(json.dumps(doc))), []
+    with sim.tape() as t:
+        for _ in range(40):
+            sim.step(1)
+            on_ground.append(int((sim.positions[:, 1] < -0.19 + 1e-4).sum()))
+    assert max(on_ground) >= 4 and sum(n > 0 for n in on_ground) >= 20, on_ground
+    t.backward(dx=np.ones((N * N, 3)))
+    assert np.all(t.adjoint_residuals <= 1e-9), t.adjoint_residuals
+    assert t.step_residuals.shape == (40,) and np.max(t.step_residuals) <= 1e-3
+    for path in ("springs[*].k", "springs[*].rest", "nodes[*].mass", "nodes[*].x"):
+        assert np.all(np.isfinite(t.grad(path))) and np.any(t.grad(path) != 0), path
+
+
 def test_gradcheck_passes_through_a_moving_collider():
     # The sheet falls onto a ball rising under it (a collider on a linear path, with
     # friction): from the 29th of the 100 steps on, up to 8 of its 16 nodes lie on the
@@ -336,9 +363,20 @@ def test_backward_euler_has_gradients_and_says_how_well_each_step_was_solved():
     t.backward(dx=np.ones((N * N, 3)))
     assert t.adjoint_residuals.shape == (20,)
     assert np.all(t.adjoint_residuals <= 1e-12)
+    # What the run left of each step's equations: solved here (to float32's rounding)...
+    assert t.step_residuals.shape == (20,)
+    assert np.all(t.step_residuals <= 1e-5), t.step_residuals
+    # ...and not with the defaults' one Newton iteration, which the tape reports.
+    doc["settings"]["newton_iterations"] = 1
+    linearised = hooke.Simulation(hooke.Scene.from_json(json.dumps(doc)))
+    with linearised.tape() as once:
+        linearised.step(20)
+    once.backward(dx=np.ones((N * N, 3)))
+    assert np.max(once.step_residuals) > 100 * np.max(t.step_residuals), once.step_residuals
     result = hooke.gradcheck(scene, 20, wrt=["springs[*].k", "nodes[*].v"], atol=0.0, rtol=1e-2)
     print(result)
     assert result.passed, str(result)
     _, explicit = recorded()
     explicit.backward(dx=np.ones((N * N, 3)))
     assert explicit.adjoint_residuals.shape == (0,)
+    assert explicit.step_residuals.shape == (0,)

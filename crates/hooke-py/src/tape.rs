@@ -133,22 +133,33 @@ impl Tape {
     /// (nodes, 3)); an index instead of `*` gives one spring's or node's, and a last index
     /// one component (`nodes[*].x[1]`).
     fn grad<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
-        let g = self.grads.as_ref().ok_or_else(|| {
-            PyRuntimeError::new_err("no gradients yet: call t.backward(dx=…, dv=…) first")
-        })?;
-        crate::grad_path::read(py, g, path)
+        crate::grad_path::read(py, self.gradients()?, path)
     }
 
-    /// Backward Euler only (empty otherwise): per recorded step, the relative residual
-    /// its adjoint solve ended with (float64) — at most 1e-12 where it was solved; larger
-    /// where the step's matrix is near singular, and there the gradient through that step
-    /// is not to be trusted.
+    /// Backward Euler and fast mass-spring only (empty otherwise): per recorded step, the
+    /// relative residual its adjoint solve ended with (float64) — at most 1e-12 where it
+    /// was solved; larger where the step's matrix is near singular, and there the gradient
+    /// through that step is not to be trusted.
     #[getter]
     fn adjoint_residuals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let g = self.grads.as_ref().ok_or_else(|| {
-            PyRuntimeError::new_err("no gradients yet: call t.backward(dx=…, dv=…) first")
-        })?;
-        Ok(PyArray1::from_vec(py, g.adjoint_residuals.clone()))
+        Ok(PyArray1::from_vec(
+            py,
+            self.gradients()?.adjoint_residuals.clone(),
+        ))
+    }
+
+    /// Backward Euler and fast mass-spring only (empty otherwise): per recorded step, the
+    /// relative residual of the step's own equations at the end the run reached (float64):
+    /// what the run left unsolved. The gradient is that of the step solved exactly — about
+    /// 1e-11 with Newton run to convergence; with the defaults' one Newton iteration or ten
+    /// local/global iterations it can be 1e-2 or more, and the gradient differs from the
+    /// run's own by about as much (raise `newton_iterations` or `iterations`).
+    #[getter]
+    fn step_residuals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(PyArray1::from_vec(
+            py,
+            self.gradients()?.step_residuals.clone(),
+        ))
     }
 
     fn __repr__(&self) -> String {
@@ -216,4 +227,13 @@ fn per_step_loss(py: Python<'_>, f: &Py<PyAny>, at: LossAt<'_>, with_du: bool) -
         }
     }
     Ok(())
+}
+
+impl Tape {
+    /// The gradients of the last `backward`, or the error that says to call it first.
+    fn gradients(&self) -> PyResult<&Gradients> {
+        self.grads.as_ref().ok_or_else(|| {
+            PyRuntimeError::new_err("no gradients yet: call t.backward(dx=…, dv=…) first")
+        })
+    }
 }

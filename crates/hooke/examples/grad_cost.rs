@@ -17,6 +17,11 @@
 //! 0.5) and falls onto it under backward Euler at 1/60 s: the steps solve the penalty
 //! planes with the springs, and the backward pass goes back through them (`grad/planes.rs`).
 //!
+//! With `fast-mass-spring-ground`, a 24×24 cloth falls onto the ground the same way under
+//! fast mass-spring (its 576 nodes within the 640 planes its own contact steps take): the
+//! backward pass goes back through its friction springs, their anchors and the energy its
+//! steps shed (`grad/friction_anchors.rs`, `grad/shed.rs`).
+//!
 //! `cargo run --release -p hooke --example grad_cost [-- STEPS [ROUNDS [INTEGRATOR]]]`
 
 use std::time::Instant;
@@ -55,10 +60,13 @@ fn measure(steps: u64, repeats: usize, integrator: &str) {
             ("pin", "top"),
         ]);
     }
-    let on_ground = integrator == "backward-euler-ground";
+    let on_ground = integrator.ends_with("-ground");
     if on_ground {
-        p[2] = ("integrator", "backward-euler");
+        p[2] = ("integrator", integrator.trim_end_matches("-ground"));
         p.push(("dt", "0.016666666666666666"));
+    }
+    if integrator == "fast-mass-spring-ground" {
+        (p[0], p[1]) = (("width", "24"), ("height", "24"));
     }
     let p: Vec<(String, String)> = p.into_iter().map(|(k, v)| (k.into(), v.into())).collect();
     let mut scene = builders::build("cloth", &p).expect("the built-in cloth");
@@ -66,9 +74,15 @@ fn measure(steps: u64, repeats: usize, integrator: &str) {
         scene = over_the_ground(&scene);
     }
     // A first run warms the thread pool and the allocator (not timed).
-    Simulation::new(scene.clone())
-        .run(steps.min(100))
-        .expect("no divergence");
+    let mut warm = Simulation::new(scene.clone());
+    warm.run(steps).expect("no divergence");
+    let c = warm.counters();
+    if c.contact_steps > 0 {
+        println!(
+            "{} of {steps} steps touched, {} of them by Newton",
+            c.contact_steps, c.newton_steps
+        );
+    }
     let rounds: Vec<Timing> = (0..repeats).map(|_| round(&scene, steps)).collect();
     let median = |f: &dyn Fn(&Timing) -> f64| {
         let mut v: Vec<f64> = rounds.iter().map(f).collect();
@@ -76,10 +90,11 @@ fn measure(steps: u64, repeats: usize, integrator: &str) {
         v[v.len() / 2]
     };
     println!(
-        "cloth 64×64, {integrator}, {steps} steps, {} thread(s), median of {repeats}: run \
+        "cloth {}, {integrator}, {steps} steps, {} thread(s), median of {repeats}: run \
          {:.3} s, recorded {:.3} s, backward {:.3} s; backward / run {:.2}× (each round's \
          ratio; {:.2}× with the recording; {:.2}× less one run for the recomputation); peak \
          memory {}",
+        size(&scene),
         rayon::current_num_threads(),
         median(&|t| t.run),
         median(&|t| t.record),
@@ -89,6 +104,12 @@ fn measure(steps: u64, repeats: usize, integrator: &str) {
         median(&|t| t.backward / t.run - 1.0),
         peak_memory()
     );
+}
+
+/// The cloth's nodes along a side, as "n×n".
+fn size(scene: &Scene) -> String {
+    let side = (scene.to_builder().nodes.len() as f64).sqrt().round();
+    format!("{side}×{side}")
 }
 
 /// `scene`'s cloth 2 cm above a ground of roughness 0.5 (its lowest node's centre one
@@ -158,4 +179,5 @@ fn runs() {
     measure(5, 1, "backward-euler");
     measure(5, 1, "fast-mass-spring");
     measure(20, 1, "verlet");
+    measure(20, 1, "fast-mass-spring-ground");
 }

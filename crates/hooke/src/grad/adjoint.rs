@@ -244,6 +244,17 @@ impl StepModel {
             .collect()
     }
 
+    /// [`Self::forces`] in one direct pass over the springs (sequential: for a diagnostic,
+    /// not the backward pass's own work).
+    pub(super) fn forces_at(&self, (x, v): (&[Vec3], &[Vec3])) -> Vec<DVec3> {
+        let (air, wind) = self.drag;
+        let mut f: Vec<DVec3> = (0..x.len())
+            .map(|i| self.fconst[i] - air * (wide(v[i]) - wind))
+            .collect();
+        self.springs.add_forces((x, v), &mut f);
+        f
+    }
+
     /// The total force f(x, v) per node \[N]: the constant forces, drag and the springs
     /// (the program's own forces left out).
     pub(super) fn forces(&self, (x, v): (&[Vec3], &[Vec3]), scratch: &mut Scratch) -> Vec<DVec3> {

@@ -146,6 +146,28 @@ impl SpringTable {
         }
     }
 
+    /// Adds each spring's force at (`x`, `v`) to its ends in `out` \[N], in one pass: F =
+    /// −(k·(ℓ − L) + c_ax·u·Δv)·u − c_iso·Δv on end a, −F on end b (`spring.rs`; a slack
+    /// rope none, but its damping where the solver damps slack ropes).
+    pub(super) fn add_forces(&self, (x, v): (&[Vec3], &[Vec3]), out: &mut [DVec3]) {
+        for s in 0..self.count {
+            let (g, l) = (s / LANES, s % LANES);
+            let [a, b] = self.ends[g][l].map(|e| e as usize);
+            let co = &self.coeffs[g];
+            let (d, dv) = (wide(x[a] - x[b]), wide(v[a] - v[b]));
+            let len = d.length();
+            let u = if len > 0.0 { d / len } else { DVec3::ZERO };
+            let stretch = if len > 0.0 { len - co.rest[l] } else { 0.0 };
+            let slack = co.rope[l] > 0.0 && len - co.rest[l] < 0.0;
+            let on = if slack { 0.0 } else { 1.0 };
+            let damps = if co.slack_damps[l] > 0.0 { 1.0 } else { on };
+            let phi = on * (co.k[l] * stretch + co.c_ax[l] * u.dot(dv));
+            let f = -u * phi - dv * (damps * co.c_iso[l]);
+            out[a] += f;
+            out[b] -= f;
+        }
+    }
+
     /// The number of springs.
     pub(super) fn count(&self) -> usize {
         self.count

@@ -223,10 +223,10 @@ impl Tape {
             forces: self.forces.zero_gradients(),
             gas: (self.gas.as_ref().map(GasBack::zero_gradients))
                 .unwrap_or_else(|| GasGradients::none(self.replay.model().surfaces.len())),
-            // The implicit step's adjoint residual per step (none for the explicit ones).
             anchors: vec![DVec3::ZERO; n],
+            // The implicit steps' residuals per step (none for the explicit ones).
             residuals: vec![
-                0.0;
+                [0.0; 2];
                 if self.implicit.is_some() {
                     self.steps
                 } else {
@@ -318,7 +318,8 @@ impl Tape {
             &mut g.mass,
         );
         g.forces = back.forces;
-        g.adjoint_residuals = back.residuals;
+        (g.adjoint_residuals, g.step_residuals) =
+            back.residuals.iter().map(|r| (r[0], r[1])).unzip();
         let gas = back.gas;
         (g.pressure_nrt, g.pressure_volume, g.pressure_scale) = (gas.nrt, gas.volume, gas.scale);
         let ctl = back.controllers;
@@ -335,7 +336,7 @@ impl Tape {
         (nodes, anchors): (&mut [NodeAdjoint], &mut [DVec3]),
         (params, gas): (&mut [Params], &mut GasGradients),
         scratch: &mut Scratch,
-    ) -> Option<f64> {
+    ) -> Option<[f64; 2]> {
         if let Some(verlet) = &mut self.verlet {
             let t = seg.first + j;
             // The gas the first step's own start acceleration held (none carried).
@@ -463,8 +464,9 @@ struct Back {
     gas: GasGradients,
     /// The controllers' alternate values' gradients.
     controllers: ControllerGradients,
-    /// The implicit steps' adjoint residuals, per step.
-    residuals: Vec<f64>,
+    /// The implicit steps' residuals, per step: their adjoint solve's and their own
+    /// equations'.
+    residuals: Vec<[f64; 2]>,
     /// λa of each node's friction anchor in the state reached so far (fast
     /// mass-spring's, `friction_anchors.rs`).
     anchors: Vec<DVec3>,

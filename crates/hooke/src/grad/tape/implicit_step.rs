@@ -12,19 +12,20 @@ use super::super::shed;
 use super::super::spring::Params;
 use super::{Segment, Tape};
 use crate::contact::surface::Posed;
+use crate::real::{Vec3, wide};
 
 impl Tape {
     /// Goes back through the implicit step `j` of `seg`: `nodes` holds λx₁, λv₁ on entry
     /// and λx₀, λv₀ on return; `anchors` the friction anchors' λa after the step on entry,
-    /// before it on return. Returns the adjoint solve's relative residual.
+    /// before it on return. Returns the adjoint solve's relative residual and the step's
+    /// own ([`Self::step_residual`]).
     pub(super) fn implicit_back(
         &mut self,
         (seg, j): (&Segment, usize),
         (nodes, anchors): (&mut [NodeAdjoint], &mut [DVec3]),
         (params, gas): (&mut [Params], &mut GasGradients),
         scratch: &mut Scratch,
-    ) -> f64 {
-        let implicit = self.implicit.as_mut().expect("an implicit step");
+    ) -> [f64; 2] {
         let x1 = &seg.x[j + 1];
         let record = seg.solved[j + 1].as_ref();
         // Fast mass-spring's shed energy, gone back through first.
@@ -44,6 +45,8 @@ impl Tape {
         }
         let end = (&x_end[..], &v_end[..]);
         let planes = record.map(|r| PlanesBack::new(r, end));
+        let unsolved = self.step_residual((seg, j), end, planes.as_ref());
+        let implicit = self.implicit.as_mut().expect("an implicit step");
         // The anchors passed on to the next step see x₁: before the solve.
         let next = anchors.to_vec();
         anchors.fill(DVec3::ZERO);
@@ -81,6 +84,46 @@ impl Tape {
             let held = (gamma.iter().zip(&sent.held).zip(pushed)).map(|((g, m), f)| *g + *m + *f);
             scratch.set_gamma(held.collect());
         }
-        solved.residual
+        [solved.residual, unsolved]
+    }
+
+    /// The relative residual of step `j`'s equations at its end `end` = (x₁, v'), as the
+    /// adjoint linearises them: |r| / |(M·(v' − v₀), h·fₖ)| over the free nodes, r =
+    /// M·(v' − v₀) − h·Σₖ fₖ, the forces fₖ being the springs', drag and the constant ones
+    /// at the end, the gas's at the start, the program's, and the contacts' (`planes`)
+    /// — each its own part of the scale, so that a body at rest, whose forces cancel, is
+    /// measured against them.
+    fn step_residual(
+        &self,
+        (seg, j): (&Segment, usize),
+        end: (&[Vec3], &[Vec3]),
+        planes: Option<&PlanesBack>,
+    ) -> f64 {
+        let sm = &self.model;
+        let n = end.0.len();
+        let mut parts = vec![sm.forces_at(end)];
+        if let Some(gas) = &self.gas {
+            parts.push(gas.forces(&seg.x[j]));
+        }
+        let mut more = vec![DVec3::ZERO; n];
+        for &(i, p) in self.forces.forces(seg.first + j) {
+            more[i as usize] += wide(p);
+        }
+        for c in planes.map_or(&[][..], PlanesBack::contacts) {
+            more[c.i] += c.force();
+        }
+        parts.push(more);
+        let (mut r2, mut scale2) = (0.0, 0.0);
+        for i in (0..n).filter(|&i| !sm.pinned(i)) {
+            let m_dv = (wide(end.1[i]) - wide(seg.v[j][i])) / sm.inverse_mass(i);
+            let hf = parts.iter().map(|f| f[i] * sm.h());
+            r2 += (m_dv - hf.clone().sum::<DVec3>()).length_squared();
+            scale2 += m_dv.length_squared() + hf.map(|f| f.length_squared()).sum::<f64>();
+        }
+        if scale2 > 0.0 {
+            (r2 / scale2).sqrt()
+        } else {
+            0.0
+        }
     }
 }
