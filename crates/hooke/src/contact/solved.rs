@@ -125,7 +125,8 @@ pub(crate) struct Shed {
     pub gain: f64,
     /// K₁, the kinetic energy it ended with before the shed \[J].
     pub kinetic: f64,
-    /// The velocities v₁ before the shed [m/s].
+    /// The velocities v₁ before the shed [m/s] (kept only for a step the gradient
+    /// records).
     pub before: Vec<[f64; 3]>,
 }
 

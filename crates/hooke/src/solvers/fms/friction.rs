@@ -123,9 +123,7 @@ impl Friction {
         anchors.dedup_by_key(|a| a.0);
         anchors
     }
-}
 
-impl Friction {
     /// Per plane of `terms`, its friction spring as the step ended at `x`, for the
     /// gradient's record (`contact::solved::Anchored`): `None` for an inactive plane,
     /// else whether it slid (as [`Self::anchors`] judges it) and its anchor, whether that

@@ -214,7 +214,7 @@ impl Solver for FastMassSpring {
         let base = sys.constant_rhs(&x0, &v0, &y);
         let mut x = sys.start(&x0, &v0, &y);
         if let Some(planes) = planes {
-            let shed = undriven(model, ws).then_some(&fixed[..]);
+            let shed = undriven(model, ws).then_some((&fixed[..], self.contacts.keeps));
             let energy = |st: &State| implicit::energy_with(model, (ws.springs, ws.fbase), st);
             let job = ContactStep {
                 planes,
@@ -285,11 +285,11 @@ fn pushed_iterations(
 /// succeeds, with the energy it shed (`Some(None)` where it shed none); `None`, with `st`
 /// as it was, when the step failed or made energy and Newton must take it (and may halve
 /// it). A kept step of an undriven model sheds what it gained ([`shed_gain`], over the
-/// nodes not `fixed` in `shed`).
+/// nodes not `fixed` in `shed` = (fixed, whether the gradient records the step)).
 fn kept_if_judged(
     run: impl FnOnce(&mut State, &dyn Fn(&State) -> Verdict) -> bool,
     energy: impl Fn(&State) -> Energy,
-    (st, shed): (&mut State, Option<&[bool]>),
+    (st, shed): (&mut State, Option<(&[bool], bool)>),
 ) -> Option<Option<Shed>> {
     let e0 = energy(st);
     let saved = (st.x.clone(), st.v.clone(), st.touching.clone());
@@ -337,13 +337,21 @@ fn undriven(model: &Model, ws: &SolverWs) -> bool {
 /// restoring step (2013, "Energy conservation for the simulation of deformable bodies",
 /// IEEE TVCG 19(2)), used one way only: energy is taken, never added. The audit keeps it
 /// in the residual with the solver's numerical damping.
-/// Returns what it shed, if anything.
-fn shed_gain(st: &mut State, fixed: &[bool], (gain, kinetic): (f64, f64)) -> Option<Shed> {
+/// Returns what it shed, if anything (the velocities before only when the gradient
+/// records the step, `recorded`).
+fn shed_gain(
+    st: &mut State,
+    (fixed, recorded): (&[bool], bool),
+    (gain, kinetic): (f64, f64),
+) -> Option<Shed> {
     if gain <= 0.0 || kinetic <= 0.0 {
         return None;
     }
     let alpha = (1.0 - gain / kinetic).max(0.0).sqrt();
-    let before = st.v.iter().map(|v| v.to_array().map(f64::from)).collect();
+    let before = match recorded {
+        true => st.v.iter().map(|v| v.to_array().map(f64::from)).collect(),
+        false => Vec::new(),
+    };
     for (v, _) in st.v.iter_mut().zip(fixed).filter(|(_, fixed)| !**fixed) {
         *v *= alpha as Real;
     }
