@@ -1,11 +1,13 @@
-//! `cargo xtask test`: every test of the workspace, in f32 and in f64, the Python package's
+//! `cargo xtask test`: every test of the workspace in f32, the core's in f64, the Python package's
 //! tests (pytest, in a virtualenv under the target folder), then the studio's browser tests
 //! (the wasm page in headless Chromium) and its desktop smoke test (a window under Xvfb
 //! that photographs itself).
 //!
 //! Before the first test it installs what any of them needs (`setup.rs`: Debian packages,
 //! the Node packages, the Python virtualenv, the wasm tools), so a fresh clone passes.
-//! One target directory is shared by every step (only the hooke crates rebuild for f64).
+//! One target directory is shared by every step. Only the core rebuilds for f64: `hooke`
+//! (the only crate with f64 code) and `hooke-io` (its files in f64); the crates above them
+//! are compiled in f64 by CI's second clippy pass, not tested twice.
 //! Exits non-zero on the first failing step.
 
 use std::path::PathBuf;
@@ -26,14 +28,18 @@ fn hooke_bin() -> PathBuf {
 
 /// The Python package's tests: the package installed from `python/` into the virtualenv
 /// (which `setup` made, with the package's dependencies and test tools) as a user would
-/// (`pip install ./python`), then pytest, comparing with the debug CLI.
+/// (`pip install ./python`), then pytest, comparing with the debug CLI. The native module
+/// builds in the tests' profile (`dev`, optimised), not a user's `release`: it then shares
+/// every dependency already built for the Rust tests (wgpu among them) instead of building
+/// them all again, five minutes of a cold CI run.
 fn python() -> bool {
     let venv = setup::venv();
     let py = venv.join("bin").join("python");
     let bin = hooke_bin();
-    run(
+    run_with(
         &py.to_string_lossy(),
         &["-m", "pip", "install", "-q", "--no-deps", "./python"],
+        &[("MATURIN_PEP517_ARGS", "--profile dev")],
     ) && cargo(&["build", "-p", "hooke-cli"])
         && run_with(
             &venv.join("bin").join("pytest").to_string_lossy(),
@@ -89,12 +95,20 @@ fn studio() -> bool {
 }
 
 /// What the tests need installed first (only what `--quick` runs when `quick`); then every
-/// workspace test in f32 and f64 and the Python package's; then, unless `quick`, the
-/// studio's browser and window tests.
+/// workspace test in f32, the core's in f64, and the Python package's; then, unless
+/// `quick`, the studio's browser and window tests.
 fn test(quick: bool) -> bool {
     let steps: [&[&str]; 2] = [
         &["test", "--workspace"],
-        &["test", "--workspace", "--features", "hooke/f64"],
+        &[
+            "test",
+            "-p",
+            "hooke",
+            "-p",
+            "hooke-io",
+            "--features",
+            "hooke/f64",
+        ],
     ];
     let cargo_bin = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     // Mesa's device-select layer prints an XDG_RUNTIME_DIR error without a session.
@@ -106,7 +120,7 @@ fn test(quick: bool) -> bool {
 }
 
 const USAGE: &str = "usage: cargo xtask test [--quick]
-  test           every test: f32 and f64, Python, then the studio in a browser and a window;
+  test           every test: f32, the core's in f64, Python, then the studio in a browser and a window;
                  first installs what they need and the machine lacks (Debian packages:
                  Chromium, Xvfb, Mesa's lavapipe, iproute2; the wasm32 target and
                  wasm-bindgen; the Node packages in web/; the Python virtualenv
@@ -138,10 +152,10 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (ok, what) = match args.as_slice() {
-        ["test"] => (test(false), "f32 and f64, Python, browser, window"),
+        ["test"] => (test(false), "f32, the core in f64, Python, browser, window"),
         ["test", "--quick"] => (
             test(true),
-            "f32 and f64, Python; browser and window tests skipped",
+            "f32, the core in f64, Python; browser and window tests skipped",
         ),
         ["setup"] => return exit(setup::install(false)),
         ["setup", "--quick"] => return exit(setup::install(true)),
