@@ -363,6 +363,9 @@ def test_backward_euler_has_gradients_and_says_how_well_each_step_was_solved():
     t.backward(dx=np.ones((N * N, 3)))
     assert t.adjoint_residuals.shape == (20,)
     assert np.all(t.adjoint_residuals <= 1e-12)
+    # What each adjoint solve took: a few GMRES iterations a step.
+    assert t.adjoint_iterations.shape == (20,) and t.adjoint_iterations.dtype == np.uint32
+    assert np.all((t.adjoint_iterations >= 1) & (t.adjoint_iterations <= 120))
     # What the run left of each step's equations: solved here (to float32's rounding)...
     assert t.step_residuals.shape == (20,)
     assert np.all(t.step_residuals <= 1e-5), t.step_residuals

@@ -138,13 +138,25 @@ impl Tape {
 
     /// Backward Euler and fast mass-spring only (empty otherwise): per recorded step, the
     /// relative residual its adjoint solve ended with (float64) — at most 1e-12 where it
-    /// was solved; larger where the step's matrix is near singular, and there the gradient
-    /// through that step is not to be trusted.
+    /// was solved (up to 1e-11 where stiff contacts' rounding allows no less); larger where
+    /// the step's matrix is near singular, and there the gradient through that step is not
+    /// to be trusted.
     #[getter]
     fn adjoint_residuals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
         Ok(PyArray1::from_vec(
             py,
             self.gradients()?.adjoint_residuals.clone(),
+        ))
+    }
+
+    /// Backward Euler and fast mass-spring only (empty otherwise): per recorded step, the
+    /// GMRES iterations its adjoint solve took (uint32): what the step's gradient cost
+    /// beside the factorisation of its matrix.
+    #[getter]
+    fn adjoint_iterations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        Ok(PyArray1::from_vec(
+            py,
+            self.gradients()?.adjoint_iterations.clone(),
         ))
     }
 

@@ -55,10 +55,15 @@ pub struct Gradients {
     /// ∂L/∂L₀ of each controller's alternate rest length [per m] (0 where it sets none).
     pub controller_rest: Vec<f64>,
     /// Backward Euler and fast mass-spring only (empty otherwise): per recorded step, the relative residual
-    /// |μ − Aᵀ·γ'| / |μ| its adjoint solve ended with — at most 10⁻¹² where it was solved;
+    /// |μ − Aᵀ·γ'| / |μ| its adjoint solve ended with — at most 10⁻¹² where it was solved
+    /// (up to 10⁻¹¹ where the rounding of stiff contacts' products allows no less);
     /// larger where the step's matrix is near singular (a cloth crumpling at a frame-sized
     /// step), and there the gradient through that step is not to be trusted.
     pub adjoint_residuals: Vec<f64>,
+    /// Backward Euler and fast mass-spring only (empty otherwise): per recorded step, the
+    /// GMRES iterations (products with Aᵀ) its adjoint solve took — what the gradient of
+    /// that step cost beside the factorisation of its matrix.
+    pub adjoint_iterations: Vec<u32>,
     /// Backward Euler and fast mass-spring only (empty otherwise): per recorded step, the
     /// relative residual of the step's own equations at the end the run reached,
     /// |M·(v' − v₀) − h·f| / |(M·(v' − v₀), h·f)| over the free nodes (f the forces at the
@@ -107,6 +112,7 @@ impl Gradients {
             controller_c: Vec::new(),
             controller_rest: Vec::new(),
             adjoint_residuals: Vec::new(),
+            adjoint_iterations: Vec::new(),
             step_residuals: Vec::new(),
         }
     }

@@ -29,11 +29,16 @@
 //! that matrix, factored, as its preconditioner, until the residual is below
 //! [`TOLERANCE`] of μ. A factor made at one step serves the steps before it while GMRES
 //! needs at most [`LAG_LIMIT`] iterations with it (the matrix changes little from step to
-//! step); the step after one that needed more factors its own. On a 64×64 curtain at
-//! 1/30 s, 8 iterations a step on average, a factorisation every few steps: the adjoint
-//! costs 0.6 of backward Euler's step (1.5 with a factorisation every step); fast
-//! mass-spring's own factored matrix, M + h²·L_k + h·L_c + h·β·I, which takes every
-//! spring's transverse stiffness as k, needed 50–80 iterations and four times as long.
+//! step); one that needs more is dropped there, and the step factors its own and goes on
+//! from where the solve got (after such a failure the next 2, 4, … 16 steps factor their
+//! own before a kept factor is tried again). On a 64×64 curtain at 1/30 s, 5–8 iterations
+//! a step, a factorisation every few steps: the adjoint costs about half of backward
+//! Euler's step (1.5 with a factorisation every step); fast mass-spring's own factored
+//! matrix, M + h²·L_k + h·L_c + h·β·I, which takes every spring's transverse stiffness as
+//! k, needed 50–80 iterations and four times as long. The surface contacts' friction,
+//! which grows with the depth, is not symmetric: the preconditioner takes it out by one
+//! local step after the factored solve (`planes::Coupling`); on the 64×64 cloth resting on
+//! the ground, 9–11 iterations a step instead of 35–45.
 //!
 //! What the gradient means: that of the step that solves its equations exactly. Where
 //! the solver stops short — Newton after one iteration (Baraff & Witkin's linearised step,
@@ -46,7 +51,7 @@ use glam::DVec3;
 
 use super::adjoint::{Scratch, StepModel};
 use super::gmres::{self, Solved};
-use super::planes::PlanesBack;
+use super::planes::{Coupling, PlanesBack};
 use crate::model::Model;
 use crate::real::Vec3;
 use crate::settings::{Integrator, LinearSolver, Settings};
@@ -65,6 +70,15 @@ const MAX_ITERATIONS: u32 = 120;
 /// its own.
 const LAG_LIMIT: u32 = 15;
 
+/// What going back through one implicit step found.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct StepSolve {
+    /// The adjoint solve: its iterations and relative residual.
+    pub adjoint: Solved,
+    /// The relative residual of the step's own equations at its end.
+    pub step: f64,
+}
+
 /// What the adjoint of implicit steps keeps from step to step.
 #[derive(Debug)]
 pub(super) struct ImplicitBack {
@@ -75,6 +89,10 @@ pub(super) struct ImplicitBack {
     /// Whether the next step keeps the factor of a later one (the last solve took at most
     /// [`LAG_LIMIT`] iterations with it).
     lagging: bool,
+    /// Steps to go before a kept factor is tried again, after one failed.
+    skip: u32,
+    /// Kept factors that failed in a row (each doubles [`Self::skip`], up to 16 steps).
+    failures: u32,
     /// The nodes with contact planes in the step whose Â was factored last (a factor
     /// serves another step only if it has the same).
     factored_planes: Vec<u32>,
@@ -105,6 +123,8 @@ impl ImplicitBack {
             iws: ImplicitWs::new(model, &model.springs, h),
             settings,
             lagging: false,
+            skip: 0,
+            failures: 0,
             factored_planes: Vec::new(),
             fixed: nodes.inv_mass.iter().map(|&w| w == 0.0).collect(),
             mass: nodes.mass.iter().map(|&m| m as f64).collect(),
@@ -118,7 +138,7 @@ impl ImplicitBack {
     /// Starts a backward pass: its last step factors its own Â (so that a pass gives the
     /// same gradient whatever passes went before).
     pub(super) fn begin(&mut self) {
-        self.lagging = false;
+        (self.lagging, self.skip, self.failures) = (false, 0, 0);
     }
 
     /// γ = h·A⁻ᵀ·μ for the step of `sm` that ended at `end` = (x₁, v') with μ = ∂L/∂v'
@@ -148,42 +168,106 @@ impl ImplicitBack {
             }
             free(fixed, a_gp)
         };
-        let (weights, at) = (self.weights, blocks::to_v3(end.0));
-        let (iws, settings) = (&mut self.iws, &self.settings);
         let with_planes = planes.map_or_else(Vec::new, PlanesBack::nodes);
-        if !self.lagging || with_planes != self.factored_planes {
-            iws.forget_factor();
+        let lag = self.lagging && self.skip == 0 && with_planes == self.factored_planes;
+        self.skip = self.skip.saturating_sub(1);
+        if !lag {
+            self.iws.forget_factor();
         }
-        let mut assembled = false;
-        // Â⁻¹·r with the kept factor, or with Â assembled at this step's end (and
-        // factored, by the direct solver).
-        let mut pre = |r: &[DVec3]| -> Vec<DVec3> {
-            let b: Vec<V3> = r.iter().map(|r| r.to_array()).collect();
-            let mut out = vec![[0.0; 3]; b.len()];
-            if !iws.solve_factored(&b, &mut out) {
-                if !assembled {
-                    assemble(iws, model, (weights, fixed), end);
-                    if let Some(p) = planes {
-                        p.add_blocks(iws);
-                    }
-                    assembled = true;
-                }
-                let ctx = SolveCtx {
-                    model,
-                    weights,
-                    fixed,
-                    at: &at,
-                };
-                iws.solve(settings, ctx, &b, &mut out);
-            }
-            out.iter().map(|&o| DVec3::from(o)).collect()
+        let mut pre = Pre {
+            iws: &mut self.iws,
+            settings: &self.settings,
+            step: (model, planes),
+            end,
+            at: blocks::to_v3(end.0),
+            weights: (self.weights, fixed),
+            assembled: false,
+            coupling: None,
         };
-        let (gp, done) = gmres::solve(&mut op, &mut pre, &mu, (TOLERANCE, MAX_ITERATIONS));
-        self.lagging = done.iterations <= LAG_LIMIT;
-        if assembled {
+        let budget = if lag { LAG_LIMIT } else { MAX_ITERATIONS };
+        let limits = (TOLERANCE, budget);
+        let (mut gp, mut done) = gmres::solve(&mut op, &mut |r| pre.apply(r), &mu, limits);
+        let mut own = done.iterations;
+        if lag && done.residual > TOLERANCE && done.iterations >= budget {
+            // The kept factor no longer serves: this step's own, from where the solve got;
+            // fewer tries of a kept factor while they keep failing.
+            pre.renew();
+            self.failures += 1;
+            self.skip = 1 << self.failures.min(4);
+            let limits = (TOLERANCE, MAX_ITERATIONS - budget);
+            let rest = gmres::solve_from(&mut op, &mut |r| pre.apply(r), (&mu, Some(gp)), limits);
+            (gp, own) = (rest.0, rest.1.iterations);
+            done = Solved {
+                iterations: done.iterations + own,
+                residual: rest.1.residual,
+            };
+        } else if lag {
+            self.failures = 0;
+        }
+        self.lagging = own <= LAG_LIMIT;
+        if pre.assembled {
             self.factored_planes = with_planes;
         }
         (gp.iter().map(|&g| h * g).collect(), done)
+    }
+}
+
+/// The preconditioner of one step's adjoint solve: Â⁻¹ with the kept factor, or with Â
+/// assembled at the step's end (and factored, by the direct solver); then the planes'
+/// depth coupling taken out ([`Coupling`]).
+struct Pre<'a> {
+    iws: &'a mut ImplicitWs,
+    settings: &'a Settings,
+    /// The scene's model and the step's surface contacts.
+    step: (&'a Model, Option<&'a PlanesBack<'a>>),
+    /// The step's end (x₁, v').
+    end: (&'a [Vec3], &'a [Vec3]),
+    /// x₁ as the solvers take it.
+    at: Vec<V3>,
+    /// The weights of D and K in Â, and the nodes the step does not solve for.
+    weights: (Weights, &'a [bool]),
+    /// Whether Â was assembled at this step.
+    assembled: bool,
+    /// The planes' coupling with the diagonal blocks of the Â now factored.
+    coupling: Option<Coupling>,
+}
+
+impl Pre<'_> {
+    /// ≈ A⁻ᵀ·r.
+    fn apply(&mut self, r: &[DVec3]) -> Vec<DVec3> {
+        let b: Vec<V3> = r.iter().map(|r| r.to_array()).collect();
+        let mut out = vec![[0.0; 3]; b.len()];
+        let ((model, planes), (weights, fixed)) = (self.step, self.weights);
+        if !self.iws.solve_factored(&b, &mut out) {
+            if !self.assembled {
+                assemble(self.iws, model, self.weights, self.end);
+                if let Some(p) = planes {
+                    p.add_blocks(self.iws);
+                }
+                (self.assembled, self.coupling) = (true, None);
+            }
+            let at = &self.at;
+            let ctx = SolveCtx {
+                model,
+                weights,
+                fixed,
+                at,
+            };
+            self.iws.solve(self.settings, ctx, &b, &mut out);
+        }
+        let mut z: Vec<DVec3> = out.iter().map(|&o| DVec3::from(o)).collect();
+        if let Some(p) = planes {
+            let iws = &*self.iws;
+            let coupling = self.coupling.get_or_insert_with(|| p.coupling(iws));
+            coupling.take_out(&mut z);
+        }
+        z
+    }
+
+    /// Drops the kept factor: the next [`Self::apply`] factors this step's own Â.
+    fn renew(&mut self) {
+        self.iws.forget_factor();
+        self.coupling = None;
     }
 }
 

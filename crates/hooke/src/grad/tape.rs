@@ -13,7 +13,7 @@ use super::error::TapeError;
 use super::external::ForceTape;
 use super::gas::{GasBack, GasGradients};
 use super::gradients::Gradients;
-use super::implicit::ImplicitBack;
+use super::implicit::{ImplicitBack, StepSolve};
 use super::muscles::{MuscleGradients, MuscleTape};
 use super::spring::Params;
 use super::spring_pass::Damping;
@@ -226,7 +226,7 @@ impl Tape {
             anchors: vec![DVec3::ZERO; n],
             // The implicit steps' residuals per step (none for the explicit ones).
             residuals: vec![
-                [0.0; 2];
+                StepSolve::default();
                 if self.implicit.is_some() {
                     self.steps
                 } else {
@@ -318,8 +318,10 @@ impl Tape {
             &mut g.mass,
         );
         g.forces = back.forces;
-        (g.adjoint_residuals, g.step_residuals) =
-            back.residuals.iter().map(|r| (r[0], r[1])).unzip();
+        let solves = back.residuals.iter();
+        g.adjoint_residuals = solves.clone().map(|r| r.adjoint.residual).collect();
+        g.adjoint_iterations = solves.clone().map(|r| r.adjoint.iterations).collect();
+        g.step_residuals = solves.map(|r| r.step).collect();
         let gas = back.gas;
         (g.pressure_nrt, g.pressure_volume, g.pressure_scale) = (gas.nrt, gas.volume, gas.scale);
         let ctl = back.controllers;
@@ -336,7 +338,7 @@ impl Tape {
         (nodes, anchors): (&mut [NodeAdjoint], &mut [DVec3]),
         (params, gas): (&mut [Params], &mut GasGradients),
         scratch: &mut Scratch,
-    ) -> Option<[f64; 2]> {
+    ) -> Option<StepSolve> {
         if let Some(verlet) = &mut self.verlet {
             let t = seg.first + j;
             // The gas the first step's own start acceleration held (none carried).
@@ -464,9 +466,8 @@ struct Back {
     gas: GasGradients,
     /// The controllers' alternate values' gradients.
     controllers: ControllerGradients,
-    /// The implicit steps' residuals, per step: their adjoint solve's and their own
-    /// equations'.
-    residuals: Vec<[f64; 2]>,
+    /// The implicit steps' adjoint solves and their own equations' residuals, per step.
+    residuals: Vec<StepSolve>,
     /// λa of each node's friction anchor in the state reached so far (fast
     /// mass-spring's, `friction_anchors.rs`).
     anchors: Vec<DVec3>,

@@ -6,6 +6,7 @@ use glam::DVec3;
 
 use super::super::adjoint::{NodeAdjoint, Scratch};
 use super::super::gas::GasGradients;
+use super::super::implicit::StepSolve;
 use super::super::planes::{Around, PlanesBack};
 use super::super::reach;
 use super::super::shed;
@@ -17,15 +18,15 @@ use crate::real::{Vec3, wide};
 impl Tape {
     /// Goes back through the implicit step `j` of `seg`: `nodes` holds λx₁, λv₁ on entry
     /// and λx₀, λv₀ on return; `anchors` the friction anchors' λa after the step on entry,
-    /// before it on return. Returns the adjoint solve's relative residual and the step's
-    /// own ([`Self::step_residual`]).
+    /// before it on return. Returns what its adjoint solve did and the step's own residual
+    /// ([`Self::step_residual`]).
     pub(super) fn implicit_back(
         &mut self,
         (seg, j): (&Segment, usize),
         (nodes, anchors): (&mut [NodeAdjoint], &mut [DVec3]),
         (params, gas): (&mut [Params], &mut GasGradients),
         scratch: &mut Scratch,
-    ) -> [f64; 2] {
+    ) -> StepSolve {
         let x1 = &seg.x[j + 1];
         let record = seg.solved[j + 1].as_ref();
         // Fast mass-spring's shed energy, gone back through first.
@@ -84,7 +85,10 @@ impl Tape {
             let held = (gamma.iter().zip(&sent.held).zip(pushed)).map(|((g, m), f)| *g + *m + *f);
             scratch.set_gamma(held.collect());
         }
-        [solved.residual, unsolved]
+        StepSolve {
+            adjoint: solved,
+            step: unsolved,
+        }
     }
 
     /// The relative residual of step `j`'s equations at its end `end` = (x₁, v'), as the
