@@ -32,6 +32,10 @@ pub struct BenchArgs {
     /// Time drawing instead: frames per second of a 64×64 cloth at 640×480, per style
     #[arg(long)]
     pub render: bool,
+    /// With --render: also a mesh file (OBJ, glTF/GLB) converted as `hooke convert --volume
+    /// --bend` makes it, a body with an inner lattice, drawn the same way
+    #[arg(long, value_name = "FILE", requires = "render")]
+    pub mesh: Option<std::path::PathBuf>,
     /// Where to step: cpu, or gpu (wgpu; symplectic Euler or Verlet)
     #[arg(long, value_enum, default_value_t = crate::run::Backend::Cpu)]
     pub backend: crate::run::Backend,
@@ -150,7 +154,7 @@ fn bench_in_pool(a: BenchArgs) -> Result<()> {
         ));
     }
     if a.render {
-        return bench_render(a.seconds);
+        return bench_render(a.seconds, a.mesh.as_deref());
     }
     if a.backend == crate::run::Backend::Gpu {
         return bench_gpu(&a);
@@ -314,26 +318,60 @@ fn timed_batches(sim: &mut Simulation, seconds: f64, springs: usize) -> Result<(
 }
 
 /// `hooke bench --render`: a 64×64 cloth after 1 s of falling, drawn at 640×480 in each
-/// style with strain colours, one camera framed on the frames drawn.
-fn bench_render(seconds: f64) -> Result<()> {
-    use hooke_render::{Camera, ColorBy, Look, Recording, Style, View, draw_frame};
+/// style with strain colours, one camera framed on the frames drawn; then, with `mesh`,
+/// that mesh converted with an inner lattice and bending springs, over its first steps.
+fn bench_render(seconds: f64, mesh: Option<&std::path::Path>) -> Result<()> {
     let params = [("width", "64"), ("height", "64")].map(|(k, v)| (k.to_string(), v.to_string()));
     let scene = hooke::builders::build("cloth", &params).map_err(|e| bad(e.to_string()))?;
     let mut sim = hooke::Simulation::new(scene);
     let steps = (1.0 / hooke::f64_of(sim.settings().dt)).round() as u64;
-    let mut rec = Recording::default();
-    for _ in 0..8 {
-        sim.run(steps / 8)?;
-        rec.push(&sim);
+    let rec = frames(&mut sim, 8, steps / 8)?;
+    println!("hooke bench --render: 640×480, strain colours, 1 thread");
+    time_styles("64×64 cloth", &rec, seconds);
+    if let Some(path) = mesh {
+        let opts = hooke::springify::SpringifyOptions {
+            bend: Some(1000.0),
+            volume: Some(1000.0),
+            ..Default::default()
+        };
+        let triangulate = hooke_io::mesh_import::ImportOptions { triangulate: true };
+        let read = hooke_io::mesh_import::load_mesh(path, triangulate);
+        let src = read.map_err(|e| bad(e.to_string()))?;
+        let (b, _) = hooke::springify::springify(&src, &opts)
+            .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+        let scene = b
+            .build()
+            .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+        let mut sim = hooke::Simulation::new(scene);
+        let rec = frames(&mut sim, 4, 10)?;
+        time_styles(&path.display().to_string(), &rec, seconds);
     }
-    let (lo, hi) = rec.bounds();
+    Ok(())
+}
+
+/// `count` frames of `sim`, `steps` steps apart.
+fn frames(sim: &mut Simulation, count: usize, steps: u64) -> Result<hooke_render::Recording> {
+    let mut rec = hooke_render::Recording::default();
+    for _ in 0..count {
+        sim.run(steps)?;
+        rec.push(sim);
+    }
+    Ok(rec)
+}
+
+/// Prints the frames a second `rec`'s frames are drawn at in each style, for `seconds`
+/// each.
+fn time_styles(name: &str, rec: &hooke_render::Recording, seconds: f64) {
+    use hooke_render::{Camera, ColorBy, Look, Style, View, draw_frame};
+    let drawn = &rec.models[0];
+    let faces: usize = drawn.model.surfaces().iter().map(|s| s.faces.len()).sum();
     println!(
-        "hooke bench --render: 64×64 cloth ({} nodes, {} springs, {} faces), 640×480, strain colours, 1 thread",
-        sim.model().nodes().len(),
-        sim.model().springs().len(),
-        sim.model().surfaces()[0].faces.len()
+        "{name}: {} nodes, {} springs, {faces} faces",
+        drawn.model.nodes().len(),
+        drawn.springs.len(),
     );
-    for (name, style) in [("wire", Style::Wire), ("solid", Style::Solid)] {
+    let (lo, hi) = rec.bounds();
+    for (label, style) in [("wire", Style::Wire), ("solid", Style::Solid)] {
         let cam = Camera::framing(View::DEFAULT_3D, lo, hi, 640, 480);
         let look = Look::new(style, ColorBy::Strain);
         let start = Instant::now();
@@ -346,10 +384,9 @@ fn bench_render(seconds: f64) -> Result<()> {
         }
         let s = start.elapsed().as_secs_f64();
         println!(
-            "  {name:<6} {:7.1} frames/s ({:.2} ms per frame)",
+            "  {label:<6} {:7.1} frames/s ({:.2} ms per frame)",
             frames as f64 / s,
             1e3 * s / frames as f64
         );
     }
-    Ok(())
 }

@@ -98,12 +98,9 @@ fn hidden_nodes(model: &Model, x: &[Vec3]) -> (Vec<bool>, Vec<bool>) {
     {
         on_surface[v as usize] = true;
     }
-    let closed: Vec<&[[u32; 3]]> = (model.surfaces().iter())
-        .filter(|s| hooke::mesh::closed(&s.faces).is_ok())
-        .map(|s| s.faces.as_slice())
-        .collect();
-    let hidden = (0..x.len())
-        .map(|i| on_surface[i] || closed.iter().any(|f| hooke::springify::inside(x[i], x, f)))
+    let enclosed = hooke::mesh::enclosed_nodes(model.surfaces(), x);
+    let hidden = (on_surface.iter().zip(enclosed))
+        .map(|(&on, inner)| on || inner)
         .collect();
     (on_surface, hidden)
 }

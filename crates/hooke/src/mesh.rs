@@ -20,6 +20,10 @@
 //! Pressure is applied explicitly: computed from the positions at the start of each
 //! integration step and held over it, with every integrator.
 
+mod enclosure;
+
+pub use enclosure::{Enclosure, inside};
+
 use crate::error::FieldError;
 use crate::real::{Real, Vec3};
 use crate::validate::at;
@@ -302,6 +306,19 @@ pub(crate) fn add_pressure_forces(x: &[Vec3], faces: &[[u32; 3]], p: Real, f: &m
             f[i as usize] += n;
         }
     }
+}
+
+/// Per node at positions `x`: whether a closed surface of `surfaces` encloses it (the
+/// surfaces that are not closed enclose nothing).
+pub fn enclosed_nodes(surfaces: &[Surface], x: &[Vec3]) -> Vec<bool> {
+    let mut enclosed = vec![false; x.len()];
+    for s in surfaces.iter().filter(|s| closed(&s.faces).is_ok()) {
+        let grid = Enclosure::new(x, &s.faces);
+        for (e, &p) in enclosed.iter_mut().zip(x) {
+            *e = *e || grid.contains(p);
+        }
+    }
+    enclosed
 }
 
 #[cfg(test)]

@@ -276,12 +276,9 @@ fn strings(sim: &Simulation) -> Vec<(u32, u32)> {
             hidden[v as usize] = true;
         }
     }
-    let closed: Vec<&[[u32; 3]]> = (model.surfaces().iter())
-        .filter(|s| hooke::mesh::closed(&s.faces).is_ok())
-        .map(|s| s.faces.as_slice())
-        .collect();
-    for (i, h) in hidden.iter_mut().enumerate() {
-        *h = *h || closed.iter().any(|f| hooke::springify::inside(x[i], x, f));
+    let enclosed = hooke::mesh::enclosed_nodes(model.surfaces(), x);
+    for (h, inner) in hidden.iter_mut().zip(enclosed) {
+        *h = *h || inner;
     }
     let sp = model.springs();
     (0..sp.len())

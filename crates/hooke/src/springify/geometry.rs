@@ -1,5 +1,5 @@
-//! Mesh geometry the converter needs: welding, edges with their opposite vertices, and an
-//! inside test by ray casting.
+//! Mesh geometry the converter needs: welding, and edges with their opposite vertices
+//! (which lattice points a mesh encloses: `mesh::Enclosure`).
 
 use crate::real::{Real, Vec3};
 
@@ -52,37 +52,4 @@ pub(super) fn edges(faces: &[[u32; 3]]) -> Vec<((u32, u32), Vec<u32>)> {
         }
     }
     out
-}
-
-/// Whether point `p` \[m] is inside the closed surface `faces` at positions `x` (ray
-/// casting: an odd number of crossings of a ray in a fixed, skewed direction).
-pub fn inside(p: Vec3, x: &[Vec3], faces: &[[u32; 3]]) -> bool {
-    // Irrational-looking components so the ray is unlikely to graze an edge or a vertex.
-    let dir = Vec3::new(0.577_215_7, 0.414_213_56, 0.731_058_6).normalize();
-    let mut crossings = 0;
-    for f in faces {
-        let (a, b, c) = (x[f[0] as usize], x[f[1] as usize], x[f[2] as usize]);
-        // Möller–Trumbore.
-        let (e1, e2) = (b - a, c - a);
-        let h = dir.cross(e2);
-        let det = e1.dot(h);
-        if det.abs() < 1e-12 {
-            continue;
-        }
-        let inv = 1.0 / det;
-        let s = p - a;
-        let u = s.dot(h) * inv;
-        if !(0.0..=1.0).contains(&u) {
-            continue;
-        }
-        let q = s.cross(e1);
-        let v = dir.dot(q) * inv;
-        if v < 0.0 || u + v > 1.0 {
-            continue;
-        }
-        if e2.dot(q) * inv > 0.0 {
-            crossings += 1;
-        }
-    }
-    crossings % 2 == 1
 }

@@ -4,9 +4,9 @@
 
 use std::collections::HashMap;
 
-use super::geometry::inside;
 use super::welded::{Welded, err};
 use crate::error::FieldError;
+use crate::mesh::Enclosure;
 use crate::real::{Real, Vec3};
 
 /// The interior lattice: its points (numbered after the mesh's nodes) and its springs.
@@ -57,13 +57,14 @@ pub(super) fn lattice(mesh: &Welded, spacing: Option<Real>) -> Result<Lattice, F
 /// with each one's index as a node (after the mesh's nodes).
 fn inside_points(mesh: &Welded, h: Real, dims: [i64; 3]) -> (Vec<Vec3>, HashMap<[i64; 3], u32>) {
     let first = mesh.x.len() as u32;
+    let enclosure = Enclosure::new(&mesh.x, &mesh.faces);
     let mut points = Vec::new();
     let mut index = HashMap::new();
     for i in 0..dims[0] {
         for j in 0..dims[1] {
             for l in 0..dims[2] {
                 let p = mesh.lo + Vec3::new(i as Real + 0.5, j as Real + 0.5, l as Real + 0.5) * h;
-                if inside(p, &mesh.x, &mesh.faces) {
+                if enclosure.contains(p) {
                     index.insert([i, j, l], first + points.len() as u32);
                     points.push(p);
                 }

@@ -21,7 +21,6 @@ mod lattice;
 mod options;
 pub(crate) mod welded;
 
-pub use geometry::inside;
 pub use options::{LARGEST_IN_METRES, MassSpec, MeshSource, SpringifyOptions, SpringifyReport};
 
 use crate::error::FieldError;
