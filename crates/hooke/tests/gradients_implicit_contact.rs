@@ -431,6 +431,16 @@ fn builtin_cloth_over_the_ground() -> Scene {
     b.build().expect("a valid cloth")
 }
 
+/// The gradient of L = Σ a·x + b·v at the end of `steps` steps of
+/// [`builtin_cloth_over_the_ground`].
+fn builtin_cloth_gradient(steps: u64) -> Gradients {
+    let mut sim = Simulation::new(builtin_cloth_over_the_ground());
+    let n = sim.state().x().len();
+    let mut tape = Tape::record(&mut sim, steps).expect("contacts under backward Euler");
+    let (a, b) = (vec![[0.0, 1.0, 0.3]; n], vec![[0.1, 0.0, 0.0]; n]);
+    tape.backward(&a, &b).expect("one gradient per node")
+}
+
 /// The adjoint of a step with friction on the ground: the friction grows with the depth
 /// (c = μ·κ·δ/s), a coupling of the normal to the slide that the step's symmetric matrix
 /// cannot hold; the preconditioner takes it out by one local step (`grad/planes.rs`,
@@ -439,11 +449,7 @@ fn builtin_cloth_over_the_ground() -> Scene {
 /// keep a later step's factor); a kept factor tried and dropped adds 15 now and then.
 #[test]
 fn the_contact_adjoint_takes_few_iterations_a_step() {
-    let mut sim = Simulation::new(builtin_cloth_over_the_ground());
-    let n = sim.state().x().len();
-    let mut tape = Tape::record(&mut sim, 40).expect("contacts under backward Euler");
-    let (a, b) = (vec![[0.0, 1.0, 0.3]; n], vec![[0.1, 0.0, 0.0]; n]);
-    let g = tape.backward(&a, &b).expect("one gradient per node");
+    let g = builtin_cloth_gradient(40);
     assert!(
         g.adjoint_residuals.iter().all(|&r| r <= 1e-11),
         "every step's adjoint solved: {:?}",
@@ -468,11 +474,7 @@ fn the_contact_adjoint_takes_few_iterations_a_step() {
 /// the adjoint solves of every step after the landing stalled (residuals 0.04 to 1).
 #[test]
 fn the_defaults_unsolved_steps_still_give_a_solved_finite_gradient() {
-    let mut sim = Simulation::new(builtin_cloth_over_the_ground());
-    let n = sim.state().x().len();
-    let mut tape = Tape::record(&mut sim, 60).expect("contacts under backward Euler");
-    let (a, b) = (vec![[0.0, 1.0, 0.3]; n], vec![[0.1, 0.0, 0.0]; n]);
-    let g = tape.backward(&a, &b).expect("one gradient per node");
+    let g = builtin_cloth_gradient(60);
     let springs = [&g.k, &g.c, &g.rest, &g.mass];
     assert!(springs.iter().all(|v| v.iter().all(|x| x.is_finite())));
     assert!(g.x0.iter().chain(&g.v0).flatten().all(|x| x.is_finite()));
