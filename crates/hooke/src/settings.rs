@@ -152,22 +152,28 @@ pub enum LinearSolver {
     /// Preconditioned conjugate gradient on the block-sparse matrix: memory grows only
     /// linearly, but stiff systems at large steps need many iterations.
     Cg,
-    /// Sparse Cholesky (faer), the symbolic analysis reused across steps. The default:
-    /// exact, and for cloth-sized meshes faster than CG at the steps implicit solvers are
-    /// for.
-    #[default]
+    /// Sparse Cholesky (faer), the symbolic analysis reused across steps: exact, and for
+    /// cloth-sized meshes faster than CG at the steps implicit solvers are for, but a
+    /// factorisation's cost and size grow faster than the system's.
     Direct,
+    /// The default: the direct solver where a factorisation is cheap (below 10⁹
+    /// multiply-adds, counted from its symbolic analysis: a 64×64 cloth), multigrid CG
+    /// where it is not (Liu et al.'s 81×81 cloth and larger, meshes with an interior
+    /// lattice).
+    #[default]
+    Auto,
 }
 
 impl LinearSolver {
     /// All linear solvers.
-    pub const ALL: [LinearSolver; 2] = [LinearSolver::Cg, LinearSolver::Direct];
+    pub const ALL: [LinearSolver; 3] = [LinearSolver::Cg, LinearSolver::Direct, LinearSolver::Auto];
 
     /// The scene-format name.
     pub(crate) fn name(self) -> &'static str {
         match self {
             LinearSolver::Cg => "cg",
             LinearSolver::Direct => "direct",
+            LinearSolver::Auto => "auto",
         }
     }
 
@@ -278,7 +284,7 @@ impl Default for Settings {
             integrator: Integrator::SymplecticEuler,
             stable_form: StableForm::Force,
             damping: DampingMode::Axial,
-            linear_solver: LinearSolver::Direct,
+            linear_solver: LinearSolver::Auto,
             newton_iterations: 1,
             iterations: None,
             cg_preconditioner: Preconditioner::Auto,

@@ -1,5 +1,5 @@
-//! The implicit integrators against closed forms, and their two linear solvers against
-//! each other.
+//! The implicit integrators against closed forms, and their linear solvers against each
+//! other.
 // Written for Real = f32; in f64 builds some casts are no-ops.
 #![allow(clippy::unnecessary_cast, clippy::useless_conversion)]
 
@@ -99,6 +99,55 @@ fn cg_and_direct_agree_on_a_step() {
             diff / dv
         );
     }
+}
+
+/// Backward Euler on a `side`×`side` cloth of k = 1000 N/m at dt = 1/30 s with `solver`
+/// (CG to 1e-8) after `steps` steps: the velocities, the state's hash, and the
+/// factorisations and CG iterations the solves took.
+fn solver_run(side: &str, solver: LinearSolver, steps: u64) -> (Vec<hooke::Vec3>, u64, [u64; 2]) {
+    let dims = [("width", side), ("height", side), ("dt", "0.0333333333")];
+    let mut s = common::builtin("cloth", &dims);
+    s.edit(|b| {
+        b.settings.integrator = Integrator::BackwardEuler;
+        b.settings.linear_solver = solver;
+        b.settings.cg_tolerance = 1e-8;
+    })
+    .unwrap();
+    let mut sim = Simulation::new(s);
+    for _ in 0..steps {
+        sim.step().unwrap();
+    }
+    let c = sim.counters();
+    let v = sim.state().v().to_vec();
+    (
+        v,
+        sim.state().bit_hash(),
+        [c.factorizations, c.cg_iterations],
+    )
+}
+
+/// The default linear solver, `auto`, factors a system whose factorisation is cheap — the
+/// very steps of `direct`, bit for bit (a 24×24 cloth) — and solves one whose
+/// factorisation would take more than 10⁹ multiply-adds by multigrid CG, without a single
+/// factorisation (a 96×96 cloth with bend springs: 1.4·10⁹), to the direct solver's
+/// velocities within the CG tolerance's reach (as in `cg_and_direct_agree_on_a_step`).
+#[test]
+fn auto_linear_solver_factors_only_what_factors_cheaply() {
+    assert_eq!(hooke::Settings::default().linear_solver, LinearSolver::Auto);
+    let (_, auto_hash, auto_work) = solver_run("24", LinearSolver::Auto, 5);
+    let (_, direct_hash, _) = solver_run("24", LinearSolver::Direct, 5);
+    assert_eq!(auto_hash, direct_hash);
+    assert_eq!(auto_work, [5, 0], "factorisations and CG iterations");
+
+    let (auto, _, [factors, iterations]) = solver_run("96", LinearSolver::Auto, 2);
+    assert_eq!(factors, 0, "a 96×96 cloth is not factored");
+    assert!(iterations > 0);
+    let (direct, _, _) = solver_run("96", LinearSolver::Direct, 2);
+    let norm = |f: &dyn Fn(usize) -> f64| (0..auto.len()).map(f).sum::<f64>().sqrt();
+    let v = norm(&|i| direct[i].length_squared() as f64);
+    let diff = norm(&|i| (direct[i] - auto[i]).length_squared() as f64);
+    let tol = if cfg!(feature = "f64") { 1e-5 } else { 1e-4 };
+    assert!(diff / v < tol, "relative difference {:.2e}", diff / v);
 }
 
 /// Backward Euler with CG for `steps` steps of a `side`×`side` cloth of stiffness `k`

@@ -78,7 +78,8 @@ impl ImplicitWs {
 
     /// Solves (A + C)·x = b, C the off-diagonal blocks of node pairs in contact
     /// ([`crate::solvers::penalty::pair_coupling`]), on A's pattern widened by the pairs: directly, or by CG with
-    /// block Jacobi when the linear solver is CG (or the widened matrix does not factor);
+    /// block Jacobi when the linear solver is CG, or `auto` on a system it does not factor (or
+    /// the widened matrix does not factor);
     /// returns the CG iterations (0 for a direct solve).
     pub(crate) fn solve_coupled(
         &mut self,
@@ -87,8 +88,9 @@ impl ImplicitWs {
         b: &[V3],
         x: &mut [V3],
     ) -> u32 {
+        let factors = self.factors(settings.linear_solver);
         let system = (&self.pattern, &self.matrix);
-        if settings.linear_solver == LinearSolver::Direct {
+        if factors {
             let counts = &mut self.coupled_counts;
             if Widened::solve_direct(&mut self.coupled, system, couplings, (b, x), counts).is_ok() {
                 return 0;
@@ -117,8 +119,23 @@ impl ImplicitWs {
         }
     }
 
-    /// Solves A·x = b with the chosen linear solver; returns the CG iterations used (0 for
-    /// a direct solve).
+    /// Whether `solver` solves this pattern's systems by factoring them: `direct` always,
+    /// `auto` where a factorisation takes under [`AUTO_FACTOR_WORK`] multiply-adds.
+    fn factors(&mut self, solver: LinearSolver) -> bool {
+        match solver {
+            LinearSolver::Cg => false,
+            LinearSolver::Direct => true,
+            LinearSolver::Auto => {
+                let d = (self.direct).get_or_insert_with(|| Expanded::new(&self.pattern));
+                // A pattern faer cannot analyse fails to factor too, and CG takes over.
+                d.spd.analyse().is_err() || d.spd.factor_work() < AUTO_FACTOR_WORK
+            }
+        }
+    }
+
+    /// Solves A·x = b with the chosen linear solver (`auto`: multigrid CG where it does not
+    /// factor, and the factor where no hierarchy can be made or CG does not converge);
+    /// returns the CG iterations used (0 for a direct solve).
     pub(crate) fn solve(
         &mut self,
         settings: &Settings,
@@ -127,7 +144,19 @@ impl ImplicitWs {
         x: &mut [V3],
     ) -> u32 {
         self.factored = false;
-        if settings.linear_solver == LinearSolver::Direct {
+        let (solver, limits) = (
+            settings.linear_solver,
+            (settings.cg_tolerance, settings.cg_max_iterations),
+        );
+        if solver == LinearSolver::Auto && !self.factors(solver) {
+            let start = x.to_vec();
+            let system = (&self.pattern, &self.matrix);
+            match self.multigrid.solve(system, ctx.at, (b, x), limits) {
+                Some(it) if it < limits.1 => return it,
+                _ => x.copy_from_slice(&start),
+            }
+        }
+        if solver != LinearSolver::Cg {
             let d = self
                 .direct
                 .get_or_insert_with(|| Expanded::new(&self.pattern));
@@ -139,7 +168,6 @@ impl ImplicitWs {
             }
             self.direct_fallbacks += 1;
         }
-        let limits = (settings.cg_tolerance, settings.cg_max_iterations);
         let (model, w, fixed, at) = (ctx.model, ctx.weights, ctx.fixed, ctx.at);
         let pre = settings.cg_preconditioner;
         if pre == Preconditioner::Multigrid
@@ -200,6 +228,17 @@ impl ImplicitWs {
         it
     }
 }
+
+/// The `auto` linear solver factors systems whose factorisation takes fewer multiply-adds
+/// than this ([`crate::solvers::linalg::factor_cost`]), and solves the rest by multigrid CG.
+/// A factorisation's cost grows faster than the system (a 48×48 cloth with bend springs:
+/// 2.4·10⁸; 64×64: 4.3·10⁸; 128×128: 5.2·10⁹; 256×256: 3.9·10¹⁰; a converted mesh of
+/// 18 000 nodes with its interior lattice: 6·10¹⁰, and a factor of 5·10⁷ entries, 400 MB),
+/// multigrid's about as the system. Past this bound a factorisation takes tens of
+/// milliseconds and multigrid CG is the faster (Liu et al.'s 81×81 cloth, `hooke bench
+/// --solvers`: 27 against 90 ms a frame); below it the exact solve is kept (the curtain's
+/// multigrid is faster still, but the direct solve is exact and needs no hierarchy).
+const AUTO_FACTOR_WORK: f64 = 1e9;
 
 /// `auto` leaves Jacobi for multigrid after a solve needs more than this many iterations:
 /// a multigrid iteration costs about six of Jacobi's (the stiff 64×64 curtain: 0.84 against

@@ -15,6 +15,7 @@ use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use faer::{Conj, MatMut, Par, Side};
 
 use crate::solvers::linalg::blocks::{B3, BlockPattern};
+use crate::solvers::linalg::factor_cost;
 use crate::solvers::linalg::panels::{Panels, Row};
 use crate::solvers::linalg::simplicial::Simplicial;
 
@@ -29,6 +30,9 @@ pub(crate) struct Spd {
     passes: Passes,
     l_values: Vec<f64>,
     factored: bool,
+    /// A numeric factorisation's cost in solves with the factor
+    /// ([`factor_cost::refactor_in_solves`]; 0 before the symbolic analysis).
+    refactor_cost: f64,
     /// Symbolic analyses done (one per pattern).
     pub symbolic_analyses: u64,
     /// Numeric factorisations done.
@@ -66,6 +70,7 @@ impl Spd {
             passes: Passes::Faer,
             l_values: Vec::new(),
             factored: false,
+            refactor_cost: 0.0,
             symbolic_analyses: 0,
             factorizations: 0,
         }
@@ -76,29 +81,44 @@ impl Spd {
         self.pattern.row_idx().len()
     }
 
+    /// Multiply-adds of a numeric factorisation ([`factor_cost`]); 0 before
+    /// [`Spd::analyse`].
+    pub(crate) fn factor_work(&self) -> f64 {
+        self.refactor_cost * 2.0 * self.symbolic.as_ref().map_or(0, |s| s.len_val()) as f64
+    }
+
+    /// The symbolic analysis (AMD ordering, supernodal structure), once per pattern.
+    /// Errors when faer cannot analyse the pattern.
+    pub(crate) fn analyse(&mut self) -> Result<(), String> {
+        if self.symbolic.is_some() {
+            return Ok(());
+        }
+        let params = CholeskySymbolicParams {
+            // Dense supernodes make the many triangular solves of the iterative
+            // solvers vectorised and cache-friendly.
+            supernodal_flop_ratio_threshold: SupernodalThreshold::AUTO,
+            ..Default::default()
+        };
+        let sym = factorize_symbolic_cholesky(
+            self.pattern.as_ref(),
+            Side::Lower,
+            SymmetricOrdering::Amd,
+            params,
+        )
+        .map_err(|e| format!("symbolic analysis failed: {e:?}"))?;
+        self.passes = Passes::of(&sym);
+        self.refactor_cost = factor_cost::refactor_in_solves(&sym);
+        self.symbolic = Some(Arc::new(sym));
+        self.symbolic_analyses += 1;
+        Ok(())
+    }
+
     /// Factors the matrix with these values (in pattern order). Errors when the matrix is
     /// not positive definite.
     pub(crate) fn factor(&mut self, values: &[f64]) -> Result<(), String> {
-        if self.symbolic.is_none() {
-            let params = CholeskySymbolicParams {
-                // Dense supernodes make the many triangular solves of the iterative
-                // solvers vectorised and cache-friendly.
-                supernodal_flop_ratio_threshold: SupernodalThreshold::AUTO,
-                ..Default::default()
-            };
-            let sym = factorize_symbolic_cholesky(
-                self.pattern.as_ref(),
-                Side::Lower,
-                SymmetricOrdering::Amd,
-                params,
-            )
-            .map_err(|e| format!("symbolic analysis failed: {e:?}"))?;
-            self.l_values = vec![0.0; sym.len_val()];
-            self.passes = Passes::of(&sym);
-            self.symbolic = Some(Arc::new(sym));
-            self.symbolic_analyses += 1;
-        }
+        self.analyse()?;
         let sym = self.symbolic.as_ref().expect("analysed above");
+        self.l_values.resize(sym.len_val(), 0.0);
         let mat = SparseColMatRef::new(self.pattern.as_ref(), values);
         let par = Par::Seq;
         let mut buf =

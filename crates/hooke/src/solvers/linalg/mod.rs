@@ -2,13 +2,15 @@
 //! Jacobians with PCG (`blocks.rs`), block rows by row (`csr.rs`, `row_product.rs`),
 //! smoothed-aggregation multigrid as CG's preconditioner (`aggregation.rs`, `multigrid.rs`,
 //! `multigrid_cg.rs`), and the direct solves: faer's sparse Cholesky with our own
-//! triangular solves (`direct.rs`, `panels.rs`, `simplicial.rs`) and the springs'
+//! triangular solves (`direct.rs`, `panels.rs`, `simplicial.rs`; what a factorisation costs against a solve,
+//! `factor_cost.rs`) and the springs'
 //! Laplacian factored once (`laplacian.rs`).
 
 pub(crate) mod aggregation;
 pub(crate) mod blocks;
 pub(crate) mod csr;
 pub(crate) mod direct;
+pub(crate) mod factor_cost;
 pub(crate) mod laplacian;
 pub(crate) mod multigrid;
 pub(crate) mod multigrid_cg;

@@ -27,6 +27,20 @@ const REFRESH_AFTER: f64 = 1.0;
 /// this many times the iterations of its first solve.
 const REBUILD_AFTER: f64 = 1.5;
 
+/// A solve with only the smoother renewed that needs this many times the iterations of the
+/// first solve after the coarse matrices were made (at least [`MIN_STALE`] of them) stops,
+/// has them made again, and goes on.
+const STALE_AFTER: f64 = 2.0;
+/// The fewest iterations [`STALE_AFTER`] counts from.
+const MIN_STALE: u32 = 5;
+
+/// One solve: its iterations, what it renewed, and the iterations after that renewal.
+struct Solve {
+    iterations: u32,
+    renewed: Renew,
+    after: u32,
+}
+
 /// What the next solve does to the kept hierarchy first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 enum Renew {
@@ -83,11 +97,48 @@ impl KeptMultigrid {
             self.renew = Renew::Build;
             return None;
         }
-        let mg = self.hierarchy.as_ref().expect("made above");
+        let report = self.pcg(((pattern, matrix), fine), renew, (b, x), limits)?;
+        self.renew = self.next(report.renewed, report.after);
+        Some(report.iterations)
+    }
+
+    /// CG with the hierarchy as it is after `renew`; a solve with only the smoother renewed
+    /// that needs more than [`STALE_AFTER`] times the iterations the coarse matrices took
+    /// when made has found them stale (contacts came or went): they are made again and CG
+    /// goes on from where it got.
+    fn pcg(
+        &mut self,
+        (system, fine): ((&BlockPattern, &BlockMatrix), CsrRef),
+        renew: Renew,
+        (b, x): (&[V3], &mut [V3]),
+        (tol, max_iter): (f64, u32),
+    ) -> Option<Solve> {
+        let mg = self.hierarchy.as_ref().expect("made by solve");
+        let stale_at = (STALE_AFTER * self.coarse_made.max(MIN_STALE) as f64) as u32;
+        let first_limit = match renew {
+            Renew::Smoother => stale_at.min(max_iter),
+            _ => max_iter,
+        };
         let precond = |r: &[V3], z: &mut [V3]| mg.apply(fine, r, z);
-        let it = blocks::pcg((pattern, matrix), &precond, b, x, limits).iterations;
-        self.renew = self.next(renew, it);
-        Some(it)
+        let first = blocks::pcg(system, &precond, b, x, (tol, first_limit));
+        if first.residual <= tol || first.iterations >= max_iter || renew != Renew::Smoother {
+            let it = first.iterations;
+            return Some(Solve {
+                iterations: it,
+                renewed: renew,
+                after: it,
+            });
+        }
+        let mg = self.hierarchy.as_mut().expect("made by solve");
+        mg.refresh(fine, true).ok()?;
+        let mg = self.hierarchy.as_ref().expect("made by solve");
+        let precond = |r: &[V3], z: &mut [V3]| mg.apply(fine, r, z);
+        let rest = blocks::pcg(system, &precond, b, x, (tol, max_iter - first.iterations));
+        Some(Solve {
+            iterations: first.iterations + rest.iterations,
+            renewed: Renew::Coarse,
+            after: rest.iterations,
+        })
     }
 
     /// What to renew before the next solve, after one that renewed `done` and took `it`
