@@ -288,7 +288,7 @@ fn assemble(
         fixed,
     };
     let mut kv = vec![[0.0; 3]; x.len()];
-    blocks::assemble(&sys, &x, &v, &mut iws.matrix, &mut kv);
+    crate::solvers::linalg::assembly::assemble(&sys, &x, &v, &mut iws.matrix, &mut kv);
 }
 
 /// `v` with the `fixed` nodes' entries zero.

@@ -15,6 +15,7 @@ pub(crate) mod forces64;
 mod method;
 pub(crate) mod workspace;
 
+use crate::solvers::linalg::assembly;
 use crate::solvers::linalg::blocks::{self, V3, Weights};
 
 use crate::contact::solved::{LastContacts, SolvedContacts};
@@ -22,14 +23,15 @@ use crate::counters::Phase;
 use crate::diagnostics::Energy;
 use crate::forces::SpringCoeffs;
 use crate::model::{Model, Springs};
+use crate::par::team;
 use crate::real::{Real, Vec3};
 use crate::settings::{Integrator, LinearSolver};
-use crate::solvers::explicit::eval;
 use crate::solvers::penalty::gain::{Verdict, made_energy, verdict};
 use crate::solvers::penalty::planes::{Iterate, LATE_SOLVES, Planes};
 use crate::solvers::penalty::touch::{self, Start};
 use crate::state::State;
 use crate::step::{Solver, SolverWs, SpringSet, StepCtx, StepReport};
+use forces64::forces_v3;
 use method::Method;
 use workspace::{ImplicitWs, SolveCtx};
 
@@ -176,9 +178,8 @@ impl Implicit {
         }
         // With contacts, a step that gained energy (more than SETTLED_GAIN of the total) or
         // whose contacts switched on or off (node pairs that met included) takes Newton
-        // iterations until it does not; one
-        // that still gains more than MAX_CONTACT_GAIN of the energy moving is taken in
-        // halves.
+        // iterations until it does not; one that still gains more than MAX_CONTACT_GAIN of
+        // the energy moving is taken in halves.
         if step.planes.is_some() {
             let e0 = step_energy(model, ws, st);
             let mut gain = 0.0;
@@ -368,13 +369,14 @@ impl<'a> Newton<'a> {
                 weights: self.weights,
                 fixed: &self.fixed,
             };
-            blocks::assemble(&sys, x, v, &mut iws.matrix, &mut kv);
+            assembly::assemble(&sys, x, v, &mut iws.matrix, &mut kv);
         });
         kv
     }
 
     /// Solves A·out = rhs (with the node pairs' couplings, [`crate::solvers::penalty::pair_coupling`]),
-    /// counting the solve and its iterations.
+    /// counting the solve and its iterations; one team of threads through the whole solve
+    /// (its passes are short: [`team`]).
     fn solve(&self, iws: &mut ImplicitWs, ws: &mut SolverWs, rhs: &[V3], out: &mut [V3]) {
         let ctx = SolveCtx {
             model: self.ctx.model,
@@ -384,10 +386,11 @@ impl<'a> Newton<'a> {
         };
         let settings = self.ctx.settings;
         let couplings = self.planes.as_ref().map_or(&[][..], |p| p.couplings());
-        let it = ws.counters.time(Phase::Nodes, || match couplings {
+        let solve = || match couplings {
             [] => iws.solve(settings, ctx, rhs, out),
             c => iws.solve_coupled(settings, c, rhs, out),
-        });
+        };
+        let it = ws.counters.time(Phase::Nodes, || team::run(solve));
         ws.counters.linear_solves += 1;
         ws.counters.cg_iterations += it as u64;
     }
@@ -574,27 +577,4 @@ fn step_energy(model: &Model, ws: &SolverWs, st: &State) -> Energy {
 /// The energy of `st` with the springs `sp` in effect and the constant forces `fbase`.
 pub(crate) fn energy_with(model: &Model, (sp, fbase): (&SpringSet, &[Vec3]), st: &State) -> Energy {
     crate::diagnostics::energy(model, &sp.layout, &sp.forces, fbase, st)
-}
-
-/// Total forces at (x, v): evaluated in f64 ([`crate::solvers::implicit::forces64`]) when `exact` (the
-/// midpoint rules, whose steps are solved to a tolerance below f32's rounding of stiff
-/// springs' forces), else by the explicit kernels (in `Real`), counted as one spring pass.
-///
-/// Backward Euler and fast mass-spring keep the kernels' forces: with f64 forces their
-/// draping cloth (`tests/large_steps_contact.rs`) took another chaotic path on which
-/// nodes came within 0.16–0.26 radii of the sphere instead of 0.95 — a weakness of the
-/// contact planes to look into before they change.
-fn forces_v3(model: &Model, ws: &mut SolverWs, (x, v): (&[V3], &[V3]), exact: bool) -> Vec<V3> {
-    if !exact {
-        let mut f = vec![Vec3::ZERO; x.len()];
-        eval::forces_at(model, ws, &blocks::to_real(x), &blocks::to_real(v), &mut f);
-        return blocks::to_v3(&f);
-    }
-    let (springs, fconst) = (&ws.springs, ws.fconst);
-    let co = (&springs.layout, &springs.forces);
-    let f = ws.counters.time(Phase::Springs, || {
-        crate::solvers::implicit::forces64::forces_at(model, co, fconst, (x, v))
-    });
-    ws.counters.spring_updates += model.springs.len() as u64;
-    f
 }

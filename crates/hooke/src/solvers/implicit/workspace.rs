@@ -157,17 +157,30 @@ impl ImplicitWs {
             }
         }
         if solver != LinearSolver::Cg {
-            let d = self
-                .direct
-                .get_or_insert_with(|| Expanded::new(&self.pattern));
-            if d.factor(&self.matrix.val).is_ok() {
-                x.copy_from_slice(b);
-                d.spd.solve(x.as_flattened_mut(), 1);
-                self.factored = true;
+            if self.solve_direct(b, x) {
                 return 0;
             }
             self.direct_fallbacks += 1;
         }
+        self.solve_cg(settings, ctx, b, x)
+    }
+
+    /// Factors A and solves A·x = b; false when A does not factor.
+    fn solve_direct(&mut self, b: &[V3], x: &mut [V3]) -> bool {
+        let d = (self.direct).get_or_insert_with(|| Expanded::new(&self.pattern));
+        if d.factor(&self.matrix.val).is_err() {
+            return false;
+        }
+        x.copy_from_slice(b);
+        d.spd.solve(x.as_flattened_mut(), 1);
+        self.factored = true;
+        true
+    }
+
+    /// Solves A·x = b by CG from `x` with the chosen preconditioner; returns the
+    /// iterations.
+    fn solve_cg(&mut self, settings: &Settings, ctx: SolveCtx, b: &[V3], x: &mut [V3]) -> u32 {
+        let limits = (settings.cg_tolerance, settings.cg_max_iterations);
         let (model, w, fixed, at) = (ctx.model, ctx.weights, ctx.fixed, ctx.at);
         let pre = settings.cg_preconditioner;
         if pre == Preconditioner::Multigrid

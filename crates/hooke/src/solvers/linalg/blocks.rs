@@ -29,7 +29,8 @@ pub(crate) type B3 = [[f64; 3]; 3];
 /// A 3-vector in f64.
 pub(crate) type V3 = [f64; 3];
 
-const ZERO_B: B3 = [[0.0; 3]; 3];
+/// The zero block.
+pub(crate) const ZERO_B: B3 = [[0.0; 3]; 3];
 
 /// The position of each (row, column) block of the system: the diagonal plus one block per
 /// pair of nodes joined by a spring. Depends on the topology only.
@@ -164,64 +165,6 @@ pub(crate) struct System<'a> {
     pub weights: Weights,
     /// Nodes whose Δv is zero (identity rows and columns).
     pub fixed: &'a [bool],
-}
-
-/// Assembles A at (x, v) and returns K·v_k (K at x) in `kv`. Fixed nodes get an identity
-/// row and column.
-pub(crate) fn assemble(sys: &System, x: &[V3], v_k: &[V3], a: &mut BlockMatrix, kv: &mut [V3]) {
-    let (pat, coeff, w) = (sys.pattern, sys.terms, sys.weights);
-    a.val.clear();
-    a.val.resize(pat.blocks(), ZERO_B);
-    kv.iter_mut().for_each(|k| *k = [0.0; 3]);
-    let sp = sys.springs;
-    for s in 0..sp.len() {
-        let (ia, ib) = (sp.a[s] as usize, sp.b[s] as usize);
-        let d = sub(x[ia], x[ib]);
-        let (kb, db) = spring_jacobians(
-            d,
-            sp.rest[s] as f64,
-            coeff.k[s],
-            coeff.c_axial[s],
-            coeff.c_iso[s],
-            coeff.rope[s],
-        );
-        let dvk = sub(v_k[ia], v_k[ib]);
-        let f = mat_vec(&kb, dvk);
-        kv[ia] = add(kv[ia], f);
-        kv[ib] = sub(kv[ib], f);
-        let [aa, ab, ba, bb] = pat.spring[s];
-        for r in 0..3 {
-            for c in 0..3 {
-                let b = w.alpha_d * db[r][c] + w.alpha_k * kb[r][c];
-                a.val[aa][r][c] -= b;
-                a.val[bb][r][c] -= b;
-                a.val[ab][r][c] += b;
-                a.val[ba][r][c] += b;
-            }
-        }
-    }
-    add_mass_and_fix(sys, a);
-}
-
-/// Adds M + α_D·drag to the diagonal, then makes fixed rows and columns identity.
-fn add_mass_and_fix(sys: &System, a: &mut BlockMatrix) {
-    let (pat, model) = (sys.pattern, sys.model);
-    let drag = model.env.air_drag as f64;
-    for i in 0..pat.n {
-        let dg = &mut a.val[pat.diag[i]];
-        let m = model.nodes.mass[i] as f64;
-        for (r, row) in dg.iter_mut().enumerate() {
-            row[r] += m + sys.weights.alpha_d * drag;
-        }
-    }
-    for i in 0..pat.n {
-        for k in pat.row_start[i]..pat.row_start[i + 1] {
-            let j = pat.col[k] as usize;
-            if sys.fixed[i] || sys.fixed[j] {
-                a.val[k] = if i == j { identity() } else { ZERO_B };
-            }
-        }
-    }
 }
 
 /// Per-spring coefficients for the Jacobians, user order, f64.

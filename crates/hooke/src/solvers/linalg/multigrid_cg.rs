@@ -97,7 +97,7 @@ impl KeptMultigrid {
             self.renew = Renew::Build;
             return None;
         }
-        let report = self.pcg(((pattern, matrix), fine), renew, (b, x), limits)?;
+        let report = self.pcg((pattern, matrix), renew, (b, x), limits)?;
         self.renew = self.next(report.renewed, report.after);
         Some(report.iterations)
     }
@@ -108,11 +108,16 @@ impl KeptMultigrid {
     /// goes on from where it got.
     fn pcg(
         &mut self,
-        (system, fine): ((&BlockPattern, &BlockMatrix), CsrRef),
+        system: (&BlockPattern, &BlockMatrix),
         renew: Renew,
         (b, x): (&[V3], &mut [V3]),
         (tol, max_iter): (f64, u32),
     ) -> Option<Solve> {
+        let fine = CsrRef {
+            start: &system.0.row_start,
+            col: &system.0.col,
+            val: &system.1.val,
+        };
         let mg = self.hierarchy.as_ref().expect("made by solve");
         let stale_at = (STALE_AFTER * self.coarse_made.max(MIN_STALE) as f64) as u32;
         let first_limit = match renew {
