@@ -11,6 +11,9 @@
 //! yields; the leader publishes each job under a lock that no team thread holds while it
 //! works, and a job's closure is called only while the leader waits for its chunks.
 
+// wasm32 runs every pass inline: there the team is never made.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code))]
+
 use std::any::Any;
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};

@@ -3,7 +3,7 @@
 //! pass over the springs does: the same bits for any thread count.
 //!
 //! First each spring's block b = α_D·D_s + α_K·K_s and its K_s·(v_a − v_b), in spring
-//! chunks; then each node's row, in node chunks: its springs in ascending order (its a-
+//! chunks; then each node's row, in node chunks, from zero: its springs in ascending order (its a-
 //! and b-runs of the adjacency, merged), each adding −b to the diagonal block and +b to
 //! the block of its other end, and ±K_s·(v_a − v_b) to K·v; then the node's mass and drag
 //! on the diagonal, and identity rows and columns for fixed nodes.
@@ -24,7 +24,7 @@ pub(crate) fn assemble(sys: &System, x: &[V3], v_k: &[V3], a: &mut BlockMatrix, 
     let terms = par::collect(sp.len(), par::SPRING_CHUNK, |s| {
         spring_terms(sys, s, (x, v_k))
     });
-    a.val.clear();
+    // Sized here, zeroed row by row in `node_row` (no serial pass over the matrix).
     a.val.resize(pat.blocks(), ZERO_B);
     // Each chunk of nodes with its rows of blocks and its entries of K·v.
     let mut parts = Vec::new();
@@ -75,6 +75,7 @@ fn node_row(
 ) {
     let pat = sys.pattern;
     let base = pat.row_start[i];
+    row.fill(ZERO_B);
     *kv = [0.0; 3];
     let (runs_a, runs_b) = (adj.as_a(i), adj.as_b(i));
     let (mut ia, mut ib) = (0, 0);
