@@ -87,11 +87,12 @@ impl Solver for Implicit {
     }
 
     /// One step of the method from `st` (velocities of kinematic nodes already set by the
-    /// control stage); fixed nodes keep Δv = 0.
+    /// control stage); fixed nodes keep Δv = 0. The whole step runs on one team of threads
+    /// ([`team`]): its assemblies, force passes and solves are short passes.
     fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport {
         let retention = ws.retention;
         (self.solved, self.halved) = (None, false);
-        self.step_or_halve(ctx, st, ws, (retention, 0));
+        team::run(|| self.step_or_halve(ctx, st, ws, (retention, 0)));
         StepReport::default()
     }
 
@@ -375,8 +376,7 @@ impl<'a> Newton<'a> {
     }
 
     /// Solves A·out = rhs (with the node pairs' couplings, [`crate::solvers::penalty::pair_coupling`]),
-    /// counting the solve and its iterations; one team of threads through the whole solve
-    /// (its passes are short: [`team`]).
+    /// counting the solve and its iterations.
     fn solve(&self, iws: &mut ImplicitWs, ws: &mut SolverWs, rhs: &[V3], out: &mut [V3]) {
         let ctx = SolveCtx {
             model: self.ctx.model,
@@ -386,11 +386,10 @@ impl<'a> Newton<'a> {
         };
         let settings = self.ctx.settings;
         let couplings = self.planes.as_ref().map_or(&[][..], |p| p.couplings());
-        let solve = || match couplings {
+        let it = ws.counters.time(Phase::Nodes, || match couplings {
             [] => iws.solve(settings, ctx, rhs, out),
             c => iws.solve_coupled(settings, c, rhs, out),
-        };
-        let it = ws.counters.time(Phase::Nodes, || team::run(solve));
+        });
         ws.counters.linear_solves += 1;
         ws.counters.cg_iterations += it as u64;
     }
