@@ -161,11 +161,18 @@ where
 {
     match route(len.div_ceil(chunk)) {
         Route::Team => {
-            let range = |c: usize| c * chunk..((c + 1) * chunk).min(len);
-            let parts = team_map(len.div_ceil(chunk), &|c| {
-                range(c).map(&f).collect::<Vec<T>>()
+            let mut out = Vec::with_capacity(len);
+            let parts = Parts::of(&mut out.spare_capacity_mut()[..len]);
+            // SAFETY: chunk c takes part c only.
+            team::each(len.div_ceil(chunk), &|c| {
+                let (start, part) = unsafe { parts.chunk(c, chunk) };
+                for (j, slot) in part.iter_mut().enumerate() {
+                    slot.write(f(start + j));
+                }
             });
-            parts.into_iter().flatten().collect()
+            // SAFETY: every chunk wrote its elements (a chunk's panic unwinds past here).
+            unsafe { out.set_len(len) };
+            out
         }
         #[cfg(not(target_arch = "wasm32"))]
         Route::Pool => {

@@ -30,9 +30,9 @@ pub(crate) struct Spd {
     passes: Passes,
     l_values: Vec<f64>,
     factored: bool,
-    /// A numeric factorisation's cost in solves with the factor
-    /// ([`factor_cost::refactor_in_solves`]; 0 before the symbolic analysis).
-    refactor_cost: f64,
+    /// A numeric factorisation's multiply-adds ([`factor_cost::factor_work`]; 0 before the
+    /// symbolic analysis).
+    factor_work: f64,
     /// Symbolic analyses done (one per pattern).
     pub symbolic_analyses: u64,
     /// Numeric factorisations done.
@@ -70,7 +70,7 @@ impl Spd {
             passes: Passes::Faer,
             l_values: Vec::new(),
             factored: false,
-            refactor_cost: 0.0,
+            factor_work: 0.0,
             symbolic_analyses: 0,
             factorizations: 0,
         }
@@ -84,7 +84,7 @@ impl Spd {
     /// Multiply-adds of a numeric factorisation ([`factor_cost`]); 0 before
     /// [`Spd::analyse`].
     pub(crate) fn factor_work(&self) -> f64 {
-        self.refactor_cost * 2.0 * self.symbolic.as_ref().map_or(0, |s| s.len_val()) as f64
+        self.factor_work
     }
 
     /// The symbolic analysis (AMD ordering, supernodal structure), once per pattern.
@@ -107,7 +107,7 @@ impl Spd {
         )
         .map_err(|e| format!("symbolic analysis failed: {e:?}"))?;
         self.passes = Passes::of(&sym);
-        self.refactor_cost = factor_cost::refactor_in_solves(&sym);
+        self.factor_work = factor_cost::factor_work(&sym);
         self.symbolic = Some(Arc::new(sym));
         self.symbolic_analyses += 1;
         Ok(())

@@ -1,20 +1,17 @@
-//! What a sparse Cholesky factorisation costs against one solve with its factor, counted
-//! from the symbolic structure alone (so a decision made on it is the same on every
-//! machine and every run).
+//! What a sparse Cholesky factorisation costs, counted from the symbolic structure alone
+//! (so a decision made on it is the same on every machine and every run).
 //!
 //! A supernode of `w` columns with `p` rows below them costs, to factor, its diagonal
 //! block's dense Cholesky (w³/3 multiply-adds), the triangular solve of the rows below
 //! (p·w²) and the update it sends to its ancestors (p²·w, the lower half of a p×p product
 //! of depth w; counted whole, as the dense kernels do); a simplicial column with `c`
-//! entries below its diagonal sends c² (half of it stored). A solve with one right-hand
-//! side reads every entry of L twice, forward and backward: 2·|L| multiply-adds.
+//! entries below its diagonal sends c² (half of it stored).
 
 use faer::sparse::linalg::cholesky::{SymbolicCholesky, SymbolicCholeskyRaw};
 
-/// Multiply-adds of a numeric factorisation over those of one solve with the factor (one
-/// right-hand side): how many solves a refactorisation is worth.
-pub(crate) fn refactor_in_solves(sym: &SymbolicCholesky<usize>) -> f64 {
-    let factor = match sym.raw() {
+/// Multiply-adds of a numeric factorisation with the symbolic structure `sym`.
+pub(crate) fn factor_work(sym: &SymbolicCholesky<usize>) -> f64 {
+    match sym.raw() {
         SymbolicCholeskyRaw::Supernodal(sn) => {
             let (begin, end) = (sn.supernode_begin(), sn.supernode_end());
             let vp = sn.col_ptr_for_val();
@@ -29,7 +26,5 @@ pub(crate) fn refactor_in_solves(sym: &SymbolicCholesky<usize>) -> f64 {
         SymbolicCholeskyRaw::Simplicial(s) => (s.col_ptr().windows(2))
             .map(|c| ((c[1] - c[0]) as f64 - 1.0).powi(2))
             .sum::<f64>(),
-    };
-    let solve = 2.0 * sym.len_val() as f64;
-    if solve == 0.0 { 0.0 } else { factor / solve }
+    }
 }

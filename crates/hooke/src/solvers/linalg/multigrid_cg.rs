@@ -92,12 +92,16 @@ impl KeptMultigrid {
             (Renew::Coarse, Some(h)) => h.refresh(fine, true),
             (Renew::Smoother, Some(h)) => h.refresh(fine, false),
         };
-        if renewed.is_err() {
+        // A hierarchy that cannot be made or renewed (before the solve or within it) is
+        // dropped.
+        let report = renewed
+            .ok()
+            .and_then(|()| self.pcg((pattern, matrix), renew, (b, x), limits));
+        let Some(report) = report else {
             self.hierarchy = None;
             self.renew = Renew::Build;
             return None;
-        }
-        let report = self.pcg((pattern, matrix), renew, (b, x), limits)?;
+        };
         self.renew = self.next(report.renewed, report.after);
         Some(report.iterations)
     }
