@@ -9,10 +9,12 @@
 //!
 //! Each figure is the best of five timed repetitions of about 0.1 s. Then the memory of a
 //! running simulation (symplectic Euler, after one step): the heap it holds (a counting
-//! allocator) for a long string (one spring per node) and a cloth (about six), solved for
-//! bytes per node and per spring.
+//! allocator) for a long string (one spring per node) and a cloth (about six) without
+//! their surfaces, solved for bytes per node and per spring, and the cloth's surface per
+//! triangle.
 //!
-//! `cargo run --release -p hooke-cli --example roofline`
+//! `cargo run --release -p hooke-cli --example roofline` (`-- memory`: the memory alone, as
+//! `valgrind --tool=massif` runs it to say where each byte lives)
 
 use std::time::Instant;
 
@@ -115,6 +117,11 @@ fn scalar_chains(iterations: usize) -> f64 {
 }
 
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("memory") {
+        memory();
+        at_rest_for_massif(std::env::args().nth(2).as_deref() == Some("string"));
+        return;
+    }
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
@@ -145,25 +152,58 @@ fn main() {
     memory();
 }
 
-/// Heap bytes a simulation of built-in `name` holds after one step, with its node and
-/// spring counts.
-fn held_by(name: &str, params: &[(&str, &str)]) -> (f64, f64, f64) {
+/// Heap bytes a simulation of built-in `name` holds after one step (with its surfaces
+/// or without), with its node, spring and face counts.
+fn held_by(name: &str, params: &[(&str, &str)], surfaces: bool) -> [f64; 4] {
     let params: Vec<(String, String)> = params
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     let before = counting::heap_bytes();
-    let mut sim = Simulation::new(builders::build(name, &params).expect("a built-in"));
+    let mut scene = builders::build(name, &params).expect("a built-in");
+    if !surfaces {
+        scene
+            .edit(|b| b.surfaces.clear())
+            .expect("a scene without its surfaces");
+    }
+    let mut sim = Simulation::new(scene);
     sim.step().expect("one step");
     let bytes = counting::heap_bytes() - before;
-    let (n, m) = (sim.model().nodes().len(), sim.model().springs().len());
-    (bytes as f64, n as f64, m as f64)
+    let m = sim.model();
+    let faces: usize = m.surfaces().iter().map(|s| s.faces.len()).sum();
+    [
+        bytes as f64,
+        m.nodes().len() as f64,
+        m.springs().len() as f64,
+        faces as f64,
+    ]
 }
 
-/// Bytes per node and per spring of a running simulation, from a string and a cloth.
+/// A 256×256 cloth (or the 200 000-node string) stepped 100 times after its first step,
+/// so that most of massif's snapshots see a simulation at rest (`roofline memory
+/// [string]`).
+fn at_rest_for_massif(string: bool) {
+    let (name, params) = match string {
+        true => ("string", vec![("nodes", "200000")]),
+        false => ("cloth", vec![("width", "256"), ("height", "256")]),
+    };
+    let params: Vec<_> = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let mut sim = Simulation::new(builders::build(name, &params).expect("a built-in"));
+    for _ in 0..100 {
+        sim.step().expect("a step");
+    }
+}
+
+/// Bytes per node and per spring of a running simulation, from a string and a cloth
+/// without their surfaces, and per face of the cloth's surface.
 fn memory() {
-    let (b1, n1, m1) = held_by("string", &[("nodes", "200000")]);
-    let (b2, n2, m2) = held_by("cloth", &[("width", "256"), ("height", "256")]);
+    let [b1, n1, m1, _] = held_by("string", &[("nodes", "200000")], false);
+    let cloth = [("width", "256"), ("height", "256")];
+    let [b2, n2, m2, _] = held_by("cloth", &cloth, false);
+    let [b3, _, _, faces] = held_by("cloth", &cloth, true);
     // b = n·node + m·spring for both, solved by Cramer's rule.
     let det = n1 * m2 - n2 * m1;
     let node = (b1 * m2 - b2 * m1) / det;
@@ -176,4 +216,9 @@ fn memory() {
         b2 / m2
     );
     println!("  solved: {node:.0} B per node + {spring:.0} B per spring");
+    println!(
+        "  the cloth's surface ({faces} triangles, UVs): {:.1} MB more, {:.0} B per triangle",
+        (b3 - b2) / 1e6,
+        (b3 - b2) / faces
+    );
 }

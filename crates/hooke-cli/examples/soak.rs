@@ -92,7 +92,9 @@ fn build(name: &str, params: &[(&str, &str)]) -> Simulation {
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    Simulation::new(builders::build(name, &params).expect("a built-in scene builds"))
+    let mut sim = Simulation::new(builders::build(name, &params).expect("a built-in scene builds"));
+    sim.keep_last_good(true); // written out after a divergence
+    sim
 }
 
 impl Soaked {

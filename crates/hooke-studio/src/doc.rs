@@ -102,6 +102,14 @@ pub struct Doc {
     pub source: String,
 }
 
+/// A simulation of `scene` whose watchdog keeps the last good state, to pause at after a
+/// divergence.
+fn watched(scene: Scene) -> Simulation {
+    let mut sim = Simulation::new(scene);
+    sim.keep_last_good(true);
+    sim
+}
+
 impl Doc {
     /// A document holding `scene`, paused at its start.
     pub fn new(scene: Scene, source: impl Into<String>) -> Self {
@@ -109,7 +117,7 @@ impl Doc {
         let mut doc = Self {
             start: world.clone(),
             world,
-            sim: Simulation::new(scene),
+            sim: watched(scene),
             at_start: true,
             undo: Vec::new(),
             redo: Vec::new(),
@@ -240,7 +248,7 @@ impl Doc {
         let scene = editor.build().map_err(|e| e.to_string())?;
         let prev = std::mem::replace(&mut self.world, editor);
         let control = std::mem::take(&mut self.sim.control);
-        self.sim = Simulation::new(scene);
+        self.sim = watched(scene);
         self.sim.control.actuation = control.actuation;
         self.held
             .retain(|(id, _)| self.world.node_index(*id).is_some());

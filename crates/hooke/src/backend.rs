@@ -128,7 +128,7 @@ impl Simulation {
             air_drag: model.env.air_drag,
             wind: model.env.wind,
             inv_mass: model.nodes.inv_mass.clone(),
-            fconst: ws.compiled.fbase.clone(),
+            fconst: ws.compiled.fbase(model).to_vec(),
             pinned: ws.compiled.pinned.clone(),
             anchored: model.anchors.iter().map(|a| a.node).collect(),
             order: layout.order.clone(),
@@ -222,7 +222,7 @@ fn verlet_accel(sim: &Simulation) -> Vec<Vec3> {
     let springs = &ws.springs;
     let mut sf = vec![Vec3::ZERO; springs.layout.len()];
     forces::spring_pass(&springs.layout, &springs.forces, &st.x, &st.v, &mut sf);
-    let nf = NodeForces::new(model, &springs.layout, &sf, ws.fconst());
+    let nf = NodeForces::new(model, &springs.layout, &sf, ws.fconst(model));
     let w = &model.nodes.inv_mass;
     (0..n).map(|i| nf.at(i, st.v[i]) * w[i]).collect()
 }

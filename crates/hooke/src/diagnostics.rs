@@ -4,7 +4,9 @@
 //! for any thread count. Pinned and anchored nodes (infinite mass) are left out of the
 //! kinetic energy, the momentum and the potentials.
 
-use crate::forces::SpringCoeffs;
+use std::ops::Range;
+
+use crate::forces::{ConstForces, SpringCoeffs};
 use crate::layout::SpringLayout;
 use crate::model::Model;
 use crate::par;
@@ -57,6 +59,37 @@ fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
+/// The nodes `r`'s kinetic energy, potentials of gravity and of the fields and momentum,
+/// with `fconst(i)` the constant force on node i (gravity plus fields) \[N].
+fn node_energies(
+    model: &Model,
+    st: &State,
+    r: Range<usize>,
+    fconst: impl Fn(usize) -> Vec3,
+) -> Energy {
+    let nodes = &model.nodes;
+    let g = to64(model.env.gravity);
+    let mut e = Energy::default();
+    for i in r {
+        if nodes.inv_mass[i] == 0.0 {
+            continue;
+        }
+        let m = nodes.mass[i] as f64;
+        let (x, v) = (to64(st.x[i]), to64(st.v[i]));
+        e.kinetic += 0.5 * m * dot(v, v);
+        let pg = -m * dot(g, x);
+        e.potential_gravity += pg;
+        // Constant force minus gravity = the fields' part.
+        let fc = to64(fconst(i));
+        let ff = [fc[0] - m * g[0], fc[1] - m * g[1], fc[2] - m * g[2]];
+        e.potential_field -= dot(ff, x);
+        for (p, vi) in e.momentum.iter_mut().zip(v) {
+            *p += m * vi;
+        }
+    }
+    e
+}
+
 /// Measures the state. `layout` and `co` (compiled in the layout's order) give the springs
 /// and their coefficients in use (for `stable` springs), `fconst` the constant force per
 /// node (gravity plus fields).
@@ -64,31 +97,13 @@ pub(crate) fn energy(
     model: &Model,
     layout: &SpringLayout,
     co: &SpringCoeffs,
-    fconst: &[Vec3],
+    fconst: ConstForces,
     st: &State,
 ) -> Energy {
-    let nodes = &model.nodes;
-    let g = to64(model.env.gravity);
-    let node_parts = par::map_chunks(nodes.len(), par::NODE_CHUNK, |r| {
-        let mut e = Energy::default();
-        for i in r {
-            if nodes.inv_mass[i] == 0.0 {
-                continue;
-            }
-            let m = nodes.mass[i] as f64;
-            let (x, v) = (to64(st.x[i]), to64(st.v[i]));
-            e.kinetic += 0.5 * m * dot(v, v);
-            let pg = -m * dot(g, x);
-            e.potential_gravity += pg;
-            // Constant force minus gravity = the fields' part.
-            let fc = to64(fconst[i]);
-            let ff = [fc[0] - m * g[0], fc[1] - m * g[1], fc[2] - m * g[2]];
-            e.potential_field -= dot(ff, x);
-            for (p, vi) in e.momentum.iter_mut().zip(v) {
-                *p += m * vi;
-            }
-        }
-        e
+    let node_parts = par::map_chunks(model.nodes.len(), par::NODE_CHUNK, |r| match fconst {
+        // (The constant force's form chosen once a chunk, not once a node.)
+        ConstForces::Gravity { g, mass } => node_energies(model, st, r, |i| g * mass[i]),
+        ConstForces::Nodes(f) => node_energies(model, st, r, |i| f[i]),
     });
     let spring_parts = par::map_chunks(layout.len(), par::SPRING_CHUNK, |r| {
         let (mut pe, mut stretch_max, mut squash_max) = (0.0f64, 0.0f64, 0.0f64);

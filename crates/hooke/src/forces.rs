@@ -26,6 +26,7 @@
 use std::ops::Range;
 
 pub(crate) mod coeffs;
+pub(crate) mod constant;
 
 use crate::layout::SpringLayout;
 use crate::model::Adjacency;
@@ -34,6 +35,7 @@ use crate::par;
 use crate::real::{Real, Vec3};
 
 pub(crate) use coeffs::{Coef, Form, SpringCoeffs};
+pub(crate) use constant::{ConstForces, kept_constant_forces};
 
 /// The force on end a of one spring \[N] (or impulse [N·s] with impulse coefficients),
 /// `d = x_a − x_b`, `dv = v_a − v_b` (see the module docs for the formula), for a model
@@ -292,8 +294,8 @@ pub(crate) struct NodeForces<'a> {
     pub layout: &'a SpringLayout,
     /// Per-spring forces from [`spring_pass`], in layout order.
     pub sf: &'a [Vec3],
-    /// Per-node constant forces from [`constant_forces`].
-    pub fconst: &'a [Vec3],
+    /// Per-node constant forces (gravity and the fields).
+    pub fconst: ConstForces<'a>,
     /// Air drag [N·s/m].
     pub air_drag: Real,
     /// Wind velocity [m/s].
@@ -306,7 +308,7 @@ impl<'a> NodeForces<'a> {
         model: &Model,
         layout: &'a SpringLayout,
         sf: &'a [Vec3],
-        fconst: &'a [Vec3],
+        fconst: ConstForces<'a>,
     ) -> Self {
         Self {
             layout,
@@ -338,7 +340,7 @@ impl<'a> NodeForces<'a> {
     /// Total force on node `i` with velocity `v` \[N]: springs, then constant forces, then drag.
     #[inline(always)]
     pub(crate) fn at(&self, i: usize, v: Vec3) -> Vec3 {
-        self.springs_at(i) + self.fconst[i] + drag_force(self.air_drag, self.wind, v)
+        self.springs_at(i) + self.fconst.at(i) + drag_force(self.air_drag, self.wind, v)
     }
 
     /// [`Self::at`] of the nodes `r`, in order, with their velocities `v` (one per node of
@@ -352,11 +354,9 @@ impl<'a> NodeForces<'a> {
     ) -> impl Iterator<Item = Vec3> + 'b {
         let (air_drag, wind) = (self.air_drag, self.wind);
         let ends = self.layout.ends(r.clone());
-        ends.zip(&self.fconst[r])
-            .zip(v)
-            .map(move |(((a, b), fc), vi)| {
-                self.springs_in(a, b) + *fc + drag_force(air_drag, wind, *vi)
-            })
+        ends.zip(r).zip(v).map(move |(((a, b), i), vi)| {
+            self.springs_in(a, b) + self.fconst.at(i) + drag_force(air_drag, wind, *vi)
+        })
     }
 }
 

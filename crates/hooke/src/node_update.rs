@@ -6,6 +6,7 @@
 //! (`solvers/explicit/symplectic.rs`, `solvers/explicit/sweep.rs` and the SIMD kernel `simd::nodes`, which
 //! all compute exactly these operations in this order).
 
+use crate::forces::ConstForces;
 use crate::model::Model;
 use crate::real::{Real, Vec3};
 
@@ -13,7 +14,7 @@ use crate::real::{Real, Vec3};
 #[derive(Clone, Copy)]
 pub(crate) struct NodeTerms<'a> {
     /// Constant force per node \[N].
-    pub fconst: &'a [Vec3],
+    pub fconst: ConstForces<'a>,
     /// Inverse mass per node \[1/kg] (0 for fixed nodes).
     pub inv_mass: &'a [Real],
     /// Air drag [N·s/m].
@@ -29,7 +30,7 @@ pub(crate) struct NodeTerms<'a> {
 impl<'a> NodeTerms<'a> {
     /// The terms of `model`'s nodes with constant forces `fconst`, step `h` \[s] and
     /// velocity factor `retention`.
-    pub(crate) fn new(model: &'a Model, fconst: &'a [Vec3], h: Real, retention: Real) -> Self {
+    pub(crate) fn new(model: &'a Model, fconst: ConstForces<'a>, h: Real, retention: Real) -> Self {
         Self {
             fconst,
             inv_mass: &model.nodes.inv_mass,

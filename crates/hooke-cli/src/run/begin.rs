@@ -33,6 +33,7 @@ pub(super) fn new(a: &RunArgs) -> Result<Begun> {
     let (scene, source) = a.spec.load()?;
     let plan = Plan::new(a, &scene, &source)?;
     let mut sim = Simulation::new(scene);
+    sim.keep_last_good(true); // written beside the outputs after a divergence
     if plan.allow_divergence {
         sim.edit(|b| b.settings.allow_divergence = true)?;
     }
@@ -68,6 +69,7 @@ pub(super) fn resumed(a: &RunArgs) -> Result<Begun> {
     plan.out = dir;
     let cp = stopped.checkpoint;
     let mut sim = Simulation::new(hooke_io::read_scene(&plan.out.join(&cp.file))?);
+    sim.keep_last_good(true);
     if plan.allow_divergence && !sim.settings().allow_divergence {
         sim.edit(|b| b.settings.allow_divergence = true)?;
     }

@@ -2,7 +2,7 @@
 //! damping and air power. Sums are in f64; the passes over all springs or nodes use fixed
 //! chunks combined in order, so they are the same for any thread count.
 
-use crate::forces::{Coef, SpringCoeffs, spring_force_as};
+use crate::forces::{Coef, ConstForces, SpringCoeffs, spring_force_as};
 use crate::layout::SpringLayout;
 use crate::model::Model;
 use crate::par;
@@ -58,12 +58,17 @@ pub(crate) fn spring_force_on(
 
 /// Node `i`'s kinetic energy plus the potential of its constant force f (gravity and
 /// fields), ½·m·|v|² − f·x; 0 for a node of infinite mass (left out of the energy) \[J].
-pub(crate) fn node_energy(model: &Model, fbase: &[Vec3], (x, v): (Vec3, Vec3), i: usize) -> f64 {
+pub(crate) fn node_energy(
+    model: &Model,
+    fbase: ConstForces,
+    (x, v): (Vec3, Vec3),
+    i: usize,
+) -> f64 {
     if model.nodes.inv_mass[i] == 0.0 {
         return 0.0;
     }
     let m = model.nodes.mass[i] as f64;
-    0.5 * m * v.length_squared() as f64 - fbase[i].dot(x) as f64
+    0.5 * m * v.length_squared() as f64 - fbase.at(i).dot(x) as f64
 }
 
 /// Where a solver evaluates the damping force over a step.
@@ -174,14 +179,14 @@ fn chunk_sums(mass: &[Real], v: &[Vec3], w: Vec3, simd: bool) -> (f64, f64) {
 /// box around every node \[J]. An energy scale that is never near zero while anything
 /// weighs — whatever the origin of heights, unlike the gravity potential — and that scales
 /// as every energy of the scene does (lengths ×α, masses and forces' mass ×β: D·|F| ×β·α²).
-pub(crate) fn reach(model: &Model, fconst: &[Vec3], x: &[Vec3]) -> f64 {
+pub(crate) fn reach(model: &Model, fconst: ConstForces, x: &[Vec3]) -> f64 {
     diagonal(x) * weight(model, fconst)
 }
 
 /// Σ|F_i| over the free nodes: the constant forces' part of [`reach`], the same for the
 /// whole run of a model \[N].
-pub(crate) fn weight(model: &Model, fconst: &[Vec3]) -> f64 {
-    let free = |(f, &w): (&Vec3, &Real)| if w > 0.0 { f.length() as f64 } else { 0.0 };
+pub(crate) fn weight(model: &Model, fconst: ConstForces) -> f64 {
+    let free = |(f, &w): (Vec3, &Real)| if w > 0.0 { f.length() as f64 } else { 0.0 };
     fconst.iter().zip(&model.nodes.inv_mass).map(free).sum()
 }
 

@@ -15,6 +15,8 @@
 
 mod watch;
 
+use watch::LastGood;
+
 use crate::audit::books::AuditBooks;
 use crate::audit::diverged::{Cause, Diverged, WatchReport};
 use crate::audit::watchdog::Watch;
@@ -57,8 +59,8 @@ pub struct Simulation {
     dirty: bool,
     /// The watchdog's memory.
     watch: Watch,
-    /// The last state the watchdog passed.
-    last_good: Option<State>,
+    /// The last state the watchdog passed: where it was, and the state where asked.
+    last_good: LastGood,
     /// Edits of the scene or the state by the program ([`Self::edit`], [`Self::state_mut`])
     /// since creation: a gradient tape records only an unbroken rollout.
     edits: u64,
@@ -74,7 +76,7 @@ impl Simulation {
             ws: Workspace::default(),
             dirty: true,
             watch: Watch::default(),
-            last_good: None,
+            last_good: LastGood::default(),
             edits: 0,
         };
         sim.prepare();
@@ -229,7 +231,7 @@ impl Simulation {
             model,
             &springs.layout,
             springs.whole(),
-            &self.ws.compiled.fbase,
+            self.ws.compiled.fbase(model),
             &self.scene.state,
         )
     }
@@ -457,7 +459,7 @@ impl Simulation {
             watch: (!self.watch.history.is_empty()).then(|| {
                 Box::new(WatchReport {
                     history: self.watch.history.iter().copied().collect(),
-                    last_good: self.last_good.as_ref().map(|s| (s.step, s.t)),
+                    last_good: self.last_good.at,
                     ..WatchReport::default()
                 })
             }),

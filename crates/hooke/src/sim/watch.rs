@@ -11,8 +11,20 @@ use crate::diagnostics::Energy;
 use crate::forces::{Form, SpringCoeffs};
 use crate::real::Vec3;
 use crate::scene::Scene;
+use crate::state::State;
 
 use super::Simulation;
+
+/// The last state the watchdog passed.
+#[derive(Debug, Default)]
+pub(super) struct LastGood {
+    /// Whether the state itself is kept ([`Simulation::keep_last_good`]).
+    keep: bool,
+    /// Its step and time \[s].
+    pub at: Option<(u64, f64)>,
+    /// The state, where kept.
+    state: Option<State>,
+}
 
 impl Simulation {
     /// The energy audit since it started, with the energy now (pass [`Self::energy`]):
@@ -42,12 +54,37 @@ impl Simulation {
     }
 
     /// The last state the watchdog passed, as a scene to save or resume from (the model
-    /// and settings as they are now); `None` before its first reading.
+    /// and settings as they are now); `None` before its first reading, and unless
+    /// [`Self::keep_last_good`] asked for it.
+    ///
+    /// ```
+    /// use hooke::{builders, Simulation};
+    ///
+    /// let mut sim = Simulation::new(builders::build("cloth", &[])?);
+    /// sim.keep_last_good(true);
+    /// sim.run(200)?;
+    /// let good = sim.last_good().expect("the watchdog has read the run");
+    /// assert!(good.state().step() > 0 && good.state().step() <= 200);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn last_good(&self) -> Option<Scene> {
-        let state = self.last_good.clone()?;
+        let state = self.last_good.state.clone()?;
         let mut scene = self.scene().clone();
         scene.state = state;
         Some(scene)
+    }
+
+    /// Whether the watchdog keeps a copy of the last state it passed, for
+    /// [`Self::last_good`] (a copy of the positions and velocities: 32 B a node in f32,
+    /// renewed at each of its readings). Off by default, so a simulation holds its state
+    /// once; `hooke run` and the studio turn it on, to save or pause at it after a
+    /// divergence. A divergence report says where the last good state was
+    /// ([`crate::WatchReport::last_good`]) either way.
+    pub fn keep_last_good(&mut self, keep: bool) {
+        self.last_good.keep = keep;
+        if !keep {
+            self.last_good.state = None;
+        }
     }
 
     /// Starts the audit at the current state, if it is not running: from the books of the
@@ -158,8 +195,15 @@ impl Simulation {
         }
         // A reading over the bound is not an alarm yet, nor a good state.
         if !over {
-            let state = self.state().clone();
-            self.last_good = Some(state);
+            let state = self.state();
+            let (at, kept) = (
+                (state.step, state.t),
+                self.last_good.keep.then(|| state.clone()),
+            );
+            self.last_good.at = Some(at);
+            if kept.is_some() {
+                self.last_good.state = kept;
+            }
         }
         Ok(())
     }
@@ -176,7 +220,7 @@ impl Simulation {
 
     /// The weight of the free nodes, Σ|F_i| of the constant forces \[N].
     fn weight(&self) -> f64 {
-        measure::weight(self.model(), &self.ws().compiled.fbase)
+        measure::weight(self.model(), self.ws().compiled.fbase(self.model()))
     }
 
     /// What the audit reads of the energy `e` of the state now, with the free nodes'
@@ -252,7 +296,11 @@ impl GrowthWatch {
     pub fn read(&mut self, sim: &Simulation) -> Option<Growth> {
         let e = sim.energy();
         let moving = e.kinetic + e.potential_spring;
-        let reach = measure::reach(sim.model(), &sim.ws().compiled.fbase, sim.state().x());
+        let reach = measure::reach(
+            sim.model(),
+            sim.ws().compiled.fbase(sim.model()),
+            sim.state().x(),
+        );
         let springs = *self
             .springs_floor
             .get_or_insert_with(|| sim.springs_floor());

@@ -15,6 +15,7 @@ use std::arch::x86_64::*;
 use glam::Vec3A;
 
 use super::avx2::{available, transpose_in, transpose_out};
+use crate::forces::ConstForces;
 use crate::layout::end_lists::{EndLists, LANES};
 use crate::node_update::NodeTerms;
 
@@ -82,11 +83,11 @@ unsafe fn nodes_avx2(
         let i = LANES * g;
         let j = i - first;
         let (xr, vr) = (&mut xs[j..j + LANES], &mut vs[j..j + LANES]);
-        let fc = &t.fconst[i..i + LANES];
+        let fc = constant8(t.fconst, i);
         // SAFETY: eight f32 (the slice's length is checked).
         let w = unsafe { _mm256_loadu_ps(t.inv_mass[i..i + LANES].as_ptr()) };
         let (x, v) = (load8(xr), load8(vr));
-        let (xn, vn) = u.apply(springs, load8(fc), w, (x, v));
+        let (xn, vn) = u.apply(springs, fc, w, (x, v));
         store8(xr, xn);
         store8(vr, vn);
         probe = _mm256_add_ps(probe, nonfinite(xn, vn));
@@ -156,6 +157,22 @@ unsafe fn gather(sfp: *const f32, e: &[u32; LANES]) -> Cols {
         pair(e[2], e[6]),
         pair(e[3], e[7]),
     )
+}
+
+/// The constant forces of the eight nodes from `i`, as columns: g·m per lane where gravity
+/// is the only one (the scalar `g * m`, so the same bits), else their rows.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn constant8(fc: ConstForces, i: usize) -> Cols {
+    match fc {
+        ConstForces::Gravity { g, mass } => {
+            // SAFETY: eight f32 (the slice's length is checked).
+            let m = unsafe { _mm256_loadu_ps(mass[i..i + LANES].as_ptr()) };
+            let gm = |c: f32| _mm256_mul_ps(_mm256_set1_ps(c), m);
+            (gm(g.x), gm(g.y), gm(g.z))
+        }
+        ConstForces::Nodes(f) => load8(&f[i..i + LANES]),
+    }
 }
 
 /// Eight consecutive rows as columns.

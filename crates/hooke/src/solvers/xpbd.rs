@@ -27,7 +27,7 @@ use crate::contact::CollisionMode;
 use crate::contact::grid::{CollisionPass, CollisionWs};
 use crate::contact::inside::{Pushed, SolverContacts};
 use crate::counters::Phase;
-use crate::forces::{Form, SpringCoeffs};
+use crate::forces::{ConstForces, Form, SpringCoeffs};
 use crate::model::{Model, SpringKind, Springs};
 use crate::real::{Real, Vec3};
 use crate::settings::Integrator;
@@ -174,14 +174,14 @@ impl<'a> Substeps<'a> {
     }
 
     /// v += h_s·M⁻¹·f_ext (gravity, fields, drag); x_prev = x; x += h_s·v.
-    fn predict(&mut self, fconst: &[Vec3]) {
+    fn predict(&mut self, fconst: ConstForces) {
         let env = &self.model.env;
         let drag = env.air_drag as f64;
         let wind: V3 = env.wind.to_array().map(|c| c as f64);
         let hs = self.hs;
         for i in 0..self.x.len() {
             if self.w[i] > 0.0 {
-                let fc = fconst[i].to_array();
+                let fc = fconst.at(i).to_array();
                 for k in 0..3 {
                     let f = fc[k] as f64 - (self.v[i][k] - wind[k]) * drag;
                     self.v[i][k] += f * hs * self.w[i];

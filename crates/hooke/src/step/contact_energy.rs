@@ -37,7 +37,7 @@ pub(super) fn energy_change(ctx: &StepCtx, st: &State, read: Prepared, audit: &m
         de += node_energy(ctx.model, read.fbase, (st.x[i], st.v[i]), i)
             - node_energy(ctx.model, read.fbase, (x0[i], v0[i]), i);
         if shadow && ctx.model.nodes.inv_mass[i] > 0.0 {
-            let fc = read.fconst[i];
+            let fc = read.fconst.at(i);
             let work = st.v[i].dot(f1[i] + fc) - v0[i].dot(f0[i] + fc);
             de += half_h * work as f64;
         }

@@ -6,6 +6,7 @@
 use super::{Flow, SpringSet, StepCtx, Targets};
 use crate::audit::measure::{node_energy, spring_force_on};
 use crate::audit::{Held, Ledger};
+use crate::forces::ConstForces;
 use crate::real::{Real, Vec3};
 use crate::state::State;
 
@@ -13,7 +14,7 @@ pub(super) fn run(
     ctx: &StepCtx,
     st: &mut State,
     targets: &mut Targets,
-    fbase: &[Vec3],
+    fbase: ConstForces,
     springs: &SpringSet,
     audit: &mut Ledger,
 ) -> Flow {

@@ -5,6 +5,7 @@
 
 use super::{Flow, Loads, StepCtx, Workspace};
 use crate::audit::Ledger;
+use crate::forces::ConstForces;
 use crate::real::Vec3;
 use crate::state::State;
 
@@ -18,7 +19,7 @@ pub(super) fn active(ctx: &StepCtx, ws: &Workspace) -> bool {
 pub(super) fn run(
     ctx: &StepCtx,
     st: &mut State,
-    before: &[Vec3],
+    before: ConstForces,
     loads: &mut Loads,
     audit: &mut Ledger,
 ) -> Flow {
@@ -26,7 +27,7 @@ pub(super) fn run(
     // Without the program's forces, fconst stays empty and the solvers read `before`.
     loads.fconst.clear();
     if !forces.is_empty() {
-        loads.fconst.extend_from_slice(before);
+        loads.fconst.extend(before.iter());
     }
     audit.forced.clear();
     for &(node, f) in forces {

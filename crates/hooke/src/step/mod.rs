@@ -70,21 +70,28 @@ pub(crate) const SUBSTEP: [StageFn; 9] = [
         muscles::run(c, s, &mut w.springs, &mut w.books.audit)
     }),
     stage(Stage::Control, always, |c, s, w| {
-        let (fbase, audit) = (&w.compiled.fbase, &mut w.books.audit);
+        let (fbase, audit) = (w.compiled.fbase(c.model), &mut w.books.audit);
         control::run(c, s, &mut w.targets, fbase, &w.springs, audit)
     }),
     stage(Stage::Pressure, pressure::active, |c, s, w| {
-        pressure::run(c, s, &w.compiled.fbase, &mut w.gas)
+        pressure::run(c, s, w.compiled.fbase(c.model), &mut w.gas)
     }),
     stage(Stage::External, external::active, |c, s, w| {
-        let before = workspace::before_loads(&w.compiled.fbase, &w.gas);
+        let before = workspace::before_loads(w.compiled.fbase(c.model), &w.gas);
         external::run(c, s, before, &mut w.loads, &mut w.books.audit)
     }),
     stage(Stage::Integrate, always, |c, s, w| {
-        integrate::run(c, s, w.integrating())
+        integrate::run(c, s, w.integrating(c.model))
     }),
     stage(Stage::Contacts, contacts::active, |c, s, w| {
-        let read = Prepared::new(&w.compiled, &w.springs, &w.solver, &w.gas, &w.loads);
+        let read = Prepared::new(
+            c.model,
+            &w.compiled,
+            &w.springs,
+            &w.solver,
+            &w.gas,
+            &w.loads,
+        );
         let x_old = &w.integrated.x_old;
         contacts::run(c, s, read, x_old, &mut w.collisions, &mut w.books)
     }),
@@ -95,7 +102,14 @@ pub(crate) const SUBSTEP: [StageFn; 9] = [
         check::run(c, s, w.integrated.finite, &mut w.books.counters)
     }),
     stage(Stage::Audit, always, |c, s, w| {
-        let read = Prepared::new(&w.compiled, &w.springs, &w.solver, &w.gas, &w.loads);
+        let read = Prepared::new(
+            c.model,
+            &w.compiled,
+            &w.springs,
+            &w.solver,
+            &w.gas,
+            &w.loads,
+        );
         audit::run(c, s, read, w.compiled.retention, &mut w.books.audit)
     }),
 ];

@@ -5,6 +5,7 @@
 //! [`crate::mesh`].
 
 use super::{Flow, StepCtx, Workspace};
+use crate::forces::ConstForces;
 use crate::mesh;
 use crate::real::{Real, Vec3};
 use crate::state::State;
@@ -14,9 +15,9 @@ pub(super) fn active(ctx: &StepCtx, _: &Workspace) -> bool {
     ctx.model.surfaces.iter().any(|s| s.pressure.is_some())
 }
 
-pub(super) fn run(ctx: &StepCtx, st: &State, fbase: &[Vec3], gas: &mut Vec<Vec3>) -> Flow {
+pub(super) fn run(ctx: &StepCtx, st: &State, fbase: ConstForces, gas: &mut Vec<Vec3>) -> Flow {
     gas.clear();
-    gas.extend_from_slice(fbase);
+    gas.extend(fbase.iter());
     for s in &ctx.model.surfaces {
         if let Some(law) = &s.pressure {
             let p = law.at(mesh::volume(&st.x, &s.faces)) as Real;

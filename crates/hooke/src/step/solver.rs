@@ -6,6 +6,7 @@ use crate::audit::Ledger;
 use crate::contact::grid::CollisionWs;
 use crate::contact::solved::LastContacts;
 use crate::counters::Counters;
+use crate::forces::ConstForces;
 use crate::model::{Model, Springs};
 use crate::real::{Real, Vec3};
 use crate::settings::Integrator;
@@ -79,9 +80,9 @@ pub(crate) struct SolverWs<'a> {
     /// The springs in effect.
     pub springs: &'a SpringSet,
     /// Constant force per node \[N].
-    pub fbase: &'a [Vec3],
+    pub fbase: ConstForces<'a>,
     /// The forces held over the step \[N] ([`Workspace::fconst`]).
-    pub fconst: &'a [Vec3],
+    pub fconst: ConstForces<'a>,
     /// The user forces in `fconst`: (node, force \[N]).
     pub external: &'a [(u32, Vec3)],
     /// The velocity factor after the step.

@@ -8,7 +8,7 @@ use super::solver::{Kernel, Solver, SolverWs};
 use crate::audit::Ledger;
 use crate::contact::grid::CollisionWs;
 use crate::counters::Counters;
-use crate::forces;
+use crate::forces::{self, ConstForces};
 use crate::model::Model;
 use crate::real::{Real, Vec3};
 use crate::settings::Settings;
@@ -58,8 +58,9 @@ pub(crate) struct Workspace {
 pub(crate) struct Compiled {
     /// The step size everything was compiled for; `None` before the first compile.
     pub h: Option<Real>,
-    /// Constant force per node: m·g plus fields \[N].
-    pub fbase: Vec<Vec3>,
+    /// Constant force per node where fields add to gravity, m·g plus fields \[N]; empty
+    /// where gravity is the only one (read through [`Compiled::fbase`]: 16 B a node kept).
+    fbase: Vec<Vec3>,
     /// Velocity factor applied after each integration step: r^h·f.
     pub retention: Real,
     /// Pinned nodes without an anchor path (stopped after every integration step).
@@ -108,12 +109,12 @@ pub(crate) struct Books {
 /// The forces held over an integration step \[N]: the external stage's where it made them,
 /// else the pressure stage's, else the constant ones.
 pub(crate) fn held_forces<'a>(
-    fbase: &'a [Vec3],
+    fbase: ConstForces<'a>,
     gas: &'a [Vec3],
     fconst: &'a [Vec3],
-) -> &'a [Vec3] {
+) -> ConstForces<'a> {
     if !fconst.is_empty() {
-        fconst
+        ConstForces::Nodes(fconst)
     } else {
         before_loads(fbase, gas)
     }
@@ -121,8 +122,12 @@ pub(crate) fn held_forces<'a>(
 
 /// The forces before the program's: the pressure stage's where it made them, else the
 /// constant ones \[N].
-pub(crate) fn before_loads<'a>(fbase: &'a [Vec3], gas: &'a [Vec3]) -> &'a [Vec3] {
-    if gas.is_empty() { fbase } else { gas }
+pub(crate) fn before_loads<'a>(fbase: ConstForces<'a>, gas: &'a [Vec3]) -> ConstForces<'a> {
+    if gas.is_empty() {
+        fbase
+    } else {
+        ConstForces::Nodes(gas)
+    }
 }
 
 /// What the compile and the stages before prepared, as a later stage of the same
@@ -134,14 +139,15 @@ pub(crate) struct Prepared<'a> {
     /// The integrator (what it handles itself).
     pub solver: &'a dyn Solver,
     /// Constant force per node \[N].
-    pub fbase: &'a [Vec3],
+    pub fbase: ConstForces<'a>,
     /// The forces held over the integration step \[N].
-    pub fconst: &'a [Vec3],
+    pub fconst: ConstForces<'a>,
 }
 
 impl<'a> Prepared<'a> {
-    /// The parts of a workspace a later stage reads.
+    /// The parts of a workspace a later stage reads, for `model`'s nodes.
     pub(crate) fn new(
+        model: &'a Model,
         compiled: &'a Compiled,
         springs: &'a SpringSet,
         solver: &'a Option<Box<dyn Solver>>,
@@ -151,8 +157,8 @@ impl<'a> Prepared<'a> {
         Self {
             springs,
             solver: solver.as_deref().expect("compiled"),
-            fbase: &compiled.fbase,
-            fconst: held_forces(&compiled.fbase, gas, &loads.fconst),
+            fbase: compiled.fbase(model),
+            fconst: held_forces(compiled.fbase(model), gas, &loads.fconst),
         }
     }
 }
@@ -169,9 +175,9 @@ pub(crate) struct Integrating<'a> {
 }
 
 impl Workspace {
-    /// The forces held over the integration step \[N].
-    pub(crate) fn fconst(&self) -> &[Vec3] {
-        held_forces(&self.compiled.fbase, &self.gas, &self.loads.fconst)
+    /// The forces held over the integration step on `model`'s nodes \[N].
+    pub(crate) fn fconst<'a>(&'a self, model: &'a Model) -> ConstForces<'a> {
+        held_forces(self.compiled.fbase(model), &self.gas, &self.loads.fconst)
     }
 
     /// Compiles for `model` and `settings` with the state's controllers.
@@ -198,9 +204,10 @@ impl Workspace {
         self.collisions.invalidate();
     }
 
-    /// The integrator, its view of the workspace and the integrate stage's part.
-    pub(crate) fn integrating(&mut self) -> Integrating<'_> {
-        let fbase = &self.compiled.fbase;
+    /// The integrator, its view of the workspace (on `model`'s nodes) and the integrate
+    /// stage's part.
+    pub(crate) fn integrating<'a>(&'a mut self, model: &'a Model) -> Integrating<'a> {
+        let fbase = self.compiled.fbase(model);
         Integrating {
             solver: self.solver.as_deref_mut().expect("compiled"),
             ws: SolverWs {
@@ -222,6 +229,11 @@ impl Workspace {
 }
 
 impl Compiled {
+    /// The constant force on each of `model`'s nodes \[N].
+    pub(crate) fn fbase<'a>(&'a self, model: &'a Model) -> ConstForces<'a> {
+        ConstForces::of(model, &self.fbase)
+    }
+
     /// What `model` compiles to for the step size `h`.
     fn new(model: &Model, h: Real) -> Self {
         let mut anchored = vec![false; model.nodes.len()];
@@ -234,7 +246,7 @@ impl Compiled {
             .collect();
         Self {
             h: Some(h),
-            fbase: forces::constant_forces(model),
+            fbase: forces::kept_constant_forces(model),
             retention: model.env.retention(h),
             pinned,
         }

@@ -10,7 +10,7 @@ use crate::real::{Real, Vec3};
 
 /// Adds the spring forces `sf` (one per spring, kernel order) into `f` (one per node).
 fn add_spring_forces(model: &Model, layout: &SpringLayout, sf: &[Vec3], f: &mut [Vec3]) {
-    let nf = NodeForces::new(model, layout, sf, &[]);
+    let nf = NodeForces::new(model, layout, sf, ConstForces::Nodes(&[]));
     par::chunks_mut(f, par::NODE_CHUNK, |start, part| {
         for (j, fi) in part.iter_mut().enumerate() {
             *fi += nf.springs_at(start + j);
@@ -32,8 +32,9 @@ fn add_drag(env: &Environment, v: &[Vec3], f: &mut [Vec3]) {
     }
 }
 
-/// The fused node pass (`NodeForces::at`) and the family functions applied one after
-/// another give the same forces: same additions, same order. (`0 + x` can turn −0 into
+/// The fused node pass (`NodeForces::at`, its gravity made from the masses as a scene
+/// without fields has it) and the family functions applied one after another (the
+/// constant forces kept per node) give the same forces: same additions, same order. (`0 + x` can turn −0 into
 /// +0, so values are compared with `==`, which treats ±0 alike.)
 #[test]
 fn fused_forces_equal_family_by_family() {
@@ -56,7 +57,8 @@ fn fused_forces_equal_family_by_family() {
     let n = x.len();
     let mut sf = vec![Vec3::ZERO; layout.len()];
     spring_pass(&layout, &co, x, v, &mut sf);
-    let nf = NodeForces::new(model, &layout, &sf, &fconst);
+    assert!(model.env.fields.is_empty());
+    let nf = NodeForces::new(model, &layout, &sf, ConstForces::of(model, &[]));
     let fused: Vec<Vec3> = (0..n).map(|i| nf.at(i, v[i])).collect();
     let mut family = vec![Vec3::ZERO; n];
     add_spring_forces(model, &layout, &sf, &mut family);

@@ -3,7 +3,7 @@
 
 use crate::builders;
 use crate::forces::SpringCoeffs;
-use crate::forces::{Form, NodeForces, constant_forces, spring_pass};
+use crate::forces::{ConstForces, Form, NodeForces, constant_forces, spring_pass};
 use crate::layout::SpringLayout;
 use crate::layout::end_lists::EndLists;
 use crate::layout::sweep_plan::SweepPlan;
@@ -15,11 +15,14 @@ use crate::simd;
 use crate::solvers::explicit::sweep::*;
 
 /// A cloth of `w × w` nodes, stretched and moving, with its nodes renumbered by `perm`
-/// (new index of each old node): springs, coefficients, constant forces, masses, x, v.
+/// (new index of each old node): springs, coefficients, constant forces (gravity alone,
+/// kept per node), gravity, masses, x, v.
 struct Case {
     springs: Springs,
     co: SpringCoeffs,
     fconst: Vec<Vec3>,
+    gravity: Vec3,
+    mass: Vec<Real>,
     inv_mass: Vec<Real>,
     x: Vec<Vec3>,
     v: Vec<Vec3>,
@@ -64,14 +67,18 @@ fn case_sized(w: usize, height: Option<usize>, shuffle: bool) -> Case {
     let v: Vec<Vec3> = (0..n)
         .map(|i| crate::vec3(0.01 * (i % 13) as Real, -0.02, 0.003 * (i % 7) as Real))
         .collect();
-    let mut inv_mass = vec![0.0; n];
+    let (mut inv_mass, mut mass) = (vec![0.0; n], vec![0.0; n]);
     (0..n).for_each(|i| inv_mass[perm[i] as usize] = model.nodes.inv_mass[i]);
+    (0..n).for_each(|i| mass[perm[i] as usize] = model.nodes.mass[i]);
+    assert!(model.env.fields.is_empty());
     let layout = SpringLayout::new(n, &springs);
     let co = SpringCoeffs::compile_in(model, &springs, 1e-3, Form::Forces, Some(&layout.order));
     Case {
         springs,
         co,
         fconst: place(&constant_forces(model)),
+        gravity: model.env.gravity,
+        mass,
         inv_mass,
         x: place(&x),
         v: place(&v),
@@ -80,9 +87,15 @@ fn case_sized(w: usize, height: Option<usize>, shuffle: bool) -> Case {
 
 const H: Real = 1e-3;
 
+/// The node terms with the constant forces kept per node.
 fn terms(c: &Case) -> NodeTerms<'_> {
+    terms_with(c, ConstForces::Nodes(&c.fconst))
+}
+
+/// The node terms with the constant forces `fconst`.
+fn terms_with<'a>(c: &'a Case, fconst: ConstForces<'a>) -> NodeTerms<'a> {
     NodeTerms {
-        fconst: &c.fconst,
+        fconst,
         inv_mass: &c.inv_mass,
         air_drag: 0.3,
         wind: crate::vec3(0.5, 0.0, 0.0),
@@ -127,7 +140,7 @@ fn two_pass(c: &Case) -> (Vec<Vec3>, Vec<Vec3>, f64) {
     let nf = NodeForces {
         layout: &layout,
         sf: &sf,
-        fconst: &c.fconst,
+        fconst: t.fconst,
         air_drag: t.air_drag,
         wind: t.wind,
     };
@@ -187,12 +200,20 @@ fn sweep_takes_the_two_pass_step_bit_for_bit() {
 }
 
 /// The SIMD node update (`simd::nodes`) takes the scalar update's bits, in every
-/// chunk of 64 nodes, over a grid's numbering and a scrambled one, and reports a
-/// non-finite node.
+/// chunk of 64 nodes, over a grid's numbering and a scrambled one, with the constant
+/// forces kept per node or made from the masses (g·m, the scalar pass's forces kept per
+/// node), and reports a non-finite node.
 #[test]
 fn simd_node_update_takes_the_scalar_bits() {
-    for shuffle in [false, true] {
+    for (shuffle, from_masses) in [(false, false), (true, false), (false, true), (true, true)] {
         let c = case(20, shuffle);
+        let fc = match from_masses {
+            true => ConstForces::Gravity {
+                g: c.gravity,
+                mass: &c.mass,
+            },
+            false => ConstForces::Nodes(&c.fconst),
+        };
         let (x2, v2, _) = two_pass(&c);
         let n = c.x.len();
         let layout = SpringLayout::new(n, &c.springs);
@@ -202,13 +223,13 @@ fn simd_node_update_takes_the_scalar_bits() {
         let (mut x, mut v) = (c.x.clone(), c.v.clone());
         let mut simd_did = 0;
         for (k, (xs, vs)) in x.chunks_mut(64).zip(v.chunks_mut(64)).enumerate() {
-            let (done, finite) = simd::nodes(&ends, 64 * k, &sf, &terms(&c), (xs, vs));
+            let (done, finite) = simd::nodes(&ends, 64 * k, &sf, &terms_with(&c, fc), (xs, vs));
             assert!(finite);
             simd_did += done;
             let nf = NodeForces {
                 layout: &layout,
                 sf: &sf,
-                fconst: &c.fconst,
+                fconst: fc,
                 air_drag: 0.3,
                 wind: terms(&c).wind,
             };

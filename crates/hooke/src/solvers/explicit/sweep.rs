@@ -201,8 +201,9 @@ fn integrate(
     let (xs, vs) = (&mut xs[done..], &mut vs[done..]);
     // The nodes' offsets, constant forces and inverse masses walked in step with them.
     let ends = layout.ends(nodes.clone());
-    let terms = t.fconst[nodes.clone()]
-        .iter()
+    let terms = t
+        .fconst
+        .range(nodes.clone())
         .zip(&t.inv_mass[nodes.clone()]);
     let all = xs.iter_mut().zip(vs.iter_mut()).zip(ends.zip(terms));
     for ((xi, vi), ((a, b), (fc, &w))) in all {
@@ -218,7 +219,7 @@ fn integrate(
             };
             own - sum_by(&layout.b_pos[bs], |p| sf.at(s.plan.slot(layout, p)))
         };
-        let f = springs + *fc + drag_force(t.air_drag, t.wind, *vi);
+        let f = springs + fc + drag_force(t.air_drag, t.wind, *vi);
         let vn = *vi + f * (t.h * w);
         let xn = *xi + vn * t.h;
         *vi = vn * t.retention;

@@ -97,13 +97,13 @@ fn node_pass(
         let (nf, nj, impulse, h, ret) = (nf, nj, impulse, t.h, t.retention);
         let r = start..start + xs.len();
         let ends = nf.layout.ends(r.clone());
-        let terms = nf.fconst[r.clone()].iter().zip(&t.inv_mass[r.clone()]);
+        let terms = nf.fconst.range(r.clone()).zip(&t.inv_mass[r.clone()]);
         let nodes = xs.iter_mut().zip(vs.iter_mut());
         let mut acc = Vec3::ZERO;
         for (j, ((xi, vi), ((a, b), (fc, &w)))) in nodes.zip(ends.zip(terms)).enumerate() {
             // NodeForces::at: the same sums in the same order.
             let springs = nf.springs_in(a, b);
-            let f = springs + *fc + forces::drag_force(nf.air_drag, nf.wind, *vi);
+            let f = springs + fc + forces::drag_force(nf.air_drag, nf.wind, *vi);
             let mut vn = *vi + f * (h * w);
             if impulse {
                 vn += nj.springs_at(start + j) * w;

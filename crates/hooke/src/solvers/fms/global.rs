@@ -5,7 +5,7 @@
 use std::sync::{Mutex, MutexGuard};
 
 use crate::counters::{Counters, Phase};
-use crate::forces::SpringCoeffs;
+use crate::forces::{ConstForces, SpringCoeffs};
 use crate::model::{Model, Springs};
 use crate::par;
 use crate::real::{Real, Vec3};
@@ -36,12 +36,12 @@ pub(crate) struct Global<'a> {
 
 impl Global<'_> {
     /// y = x₀ + h·v₀ + h²·M⁻¹·f_const.
-    pub(crate) fn inertial_target(&self, x0: &[V3], v0: &[V3], fconst: &[Vec3]) -> Vec<V3> {
+    pub(crate) fn inertial_target(&self, x0: &[V3], v0: &[V3], fconst: ConstForces) -> Vec<V3> {
         let (h, mass) = (self.h, &self.model.nodes.mass);
         (0..x0.len())
             .map(|i| {
                 let m = mass[i] as f64;
-                let f = fconst[i].to_array();
+                let f = fconst.at(i).to_array();
                 std::array::from_fn(|k| {
                     let acc = if m > 0.0 { f[k] as f64 / m } else { 0.0 };
                     x0[i][k] + h * v0[i][k] + h * h * acc

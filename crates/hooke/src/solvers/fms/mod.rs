@@ -183,7 +183,7 @@ impl Solver for FastMassSpring {
         let (x0, v0) = (blocks::to_v3(&st.x), blocks::to_v3(&st.v));
         let planes = if self.touched {
             ws.counters.contact_steps += 1;
-            let f0 = blocks::to_v3(ws.fconst);
+            let f0 = blocks::to_v3(&ws.fconst.to_vec());
             let start = Start {
                 x0: &x0,
                 v0: &v0,

@@ -9,7 +9,7 @@
 //! air drag and wind) are evaluated here in f64, from the springs' coefficients in effect.
 
 use crate::counters::Phase;
-use crate::forces::SpringCoeffs;
+use crate::forces::{ConstForces, SpringCoeffs};
 use crate::layout::SpringLayout;
 use crate::model::Model;
 use crate::real::Vec3;
@@ -22,7 +22,7 @@ use crate::step::SolverWs;
 pub(crate) fn forces_at(
     model: &Model,
     (layout, co): (&SpringLayout, &SpringCoeffs),
-    fconst: &[Vec3],
+    fconst: ConstForces,
     (x, v): (&[V3], &[V3]),
 ) -> Vec<V3> {
     let mut f = vec![[0.0; 3]; x.len()];
@@ -37,7 +37,7 @@ pub(crate) fn forces_at(
     let drag = model.env.air_drag as f64;
     let wind = model.env.wind.to_array().map(|w| w as f64);
     for (i, fi) in f.iter_mut().enumerate() {
-        let fc = fconst[i].to_array();
+        let fc = fconst.at(i).to_array();
         for k in 0..3 {
             fi[k] += fc[k] as f64 - drag * (v[i][k] - wind[k]);
         }

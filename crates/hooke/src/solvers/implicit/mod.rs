@@ -21,7 +21,7 @@ use crate::solvers::linalg::blocks::{self, V3, Weights};
 use crate::contact::solved::{LastContacts, SolvedContacts};
 use crate::counters::Phase;
 use crate::diagnostics::Energy;
-use crate::forces::SpringCoeffs;
+use crate::forces::{ConstForces, SpringCoeffs};
 use crate::model::{Model, Springs};
 use crate::par::team;
 use crate::real::{Real, Vec3};
@@ -448,7 +448,7 @@ impl<'a> Newton<'a> {
         let (mut g2, mut scale2) = (0.0, 0.0);
         for i in (0..self.x0.len()).filter(|&i| !self.fixed[i]) {
             let mass = model.nodes.mass[i] as f64;
-            let weight = ws.fconst[i].to_array().map(|f| h * f as f64);
+            let weight = ws.fconst.at(i).to_array().map(|f| h * f as f64);
             for k in 0..3 {
                 let inertia = mass * self.dv[i][k];
                 let force = h * (m.w0 * self.f0[i][k] + m.w1 * fe[i][k]);
@@ -574,6 +574,10 @@ fn step_energy(model: &Model, ws: &SolverWs, st: &State) -> Energy {
 }
 
 /// The energy of `st` with the springs `sp` in effect and the constant forces `fbase`.
-pub(crate) fn energy_with(model: &Model, (sp, fbase): (&SpringSet, &[Vec3]), st: &State) -> Energy {
+pub(crate) fn energy_with(
+    model: &Model,
+    (sp, fbase): (&SpringSet, ConstForces),
+    st: &State,
+) -> Energy {
     crate::diagnostics::energy(model, &sp.layout, &sp.forces, fbase, st)
 }

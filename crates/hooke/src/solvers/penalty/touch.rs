@@ -25,7 +25,7 @@ pub(crate) fn anything_touches(ctx: &StepCtx, st: &State, ws: &mut SolverWs) -> 
         .map(|i| {
             let m = model.nodes.mass[i];
             let a = if m > 0.0 {
-                ws.fconst[i] / m
+                ws.fconst.at(i) / m
             } else {
                 Vec3::ZERO
             };
@@ -73,7 +73,7 @@ pub(crate) fn find<'a>(
     let mut y = start.x0.to_vec();
     for i in (0..y.len()).filter(|&i| !start.fixed[i]) {
         let m = model.nodes.mass[i] as f64;
-        let f = ws.fconst[i].to_array().map(|c| c as f64);
+        let f = ws.fconst.at(i).to_array().map(|c| c as f64);
         let (x0, v0) = (start.x0[i], start.v0[i]);
         y[i] = std::array::from_fn(|k| x0[k] + h * v0[k] + h * h * f[k] / m);
         let springs = adj.as_a(i).iter().chain(adj.as_b(i));
