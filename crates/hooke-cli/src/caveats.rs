@@ -52,7 +52,7 @@ fn self_contact(scene: &Scene) -> Option<String> {
 /// Rope springs under backward Euler with one linearised solve a step.
 fn taut_ropes(scene: &Scene) -> Option<String> {
     let s = scene.settings();
-    let ropes = scene.model().springs().kind().contains(&SpringKind::Rope);
+    let ropes = scene.model().springs().any_of_kind(SpringKind::Rope);
     if !ropes || s.integrator != Integrator::BackwardEuler || s.newton_iterations > 1 {
         return None;
     }
@@ -65,7 +65,7 @@ fn taut_ropes(scene: &Scene) -> Option<String> {
 /// Chains of Nissen's stable springs under the impulse solver with few iterations.
 fn impulse_chains(scene: &Scene) -> Option<String> {
     let s = scene.settings();
-    let stable = scene.model().springs().kind().contains(&SpringKind::Stable);
+    let stable = scene.model().springs().any_of_kind(SpringKind::Stable);
     let iterations = s.iterations.unwrap_or(10);
     if !stable || s.integrator != Integrator::Impulse || iterations >= 30 {
         return None;

@@ -81,11 +81,9 @@ fn physics_lines(m: &hooke::Model) -> Vec<String> {
             a.muscles.len()
         ));
     }
-    let breakable = m
-        .springs()
-        .break_strain()
-        .iter()
-        .filter(|b| b.is_finite())
+    let sp = m.springs();
+    let breakable = (0..sp.len())
+        .filter(|&s| sp.break_strain(s).is_finite())
         .count();
     if breakable > 0 {
         lines.push(format!("tearing: {breakable} spring(s) can tear"));
@@ -181,7 +179,8 @@ fn print_starting_inside(scene: &hooke::Scene) {
 /// The scene's name, sizes and step.
 fn print_overview(scene: &hooke::Scene) {
     let (m, s) = (scene.model(), scene.settings());
-    let count = |k: SpringKind| m.springs().kind().iter().filter(|&&x| x == k).count();
+    let sp = m.springs();
+    let count = |k: SpringKind| (0..sp.len()).filter(|&s| sp.kind(s) == k).count();
     let pinned = m.nodes().pinned().iter().filter(|&&p| p).count();
     println!("{}: valid hooke/1 scene", scene.name());
     println!(

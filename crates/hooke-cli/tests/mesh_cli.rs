@@ -545,11 +545,9 @@ fn edit_adds_and_removes_by_the_input_numbering() {
     assert_eq!(m.springs().len(), 3);
     // Old node 5 is now 4: pinned, and the rope joins 0 to it.
     assert!(m.nodes().pinned()[4]);
-    let rope = m
-        .springs()
-        .kind()
-        .iter()
-        .position(|k| *k == hooke::SpringKind::Rope)
+    let sp = m.springs();
+    let rope = (0..sp.len())
+        .position(|s| sp.kind(s) == hooke::SpringKind::Rope)
         .unwrap();
     assert_eq!((m.springs().a()[rope], m.springs().b()[rope]), (0, 4));
     for (args, expect) in [

@@ -133,7 +133,7 @@ fn resume_with_stable_springs_in_impulse_form() {
         b.add_spring(Spring::stable(i - 1, i, 0.3, 0.25));
     }
     let scene = parse_scene(&scene_to_json(&b.build().unwrap())).unwrap();
-    assert_eq!(scene.model().springs().kind()[0], hooke::SpringKind::Stable);
+    assert_eq!(scene.model().springs().kind(0), hooke::SpringKind::Stable);
     assert_eq!(scene.settings().stable_form, StableForm::Impulse);
     let mut a = Simulation::new(scene.clone());
     a.run(40).unwrap();

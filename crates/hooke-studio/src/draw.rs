@@ -190,7 +190,7 @@ fn springs(painter: &Painter, frame: &Frame, screen: &[Option<(Pos2, f64)>], str
             INK
         };
         // Ropes are drawn lighter, stable springs a little thicker.
-        let (color, w) = match sp.kind()[s] {
+        let (color, w) = match sp.kind(s) {
             SpringKind::Rope => (color.gamma_multiply(0.55), w),
             SpringKind::Stable => (color, w * 1.4),
             SpringKind::Spring => (color, w),

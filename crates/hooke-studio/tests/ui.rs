@@ -217,7 +217,7 @@ fn pin_and_kind_toggle() {
         h.key_press(Key::K);
         h.run_steps(2);
         assert_eq!(
-            h.state().doc.scene().model().springs().kind()[0],
+            h.state().doc.scene().model().springs().kind(0),
             want,
             "{:?}",
             h.state().doc.message
@@ -252,7 +252,7 @@ fn stiffness_is_a_log_slider_and_dt_shows_its_limit() {
     let rail = h.ctx.global_style().spacing.slider_width;
     click(&mut h, pos2(r.left() + 0.5 * rail, r.center().y));
     // Halfway along the 1…10⁶ N/m log rail is about 10³ N/m (a linear rail: 5·10⁵).
-    let k = h.state().doc.scene().model().springs().k()[0];
+    let k = h.state().doc.scene().model().springs().k(0);
     assert!((500.0..2000.0).contains(&k), "k = {k} N/m");
     // Symplectic Euler's limit for this scene, marked on the dt slider: 2·√(m/k)-ish.
     let limit = h

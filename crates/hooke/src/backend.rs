@@ -135,10 +135,10 @@ impl Simulation {
             a: layout.a.clone(),
             b: layout.b.clone(),
             rest: layout.rest.clone(),
-            k: co.k.clone(),
-            c_axial: co.c_axial.clone(),
-            c_iso: (0..co.k.len()).map(|p| co.c_iso(p)).collect(),
-            compress: (0..co.k.len()).map(|p| co.compress(p)).collect(),
+            k: co.k_column(),
+            c_axial: co.c_axial_column(),
+            c_iso: (0..co.len()).map(|p| co.c_iso(p)).collect(),
+            compress: (0..co.len()).map(|p| co.compress(p)).collect(),
             a_start: layout.a_start.clone(),
             b_start: layout.b_start.clone(),
             b_pos: layout.b_pos.clone(),
@@ -234,7 +234,7 @@ fn unsupported(sim: &Simulation) -> Option<String> {
     if !explicit.contains(&settings.integrator) {
         return Some(format!("the {} integrator", settings.integrator));
     }
-    let has_stable = model.springs.kind.contains(&crate::SpringKind::Stable);
+    let has_stable = model.springs.any_of_kind(crate::SpringKind::Stable);
     if has_stable && settings.stable_form == StableForm::Impulse {
         return Some("stable springs in impulse form (settings.stable_form)".into());
     }

@@ -116,7 +116,7 @@ pub(crate) fn energy(
             if co.compress(s) == 0.0 && stretch < 0.0 {
                 continue;
             }
-            pe += 0.5 * co.k[s] as f64 * stretch * stretch;
+            pe += 0.5 * co.k(s) as f64 * stretch * stretch;
             if rest > 0.0 {
                 let e = stretch / rest;
                 stretch_max = stretch_max.max(e);

@@ -25,8 +25,8 @@
 
 use std::ops::Range;
 
+pub(crate) mod coef_classes;
 pub(crate) mod coeffs;
-pub(crate) mod constant;
 
 use crate::layout::SpringLayout;
 use crate::model::Adjacency;
@@ -34,8 +34,8 @@ use crate::model::{Environment, FieldKind, Model};
 use crate::par;
 use crate::real::{Real, Vec3};
 
+pub(crate) use crate::const_forces::ConstForces;
 pub(crate) use coeffs::{Coef, Form, SpringCoeffs};
-pub(crate) use constant::{ConstForces, kept_constant_forces};
 
 /// The force on end a of one spring \[N] (or impulse [N·s] with impulse coefficients),
 /// `d = x_a − x_b`, `dv = v_a − v_b` (see the module docs for the formula), for a model
@@ -108,7 +108,7 @@ pub(crate) fn spring_pass(
 ) -> f64 {
     let m = layout.len();
     assert!(
-        out.len() == m && co.k.len() == m && x.len() == v.len(),
+        out.len() == m && co.len() == m && x.len() == v.len(),
         "spring pass: lengths disagree"
     );
     match (co.iso, co.rope) {
@@ -171,8 +171,7 @@ pub(crate) fn spring_range<const ISO: bool, const ROPE: bool>(
         a,
         b,
         rest,
-        k: &co.k[r.clone()],
-        c_axial: &co.c_axial[r.clone()],
+        coefs: co.kernel_coefs(r.clone()),
         c_iso: co.c_iso_in(r.clone()),
         compress: co.compress_in(r.clone()),
     };
@@ -279,6 +278,17 @@ pub(crate) fn constant_forces(model: &Model) -> Vec<Vec3> {
         }
     }
     f
+}
+
+/// What a model's constant forces compile to: one force per node where fields add to
+/// gravity, else nothing (read through [`ConstForces::of`], which makes g·m from the
+/// masses).
+pub(crate) fn kept_constant_forces(model: &Model) -> Vec<Vec3> {
+    if model.env.fields.is_empty() {
+        Vec::new()
+    } else {
+        constant_forces(model)
+    }
 }
 
 /// Air drag on one node \[N]: −air_drag·(v − wind).

@@ -54,6 +54,7 @@ mod audit;
 pub mod backend;
 pub mod builders;
 mod compose;
+mod const_forces;
 pub mod contact;
 mod counters;
 mod derived;

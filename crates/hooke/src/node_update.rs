@@ -6,7 +6,7 @@
 //! (`solvers/explicit/symplectic.rs`, `solvers/explicit/sweep.rs` and the SIMD kernel `simd::nodes`, which
 //! all compute exactly these operations in this order).
 
-use crate::forces::ConstForces;
+use crate::const_forces::ConstForces;
 use crate::model::Model;
 use crate::real::{Real, Vec3};
 

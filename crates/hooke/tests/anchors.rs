@@ -105,5 +105,5 @@ fn edits_validate_and_apply() {
     sim.edit(|b| b.springs[0].k *= 4.0).unwrap();
     sim.run(10).unwrap();
     assert!(sim.state().v()[1].length() > 0.0);
-    assert_eq!(sim.model().springs().k()[0], 400.0);
+    assert_eq!(sim.model().springs().k(0), 400.0);
 }

@@ -28,7 +28,7 @@ fn predicted_volume(scene: &Scene) -> f64 {
     let mut kl2 = 0.0;
     for s in 0..m.springs().len() {
         if on_skin(m.springs().a()[s]) && on_skin(m.springs().b()[s]) {
-            kl2 += m.springs().k()[s] as f64 * (m.springs().rest()[s] as f64).powi(2);
+            kl2 += m.springs().k(s) as f64 * (m.springs().rest()[s] as f64).powi(2);
         }
     }
     let c = 3.0 * nrt as f64 / kl2;

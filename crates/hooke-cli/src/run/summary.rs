@@ -109,7 +109,8 @@ pub fn physics_summary(sim: &Simulation) -> Vec<(String, String)> {
         }
         lines.push(("surfaces".to_string(), text));
     }
-    if c.springs_torn > 0 || m.springs().break_strain().iter().any(|b| b.is_finite()) {
+    if c.springs_torn > 0 || (0..m.springs().len()).any(|s| m.springs().break_strain(s).is_finite())
+    {
         lines.push((
             "tearing".to_string(),
             format!(

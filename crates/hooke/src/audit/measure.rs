@@ -130,7 +130,7 @@ pub(crate) fn damping_power(
             let (dv0, dv1) = (v0[a] - v0[b], v1[a] - v1[b]);
             let mean = (dv0 + dv1) * 0.5;
             let eval = if rule == Rule::End { dv1 } else { mean };
-            let axial = co.c_axial[p] as f64 * (u.dot(eval) as f64) * (u.dot(mean) as f64);
+            let axial = co.c_axial(p) as f64 * (u.dot(eval) as f64) * (u.dot(mean) as f64);
             sum += axial + co.c_iso(p) as f64 * eval.dot(mean) as f64;
         }
         sum

@@ -4,8 +4,10 @@
 
 use std::ops::Range;
 
+use super::coef_classes::CoefClasses;
 use crate::model::{DampingMode, Model, SpringKind, Springs};
 use crate::real::Real;
+use crate::simd::Coefs;
 
 /// Spring coefficients compiled for one integration step size, in a given spring order
 /// (the kernel order of a [`SpringLayout`](crate::layout::SpringLayout), or the user's order).
@@ -13,10 +15,15 @@ use crate::real::Real;
 pub(crate) struct SpringCoeffs {
     /// The step size these coefficients are for \[s].
     pub h: Real,
-    /// Effective stiffness [N/m].
-    pub k: Vec<Real>,
-    /// Effective axial damping [N·s/m].
-    pub c_axial: Vec<Real>,
+    /// Effective stiffness [N/m]; empty where [`Self::classes`] holds it (read it through
+    /// [`SpringCoeffs::k`]).
+    k: Vec<Real>,
+    /// Effective axial damping [N·s/m]; empty where [`Self::classes`] holds it (read it
+    /// through [`SpringCoeffs::c_axial`]).
+    c_axial: Vec<Real>,
+    /// Stiffness and axial damping by class, where the springs have at most eight
+    /// distinct pairs: 1 B a spring instead of 8.
+    pub classes: Option<CoefClasses>,
     /// Effective isotropic damping [N·s/m]; empty when no spring has any (read it through
     /// [`SpringCoeffs::c_iso`]): most scenes, 4 B a spring kept.
     c_iso: Vec<Real>,
@@ -58,6 +65,7 @@ impl SpringCoeffs {
             h,
             k: vec![0.0; m],
             c_axial: vec![0.0; m],
+            classes: None,
             c_iso: vec![0.0; m],
             compress: vec![1.0; m],
             iso: false,
@@ -66,27 +74,28 @@ impl SpringCoeffs {
         };
         for p in 0..m {
             let s = order.map_or(p, |o| o[p] as usize);
-            let (k, c) = match (sp.kind[s], form) {
+            let cl = sp.class(s);
+            let (k, c) = match (cl.kind, form) {
                 (SpringKind::Stable, Form::ForcesWithoutStable) => (0.0, 0.0),
                 (SpringKind::Stable, Form::Forces) => {
                     let mr = model.reduced_mass(s);
-                    (sp.cs[s] * mr / (h * h), sp.cd[s] * mr / h)
+                    (cl.cs * mr / (h * h), cl.cd * mr / h)
                 }
                 (SpringKind::Stable, Form::StableImpulses) => {
                     let mr = model.reduced_mass(s);
-                    (sp.cs[s] * mr / h, sp.cd[s] * mr)
+                    (cl.cs * mr / h, cl.cd * mr)
                 }
                 (_, Form::StableImpulses) => (0.0, 0.0),
-                (_, _) => (sp.k[s], sp.c[s]),
+                (_, _) => (cl.k, cl.c),
             };
             out.k[p] = k;
             // Nissen's damping acts on the velocity error along the spring.
-            if sp.damping[s] == DampingMode::Isotropic && sp.kind[s] != SpringKind::Stable {
+            if cl.damping == DampingMode::Isotropic && cl.kind != SpringKind::Stable {
                 out.c_iso[p] = c;
             } else {
                 out.c_axial[p] = c;
             }
-            if sp.kind[s] == SpringKind::Rope {
+            if cl.kind == SpringKind::Rope {
                 out.compress[p] = 0.0;
             }
         }
@@ -99,7 +108,78 @@ impl SpringCoeffs {
         if !out.rope {
             out.compress = Vec::new();
         }
+        out.classes = CoefClasses::of(&out.k, &out.c_axial);
+        if out.classes.is_some() {
+            (out.k, out.c_axial) = (Vec::new(), Vec::new());
+        }
         out
+    }
+
+    /// The number of springs.
+    pub(crate) fn len(&self) -> usize {
+        match &self.classes {
+            Some(c) => c.index.len(),
+            None => self.k.len(),
+        }
+    }
+
+    /// Stiffness of kernel position `p` [N/m].
+    #[inline(always)]
+    pub(crate) fn k(&self, p: usize) -> Real {
+        match &self.classes {
+            Some(c) => c.k(p),
+            None => self.k[p],
+        }
+    }
+
+    /// Axial damping of kernel position `p` [N·s/m].
+    #[inline(always)]
+    pub(crate) fn c_axial(&self, p: usize) -> Real {
+        match &self.classes {
+            Some(c) => c.c_axial(p),
+            None => self.c_axial[p],
+        }
+    }
+
+    /// Every position's stiffness [N/m] (for a pass that wants a column).
+    pub(crate) fn k_column(&self) -> Vec<Real> {
+        (0..self.len()).map(|p| self.k(p)).collect()
+    }
+
+    /// Every position's axial damping [N·s/m] (for a pass that wants a column).
+    pub(crate) fn c_axial_column(&self) -> Vec<Real> {
+        (0..self.len()).map(|p| self.c_axial(p)).collect()
+    }
+
+    /// The stiffness as one column [N/m], for a kernel that reads it so (fast mass-spring's
+    /// local step): the classes' values written out.
+    pub(crate) fn with_columns(mut self) -> Self {
+        if self.classes.is_some() {
+            (self.k, self.c_axial) = (self.k_column(), self.c_axial_column());
+            self.classes = None;
+        }
+        self
+    }
+
+    /// The stiffness column [N/m] where kept (see [`Self::with_columns`]).
+    pub(crate) fn k_slice(&self) -> &[Real] {
+        assert!(self.classes.is_none(), "stiffness kept by class");
+        &self.k
+    }
+
+    /// The stiffness and axial damping of positions `r`, as the SIMD kernels read them.
+    pub(crate) fn kernel_coefs(&self, r: Range<usize>) -> Coefs<'_> {
+        match &self.classes {
+            Some(c) => Coefs::Classes {
+                index: &c.index[r],
+                k: &c.k,
+                c_axial: &c.c_axial,
+            },
+            None => Coefs::Columns {
+                k: &self.k[r.clone()],
+                c_axial: &self.c_axial[r],
+            },
+        }
     }
 
     /// Isotropic damping of kernel position `p` [N·s/m] (0 where no spring has any).
@@ -155,8 +235,8 @@ impl SpringCoeffs {
     pub(crate) fn at(&self, p: usize, rest: Real) -> Coef {
         Coef {
             rest,
-            k: self.k[p],
-            c_axial: self.c_axial[p],
+            k: self.k(p),
+            c_axial: self.c_axial(p),
             c_iso: self.c_iso(p),
             compress: self.compress(p),
         }

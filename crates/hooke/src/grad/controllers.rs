@@ -50,7 +50,11 @@ impl ControllerTape {
         let base = (controllers.iter())
             .map(|c| {
                 let s = c.spring as usize;
-                [sp.k[s] as f64, sp.c[s] as f64, sp.rest[s] as f64]
+                [
+                    sp.class(s).k as f64,
+                    sp.class(s).c as f64,
+                    sp.rest[s] as f64,
+                ]
             })
             .collect();
         Self {

@@ -58,20 +58,20 @@ impl SpringTable {
         for s in 0..sp.len() {
             let (g, l) = (s / LANES, s % LANES);
             table.ends[g][l] = [sp.a[s], sp.b[s]];
-            let stable = sp.kind[s] == SpringKind::Stable;
+            let stable = sp.class(s).kind == SpringKind::Stable;
             let (k, c) = if stable {
                 stable::coefficients(model, s, h)
             } else {
-                (sp.k[s] as f64, sp.c[s] as f64)
+                (sp.class(s).k as f64, sp.class(s).c as f64)
             };
             let laplacian = damping == Damping::Laplacian;
-            let iso = laplacian || (sp.damping[s] == DampingMode::Isotropic && !stable);
+            let iso = laplacian || (sp.class(s).damping == DampingMode::Isotropic && !stable);
             let co = &mut table.coeffs[g];
             (co.k[l], co.rest[l]) = (k, sp.rest[s] as f64);
             co.c_ax[l] = if iso { 0.0 } else { c };
             co.c_iso[l] = if iso { c } else { 0.0 };
             co.iso[l] = if iso { 1.0 } else { 0.0 };
-            co.rope[l] = if sp.kind[s] == SpringKind::Rope {
+            co.rope[l] = if sp.class(s).kind == SpringKind::Rope {
                 1.0
             } else {
                 0.0

@@ -17,8 +17,8 @@ pub(super) fn coefficients(model: &Model, s: usize, h: f64) -> (f64, f64) {
     let sp = &model.springs;
     let m_red = model.reduced_mass(s) as f64;
     (
-        sp.cs[s] as f64 * m_red / (h * h),
-        sp.cd[s] as f64 * m_red / h,
+        sp.class(s).cs as f64 * m_red / (h * h),
+        sp.class(s).cd as f64 * m_red / h,
     )
 }
 
@@ -32,12 +32,12 @@ pub(super) fn to_coefficients(
     mass: &mut [f64],
 ) {
     let (sp, w) = (&model.springs, &model.nodes.inv_mass);
-    for s in (0..sp.len()).filter(|&s| sp.kind[s] == SpringKind::Stable) {
+    for s in (0..sp.len()).filter(|&s| sp.class(s).kind == SpringKind::Stable) {
         let m_red = model.reduced_mass(s) as f64;
         let (dk, dc) = (std::mem::take(&mut k[s]), std::mem::take(&mut c[s]));
         cs[s] = dk * m_red / (h * h);
         cd[s] = dc * m_red / h;
-        let d_m_red = dk * sp.cs[s] as f64 / (h * h) + dc * sp.cd[s] as f64 / h;
+        let d_m_red = dk * sp.class(s).cs as f64 / (h * h) + dc * sp.class(s).cd as f64 / h;
         for end in [sp.a[s], sp.b[s]] {
             let w_end = w[end as usize] as f64;
             if w_end > 0.0 {

@@ -64,7 +64,7 @@ pub(crate) fn check(
         );
     }
     let sp = &model.springs;
-    let stable = (0..sp.len()).find(|&s| sp.kind[s] == SpringKind::Stable);
+    let stable = (0..sp.len()).find(|&s| sp.class(s).kind == SpringKind::Stable);
     if let (Some(s), StableForm::Impulse) = (stable, settings.stable_form) {
         return refuse(
             "settings.stable_form",
@@ -74,7 +74,7 @@ pub(crate) fn check(
             ),
         );
     }
-    if let Some(s) = (0..sp.len()).find(|&s| sp.break_strain[s].is_finite()) {
+    if let Some(s) = (0..sp.len()).find(|&s| sp.class(s).break_strain.is_finite()) {
         return refuse(
             &format!("springs[{s}].break_strain"),
             "tearing is a discrete event: it has no gradient",
@@ -103,7 +103,7 @@ fn check_controllers(model: &Model) -> Result<(), NotDifferentiable> {
         if c.cs.is_some() || c.cd.is_some() {
             return refuse(&name, "its alternate cs and cd are not differentiated yet");
         }
-        if sp.kind[s] == SpringKind::Stable {
+        if sp.class(s).kind == SpringKind::Stable {
             return refuse(
                 &name,
                 &format!("springs[{s}] is a stable spring: not differentiated yet"),

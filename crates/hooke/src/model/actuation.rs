@@ -162,10 +162,12 @@ impl Controller {
             }
         };
         set(&mut springs.rest[s], self.rest);
-        set(&mut springs.k[s], self.k);
-        set(&mut springs.c[s], self.c);
-        set(&mut springs.cs[s], self.cs);
-        set(&mut springs.cd[s], self.cd);
+        springs.change(s, |c| {
+            set(&mut c.k, self.k);
+            set(&mut c.c, self.c);
+            set(&mut c.cs, self.cs);
+            set(&mut c.cd, self.cd);
+        });
     }
 }
 

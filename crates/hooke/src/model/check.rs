@@ -135,21 +135,9 @@ fn validate_springs(sp: &Springs, n: usize) -> Result<(), FieldError> {
             format!("{m} springs is more than 2^31 - 1"),
         ));
     }
-    if [
-        sp.b.len(),
-        sp.rest.len(),
-        sp.kind.len(),
-        sp.k.len(),
-        sp.c.len(),
-    ]
-    .into_iter()
-    .chain([
-        sp.cs.len(),
-        sp.cd.len(),
-        sp.damping.len(),
-        sp.break_strain.len(),
-    ])
-    .any(|l| l != m)
+    if [sp.b.len(), sp.rest.len(), sp.classes.len()]
+        .into_iter()
+        .any(|l| l != m)
     {
         return Err(FieldError::new(
             "springs",
@@ -197,8 +185,8 @@ fn validate_values(sp: &Springs, s: usize) -> Result<(), FieldError> {
             format!("{rest} is not a valid rest length; give a finite length >= 0 m"),
         ));
     }
-    nonneg_at(|| at("springs", s, "k"), sp.k[s], "N/m")?;
-    let bs = sp.break_strain[s];
+    nonneg_at(|| at("springs", s, "k"), sp.class(s).k, "N/m")?;
+    let bs = sp.class(s).break_strain;
     if bs.is_nan() || bs <= 0.0 {
         return Err(FieldError::new(
             at("springs", s, "break_strain"),
@@ -207,8 +195,8 @@ fn validate_values(sp: &Springs, s: usize) -> Result<(), FieldError> {
             ),
         ));
     }
-    nonneg_at(|| at("springs", s, "c"), sp.c[s], "N·s/m")?;
-    for (name, v) in [("cs", sp.cs[s]), ("cd", sp.cd[s])] {
+    nonneg_at(|| at("springs", s, "c"), sp.class(s).c, "N·s/m")?;
+    for (name, v) in [("cs", sp.class(s).cs), ("cd", sp.class(s).cd)] {
         if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
             return Err(FieldError::new(
                 at("springs", s, name),

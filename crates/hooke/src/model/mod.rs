@@ -15,6 +15,8 @@ pub(crate) mod contacts;
 mod env;
 mod nodes;
 mod sensor_type;
+mod spring_classes;
+mod spring_kind;
 mod springs;
 
 use crate::derived::Derived;
@@ -22,8 +24,8 @@ pub(crate) use adjacency::Adjacency;
 pub use env::{Environment, FieldKind, ForceField};
 pub use nodes::Nodes;
 pub(crate) use nodes::roughness_of;
-pub(crate) use springs::keep_map;
 pub use springs::{DampingMode, SpringKind, Springs};
+pub(crate) use springs::{SpringClass, keep_map};
 
 use crate::error::FieldError;
 use crate::mesh::Surface;
@@ -70,6 +72,7 @@ impl Model {
             surfaces: p.surfaces,
             adjacency: Derived::default(),
         };
+        m.springs.classes.seal();
         m.springs_changed()?;
         Ok(m)
     }

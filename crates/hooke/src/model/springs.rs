@@ -1,79 +1,13 @@
-//! The springs of a model, one array per attribute, and their kinds.
+//! The springs of a model: ends and rest lengths one array each, the rest by class.
 
+pub(crate) use super::spring_classes::{SpringClass, SpringClasses};
+pub use super::spring_kind::{DampingMode, SpringKind};
 use crate::real::Real;
 
-/// Spring families.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
-    serde(rename_all = "kebab-case")
-)]
-pub enum SpringKind {
-    /// Hooke spring-damper: pushes and pulls.
-    Spring,
-    /// Pulls only: no force while shorter than its rest length (seed 003's strings).
-    Rope,
-    /// Nissen's rigid, stable spring (seed 001): coefficients `cs`, `cd` in [0, 1] scaled by
-    /// the reduced mass and the step size.
-    Stable,
-}
-
-impl SpringKind {
-    /// All kinds, in the order of their names.
-    pub(crate) const ALL: [SpringKind; 3] =
-        [SpringKind::Spring, SpringKind::Rope, SpringKind::Stable];
-
-    /// The scene-format name: `spring`, `rope` or `stable`.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            SpringKind::Spring => "spring",
-            SpringKind::Rope => "rope",
-            SpringKind::Stable => "stable",
-        }
-    }
-
-    /// Parses a scene-format name.
-    pub(crate) fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == name)
-    }
-}
-
-/// How a spring's damping acts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema),
-    serde(rename_all = "kebab-case")
-)]
-pub enum DampingMode {
-    /// Along the spring only: −c·(u·(v_a − v_b))·u. Does not damp rigid rotation.
-    #[default]
-    Axial,
-    /// On the full relative velocity, −c·(v_a − v_b), as in seeds 000 and 003.
-    Isotropic,
-}
-
-impl DampingMode {
-    /// All modes.
-    pub(crate) const ALL: [DampingMode; 2] = [DampingMode::Axial, DampingMode::Isotropic];
-
-    /// The scene-format name: `axial` or `isotropic`.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            DampingMode::Axial => "axial",
-            DampingMode::Isotropic => "isotropic",
-        }
-    }
-
-    /// Parses a scene-format name.
-    pub(crate) fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == name)
-    }
-}
-
-/// Per-spring data, one array per attribute. The columns that drawing and analysis read
-/// have accessors; the full description of each spring is in [`Scene::to_builder`](crate::Scene::to_builder).
+/// Per-spring data: the ends and rest lengths one array each, the other parameters by
+/// class ([`SpringClasses`]: a few distinct sets in most scenes). The columns that drawing
+/// and analysis read have accessors; the full description of each spring is in
+/// [`Scene::to_builder`](crate::Scene::to_builder).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Springs {
     /// First end (node index).
@@ -82,20 +16,9 @@ pub struct Springs {
     pub(crate) b: Vec<u32>,
     /// Rest length \[m].
     pub(crate) rest: Vec<Real>,
-    /// Family.
-    pub(crate) kind: Vec<SpringKind>,
-    /// Stiffness k [N/m] (`spring` and `rope`; 0 for `stable`).
-    pub(crate) k: Vec<Real>,
-    /// Damping c [N·s/m] (`spring` and `rope`; 0 for `stable`).
-    pub(crate) c: Vec<Real>,
-    /// Nissen stiffness coefficient Cs in [0, 1] (`stable` only; 0 otherwise).
-    pub(crate) cs: Vec<Real>,
-    /// Nissen damping coefficient Cd in [0, 1] (`stable` only; 0 otherwise).
-    pub(crate) cd: Vec<Real>,
-    /// How the damping acts.
-    pub(crate) damping: Vec<DampingMode>,
-    /// Strain (ℓ − L)/L past which the spring tears; `Real::INFINITY` = never.
-    pub(crate) break_strain: Vec<Real>,
+    /// Everything else: kind, stiffness, damping, Nissen's coefficients, damping mode,
+    /// break strain.
+    pub(crate) classes: SpringClasses,
 }
 
 impl Springs {
@@ -106,14 +29,17 @@ impl Springs {
             a: Vec::with_capacity(m),
             b: Vec::with_capacity(m),
             rest: Vec::with_capacity(m),
-            kind: Vec::with_capacity(m),
-            k: Vec::with_capacity(m),
-            c: Vec::with_capacity(m),
-            cs: Vec::with_capacity(m),
-            cd: Vec::with_capacity(m),
-            damping: Vec::with_capacity(m),
-            break_strain: Vec::with_capacity(m),
+            classes: SpringClasses::with_capacity(m),
         }
+    }
+
+    /// Appends a spring from `a` to `b` with rest length `rest` \[m] and the parameters
+    /// of `class`.
+    pub(crate) fn push(&mut self, (a, b): (u32, u32), rest: Real, class: SpringClass) {
+        self.a.push(a);
+        self.b.push(b);
+        self.rest.push(rest);
+        self.classes.push(class);
     }
 
     /// First end of each spring (node index).
@@ -131,24 +57,42 @@ impl Springs {
         &self.rest
     }
 
-    /// Family of each spring.
-    pub fn kind(&self) -> &[SpringKind] {
-        &self.kind
+    /// Family of spring `s`.
+    pub fn kind(&self, s: usize) -> SpringKind {
+        self.classes.of(s).kind
     }
 
-    /// Stiffness k of each spring [N/m] (0 for `stable`).
-    pub fn k(&self) -> &[Real] {
-        &self.k
+    /// Stiffness k of spring `s` [N/m] (0 for `stable`).
+    pub fn k(&self, s: usize) -> Real {
+        self.classes.of(s).k
     }
 
-    /// Damping c of each spring [N·s/m] (0 for `stable`).
-    pub fn c(&self) -> &[Real] {
-        &self.c
+    /// Damping c of spring `s` [N·s/m] (0 for `stable`).
+    pub fn c(&self, s: usize) -> Real {
+        self.classes.of(s).c
     }
 
-    /// Strain (ℓ − L)/L past which each spring tears; infinite = never.
-    pub fn break_strain(&self) -> &[Real] {
-        &self.break_strain
+    /// Strain (ℓ − L)/L past which spring `s` tears; infinite = never.
+    pub fn break_strain(&self, s: usize) -> Real {
+        self.classes.of(s).break_strain
+    }
+
+    /// Whether some spring is of family `kind`.
+    pub fn any_of_kind(&self, kind: SpringKind) -> bool {
+        (0..self.len()).any(|s| self.kind(s) == kind)
+    }
+
+    /// The parameters of spring `s` besides its ends and rest length.
+    #[inline]
+    pub(crate) fn class(&self, s: usize) -> &SpringClass {
+        self.classes.of(s)
+    }
+
+    /// Changes the parameters of spring `s` (besides its ends and rest length) by `change`.
+    pub(crate) fn change(&mut self, s: usize, change: impl FnOnce(&mut SpringClass)) {
+        let mut class = *self.classes.of(s);
+        change(&mut class);
+        self.classes.set(s, class);
     }
 
     /// Number of springs.
@@ -182,13 +126,7 @@ impl Springs {
         filter(&mut self.a, keep);
         filter(&mut self.b, keep);
         filter(&mut self.rest, keep);
-        filter(&mut self.kind, keep);
-        filter(&mut self.k, keep);
-        filter(&mut self.c, keep);
-        filter(&mut self.cs, keep);
-        filter(&mut self.cd, keep);
-        filter(&mut self.damping, keep);
-        filter(&mut self.break_strain, keep);
+        self.classes.retain(keep);
         map
     }
 }

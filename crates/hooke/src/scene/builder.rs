@@ -7,7 +7,7 @@ use crate::contact::{Contacts, Roughness};
 use crate::error::FieldError;
 use crate::mesh::Surface;
 use crate::model::actuation::{Actuators, ControllerState};
-use crate::model::{Environment, Model, ModelParts, Nodes, SpringKind, Springs};
+use crate::model::{Environment, Model, ModelParts, Nodes, SpringClass, SpringKind, Springs};
 use crate::path::Anchor;
 use crate::real::{Real, Vec3};
 use crate::settings::Settings;
@@ -253,18 +253,16 @@ impl SceneBuilder {
                 None if a < n && b < n => (x[a] - x[b]).length(),
                 None => 0.0, // the bad index is reported by Model::validate
             };
-            springs.a.push(sp.a);
-            springs.b.push(sp.b);
-            springs.rest.push(rest);
-            springs.kind.push(sp.kind);
-            springs.k.push(sp.k);
-            springs.c.push(sp.c);
-            springs.cs.push(sp.cs);
-            springs.cd.push(sp.cd);
-            let damping = sp.damping.unwrap_or(self.settings.damping);
-            springs.damping.push(damping);
-            let strain = sp.break_strain.unwrap_or(Real::INFINITY);
-            springs.break_strain.push(strain);
+            let class = SpringClass {
+                kind: sp.kind,
+                k: sp.k,
+                c: sp.c,
+                cs: sp.cs,
+                cd: sp.cd,
+                damping: sp.damping.unwrap_or(self.settings.damping),
+                break_strain: sp.break_strain.unwrap_or(Real::INFINITY),
+            };
+            springs.push((sp.a, sp.b), rest, class);
         }
         Ok(springs)
     }
@@ -287,14 +285,18 @@ impl SceneBuilder {
             .map(|s| Spring {
                 a: sp.a[s],
                 b: sp.b[s],
-                kind: sp.kind[s],
-                k: sp.k[s],
-                c: sp.c[s],
-                cs: sp.cs[s],
-                cd: sp.cd[s],
+                kind: sp.class(s).kind,
+                k: sp.class(s).k,
+                c: sp.class(s).c,
+                cs: sp.class(s).cs,
+                cd: sp.class(s).cd,
                 rest: Some(sp.rest[s]),
-                damping: Some(sp.damping[s]),
-                break_strain: sp.break_strain[s].is_finite().then_some(sp.break_strain[s]),
+                damping: Some(sp.class(s).damping),
+                break_strain: sp
+                    .class(s)
+                    .break_strain
+                    .is_finite()
+                    .then_some(sp.class(s).break_strain),
             })
             .collect();
         SceneBuilder {

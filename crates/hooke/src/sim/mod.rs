@@ -13,9 +13,10 @@
 //! a checkpoint saves. The one change a step makes to the model is explicit: springs that
 //! tear are removed from it (see [`Simulation::step`]).
 
+mod last_good;
 mod watch;
 
-use watch::LastGood;
+use last_good::LastGood;
 
 use crate::audit::books::AuditBooks;
 use crate::audit::diverged::{Cause, Diverged, WatchReport};
@@ -190,7 +191,7 @@ impl Simulation {
     ///
     /// let mut sim = Simulation::new(builders::build("oscillator", &[]).unwrap());
     /// sim.edit(|b| b.springs[0].k *= 4.0).unwrap();
-    /// assert_eq!(sim.model().springs().k()[0], 400.0);
+    /// assert_eq!(sim.model().springs().k(0), 400.0);
     /// let e = sim.edit(|b| b.settings.substeps = 0).unwrap_err();
     /// assert_eq!(e.path, "settings.substeps");
     /// ```

@@ -11,20 +11,8 @@ use crate::diagnostics::Energy;
 use crate::forces::{Form, SpringCoeffs};
 use crate::real::Vec3;
 use crate::scene::Scene;
-use crate::state::State;
 
 use super::Simulation;
-
-/// The last state the watchdog passed.
-#[derive(Debug, Default)]
-pub(super) struct LastGood {
-    /// Whether the state itself is kept ([`Simulation::keep_last_good`]).
-    keep: bool,
-    /// Its step and time \[s].
-    pub at: Option<(u64, f64)>,
-    /// The state, where kept.
-    state: Option<State>,
-}
 
 impl Simulation {
     /// The energy audit since it started, with the energy now (pass [`Self::energy`]):
@@ -215,7 +203,7 @@ impl Simulation {
         let model = self.model();
         let h = self.settings().h();
         let co = SpringCoeffs::compile_in(model, &model.springs, h, Form::Forces, None);
-        measure::springs_strained(&co.k, model.springs().rest(), FLOOR_STRAIN)
+        measure::springs_strained(&co.k_column(), model.springs().rest(), FLOOR_STRAIN)
     }
 
     /// The weight of the free nodes, Σ|F_i| of the constant forces \[N].

@@ -15,7 +15,7 @@ use std::arch::x86_64::*;
 
 use glam::Vec3A;
 
-use super::slices::SpringSlices;
+use super::slices::{Coefs, SpringSlices};
 
 /// Whether the CPU runs the AVX2 kernel (cached by std after the first call).
 #[inline]
@@ -44,18 +44,25 @@ pub(super) fn springs<const ISO: bool, const ROPE: bool>(
     // (A window at node 0 gets its own copy without the subtractions: 6% fewer
     // instructions in the kernel.)
     unsafe {
-        if base == 0 {
-            springs_avx2::<ISO, ROPE, false>(s, x, v, 0, out)
-        } else {
-            springs_avx2::<ISO, ROPE, true>(s, x, v, base, out)
+        match (base == 0, matches!(s.coefs, Coefs::Classes { .. })) {
+            (true, false) => springs_avx2::<ISO, ROPE, false, false>(s, x, v, 0, out),
+            (true, true) => springs_avx2::<ISO, ROPE, false, true>(s, x, v, 0, out),
+            (false, false) => springs_avx2::<ISO, ROPE, true, false>(s, x, v, base, out),
+            (false, true) => springs_avx2::<ISO, ROPE, true, true>(s, x, v, base, out),
         }
     }
 }
 
 /// The AVX2 kernel: eight springs per iteration, the scalar kernel's operations in the
-/// same order. One kernel: its length is its maths.
+/// same order; with `CLASSES` the stiffness and axial damping looked up by each spring's
+/// class. One kernel: its length is its maths.
 #[target_feature(enable = "avx2")]
-unsafe fn springs_avx2<const ISO: bool, const ROPE: bool, const WINDOW: bool>(
+unsafe fn springs_avx2<
+    const ISO: bool,
+    const ROPE: bool,
+    const WINDOW: bool,
+    const CLASSES: bool,
+>(
     s: &SpringSlices,
     x: &[Vec3A],
     v: &[Vec3A],
@@ -75,6 +82,7 @@ unsafe fn springs_avx2<const ISO: bool, const ROPE: bool, const WINDOW: bool>(
     let tiny = _mm256_set1_ps(1e-12);
     // Damping power per lane: on·(c_ax·rel² + c_iso·|Δv|²) (not part of the forces).
     let mut power = zero;
+    let coefs = Columns::new(s.coefs);
     let mut j = 0;
     while j < m8 {
         // SAFETY (all loads below): j + 8 ≤ m8 ≤ len of every per-spring slice.
@@ -105,7 +113,9 @@ unsafe fn springs_avx2<const ISO: bool, const ROPE: bool, const WINDOW: bool>(
         let (dx, dy, dz) = transpose_in(diff(xp, 0), diff(xp, 1), diff(xp, 2), diff(xp, 3));
         let (ux, uy, uz) = transpose_in(diff(vp, 0), diff(vp, 1), diff(vp, 2), diff(vp, 3));
         let ld = |p: &[f32]| unsafe { _mm256_loadu_ps(p.as_ptr().add(j)) };
-        let (rest, k, ca) = (ld(s.rest), ld(s.k), ld(s.c_axial));
+        let rest = ld(s.rest);
+        // SAFETY: j + 8 ≤ m8 ≤ the springs' count (the caller checked the lengths).
+        let (k, ca) = unsafe { coefs.at::<CLASSES>(j) };
         // len = √(dx·dx + dy·dy + dz·dz), summed left to right like the scalar kernel.
         let len2 = _mm256_add_ps(
             _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
@@ -187,6 +197,67 @@ unsafe fn springs_avx2<const ISO: bool, const ROPE: bool, const WINDOW: bool>(
     // SAFETY: `lanes` holds eight f32.
     unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), power) };
     (m8, lanes.iter().sum())
+}
+
+/// The stiffness and axial damping as the kernel reads them: two columns, or each
+/// spring's class and the classes' values in two registers.
+struct Columns {
+    k: *const f32,
+    c_axial: *const f32,
+    index: *const u8,
+    class_k: __m256,
+    class_c: __m256,
+}
+
+impl Columns {
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn new(c: Coefs) -> Self {
+        let none = std::ptr::null();
+        match c {
+            Coefs::Columns { k, c_axial } => Columns {
+                k: k.as_ptr(),
+                c_axial: c_axial.as_ptr(),
+                index: none as *const u8,
+                class_k: _mm256_setzero_ps(),
+                class_c: _mm256_setzero_ps(),
+            },
+            Coefs::Classes { index, k, c_axial } => Columns {
+                k: none,
+                c_axial: none,
+                index: index.as_ptr(),
+                // SAFETY: eight f32 each.
+                class_k: unsafe { _mm256_loadu_ps(k.as_ptr()) },
+                class_c: unsafe { _mm256_loadu_ps(c_axial.as_ptr()) },
+            },
+        }
+    }
+
+    /// Springs j..j + 8's stiffness and axial damping (`CLASSES`: looked up by class, the
+    /// same values).
+    ///
+    /// # Safety
+    /// j + 8 is at most the springs' count, and `CLASSES` says which form `self` holds.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn at<const CLASSES: bool>(&self, j: usize) -> (__m256, __m256) {
+        // SAFETY: the caller's promise.
+        unsafe {
+            if CLASSES {
+                let bytes = _mm_loadl_epi64(self.index.add(j) as *const __m128i);
+                let idx = _mm256_cvtepu8_epi32(bytes);
+                (
+                    _mm256_permutevar8x32_ps(self.class_k, idx),
+                    _mm256_permutevar8x32_ps(self.class_c, idx),
+                )
+            } else {
+                (
+                    _mm256_loadu_ps(self.k.add(j)),
+                    _mm256_loadu_ps(self.c_axial.add(j)),
+                )
+            }
+        }
+    }
 }
 
 /// Transposes four rows (springs q | q+4, each x y z pad) into x, y, z columns with

@@ -23,7 +23,7 @@ mod slices;
 #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
 mod sums;
 
-pub(crate) use slices::SpringSlices;
+pub(crate) use slices::{CLASSES, Coefs, SpringSlices};
 
 use crate::layout::end_lists::EndLists;
 use crate::node_update::NodeTerms;
@@ -48,15 +48,10 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
     // not read them.
     let col = |l: usize, read: bool| l == m || (!read && l == 0);
     assert!(
-        [
-            s.a.len(),
-            s.b.len(),
-            s.rest.len(),
-            s.k.len(),
-            s.c_axial.len()
-        ]
-        .into_iter()
-        .all(|l| l == m)
+        [s.a.len(), s.b.len(), s.rest.len(), s.coefs.len()]
+            .into_iter()
+            .all(|l| l == m)
+            && s.coefs.consistent()
             && col(s.c_iso.len(), ISO)
             && col(s.compress.len(), ROPE)
             && x.len() == v.len(),

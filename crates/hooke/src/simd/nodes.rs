@@ -15,7 +15,7 @@ use std::arch::x86_64::*;
 use glam::Vec3A;
 
 use super::avx2::{available, transpose_in, transpose_out};
-use crate::forces::ConstForces;
+use crate::const_forces::ConstForces;
 use crate::layout::end_lists::{EndLists, LANES};
 use crate::node_update::NodeTerms;
 

@@ -2,6 +2,10 @@
 
 use crate::real::Real;
 
+/// Classes of stiffness and axial damping a table holds: the lanes of one AVX2 register
+/// (`forces/coef_classes.rs`).
+pub(crate) const CLASSES: usize = 8;
+
 /// Per-spring inputs of one chunk, all of the same length but `c_iso` and `compress`,
 /// which are empty where the kernel's variant does not read them (no isotropic damping,
 /// no ropes).
@@ -9,8 +13,41 @@ pub(crate) struct SpringSlices<'a> {
     pub a: &'a [u32],
     pub b: &'a [u32],
     pub rest: &'a [Real],
-    pub k: &'a [Real],
-    pub c_axial: &'a [Real],
+    pub coefs: Coefs<'a>,
     pub c_iso: &'a [Real],
     pub compress: &'a [Real],
+}
+
+/// The springs' stiffness and axial damping: one of each a spring, or a class a spring
+/// (`forces/coef_classes.rs`).
+#[derive(Clone, Copy)]
+pub(crate) enum Coefs<'a> {
+    /// Per spring: stiffness [N/m] and axial damping [N·s/m].
+    Columns { k: &'a [Real], c_axial: &'a [Real] },
+    /// Per spring its class; per class stiffness [N/m] and axial damping [N·s/m].
+    // (f64 builds have no SIMD kernel to read the tables.)
+    #[cfg_attr(feature = "f64", allow(dead_code))]
+    Classes {
+        index: &'a [u8],
+        k: &'a [Real; CLASSES],
+        c_axial: &'a [Real; CLASSES],
+    },
+}
+
+impl Coefs<'_> {
+    /// The number of springs.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Coefs::Columns { k, .. } => k.len(),
+            Coefs::Classes { index, .. } => index.len(),
+        }
+    }
+
+    /// Whether the columns agree in length.
+    pub(crate) fn consistent(&self) -> bool {
+        match self {
+            Coefs::Columns { k, c_axial } => k.len() == c_axial.len(),
+            Coefs::Classes { .. } => true,
+        }
+    }
 }

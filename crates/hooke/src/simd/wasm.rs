@@ -14,7 +14,7 @@ use core::arch::wasm32::*;
 
 use glam::Vec3A;
 
-use super::slices::SpringSlices;
+use super::slices::{Coefs, SpringSlices};
 
 /// Transposes four rows (x y z pad) into x, y, z columns.
 #[inline(always)]
@@ -75,7 +75,17 @@ pub(super) fn springs<const ISO: bool, const ROPE: bool>(
         let (dx, dy, dz) = transpose_in(diff(xp, 0), diff(xp, 1), diff(xp, 2), diff(xp, 3));
         let (ux, uy, uz) = transpose_in(diff(vp, 0), diff(vp, 1), diff(vp, 2), diff(vp, 3));
         let ld = |p: &[f32]| f32x4(p[j], p[j + 1], p[j + 2], p[j + 3]);
-        let (rest, k, ca) = (ld(s.rest), ld(s.k), ld(s.c_axial));
+        let rest = ld(s.rest);
+        let (k, ca) = match s.coefs {
+            Coefs::Columns { k, c_axial } => (ld(k), ld(c_axial)),
+            Coefs::Classes { index, k, c_axial } => {
+                let c = |t: &[f32; 8], q: usize| t[index[j + q] as usize];
+                (
+                    f32x4(c(k, 0), c(k, 1), c(k, 2), c(k, 3)),
+                    f32x4(c(c_axial, 0), c(c_axial, 1), c(c_axial, 2), c(c_axial, 3)),
+                )
+            }
+        };
         // len = √(dx·dx + dy·dy + dz·dz), summed left to right like the scalar kernel.
         let len2 = f32x4_add(
             f32x4_add(f32x4_mul(dx, dx), f32x4_mul(dy, dy)),

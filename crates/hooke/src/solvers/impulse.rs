@@ -103,7 +103,7 @@ impl<'a> Sweep<'a> {
     fn new(springs: &'a Springs, st: &State, w: &'a [Real], h: Real, warm: bool) -> Self {
         let sp = springs;
         let stable: Vec<usize> = (0..sp.len())
-            .filter(|&s| sp.kind[s] == SpringKind::Stable)
+            .filter(|&s| sp.class(s).kind == SpringKind::Stable)
             .collect();
         let j_acc = match (&st.impulses, warm) {
             (Some(prev), true) if prev.len() == sp.len() => prev.clone(),
@@ -131,7 +131,7 @@ impl<'a> Sweep<'a> {
             sw.dir[s] = u;
             sw.m_red[s] = 1.0 / wsum;
             let v_rel = u.dot(st.v[a] - st.v[b]);
-            sw.target[s] = (1.0 - sp.cd[s]) * v_rel - sp.cs[s] * (len - sp.rest[s]) / h;
+            sw.target[s] = (1.0 - sp.class(s).cd) * v_rel - sp.class(s).cs * (len - sp.rest[s]) / h;
         }
         sw
     }

@@ -201,7 +201,7 @@ impl<'a> Substeps<'a> {
         for s in 0..sp.len() {
             let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
             let wsum = w[a] + w[b];
-            let k = co.k[s] as f64;
+            let k = co.k(s) as f64;
             if wsum == 0.0 || k <= 0.0 {
                 continue;
             }
@@ -211,12 +211,12 @@ impl<'a> Substeps<'a> {
                 continue;
             }
             let cval = len - sp.rest[s] as f64;
-            if sp.kind[s] == SpringKind::Rope && cval < 0.0 {
+            if sp.class(s).kind == SpringKind::Rope && cval < 0.0 {
                 continue;
             }
             let u = [d[0] / len, d[1] / len, d[2] / len];
             let alpha = 1.0 / (k * hs * hs);
-            let gamma = alpha * (co.c_axial[s] + co.c_iso(s)) as f64 * hs;
+            let gamma = alpha * (co.c_axial(s) + co.c_iso(s)) as f64 * hs;
             let rel = sub(sub(x[a], x_prev[a]), sub(x[b], x_prev[b]));
             let moved = u[0] * rel[0] + u[1] * rel[1] + u[2] * rel[2];
             let dl = (-cval - gamma * moved) / ((1.0 + gamma) * wsum + alpha);

@@ -88,13 +88,13 @@ pub(crate) fn node_terms(
                 let j = sp.other_end(s, i);
                 let wj = nodes.inv_mass[j] as f64;
                 let w = wi + (wi * wj).sqrt();
-                if sp.kind[s] == SpringKind::Stable {
+                if sp.class(s).kind == SpringKind::Stable {
                     let mr = model.reduced_mass(s) as f64;
-                    t.w2_h2 += sp.cs[s] as f64 * mr * w;
-                    t.g_h += sp.cd[s] as f64 * mr * w;
+                    t.w2_h2 += sp.class(s).cs as f64 * mr * w;
+                    t.g_h += sp.class(s).cd as f64 * mr * w;
                 } else {
-                    t.w2 += sp.k[s] as f64 * w;
-                    t.g += sp.c[s] as f64 * w;
+                    t.w2 += sp.class(s).k as f64 * w;
+                    t.g += sp.class(s).c as f64 * w;
                 }
             }
             Some(t)
@@ -212,7 +212,7 @@ pub(crate) fn stiffest_spring(model: &Model, co: &SpringCoeffs, node: usize) -> 
     crate::forces::node_springs(adj, node).max_by(|&s, &t| {
         let rate = |s: u32| {
             let s = s as usize;
-            co.k[s] as f64
+            co.k(s) as f64
                 * (nodes.inv_mass[sp.a[s] as usize] + nodes.inv_mass[sp.b[s] as usize]) as f64
         };
         rate(s).total_cmp(&rate(t)).then(t.cmp(&s))

@@ -91,15 +91,15 @@ pub fn report(model: &Model, settings: &Settings) -> Report {
         .collect();
     let sp = &model.springs;
     let nissen = (0..sp.len())
-        .filter(|&s| sp.kind[s] == SpringKind::Stable)
+        .filter(|&s| sp.class(s).kind == SpringKind::Stable)
         .map(|s| {
             let (n, limit) = nissen_limit(model, s);
             NissenLimit {
                 spring: s as u32,
                 n,
                 limit,
-                cs: sp.cs[s],
-                cd: sp.cd[s],
+                cs: sp.class(s).cs,
+                cd: sp.class(s).cd,
             }
         })
         .collect();

@@ -95,10 +95,8 @@ impl SpringSet {
             .expect("actuated models have live springs");
         let base = &model.springs;
         live.rest[s] = base.rest[s];
-        live.k[s] = base.k[s];
-        live.c[s] = base.c[s];
-        live.cs[s] = base.cs[s];
-        live.cd[s] = base.cd[s];
+        // (The alternate values change only k, c, cs and cd: the described class back.)
+        live.change(s, |c| *c = *base.class(s));
         if active {
             ctl.apply(live);
         }
@@ -173,8 +171,11 @@ impl SpringSet {
 /// Per spring in kernel order, 1 + break strain: the spring tears once ℓ > L·(1 + ε)
 /// (infinite = never). `None` when no spring can tear.
 pub(crate) fn tear_limits(springs: &Springs, layout: &SpringLayout) -> Option<Vec<Real>> {
-    let bs = &springs.break_strain;
-    bs.iter()
-        .any(|b| b.is_finite())
-        .then(|| layout.order.iter().map(|&s| 1.0 + bs[s as usize]).collect())
+    let tears = springs
+        .classes
+        .table()
+        .iter()
+        .any(|c| c.break_strain.is_finite());
+    let limit = |&s: &u32| 1.0 + springs.break_strain(s as usize);
+    tears.then(|| layout.order.iter().map(limit).collect())
 }

@@ -17,9 +17,8 @@ fn unused_coefficient_columns_are_not_kept() {
     assert!(!plain.iso && !plain.rope && plain.columns_kept() == (0, 0));
     assert_eq!((plain.c_iso(3), plain.compress(3)), (0.0, 1.0));
     let sp = &mut scene.model.springs;
-    sp.kind[2] = SpringKind::Rope;
-    sp.damping[5] = DampingMode::Isotropic;
-    sp.c[5] = 0.25;
+    sp.change(2, |c| c.kind = SpringKind::Rope);
+    sp.change(5, |c| (c.damping, c.c) = (DampingMode::Isotropic, 0.25));
     let m = sp.len();
     let mixed = compile(&scene.model);
     assert_eq!(
@@ -28,4 +27,54 @@ fn unused_coefficient_columns_are_not_kept() {
     );
     assert_eq!((mixed.compress(2), mixed.compress(3)), (0.0, 1.0));
     assert_eq!((mixed.c_iso(5), mixed.c_iso(3)), (0.25, 0.0));
+}
+
+/// Stiffness and damping by class: a cloth's springs (structural, shear and bend) take
+/// a byte each, and the spring pass gives the forces and damping power of the same
+/// coefficients kept per spring, bit for bit (the SIMD kernel's class lookup and the
+/// scalar tail alike); a scene with more than eight distinct pairs keeps columns.
+#[test]
+fn coefficients_by_class_give_the_forces_of_columns_bit_for_bit() {
+    use crate::forces::spring_pass;
+    use crate::layout::SpringLayout;
+    use crate::real::{Real, Vec3};
+    let params = [
+        ("width".into(), "13".into()),
+        ("air_drag".into(), "0.2".into()),
+    ];
+    let mut scene = builders::build("cloth", &params).unwrap();
+    for (i, (x, v)) in scene.state.x.iter_mut().zip(&mut scene.state.v).enumerate() {
+        *x *= 1.0 + 0.01 * (i % 5) as Real; // stretched, and moving
+        *v = crate::vec3(0.01 * (i % 13) as Real, -0.02, 0.003 * (i % 7) as Real);
+    }
+    let model = &scene.model;
+    let layout = SpringLayout::new(model.nodes.len(), &model.springs);
+    let order = Some(&layout.order[..]);
+    let classes = SpringCoeffs::compile_in(model, &model.springs, 1e-3, Form::Forces, order);
+    let table = classes.classes.as_ref().expect("a cloth has few classes");
+    assert_eq!(table.index.len(), model.springs.len());
+    let columns = classes.clone().with_columns();
+    assert!(columns.classes.is_none());
+    let (x, v) = (&scene.state.x, &scene.state.v);
+    let forces = |co: &SpringCoeffs| {
+        let mut out = vec![Vec3::ZERO; layout.len()];
+        let power = spring_pass(&layout, co, x, v, &mut out);
+        (
+            out.iter()
+                .flat_map(|f| f.to_array())
+                .map(Real::to_bits)
+                .collect::<Vec<_>>(),
+            power,
+        )
+    };
+    let (by_class, by_column) = (forces(&classes), forces(&columns));
+    assert!(by_class.1 > 0.0);
+    assert_eq!(by_class, by_column);
+    // Nine distinct stiffnesses: columns.
+    for s in 0..9 {
+        scene.model.springs.change(s, |c| c.k = 100.0 + s as Real);
+    }
+    let many =
+        SpringCoeffs::compile_in(&scene.model, &scene.model.springs, 1e-3, Form::Forces, None);
+    assert!(many.classes.is_none() && many.k(8) == 108.0);
 }

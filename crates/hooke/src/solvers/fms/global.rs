@@ -17,8 +17,8 @@ use crate::state::State;
 
 /// The weights of one spring in the matrix: h²·k and h·c.
 fn spring_weights(co: &SpringCoeffs, s: usize, h: f64) -> (f64, f64) {
-    let k = co.k[s] as f64;
-    let c = (co.c_axial[s] + co.c_iso(s)) as f64;
+    let k = co.k(s) as f64;
+    let c = (co.c_axial(s) + co.c_iso(s)) as f64;
     (h * h * k, h * c)
 }
 
@@ -174,7 +174,7 @@ impl Global<'_> {
         let mut pull = self.pull.lock().unwrap_or_else(|e| e.into_inner());
         pull.resize(sp.len(), [0.0; 3]); // (every entry is written below)
         par::chunks_mut(&mut pull, par::SPRING_CHUNK, |start, part| {
-            local::pulls(sp, &self.co.k, h2, x, (start, part));
+            local::pulls(sp, self.co.k_slice(), h2, x, (start, part));
         });
         pull
     }

@@ -33,7 +33,7 @@ pub(crate) fn pull(sp: &Springs, k: &[Real], h2: f64, x: &[V3], s: usize) -> V3 
     let p = [x[a][0] - x[b][0], x[a][1] - x[b][1], x[a][2] - x[b][2]];
     let len = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
     let rest = sp.rest[s] as f64;
-    let scale = if sp.kind[s] == SpringKind::Rope && len < rest {
+    let scale = if sp.class(s).kind == SpringKind::Rope && len < rest {
         1.0
     } else if len > 0.0 {
         rest / len
@@ -80,9 +80,9 @@ mod avx2 {
 
     /// All bits set in the lanes of ropes, none in the others'.
     #[inline(always)]
-    fn rope_lanes(kind: &[SpringKind]) -> __m256d {
+    fn rope_lanes(sp: &Springs, s: usize) -> __m256d {
         let mask = |l: usize| {
-            if kind[l] == SpringKind::Rope {
+            if sp.kind(s + l) == SpringKind::Rope {
                 f64::from_bits(!0)
             } else {
                 0.0
@@ -120,7 +120,7 @@ mod avx2 {
             let len = _mm256_sqrt_pd(sq);
             // SAFETY: four Reals each (load4 slices).
             let (rest, kv) = unsafe { (load4(&sp.rest[s..]), load4(&k[s..])) };
-            let rope = rope_lanes(&sp.kind[s..s + 4]);
+            let rope = rope_lanes(sp, s);
             let positive = _mm256_cmp_pd::<_CMP_GT_OQ>(len, zero);
             let slack = _mm256_and_pd(rope, _mm256_cmp_pd::<_CMP_LT_OQ>(len, rest));
             let scale = _mm256_blendv_pd(zero, _mm256_div_pd(rest, len), positive);

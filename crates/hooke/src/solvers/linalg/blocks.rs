@@ -184,10 +184,10 @@ impl SpringTerms {
     /// From compiled coefficients in the user's order.
     pub(crate) fn new(co: &crate::forces::SpringCoeffs) -> Self {
         Self {
-            k: co.k.iter().map(|&k| k as f64).collect(),
-            c_axial: co.c_axial.iter().map(|&c| c as f64).collect(),
-            c_iso: (0..co.k.len()).map(|s| co.c_iso(s) as f64).collect(),
-            rope: (0..co.k.len()).map(|s| co.compress(s) == 0.0).collect(),
+            k: (0..co.len()).map(|s| co.k(s) as f64).collect(),
+            c_axial: (0..co.len()).map(|s| co.c_axial(s) as f64).collect(),
+            c_iso: (0..co.len()).map(|s| co.c_iso(s) as f64).collect(),
+            rope: (0..co.len()).map(|s| co.compress(s) == 0.0).collect(),
         }
     }
 }

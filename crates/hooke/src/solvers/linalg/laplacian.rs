@@ -147,7 +147,7 @@ impl Laplacian {
             q[self.diag[k]] += model.nodes.mass[i as usize] as f64 + w.diag;
         }
         for s in 0..model.springs.len() {
-            let weight = w.wk * co.k[s] as f64 + w.wc * (co.c_axial[s] + co.c_iso(s)) as f64;
+            let weight = w.wk * co.k(s) as f64 + w.wc * (co.c_axial(s) + co.c_iso(s)) as f64;
             let [da, db, off] = self.slots[s];
             for d in [da, db].into_iter().flatten() {
                 q[d] += weight;

@@ -77,7 +77,7 @@ pub(crate) fn find<'a>(
         let (x0, v0) = (start.x0[i], start.v0[i]);
         y[i] = std::array::from_fn(|k| x0[k] + h * v0[k] + h * h * f[k] / m);
         let springs = adj.as_a(i).iter().chain(adj.as_b(i));
-        let k: f64 = springs.map(|&s| co.k[s as usize] as f64).sum();
+        let k: f64 = springs.map(|&s| co.k(s as usize) as f64).sum();
         planes.add(&Candidate {
             i,
             m,

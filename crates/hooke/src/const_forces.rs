@@ -68,13 +68,12 @@ impl<'a> ConstForces<'a> {
     }
 
     /// Every node's force, in order \[N].
-    pub(crate) fn iter(&self) -> impl Iterator<Item = Vec3> + 'a {
-        let f = *self;
-        (0..f.len()).map(move |i| f.at(i))
+    pub(crate) fn iter(self) -> impl Iterator<Item = Vec3> + 'a {
+        (0..self.len()).map(move |i| self.at(i))
     }
 
     /// Every node's force, kept \[N].
-    pub(crate) fn to_vec(&self) -> Vec<Vec3> {
+    pub(crate) fn to_vec(self) -> Vec<Vec3> {
         self.iter().collect()
     }
 }
@@ -96,15 +95,5 @@ impl Iterator for Walk<'_> {
             Walk::Gravity(g, mass) => mass.next().map(|&m| *g * m),
             Walk::Nodes(f) => f.next().copied(),
         }
-    }
-}
-
-/// What a model's constant forces compile to: one force per node where fields add to
-/// gravity, else nothing (read through [`ConstForces::of`]).
-pub(crate) fn kept_constant_forces(model: &Model) -> Vec<Vec3> {
-    if model.env.fields.is_empty() {
-        Vec::new()
-    } else {
-        super::constant_forces(model)
     }
 }

@@ -1,0 +1,61 @@
+//! Stiffness and axial damping by class: where a scene's springs have at most eight
+//! distinct (k, c_ax) pairs once compiled (cloth, jelly and converted meshes have two to
+//! four: structural, shear, bend), each spring keeps a byte, its pair's index, instead of
+//! two coefficients (8 B): the spring kernel looks the pair up in one register
+//! (`vpermps`), the scalar kernel in a table. The values are the compiled ones exactly, so
+//! every force is the same, bit for bit.
+
+use crate::real::Real;
+pub(crate) use crate::simd::CLASSES;
+
+/// Each spring's class and the classes' coefficients.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct CoefClasses {
+    /// Per spring, its class.
+    pub index: Vec<u8>,
+    /// Stiffness of each class [N/m] (unused classes 0).
+    pub k: [Real; CLASSES],
+    /// Axial damping of each class [N·s/m] (unused classes 0).
+    pub c_axial: [Real; CLASSES],
+}
+
+impl CoefClasses {
+    /// The classes of the per-spring coefficients `k` and `c_axial`, or `None` where they
+    /// have more than [`CLASSES`] distinct pairs (bit for bit: −0 and +0 differ).
+    pub(crate) fn of(k: &[Real], c_axial: &[Real]) -> Option<Self> {
+        let mut out = CoefClasses {
+            index: Vec::with_capacity(k.len()),
+            k: [0.0; CLASSES],
+            c_axial: [0.0; CLASSES],
+        };
+        let mut used = 0;
+        for (&ks, &cs) in k.iter().zip(c_axial) {
+            let same = |c: &usize| {
+                out.k[*c].to_bits() == ks.to_bits() && out.c_axial[*c].to_bits() == cs.to_bits()
+            };
+            let c = match (0..used).find(same) {
+                Some(c) => c,
+                None if used < CLASSES => {
+                    (out.k[used], out.c_axial[used]) = (ks, cs);
+                    used += 1;
+                    used - 1
+                }
+                None => return None,
+            };
+            out.index.push(c as u8);
+        }
+        Some(out)
+    }
+
+    /// The stiffness of spring `p` [N/m].
+    #[inline(always)]
+    pub(crate) fn k(&self, p: usize) -> Real {
+        self.k[self.index[p] as usize]
+    }
+
+    /// The axial damping of spring `p` [N·s/m].
+    #[inline(always)]
+    pub(crate) fn c_axial(&self, p: usize) -> Real {
+        self.c_axial[self.index[p] as usize]
+    }
+}
