@@ -151,8 +151,9 @@ impl SpringCoeffs {
         (0..self.len()).map(|p| self.c_axial(p)).collect()
     }
 
-    /// The stiffness as one column [N/m], for a kernel that reads it so (fast mass-spring's
-    /// local step): the classes' values written out.
+    /// The stiffness and axial damping as columns, for a pass that reads them spring by
+    /// spring many times (fast mass-spring's local step, XPBD's projections): the classes'
+    /// values written out.
     pub(crate) fn with_columns(mut self) -> Self {
         if self.classes.is_some() {
             (self.k, self.c_axial) = (self.k_column(), self.c_axial_column());
@@ -165,6 +166,12 @@ impl SpringCoeffs {
     pub(crate) fn k_slice(&self) -> &[Real] {
         assert!(self.classes.is_none(), "stiffness kept by class");
         &self.k
+    }
+
+    /// The axial damping column [N·s/m] where kept (see [`Self::with_columns`]).
+    pub(crate) fn c_axial_slice(&self) -> &[Real] {
+        assert!(self.classes.is_none(), "axial damping kept by class");
+        &self.c_axial
     }
 
     /// The stiffness and axial damping of positions `r`, as the SIMD kernels read them.

@@ -185,8 +185,9 @@ fn validate_values(sp: &Springs, s: usize) -> Result<(), FieldError> {
             format!("{rest} is not a valid rest length; give a finite length >= 0 m"),
         ));
     }
-    nonneg_at(|| at("springs", s, "k"), sp.class(s).k, "N/m")?;
-    let bs = sp.class(s).break_strain;
+    let cl = sp.class(s);
+    nonneg_at(|| at("springs", s, "k"), cl.k, "N/m")?;
+    let bs = cl.break_strain;
     if bs.is_nan() || bs <= 0.0 {
         return Err(FieldError::new(
             at("springs", s, "break_strain"),
@@ -195,8 +196,8 @@ fn validate_values(sp: &Springs, s: usize) -> Result<(), FieldError> {
             ),
         ));
     }
-    nonneg_at(|| at("springs", s, "c"), sp.class(s).c, "N·s/m")?;
-    for (name, v) in [("cs", sp.class(s).cs), ("cd", sp.class(s).cd)] {
+    nonneg_at(|| at("springs", s, "c"), cl.c, "N·s/m")?;
+    for (name, v) in [("cs", cl.cs), ("cd", cl.cd)] {
         if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
             return Err(FieldError::new(
                 at("springs", s, name),

@@ -79,7 +79,13 @@ impl Springs {
 
     /// Whether some spring is of family `kind`.
     pub fn any_of_kind(&self, kind: SpringKind) -> bool {
-        (0..self.len()).any(|s| self.kind(s) == kind)
+        self.may_have_kind(kind) && (0..self.len()).any(|s| self.kind(s) == kind)
+    }
+
+    /// Whether some class of the table is of family `kind` (false: no spring is; true:
+    /// some spring may be — a class no spring uses any longer stays in the table).
+    pub(crate) fn may_have_kind(&self, kind: SpringKind) -> bool {
+        self.classes.table().iter().any(|c| c.kind == kind)
     }
 
     /// The parameters of spring `s` besides its ends and rest length.

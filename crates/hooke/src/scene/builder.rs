@@ -282,21 +282,20 @@ impl SceneBuilder {
             .collect();
         let sp = &m.springs;
         let springs = (0..sp.len())
-            .map(|s| Spring {
-                a: sp.a[s],
-                b: sp.b[s],
-                kind: sp.class(s).kind,
-                k: sp.class(s).k,
-                c: sp.class(s).c,
-                cs: sp.class(s).cs,
-                cd: sp.class(s).cd,
-                rest: Some(sp.rest[s]),
-                damping: Some(sp.class(s).damping),
-                break_strain: sp
-                    .class(s)
-                    .break_strain
-                    .is_finite()
-                    .then_some(sp.class(s).break_strain),
+            .map(|s| {
+                let cl = sp.class(s);
+                Spring {
+                    a: sp.a[s],
+                    b: sp.b[s],
+                    kind: cl.kind,
+                    k: cl.k,
+                    c: cl.c,
+                    cs: cl.cs,
+                    cd: cl.cd,
+                    rest: Some(sp.rest[s]),
+                    damping: Some(cl.damping),
+                    break_strain: cl.break_strain.is_finite().then_some(cl.break_strain),
+                }
             })
             .collect();
         SceneBuilder {

@@ -60,7 +60,9 @@ impl Solver for Xpbd {
         let fixed = ws.fixed(ctx.model);
         let hs = ctx.h as f64 / substeps as f64;
         let springs = ws.springs.values(ctx.model);
-        let co = SpringCoeffs::compile_in(ctx.model, springs, hs as Real, Form::Forces, None);
+        // (Columns: the projection reads every spring's coefficients once a substep.)
+        let co = SpringCoeffs::compile_in(ctx.model, springs, hs as Real, Form::Forces, None)
+            .with_columns();
         let surfaces = SolverContacts::new(ctx.model, (ctx.t0, ctx.t1()), &st.x);
         let mut sub = Substeps::new(ctx.model, springs, &co, &fixed, hs, st);
         let (mut touched, mut pairs) = (Vec::new(), 0);
@@ -198,10 +200,11 @@ impl<'a> Substeps<'a> {
     fn project(&mut self) {
         let (sp, co, hs) = (self.springs, self.co, self.hs);
         let (x, x_prev, w) = (&mut self.x, &self.x_prev, &self.w);
+        let (k_col, c_col) = (co.k_slice(), co.c_axial_slice());
         for s in 0..sp.len() {
             let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
             let wsum = w[a] + w[b];
-            let k = co.k(s) as f64;
+            let k = k_col[s] as f64;
             if wsum == 0.0 || k <= 0.0 {
                 continue;
             }
@@ -211,12 +214,12 @@ impl<'a> Substeps<'a> {
                 continue;
             }
             let cval = len - sp.rest[s] as f64;
-            if sp.class(s).kind == SpringKind::Rope && cval < 0.0 {
+            if cval < 0.0 && sp.kind(s) == SpringKind::Rope {
                 continue;
             }
             let u = [d[0] / len, d[1] / len, d[2] / len];
             let alpha = 1.0 / (k * hs * hs);
-            let gamma = alpha * (co.c_axial(s) + co.c_iso(s)) as f64 * hs;
+            let gamma = alpha * (c_col[s] + co.c_iso(s)) as f64 * hs;
             let rel = sub(sub(x[a], x_prev[a]), sub(x[b], x_prev[b]));
             let moved = u[0] * rel[0] + u[1] * rel[1] + u[2] * rel[2];
             let dl = (-cval - gamma * moved) / ((1.0 + gamma) * wsum + alpha);

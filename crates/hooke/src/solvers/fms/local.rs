@@ -33,7 +33,7 @@ pub(crate) fn pull(sp: &Springs, k: &[Real], h2: f64, x: &[V3], s: usize) -> V3 
     let p = [x[a][0] - x[b][0], x[a][1] - x[b][1], x[a][2] - x[b][2]];
     let len = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
     let rest = sp.rest[s] as f64;
-    let scale = if sp.class(s).kind == SpringKind::Rope && len < rest {
+    let scale = if len < rest && sp.kind(s) == SpringKind::Rope {
         1.0
     } else if len > 0.0 {
         rest / len
@@ -105,6 +105,7 @@ mod avx2 {
         let n4 = out.len() / 4 * 4;
         let flat = x.as_flattened();
         let (zero, one, h2v) = (_mm256_setzero_pd(), _mm256_set1_pd(1.0), _mm256_set1_pd(h2));
+        let ropes = sp.may_have_kind(SpringKind::Rope);
         for (c, o4) in out[..n4].chunks_exact_mut(4).enumerate() {
             let s = start + 4 * c;
             let (a, b) = (&sp.a[s..s + 4], &sp.b[s..s + 4]);
@@ -120,7 +121,7 @@ mod avx2 {
             let len = _mm256_sqrt_pd(sq);
             // SAFETY: four Reals each (load4 slices).
             let (rest, kv) = unsafe { (load4(&sp.rest[s..]), load4(&k[s..])) };
-            let rope = rope_lanes(sp, s);
+            let rope = if ropes { rope_lanes(sp, s) } else { zero };
             let positive = _mm256_cmp_pd::<_CMP_GT_OQ>(len, zero);
             let slack = _mm256_and_pd(rope, _mm256_cmp_pd::<_CMP_LT_OQ>(len, rest));
             let scale = _mm256_blendv_pd(zero, _mm256_div_pd(rest, len), positive);
