@@ -70,7 +70,7 @@ pub fn spring_pass_matches_scalar() -> Result<usize, String> {
         let scene = b.build().map_err(|e| e.to_string())?;
         let (model, springs) = (&scene.model, &scene.model.springs);
         let layout = SpringLayout::new(model.nodes.len(), springs);
-        let order = Some(&layout.order[..]);
+        let order = layout.order();
         let co = SpringCoeffs::compile_in(model, springs, 0.001, Form::Forces, order);
         let (x, v) = (&scene.state.x, &scene.state.v);
         let m = layout.len();
@@ -84,7 +84,7 @@ pub fn spring_pass_matches_scalar() -> Result<usize, String> {
             if bits(f) != bits(s) || !f.iter().all(|c| c.is_finite()) {
                 return Err(format!(
                     "spring {} (kernel position {p}): SIMD {f:?} vs scalar {s:?}",
-                    layout.order[p]
+                    layout.user(p)
                 ));
             }
         }

@@ -22,6 +22,8 @@ pub(crate) mod sweep_slots;
 
 use std::ops::Range;
 
+use std::sync::Arc;
+
 use crate::derived::Derived;
 use crate::model::Springs;
 use crate::real::Real;
@@ -29,18 +31,22 @@ use crate::real::Real;
 /// Spring topology and rest lengths in kernel order.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct SpringLayout {
-    /// Kernel position → the user's spring index.
-    pub order: Vec<u32>,
+    /// Kernel position → the user's spring index; empty where the user's springs are in
+    /// kernel order already (each from its lower node, sorted: the built-in cloth, jelly
+    /// and string), read through [`Self::order`] and [`Self::user`].
+    order: Vec<u32>,
     /// The user's spring index → kernel position, built on first use ([`Self::pos_of`]):
     /// only muscles, controllers, tearing and the GPU backend ask, so most simulations never
     /// hold it (4 B a spring).
     pos_of: Derived<Vec<u32>>,
-    /// End a of each position: the spring's lower-numbered node (non-decreasing).
-    pub a: Vec<u32>,
+    /// End a of each position: the spring's lower-numbered node (non-decreasing). The
+    /// model's own column where the order is the user's (one copy kept).
+    pub a: Arc<Vec<u32>>,
     /// End b of each position: the higher-numbered node (increasing within each a).
-    pub b: Vec<u32>,
-    /// Rest length of each position \[m].
-    pub rest: Vec<Real>,
+    pub b: Arc<Vec<u32>>,
+    /// Rest length of each position \[m] (a writer clones a shared column first:
+    /// `Arc::make_mut`).
+    pub rest: Arc<Vec<Real>>,
     /// `n + 1` offsets: node i is end a of positions `a_start[i]..a_start[i+1]`.
     pub a_start: Vec<u32>,
     /// `n + 1` offsets into `b_pos`.
@@ -76,11 +82,20 @@ impl SpringLayout {
             let run = &mut order[a_start[i] as usize..a_start[i + 1] as usize];
             run.sort_by_key(|&s| hi(s as usize)); // stable
         }
-        let a: Vec<u32> = order.iter().map(|&s| lo(s as usize)).collect();
-        let b: Vec<u32> = order.iter().map(|&s| hi(s as usize)).collect();
-        let rest = order.iter().map(|&s| sp.rest[s as usize]).collect();
+        // The user's springs in kernel order already: the model's columns shared.
+        let same = |(p, &s): (usize, &u32)| p == s as usize && sp.a[p] < sp.b[p];
+        let kernel_order = order.iter().enumerate().all(same);
+        let (a, b, rest) = if kernel_order {
+            order = Vec::new();
+            (sp.a.clone(), sp.b.clone(), sp.rest.clone())
+        } else {
+            let a: Vec<u32> = order.iter().map(|&s| lo(s as usize)).collect();
+            let b: Vec<u32> = order.iter().map(|&s| hi(s as usize)).collect();
+            let rest = order.iter().map(|&s| sp.rest[s as usize]).collect();
+            (Arc::new(a), Arc::new(b), Arc::new(rest))
+        };
         let mut b_start = vec![0u32; n + 1];
-        for &e in &b {
+        for &e in b.iter() {
             b_start[e as usize + 1] += 1;
         }
         for i in 0..n {
@@ -117,9 +132,27 @@ impl SpringLayout {
         a.zip(b).map(|(a, b)| ([a[0], a[1]], [b[0], b[1]]))
     }
 
+    /// Kernel position → the user's spring index, or `None` where they are the same.
+    pub(crate) fn order(&self) -> Option<&[u32]> {
+        (!self.order.is_empty()).then_some(&self.order[..])
+    }
+
+    /// The user's index of the spring at kernel position `p`.
+    #[inline]
+    pub(crate) fn user(&self, p: usize) -> usize {
+        if self.order.is_empty() {
+            p
+        } else {
+            self.order[p] as usize
+        }
+    }
+
     /// The kernel position of the user's spring `s` (the inverse of `order`, built on the
     /// first call).
     pub(crate) fn pos_of(&self, s: usize) -> usize {
+        if self.order.is_empty() {
+            return s;
+        }
         let inverse = self.pos_of.get_or_init(|| {
             let mut pos_of = vec![0u32; self.order.len()];
             for (p, &s) in self.order.iter().enumerate() {

@@ -51,7 +51,7 @@ impl SweepPlan {
     pub(crate) fn with_segments(n: usize, layout: &SpringLayout, seg: usize) -> Self {
         let count = n.div_ceil(seg);
         let mut zone: Vec<u32> = (0..count).map(|t| ((t + 1) * seg).min(n) as u32).collect();
-        for (&a, &b) in layout.a.iter().zip(&layout.b) {
+        for (&a, &b) in layout.a.iter().zip(layout.b.iter()) {
             let ta = a as usize / seg;
             if ta != b as usize / seg {
                 zone[ta] = zone[ta].min(a);

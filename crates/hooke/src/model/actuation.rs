@@ -24,6 +24,8 @@
 //! **Muscles** scale a spring's rest length by 1 + a·s(t) with s = sin(2π·f·t + φ), or by
 //! 1 + a·u with u an actuation value from [`crate::Control::actuation`].
 
+use std::sync::Arc;
+
 use super::Springs;
 pub use super::sensor_type::SensorType;
 use crate::error::FieldError;
@@ -161,7 +163,9 @@ impl Controller {
                 *dst = v;
             }
         };
-        set(&mut springs.rest[s], self.rest);
+        if let Some(r) = self.rest {
+            Arc::make_mut(&mut springs.rest)[s] = r;
+        }
         springs.change(s, |c| {
             set(&mut c.k, self.k);
             set(&mut c.c, self.c);

@@ -2,6 +2,8 @@
 
 pub(crate) use super::spring_classes::{SpringClass, SpringClasses};
 pub use super::spring_kind::{DampingMode, SpringKind};
+use std::sync::Arc;
+
 use crate::real::Real;
 
 /// Per-spring data: the ends and rest lengths one array each, the other parameters by
@@ -10,12 +12,14 @@ use crate::real::Real;
 /// [`Scene::to_builder`](crate::Scene::to_builder).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Springs {
-    /// First end (node index).
-    pub(crate) a: Vec<u32>,
-    /// Second end (node index).
-    pub(crate) b: Vec<u32>,
-    /// Rest length \[m].
-    pub(crate) rest: Vec<Real>,
+    /// First end (node index). (Shared with the kernel layout where the springs are
+    /// listed in kernel order, as the built-in cloth, jelly and string list them: one
+    /// copy; a writer clones it first, `Arc::make_mut`.)
+    pub(crate) a: Arc<Vec<u32>>,
+    /// Second end (node index) (shared likewise).
+    pub(crate) b: Arc<Vec<u32>>,
+    /// Rest length \[m] (shared likewise).
+    pub(crate) rest: Arc<Vec<Real>>,
     /// Everything else: kind, stiffness, damping, Nissen's coefficients, damping mode,
     /// break strain.
     pub(crate) classes: SpringClasses,
@@ -26,9 +30,9 @@ impl Springs {
     /// twice the room they need).
     pub(crate) fn with_capacity(m: usize) -> Self {
         Self {
-            a: Vec::with_capacity(m),
-            b: Vec::with_capacity(m),
-            rest: Vec::with_capacity(m),
+            a: Arc::new(Vec::with_capacity(m)),
+            b: Arc::new(Vec::with_capacity(m)),
+            rest: Arc::new(Vec::with_capacity(m)),
             classes: SpringClasses::with_capacity(m),
         }
     }
@@ -36,9 +40,9 @@ impl Springs {
     /// Appends a spring from `a` to `b` with rest length `rest` \[m] and the parameters
     /// of `class`.
     pub(crate) fn push(&mut self, (a, b): (u32, u32), rest: Real, class: SpringClass) {
-        self.a.push(a);
-        self.b.push(b);
-        self.rest.push(rest);
+        Arc::make_mut(&mut self.a).push(a);
+        Arc::make_mut(&mut self.b).push(b);
+        Arc::make_mut(&mut self.rest).push(rest);
         self.classes.push(class);
     }
 
@@ -129,9 +133,9 @@ impl Springs {
             let mut it = keep.iter();
             v.retain(|_| *it.next().expect("one flag per spring"));
         }
-        filter(&mut self.a, keep);
-        filter(&mut self.b, keep);
-        filter(&mut self.rest, keep);
+        filter(Arc::make_mut(&mut self.a), keep);
+        filter(Arc::make_mut(&mut self.b), keep);
+        filter(Arc::make_mut(&mut self.rest), keep);
         self.classes.retain(keep);
         map
     }

@@ -2,6 +2,7 @@
 //! are the values in effect (controllers' alternate values, muscles' rest lengths), the
 //! kernel order ([`SpringLayout`]) and the coefficients compiled for the step size.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::forces::{Form, SpringCoeffs};
@@ -94,7 +95,7 @@ impl SpringSet {
             .as_mut()
             .expect("actuated models have live springs");
         let base = &model.springs;
-        live.rest[s] = base.rest[s];
+        Arc::make_mut(&mut live.rest)[s] = base.rest[s];
         // (The alternate values change only k, c, cs and cd: the described class back.)
         live.change(s, |c| *c = *base.class(s));
         if active {
@@ -106,7 +107,7 @@ impl SpringSet {
             }
         }
         let p = self.layout.pos_of(s);
-        self.layout.rest[p] = live.rest[s];
+        Arc::make_mut(&mut self.layout.rest)[p] = live.rest[s];
     }
 
     /// Sets each muscle's rest length in effect to `rests` \[m] (a checkpoint's).
@@ -116,9 +117,9 @@ impl SpringSet {
         };
         for (m, &r) in muscles.iter().zip(rests) {
             let s = m.spring as usize;
-            live.rest[s] = r;
+            Arc::make_mut(&mut live.rest)[s] = r;
             let p = self.layout.pos_of(s);
-            self.layout.rest[p] = r;
+            Arc::make_mut(&mut self.layout.rest)[p] = r;
         }
     }
 
@@ -133,9 +134,9 @@ impl SpringSet {
         for (m, &rest) in muscles.iter().zip(&self.muscle_rest) {
             let s = m.spring as usize;
             let r = rest * m.factor(t, u);
-            live.rest[s] = r;
+            Arc::make_mut(&mut live.rest)[s] = r;
             let p = layout.pos_of(s);
-            layout.rest[p] = r;
+            Arc::make_mut(&mut layout.rest)[p] = r;
         }
     }
 
@@ -151,7 +152,7 @@ impl SpringSet {
             Form::Forces
         };
         let springs = self.live.as_ref().unwrap_or(&model.springs);
-        let order = Some(&self.layout.order[..]);
+        let order = self.layout.order();
         self.forces = SpringCoeffs::compile_in(model, springs, h, form, order);
         self.impulses = impulse_form
             .then(|| SpringCoeffs::compile_in(model, springs, h, Form::StableImpulses, order));
@@ -176,6 +177,6 @@ pub(crate) fn tear_limits(springs: &Springs, layout: &SpringLayout) -> Option<Ve
         .table()
         .iter()
         .any(|c| c.break_strain.is_finite());
-    let limit = |&s: &u32| 1.0 + springs.break_strain(s as usize);
-    tears.then(|| layout.order.iter().map(limit).collect())
+    let limit = |p: usize| 1.0 + springs.break_strain(layout.user(p));
+    tears.then(|| (0..layout.len()).map(limit).collect())
 }

@@ -65,7 +65,7 @@ pub(crate) fn overstrained(layout: &SpringLayout, limits: &[Real], x: &[Vec3]) -
     }
     let mut out: Vec<u32> = (0..n)
         .filter(|&p| past(p))
-        .map(|p| layout.order[p])
+        .map(|p| layout.user(p) as u32)
         .collect();
     out.sort_unstable();
     out

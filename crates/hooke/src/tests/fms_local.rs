@@ -23,9 +23,9 @@ fn every_path_gives_the_scalar_pulls() {
         sp.change(s, |c| c.kind = SpringKind::Rope);
     }
     for s in (0..sp.len()).step_by(7) {
-        sp.rest[s] *= 2.0; // ropes slack, springs compressed
+        std::sync::Arc::make_mut(&mut sp.rest)[s] *= 2.0; // ropes slack, springs compressed
     }
-    sp.b[5] = sp.a[5]; // zero length
+    std::sync::Arc::make_mut(&mut sp.b)[5] = sp.a[5]; // zero length
     let (h2, k): (_, Vec<_>) = (1e-3, (0..sp.len()).map(|s| sp.k(s)).collect());
     for len in [sp.len(), sp.len() - 3, 4, 3] {
         let mut fast = vec![[0.0; 3]; len];

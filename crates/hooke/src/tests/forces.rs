@@ -50,7 +50,7 @@ fn fused_forces_equal_family_by_family() {
     scene.state.x[10].y += 0.05; // something stretched
     let model = &scene.model;
     let layout = SpringLayout::new(model.nodes.len(), &model.springs);
-    let order = Some(&layout.order[..]);
+    let order = layout.order();
     let co = SpringCoeffs::compile_in(model, &model.springs, 1e-3, Form::Forces, order);
     let fconst = constant_forces(model);
     let (x, v) = (&scene.state.x, &scene.state.v);

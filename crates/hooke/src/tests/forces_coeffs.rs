@@ -49,7 +49,7 @@ fn coefficients_by_class_give_the_forces_of_columns_bit_for_bit() {
     }
     let model = &scene.model;
     let layout = SpringLayout::new(model.nodes.len(), &model.springs);
-    let order = Some(&layout.order[..]);
+    let order = layout.order();
     let classes = SpringCoeffs::compile_in(model, &model.springs, 1e-3, Form::Forces, order);
     let table = classes.classes.as_ref().expect("a cloth has few classes");
     assert_eq!(table.index.len(), model.springs.len());

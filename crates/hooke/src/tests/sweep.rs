@@ -1,6 +1,8 @@
 //! The sweep against the two-pass step, bit for bit (and the SIMD node update against the
 //! scalar one).
 
+use std::sync::Arc;
+
 use crate::builders;
 use crate::forces::SpringCoeffs;
 use crate::forces::{ConstForces, Form, NodeForces, constant_forces, spring_pass};
@@ -53,7 +55,8 @@ fn case_sized(w: usize, height: Option<usize>, shuffle: bool) -> Case {
         })
         .collect();
     let mut springs = model.springs.clone();
-    for e in springs.a.iter_mut().chain(springs.b.iter_mut()) {
+    let (a, b) = (Arc::make_mut(&mut springs.a), Arc::make_mut(&mut springs.b));
+    for e in a.iter_mut().chain(b.iter_mut()) {
         *e = perm[*e as usize];
     }
     let place = |from: &[Vec3]| {
@@ -72,7 +75,7 @@ fn case_sized(w: usize, height: Option<usize>, shuffle: bool) -> Case {
     (0..n).for_each(|i| mass[perm[i] as usize] = model.nodes.mass[i]);
     assert!(model.env.fields.is_empty());
     let layout = SpringLayout::new(n, &springs);
-    let co = SpringCoeffs::compile_in(model, &springs, 1e-3, Form::Forces, Some(&layout.order));
+    let co = SpringCoeffs::compile_in(model, &springs, 1e-3, Form::Forces, layout.order());
     Case {
         springs,
         co,

@@ -63,7 +63,7 @@ impl Laplacian {
             && self
                 .topology
                 .iter()
-                .zip(sp.a.iter().zip(&sp.b))
+                .zip(sp.a.iter().zip(sp.b.iter()))
                 .all(|(&(a, b), (&sa, &sb))| a == sa && b == sb);
         if same {
             return;
@@ -81,7 +81,7 @@ impl Laplacian {
         // Lower-triangle pattern, column by column: the diagonal, then free neighbours below.
         let nf = self.free.len();
         let mut below: Vec<Vec<u32>> = vec![Vec::new(); nf];
-        for (&a, &b) in sp.a.iter().zip(&sp.b) {
+        for (&a, &b) in sp.a.iter().zip(sp.b.iter()) {
             let (ia, ib) = (self.index[a as usize], self.index[b as usize]);
             if ia != u32::MAX && ib != u32::MAX && ia != ib {
                 below[ia.min(ib) as usize].push(ia.max(ib));
@@ -105,7 +105,7 @@ impl Laplacian {
         self.diag = (0..nf).map(|j| col_ptr[j]).collect();
         self.slots =
             sp.a.iter()
-                .zip(&sp.b)
+                .zip(sp.b.iter())
                 .map(|(&a, &b)| {
                     let (ia, ib) = (self.index[a as usize], self.index[b as usize]);
                     let d = |i: u32| (i != u32::MAX).then(|| col_ptr[i as usize]);
