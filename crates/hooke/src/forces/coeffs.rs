@@ -51,8 +51,27 @@ pub(crate) enum Form {
 
 impl SpringCoeffs {
     /// Compiles `springs` (the model's, or the values in effect) for step size `h` \[s], in
-    /// `order` (kernel position → user index), or the user's order.
+    /// `order` (kernel position → user index), or the user's order: the stiffness and axial
+    /// damping by class where the springs have at most eight distinct pairs.
     pub(crate) fn compile_in(
+        model: &Model,
+        springs: &Springs,
+        h: Real,
+        form: Form,
+        order: Option<&[u32]>,
+    ) -> Self {
+        let mut out = Self::compile_columns_in(model, springs, h, form, order);
+        out.classes = CoefClasses::of(&out.k, &out.c_axial);
+        if out.classes.is_some() {
+            (out.k, out.c_axial) = (Vec::new(), Vec::new());
+        }
+        out
+    }
+
+    /// [`Self::compile_in`] with the stiffness and axial damping as columns, for a pass that
+    /// reads them spring by spring many times (fast mass-spring's local step, XPBD's
+    /// projections).
+    pub(crate) fn compile_columns_in(
         model: &Model,
         springs: &Springs,
         h: Real,
@@ -108,10 +127,6 @@ impl SpringCoeffs {
         if !out.rope {
             out.compress = Vec::new();
         }
-        out.classes = CoefClasses::of(&out.k, &out.c_axial);
-        if out.classes.is_some() {
-            (out.k, out.c_axial) = (Vec::new(), Vec::new());
-        }
         out
     }
 
@@ -151,24 +166,13 @@ impl SpringCoeffs {
         (0..self.len()).map(|p| self.c_axial(p)).collect()
     }
 
-    /// The stiffness and axial damping as columns, for a pass that reads them spring by
-    /// spring many times (fast mass-spring's local step, XPBD's projections): the classes'
-    /// values written out.
-    pub(crate) fn with_columns(mut self) -> Self {
-        if self.classes.is_some() {
-            (self.k, self.c_axial) = (self.k_column(), self.c_axial_column());
-            self.classes = None;
-        }
-        self
-    }
-
-    /// The stiffness column [N/m] where kept (see [`Self::with_columns`]).
+    /// The stiffness column [N/m] where kept (see [`Self::compile_columns_in`]).
     pub(crate) fn k_slice(&self) -> &[Real] {
         assert!(self.classes.is_none(), "stiffness kept by class");
         &self.k
     }
 
-    /// The axial damping column [N·s/m] where kept (see [`Self::with_columns`]).
+    /// The axial damping column [N·s/m] where kept (see [`Self::compile_columns_in`]).
     pub(crate) fn c_axial_slice(&self) -> &[Real] {
         assert!(self.classes.is_none(), "axial damping kept by class");
         &self.c_axial

@@ -92,6 +92,14 @@ impl Springs {
         self.classes.table().iter().any(|c| c.kind == kind)
     }
 
+    /// Whether some class of the table can tear (false: no spring can; true: some may).
+    pub(crate) fn may_tear(&self) -> bool {
+        self.classes
+            .table()
+            .iter()
+            .any(|c| c.break_strain.is_finite())
+    }
+
     /// The parameters of spring `s` besides its ends and rest length.
     #[inline]
     pub(crate) fn class(&self, s: usize) -> &SpringClass {

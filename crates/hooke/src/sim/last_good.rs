@@ -12,3 +12,13 @@ pub(crate) struct LastGood {
     /// The state, where kept.
     pub state: Option<State>,
 }
+
+impl LastGood {
+    /// The watchdog passed `state`: remember where, and the state itself where asked.
+    pub(crate) fn passed(&mut self, state: &State) {
+        self.at = Some((state.step, state.t));
+        if self.keep {
+            self.state = Some(state.clone());
+        }
+    }
+}

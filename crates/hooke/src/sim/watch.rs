@@ -183,15 +183,7 @@ impl Simulation {
         }
         // A reading over the bound is not an alarm yet, nor a good state.
         if !over {
-            let state = self.state();
-            let (at, kept) = (
-                (state.step, state.t),
-                self.last_good.keep.then(|| state.clone()),
-            );
-            self.last_good.at = Some(at);
-            if kept.is_some() {
-                self.last_good.state = kept;
-            }
+            self.last_good.passed(&self.scene.state);
         }
         Ok(())
     }

@@ -61,8 +61,8 @@ impl Solver for Xpbd {
         let hs = ctx.h as f64 / substeps as f64;
         let springs = ws.springs.values(ctx.model);
         // (Columns: the projection reads every spring's coefficients once a substep.)
-        let co = SpringCoeffs::compile_in(ctx.model, springs, hs as Real, Form::Forces, None)
-            .with_columns();
+        let (model, h) = (ctx.model, hs as Real);
+        let co = SpringCoeffs::compile_columns_in(model, springs, h, Form::Forces, None);
         let surfaces = SolverContacts::new(ctx.model, (ctx.t0, ctx.t1()), &st.x);
         let mut sub = Substeps::new(ctx.model, springs, &co, &fixed, hs, st);
         let (mut touched, mut pairs) = (Vec::new(), 0);
@@ -201,8 +201,9 @@ impl<'a> Substeps<'a> {
         let (sp, co, hs) = (self.springs, self.co, self.hs);
         let (x, x_prev, w) = (&mut self.x, &self.x_prev, &self.w);
         let (k_col, c_col) = (co.k_slice(), co.c_axial_slice());
+        let (ends_a, ends_b, rests) = (&sp.a[..], &sp.b[..], &sp.rest[..]);
         for s in 0..sp.len() {
-            let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
+            let (a, b) = (ends_a[s] as usize, ends_b[s] as usize);
             let wsum = w[a] + w[b];
             let k = k_col[s] as f64;
             if wsum == 0.0 || k <= 0.0 {
@@ -213,7 +214,7 @@ impl<'a> Substeps<'a> {
             if len <= 0.0 {
                 continue;
             }
-            let cval = len - sp.rest[s] as f64;
+            let cval = len - rests[s] as f64;
             if cval < 0.0 && sp.kind(s) == SpringKind::Rope {
                 continue;
             }

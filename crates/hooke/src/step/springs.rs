@@ -172,11 +172,7 @@ impl SpringSet {
 /// Per spring in kernel order, 1 + break strain: the spring tears once ℓ > L·(1 + ε)
 /// (infinite = never). `None` when no spring can tear.
 pub(crate) fn tear_limits(springs: &Springs, layout: &SpringLayout) -> Option<Vec<Real>> {
-    let tears = springs
-        .classes
-        .table()
-        .iter()
-        .any(|c| c.break_strain.is_finite());
+    let tears = springs.may_tear();
     let limit = |p: usize| 1.0 + springs.break_strain(layout.user(p));
     tears.then(|| (0..layout.len()).map(limit).collect())
 }

@@ -106,9 +106,11 @@ mod avx2 {
         let flat = x.as_flattened();
         let (zero, one, h2v) = (_mm256_setzero_pd(), _mm256_set1_pd(1.0), _mm256_set1_pd(h2));
         let ropes = sp.may_have_kind(SpringKind::Rope);
+        // (The shared columns borrowed once, not through their `Arc` each iteration.)
+        let (ends_a, ends_b, rests) = (&sp.a[..], &sp.b[..], &sp.rest[..]);
         for (c, o4) in out[..n4].chunks_exact_mut(4).enumerate() {
             let s = start + 4 * c;
-            let (a, b) = (&sp.a[s..s + 4], &sp.b[s..s + 4]);
+            let (a, b) = (&ends_a[s..s + 4], &ends_b[s..s + 4]);
             let p = [
                 _mm256_sub_pd(coord(flat, a, 0), coord(flat, b, 0)),
                 _mm256_sub_pd(coord(flat, a, 1), coord(flat, b, 1)),
@@ -120,7 +122,7 @@ mod avx2 {
             );
             let len = _mm256_sqrt_pd(sq);
             // SAFETY: four Reals each (load4 slices).
-            let (rest, kv) = unsafe { (load4(&sp.rest[s..]), load4(&k[s..])) };
+            let (rest, kv) = unsafe { (load4(&rests[s..]), load4(&k[s..])) };
             let rope = if ropes { rope_lanes(sp, s) } else { zero };
             let positive = _mm256_cmp_pd::<_CMP_GT_OQ>(len, zero);
             let slack = _mm256_and_pd(rope, _mm256_cmp_pd::<_CMP_LT_OQ>(len, rest));

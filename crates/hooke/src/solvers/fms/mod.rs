@@ -97,8 +97,9 @@ impl FastMassSpring {
             Some((g, h, co)) if (*g, *h) == key => co.clone(),
             _ => {
                 let springs = ws.springs.values(ctx.model);
-                let co = SpringCoeffs::compile_in(ctx.model, springs, ctx.h, Form::Forces, None)
-                    .with_columns(); // (the local step's kernel reads a column)
+                // (The local step's kernel reads columns.)
+                let co =
+                    SpringCoeffs::compile_columns_in(ctx.model, springs, ctx.h, Form::Forces, None);
                 let co = Arc::new(co);
                 self.coeffs = Some((key.0, key.1, co.clone()));
                 co
