@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::real::Real;
 
 /// Per-spring data: the ends and rest lengths one array each, the other parameters by
-/// class ([`SpringClasses`]: a few distinct sets in most scenes). The columns that drawing
+/// class (a few distinct sets in most scenes). The columns that drawing
 /// and analysis read have accessors; the full description of each spring is in
 /// [`Scene::to_builder`](crate::Scene::to_builder).
 #[derive(Debug, Clone, Default, PartialEq)]
