@@ -118,8 +118,10 @@ fn scalar_chains(iterations: usize) -> f64 {
 
 fn main() {
     if std::env::args().nth(1).as_deref() == Some("memory") {
+        let args: Vec<String> = std::env::args().skip(2).collect();
+        let asked = |word: &str| args.iter().any(|a| a == word);
         memory();
-        at_rest_for_massif(std::env::args().nth(2).as_deref() == Some("string"));
+        at_rest_for_massif(asked("string"), asked("large"));
         return;
     }
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -179,46 +181,76 @@ fn held_by(name: &str, params: &[(&str, &str)], surfaces: bool) -> [f64; 4] {
     ]
 }
 
-/// A 256×256 cloth (or the 200 000-node string) stepped 100 times after its first step,
-/// so that most of massif's snapshots see a simulation at rest (`roofline memory
-/// [string]`).
-fn at_rest_for_massif(string: bool) {
-    let (name, params) = match string {
-        true => ("string", vec![("nodes", "200000")]),
-        false => ("cloth", vec![("width", "256"), ("height", "256")]),
+/// A 256×256 cloth (or the 200 000-node string; `large`: 512×512, a million nodes)
+/// stepped 100 times after its first step, so that most of massif's snapshots see a
+/// simulation at rest (`roofline memory [string] [large]`).
+fn at_rest_for_massif(string: bool, large: bool) {
+    let size = Size::of(large);
+    let params = match string {
+        true => vec![("nodes".to_string(), size.string.to_string())],
+        false => ["width", "height"].map(|k| (k.to_string(), size.cloth.to_string())).to_vec(),
     };
-    let params: Vec<_> = params
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
+    let name = if string { "string" } else { "cloth" };
     let mut sim = Simulation::new(builders::build(name, &params).expect("a built-in"));
     for _ in 0..100 {
         sim.step().expect("a step");
     }
 }
 
+/// The scenes memory is measured on: a string of `string` nodes and a `cloth`-wide
+/// square cloth.
+struct Size {
+    string: usize,
+    cloth: usize,
+}
+
+impl Size {
+    /// Scenes whose step fits in this machine's cache (two passes), or outgrows it
+    /// (`large`: symplectic Euler's sweep, its forces in rings).
+    fn of(large: bool) -> Self {
+        match large {
+            false => Size {
+                string: 200_000,
+                cloth: 256,
+            },
+            true => Size {
+                string: 1_000_000,
+                cloth: 512,
+            },
+        }
+    }
+}
+
 /// Bytes per node and per spring of a running simulation, from a string and a cloth
-/// without their surfaces, and per face of the cloth's surface.
+/// without their surfaces, and per face of the cloth's surface; for scenes in the cache
+/// and past it.
 fn memory() {
-    let [b1, n1, m1, _] = held_by("string", &[("nodes", "200000")], false);
-    let cloth = [("width", "256"), ("height", "256")];
-    let [b2, n2, m2, _] = held_by("cloth", &cloth, false);
-    let [b3, _, _, faces] = held_by("cloth", &cloth, true);
-    // b = n·node + m·spring for both, solved by Cramer's rule.
-    let det = n1 * m2 - n2 * m1;
-    let node = (b1 * m2 - b2 * m1) / det;
-    let spring = (n1 * b2 - n2 * b1) / det;
     println!("memory of a running simulation (symplectic Euler, heap after one step):");
-    println!("  string {n1} nodes, {m1} springs: {:.1} MB", b1 / 1e6);
-    println!(
-        "  cloth {n2} nodes, {m2} springs: {:.1} MB, {:.0} B per spring with its nodes",
-        b2 / 1e6,
-        b2 / m2
-    );
-    println!("  solved: {node:.0} B per node + {spring:.0} B per spring");
-    println!(
-        "  the cloth's surface ({faces} triangles, UVs): {:.1} MB more, {:.0} B per triangle",
-        (b3 - b2) / 1e6,
-        (b3 - b2) / faces
-    );
+    for large in [false, true] {
+        let size = Size::of(large);
+        let string = size.string.to_string();
+        let [b1, n1, m1, _] = held_by("string", &[("nodes", &string)], false);
+        let width = size.cloth.to_string();
+        let cloth = [("width", &width[..]), ("height", &width[..])];
+        let [b2, n2, m2, _] = held_by("cloth", &cloth, false);
+        // b = n·node + m·spring for both, solved by Cramer's rule.
+        let det = n1 * m2 - n2 * m1;
+        let node = (b1 * m2 - b2 * m1) / det;
+        let spring = (n1 * b2 - n2 * b1) / det;
+        println!("  string {n1} nodes, {m1} springs: {:.1} MB", b1 / 1e6);
+        println!(
+            "  cloth {n2} nodes, {m2} springs: {:.1} MB, {:.0} B per spring with its nodes",
+            b2 / 1e6,
+            b2 / m2
+        );
+        println!("  solved: {node:.0} B per node + {spring:.0} B per spring");
+        if !large {
+            let [b3, _, _, faces] = held_by("cloth", &cloth, true);
+            println!(
+                "  the cloth's surface ({faces} triangles, UVs): {:.1} MB more, {:.0} B per triangle",
+                (b3 - b2) / 1e6,
+                (b3 - b2) / faces
+            );
+        }
+    }
 }

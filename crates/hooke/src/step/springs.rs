@@ -161,6 +161,23 @@ impl SpringSet {
         self.generation = next_generation();
     }
 
+    /// Whether symplectic Euler steps these springs in one sweep (`solvers/explicit/sweep.rs`):
+    /// the step's data outgrows the cache and no spring acts as an impulse.
+    pub(crate) fn sweeps(&self) -> bool {
+        self.impulses.is_none() && self.sweep.worthwhile
+    }
+
+    /// Rows of the force buffer a step of `integrator` needs: where the sweep keeps the
+    /// forces in its rings, the rings' slots and a zero row (a few per cent of the
+    /// springs: 16 B a spring not held); else one row per spring and a zero row.
+    pub(crate) fn force_rows(&self, integrator: Integrator) -> usize {
+        let sweeps = integrator == Integrator::SymplecticEuler && self.sweeps();
+        match &self.sweep.slots {
+            Some(slots) if sweeps => slots.used + 1,
+            _ => self.layout.len() + 1,
+        }
+    }
+
     /// Every spring's coefficients as a force, kernel order: what the energy of the springs
     /// and the energy audit read (`stable` springs included, also where they act as
     /// impulses).

@@ -193,9 +193,14 @@ impl Workspace {
         self.gas = Vec::new();
         self.loads = Loads::default();
         let m = model.springs.len();
-        // The springs' forces, then a zero row: the pad of the node kernel's end lists.
-        self.kernel.sf.resize(m + 1, Vec3::ZERO);
-        self.kernel.sf[m] = Vec3::ZERO;
+        // The springs' forces (or the sweep's rings of them), then a zero row: the pad of
+        // the node kernel's end lists. Made to size: a buffer left from a larger scene
+        // or another integrator is not kept.
+        let rows = self.springs.force_rows(settings.integrator);
+        if self.kernel.sf.len() != rows {
+            self.kernel.sf = vec![Vec3::ZERO; rows];
+        }
+        self.kernel.sf[rows - 1] = Vec3::ZERO;
         let impulses = self.springs.impulses.is_some();
         self.kernel
             .sj

@@ -2,6 +2,7 @@
 //! simulation), which stand above it.
 
 use crate::builders;
+use crate::layout::end_lists::EndLists;
 use crate::sim::*;
 
 /// A scene stepped by symplectic Euler's sweep (which runs by itself only on scenes
@@ -10,12 +11,7 @@ use crate::sim::*;
 /// corners and wind.
 #[test]
 fn the_sweep_steps_a_simulation_as_the_two_passes_do() {
-    let params = [("width", "64"), ("air_drag", "0.2")];
-    let params: Vec<(String, String)> = params
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    let mut scene = builders::build("cloth", &params).unwrap();
+    let mut scene = cloth(&[("width", "64"), ("air_drag", "0.2")]);
     scene.model.env.wind = crate::vec3(0.3, 0.0, 0.1);
     let run = |sweep: bool, rings: bool| {
         let mut sim = Simulation::new(scene.clone());
@@ -31,6 +27,9 @@ fn the_sweep_steps_a_simulation_as_the_two_passes_do() {
             springs.ends = springs.sweep.end_lists(n, &springs.layout);
         }
         springs.sweep.worthwhile = sweep;
+        // The force buffer made to size for the plan, as compiling makes it.
+        let rows = springs.force_rows(crate::Integrator::SymplecticEuler);
+        sim.ws_mut().kernel.sf = vec![crate::Vec3::ZERO; rows];
         for _ in 0..50 {
             sim.step().unwrap();
         }
@@ -50,4 +49,46 @@ fn the_sweep_steps_a_simulation_as_the_two_passes_do() {
         two.0 == rings.0 && two.1 == rings.1,
         "the sweep with its forces in rings took another path"
     );
+}
+
+/// A cloth larger than the cache is swept with its forces in rings, and the workspace
+/// holds only the rings' rows of forces (not one a spring); its step is the two passes',
+/// bit for bit.
+#[test]
+fn a_scene_past_the_cache_holds_only_the_rings_of_forces() {
+    let scene = cloth(&[("width", "400"), ("height", "400")]);
+    let m = scene.model.springs.len();
+    let run = |sweep: bool| {
+        let mut sim = Simulation::new(scene.clone());
+        sim.prepare();
+        let springs = &mut sim.ws_mut().springs;
+        assert!(springs.sweep.worthwhile, "a 400-wide cloth is swept");
+        let slots = springs.sweep.slots.clone().expect("rings");
+        let rows = sim.ws().kernel.sf.len();
+        assert_eq!(rows, slots.used + 1, "the force buffer is the rings'");
+        assert!(rows < m / 8, "{rows} rows of forces for {m} springs");
+        if !sweep {
+            let n = sim.model().nodes.len();
+            let springs = &mut sim.ws_mut().springs;
+            springs.sweep.worthwhile = false;
+            springs.ends = EndLists::new(n, &springs.layout, |p| p, m as u32);
+            sim.ws_mut().kernel.sf = vec![crate::Vec3::ZERO; m + 1];
+        }
+        for _ in 0..3 {
+            sim.step().unwrap();
+        }
+        let st = sim.state();
+        let lanes = st.x.iter().chain(&st.v).flat_map(|q| q.to_array());
+        lanes.map(|c| c.to_bits() as u64).collect::<Vec<_>>()
+    };
+    assert!(run(true) == run(false), "the sweep in rings took another path");
+}
+
+/// The built-in cloth with `params`.
+fn cloth(params: &[(&str, &str)]) -> crate::Scene {
+    let params: Vec<(String, String)> = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    builders::build("cloth", &params).unwrap()
 }

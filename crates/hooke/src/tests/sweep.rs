@@ -127,7 +127,8 @@ fn swept(c: &Case, seg: Option<usize>, ring: bool) -> (Vec<Vec3>, Vec<Vec3>, f64
         co: &c.co,
     };
     let (mut x, mut v) = (c.x.clone(), c.v.clone());
-    let mut sf = vec![Vec3::ZERO; layout.len() + 1];
+    // Made to size as the workspace makes it: the rings' slots and the zero row.
+    let mut sf = vec![Vec3::ZERO; plan.zero_row(&layout) + 1];
     let (power, finite) = step(s, terms(c), (&mut x, &mut v), &mut sf);
     assert!(finite);
     (x, v, power)

@@ -47,8 +47,8 @@ pub(crate) struct SweepSprings<'a> {
     pub co: &'a SpringCoeffs,
 }
 
-/// One symplectic Euler step of every node; `sf` (one per spring, then a zero row) is
-/// scratch. Returns the power the springs' damping dissipates at the step's start \[W] and
+/// One symplectic Euler step of every node; `sf` (a row per slot of the plan's rings, or
+/// per spring, then a zero row) is scratch. Returns the power the springs' damping dissipates at the step's start \[W] and
 /// whether every new position and velocity is finite.
 pub(crate) fn step(
     s: SweepSprings,
@@ -58,7 +58,7 @@ pub(crate) fn step(
 ) -> (f64, bool) {
     assert!(
         x.len() == v.len()
-            && sf.len() == s.layout.len() + 1
+            && sf.len() == s.plan.zero_row(s.layout) + 1
             && s.layout.a_start.len() == x.len() + 1,
         "sweep: lengths disagree"
     );

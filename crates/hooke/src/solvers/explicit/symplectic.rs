@@ -28,7 +28,7 @@ impl Solver for SymplecticEuler {
     }
 
     fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport {
-        if ws.springs.impulses.is_none() && ws.springs.sweep.worthwhile {
+        if ws.springs.sweeps() {
             return self.sweep(ctx, st, ws);
         }
         let (model, h) = (ctx.model, ctx.h);
