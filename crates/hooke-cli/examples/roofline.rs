@@ -188,7 +188,9 @@ fn at_rest_for_massif(string: bool, large: bool) {
     let size = Size::of(large);
     let params = match string {
         true => vec![("nodes".to_string(), size.string.to_string())],
-        false => ["width", "height"].map(|k| (k.to_string(), size.cloth.to_string())).to_vec(),
+        false => ["width", "height"]
+            .map(|k| (k.to_string(), size.cloth.to_string()))
+            .to_vec(),
     };
     let name = if string { "string" } else { "cloth" };
     let mut sim = Simulation::new(builders::build(name, &params).expect("a built-in"));

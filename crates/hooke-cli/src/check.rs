@@ -63,7 +63,9 @@ fn physics_lines(m: &hooke::Model) -> Vec<String> {
         lines.push(format!("colliders: {}", shapes.join(", ")));
     }
     if c.collisions.mode != CollisionMode::Off {
-        let with = m.nodes().radius().iter().filter(|&&r| r > 0.0).count();
+        let with = (0..m.nodes().len())
+            .filter(|&i| m.nodes().radius(i) > 0.0)
+            .count();
         lines.push(format!(
             "node collisions: {} ({with} nodes with a radius), friction {}, {} iterations",
             c.collisions.mode, c.collisions.friction, c.collisions.iterations
@@ -157,7 +159,7 @@ fn print_starting_inside(scene: &hooke::Scene) {
     let Some(&(node, depth)) = inside.first() else {
         return;
     };
-    let radius = hooke::f64_of(scene.model().nodes().radius()[node as usize]);
+    let radius = hooke::f64_of(scene.model().nodes().radius(node as usize));
     let integrator = scene.settings().integrator;
     let (level, what) = if integrator.is_explicit() {
         let what = "the contacts stage puts them back on the surface at the first step";
@@ -181,7 +183,7 @@ fn print_overview(scene: &hooke::Scene) {
     let (m, s) = (scene.model(), scene.settings());
     let sp = m.springs();
     let count = |k: SpringKind| (0..sp.len()).filter(|&s| sp.kind(s) == k).count();
-    let pinned = m.nodes().pinned().iter().filter(|&&p| p).count();
+    let pinned = m.nodes().pinned_nodes().len();
     println!("{}: valid hooke/1 scene", scene.name());
     println!(
         "  {} nodes ({pinned} pinned, {} anchored), {} springs ({} spring, {} rope, {} stable)",

@@ -544,7 +544,7 @@ fn edit_adds_and_removes_by_the_input_numbering() {
     // 5 springs − 2 at node 2 − spring 4 + the rope = 3.
     assert_eq!(m.springs().len(), 3);
     // Old node 5 is now 4: pinned, and the rope joins 0 to it.
-    assert!(m.nodes().pinned()[4]);
+    assert!(m.nodes().pinned(4));
     let sp = m.springs();
     let rope = (0..sp.len())
         .position(|s| sp.kind(s) == hooke::SpringKind::Rope)

@@ -163,7 +163,7 @@ pub(crate) fn node_contacts(
     (0..nodes.len()).map(move |i| {
         let r = nodes.roughness(i);
         GpuNodeContact {
-            radius: nodes.radius()[i] as f32,
+            radius: nodes.radius(i) as f32,
             forward: r.forward as f32,
             backward: r.backward as f32,
             free: (nodes.inv_mass()[i] > 0.0) as u32,

@@ -250,7 +250,7 @@ mod tests {
         assert_eq!(scene.model().nodes().len(), 5);
         assert_eq!(scene.model().springs().len(), 2);
         assert_eq!(scene.model().anchors().len(), 1);
-        assert!(scene.model().nodes().pinned()[2]);
+        assert!(scene.model().nodes().pinned(2));
     }
 
     #[test]

@@ -203,7 +203,10 @@ fn springs(painter: &Painter, frame: &Frame, screen: &[Option<(Pos2, f64)>], str
 /// Nodes: small dots for free nodes (when `free` is on), squares for pinned and anchored
 /// ones.
 fn nodes(painter: &Painter, model: &Model, screen: &[Option<(Pos2, f64)>], free: bool) {
-    let mut anchored = model.nodes().pinned().to_vec();
+    let mut anchored = vec![false; model.nodes().len()];
+    for &i in model.nodes().pinned_nodes() {
+        anchored[i as usize] = true;
+    }
     for an in model.anchors() {
         anchored[an.node as usize] = true;
     }

@@ -206,10 +206,10 @@ fn pin_and_kind_toggle() {
     click(&mut h, p);
     h.key_press(Key::P);
     h.run_steps(2);
-    assert!(h.state().doc.scene().model().nodes().pinned()[2]);
+    assert!(h.state().doc.scene().model().nodes().pinned(2));
     h.key_press(Key::P);
     h.run_steps(2);
-    assert!(!h.state().doc.scene().model().nodes().pinned()[2]);
+    assert!(!h.state().doc.scene().model().nodes().pinned(2));
     let mid = screen(&h, 0).lerp(screen(&h, 1), 0.5);
     click(&mut h, mid);
     use hooke::SpringKind::*;

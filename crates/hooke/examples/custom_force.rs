@@ -70,10 +70,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// The magnet's pull on every free node \[N].
 fn magnet_forces(sim: &Simulation, magnet: Vec3) -> Vec<(u32, Vec3)> {
     let mass = sim.model().nodes().mass();
-    let pinned = sim.model().nodes().pinned();
+    let nodes = sim.model().nodes();
     let x = sim.state().x();
     (0..x.len())
-        .filter(|&i| !pinned[i])
+        .filter(|&i| !nodes.pinned(i))
         .map(|i| {
             let d = magnet - x[i];
             let r2 = d.length_squared() + SOFTENING * SOFTENING;

@@ -16,7 +16,7 @@ fn every_builtin_runs_finite_with_pinned_nodes_fixed() {
             .map(|a| a.node as usize)
             .collect();
         let pinned: Vec<usize> = (0..scene.model().nodes().len())
-            .filter(|&i| scene.model().nodes().pinned()[i] && !anchored.contains(&i))
+            .filter(|&i| scene.model().nodes().pinned(i) && !anchored.contains(&i))
             .collect();
         let start = scene.state().x().to_vec();
         let mut sim = Simulation::new(scene);
@@ -57,7 +57,7 @@ fn string_anchor_options_pin_the_right_nodes() {
         ("middle", vec![39]),
     ] {
         let s = builders::build("string", &[("anchor".into(), anchor.into())]).unwrap();
-        let pinned: Vec<usize> = (0..80).filter(|&i| s.model().nodes().pinned()[i]).collect();
+        let pinned: Vec<usize> = (0..80).filter(|&i| s.model().nodes().pinned(i)).collect();
         assert_eq!(pinned, expect, "{anchor}");
     }
 }
@@ -75,7 +75,7 @@ fn cloth_has_structural_shear_and_bend_springs() {
     let bend = (w - 2) * h + w * (h - 2);
     assert_eq!(s.model().springs().len(), structural + shear + bend);
     let top: Vec<usize> = (0..w * h)
-        .filter(|&i| s.model().nodes().pinned()[i])
+        .filter(|&i| s.model().nodes().pinned(i))
         .collect();
     assert_eq!(top, vec![0, w - 1], "corners of the top edge");
 }

@@ -24,11 +24,11 @@ fn run_for(scene: Scene, seconds: f64) -> Simulation {
 
 /// The smallest distance between two nodes as a fraction of their radius sum.
 fn closest_pair(sim: &Simulation) -> Real {
-    let (x, r) = (&sim.state().x(), &sim.model().nodes().radius());
+    let (x, nodes) = (&sim.state().x(), sim.model().nodes());
     let mut worst = Real::INFINITY;
     for i in 0..x.len() {
         for j in i + 1..x.len() {
-            worst = worst.min((x[i] - x[j]).length() / (r[i] + r[j]));
+            worst = worst.min((x[i] - x[j]).length() / (nodes.radius(i) + nodes.radius(j)));
         }
     }
     worst
@@ -47,7 +47,7 @@ fn cloth_on_sphere_stays_outside_the_sphere_and_out_of_itself() {
         let d = (*p - center).length();
         // Node centres stay a node radius outside (to rounding).
         assert!(
-            d >= radius + m.nodes().radius()[i] * 0.999,
+            d >= radius + m.nodes().radius(i) * 0.999,
             "node {i} at {d} m from the centre"
         );
     }

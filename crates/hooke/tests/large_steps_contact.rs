@@ -64,9 +64,9 @@ fn audit(scene: Scene, seconds: f64) -> Audit {
         a.e_max = a.e_max.max(e.total());
         a.stretch = a.stretch.max(e.max_stretch as f64);
         a.compression = a.compression.max(e.max_compression as f64);
-        let r = sim.model().nodes().radius();
         for (i, p) in sim.state().x().iter().enumerate() {
-            let gap = ((*p - center).length() - radius) as f64 / r[i] as f64;
+            let gap =
+                ((*p - center).length() - radius) as f64 / sim.model().nodes().radius(i) as f64;
             a.clearance = a.clearance.min(gap);
         }
     }

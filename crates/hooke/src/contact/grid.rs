@@ -31,6 +31,7 @@ use super::CollisionMode;
 use super::coulomb::Coulomb;
 use crate::forces::node_springs;
 use crate::model::Model;
+use crate::model::per_node::PerNode;
 use crate::par;
 use crate::real::{Real, Vec3};
 
@@ -123,7 +124,7 @@ const ACTIVE_CHUNK: usize = 1024;
 struct Sweep<'a> {
     x: &'a [Vec3],
     v: &'a [Vec3],
-    radius: &'a [Real],
+    radius: &'a PerNode<Real>,
     inv_mass: &'a [Real],
     mu: Coulomb<Real>,
 }
@@ -147,7 +148,7 @@ fn separate(i: usize, candidates: &[u32], s: &Sweep) -> (u32, Vec3, Vec3) {
     for &o in candidates {
         let o = o as usize;
         let d = x[i] - x[o];
-        let rs = radius[i] + radius[o];
+        let rs = radius.at(i) + radius.at(o);
         let l2 = d.length_squared();
         if l2 >= rs * rs {
             continue;
@@ -211,7 +212,7 @@ impl<'a> CollisionPass<'a> {
 /// decides whether two of them are candidates.
 struct Grid<'a> {
     x: &'a [Vec3],
-    radius: &'a [Real],
+    radius: &'a PerNode<Real>,
     inv_mass: &'a [Real],
     /// Nodes with a radius, ascending.
     members: &'a [u32],
@@ -278,7 +279,7 @@ impl Grid<'_> {
             if cj != q || ju == i {
                 continue;
             }
-            let reach = radius[i] + radius[ju] + self.slack;
+            let reach = radius.at(i) + radius.at(ju) + self.slack;
             if (x[i] - x[ju]).length_squared() >= reach * reach {
                 continue;
             }
@@ -308,7 +309,7 @@ impl CollisionWs {
         let model = p.model;
         let n = x.len();
         let radius = &model.nodes.radius;
-        let r_max = radius.iter().copied().fold(0.0, Real::max);
+        let r_max = radius.iter().fold(0.0, Real::max);
         self.active.clear();
         self.start.clear();
         self.nbr.clear();
@@ -364,10 +365,10 @@ impl CollisionWs {
 
     /// Counting-sorts the nodes with a radius into hashed cells of side 1/`inv`; returns
     /// log2 of the number of buckets.
-    fn sort_into_cells(&mut self, x: &[Vec3], radius: &[Real], inv: Real) -> u32 {
+    fn sort_into_cells(&mut self, x: &[Vec3], radius: &PerNode<Real>, inv: Real) -> u32 {
         self.members.clear();
         self.members
-            .extend((0..x.len() as u32).filter(|&i| radius[i as usize] > 0.0));
+            .extend((0..x.len() as u32).filter(|&i| radius.at(i as usize) > 0.0));
         let members = &self.members;
         let table = (2 * members.len()).next_power_of_two().max(16);
         let bits = table.trailing_zeros();
@@ -502,7 +503,7 @@ impl CollisionWs {
         pairs.dedup();
         pairs.retain(|&(i, j)| {
             let (i, j) = (i as usize, j as usize);
-            let rs = radius[i] + radius[j];
+            let rs = radius.at(i) + radius.at(j);
             let (d0, d1) = (x0[i] - x0[j], y[i] - y[j]);
             closest_approach(d0, d1) < rs
         });

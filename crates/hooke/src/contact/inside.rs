@@ -52,7 +52,7 @@ impl<'a> SolverContacts<'a> {
 
     /// Node `i`'s collision radius \[m].
     pub(crate) fn radius(&self, i: usize) -> Real {
-        self.model.nodes.radius[i]
+        self.model.nodes.radius(i)
     }
 
     /// The surfaces node `i` at `p` is within its radius of, in order.
@@ -66,7 +66,7 @@ impl<'a> SolverContacts<'a> {
         i: usize,
         p: Vec3,
     ) -> impl Iterator<Item = (usize, Hit)> + '_ {
-        let r = self.model.nodes.radius[i];
+        let r = self.model.nodes.radius(i);
         (0..self.posed.len()).filter_map(move |k| self.posed.touch(k, p, r).map(|h| (k, h)))
     }
 
@@ -75,7 +75,7 @@ impl<'a> SolverContacts<'a> {
     pub(crate) fn node(&self, i: usize, x_old: Vec3) -> NodeContact {
         let rough = self.model.nodes.roughness(i);
         NodeContact {
-            radius: self.model.nodes.radius[i],
+            radius: self.model.nodes.radius(i),
             x_old,
             front: rough.front(i, &self.fronts_at),
             roughness: rough,
@@ -86,7 +86,7 @@ impl<'a> SolverContacts<'a> {
     /// turn (ground, terrain, colliders) to its radius, with Coulomb friction on its slide
     /// over the surface. Returns the last surface it touched.
     pub(crate) fn push_out(&self, i: usize, x: &mut Vec3, x_prev: Vec3, h: Real) -> Option<Pushed> {
-        let r = self.model.nodes.radius[i];
+        let r = self.model.nodes.radius(i);
         let mut last = None;
         for k in 0..self.posed.len() {
             let Some(hit) = self.posed.touch(k, *x, r) else {

@@ -4,6 +4,7 @@
 use super::Roughness;
 use super::coulomb::{Coulomb, roughness_along};
 use super::surface::{Hit, Posed};
+use crate::model::per_node::PerNode;
 use crate::par;
 use crate::real::{Real, Vec3};
 
@@ -134,7 +135,7 @@ pub(crate) struct SurfacePass<'a> {
     /// The surfaces, placed for this step.
     pub posed: &'a Posed<'a>,
     /// Per node radius \[m].
-    pub radius: &'a [Real],
+    pub radius: &'a PerNode<Real>,
     /// Per node inverse mass (0 = does not respond).
     pub inv_mass: &'a [Real],
     /// Per node roughness (empty: the default for every node).
@@ -158,7 +159,7 @@ pub(crate) fn surfaces(p: &SurfacePass, x: &mut [Vec3], v: &mut [Vec3]) -> Vec<u
             if p.inv_mass[i] == 0.0 {
                 continue;
             }
-            let r = p.radius[i];
+            let r = p.radius.at(i);
             let mut node: Option<NodeContact> = None;
             let mut any = false;
             for s in 0..k {

@@ -47,6 +47,7 @@ use crate::contact::coulomb::{Coulomb, roughness_along};
 use crate::contact::respond::{NodeContact, respond, share_in_contact};
 use crate::contact::surface::{Hit, Posed};
 use crate::model::contacts::{Contacts, Roughness};
+use crate::model::per_node::PerNode;
 use crate::model::{Model, roughness_of};
 use crate::real::wide;
 use crate::real::{Real, Vec3};
@@ -59,7 +60,7 @@ pub(super) struct SurfacesBack {
     /// Per node, the roughness it touches the surfaces with.
     roughness: Vec<Roughness>,
     /// Per node, its contact radius \[m].
-    radius: Vec<Real>,
+    radius: PerNode<Real>,
     /// No bounce below this approach speed \[m/s] (as the contacts stage has it).
     threshold: Real,
     /// Step size \[s].
@@ -176,7 +177,7 @@ impl SurfacesBack {
         for e in touched {
             let i = e.node as usize;
             let node = NodeContact {
-                radius: self.radius[i],
+                radius: self.radius.at(i),
                 x_old: x0[i],
                 front: self.roughness[i].front(i, x0),
                 roughness: self.roughness[i],

@@ -14,23 +14,27 @@
 //! node pass's, bit for bit.
 //!
 //! The table is left empty (and the node pass stays scalar) where padding would more than
-//! double it, or where 4 × the zero row does not fit in a u32.
+//! double it, where 4 × the zero row does not fit in a u32, or where a node has more than
+//! 65 535 springs at one end.
 
 use super::SpringLayout;
 
 /// Nodes per group: the lanes of the AVX2 node kernel.
 pub(crate) const LANES: usize = 8;
 
-/// One group's place in [`EndLists::at`] and its row counts.
+/// One group's place in [`EndLists::at`] and its row counts (8 B: a byte a node).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Group {
     /// Index of its first row in [`EndLists::at`].
     pub start: u32,
     /// Rows of its a-runs.
-    pub wa: u32,
+    pub wa: u16,
     /// Rows of its b-lists (after the a-rows).
-    pub wb: u32,
+    pub wb: u16,
 }
+
+// A byte a node (checked when compiled).
+const _: () = assert!(std::mem::size_of::<Group>() == 8);
 
 /// The padded end lists of every whole group of eight nodes (see the module docs).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -67,7 +71,8 @@ impl EndLists {
         let rows: usize = (0..groups)
             .map(|g| width(a, g).unwrap_or(0) + width(b, g).unwrap_or(0))
             .sum();
-        if rows * LANES > 4 * m + 8 * LANES {
+        let wide = |g: usize| width(a, g).max(width(b, g)).unwrap_or(0) > u16::MAX as usize;
+        if rows * LANES > 4 * m + 8 * LANES || (0..groups).any(wide) {
             return Self::default();
         }
         let mut out = Self {
@@ -79,8 +84,8 @@ impl EndLists {
             let (wa, wb) = (width(a, g).unwrap_or(0), width(b, g).unwrap_or(0));
             out.groups.push(Group {
                 start: out.at.len() as u32,
-                wa: wa as u32,
-                wb: wb as u32,
+                wa: wa as u16,
+                wb: wb as u16,
             });
             let nodes = LANES * g..LANES * (g + 1);
             let a_run = |i: usize, k: usize| (k < count(a, i)).then(|| row(a[i] + k as u32));

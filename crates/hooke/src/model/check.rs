@@ -43,13 +43,13 @@ impl Model {
                     format!("{m} is not a valid mass; give a finite mass >= 0 kg"),
                 ));
             }
-            if !nd.pinned[i] && m <= 0.0 {
+            if !nd.pinned(i) && m <= 0.0 {
                 return Err(FieldError::new(
                     at("nodes", i, "mass"),
                     format!("{m}: a free node needs mass > 0 kg (or set \"pinned\": true)"),
                 ));
             }
-            let r = nd.radius[i];
+            let r = nd.radius(i);
             if !r.is_finite() || r < 0.0 {
                 return Err(FieldError::new(
                     at("nodes", i, "radius"),

@@ -14,6 +14,7 @@ mod check;
 pub(crate) mod contacts;
 mod env;
 mod nodes;
+pub(crate) mod per_node;
 mod sensor_type;
 mod spring_classes;
 mod spring_kind;

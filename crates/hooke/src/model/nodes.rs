@@ -1,6 +1,7 @@
 //! The nodes of a model, one array per attribute.
 
 use super::contacts::Roughness;
+use super::per_node::{PerNode, PinnedSet};
 use crate::real::Real;
 
 /// Per-node data, one array per attribute.
@@ -10,10 +11,10 @@ pub struct Nodes {
     pub(crate) mass: Vec<Real>,
     /// Inverse mass [1/kg]; 0 for pinned and anchored nodes (infinite mass).
     pub(crate) inv_mass: Vec<Real>,
-    /// Whether the node is fixed in place (or moved only by an anchor path or Control).
-    pub(crate) pinned: Vec<bool>,
-    /// Collision radius \[m]; 0 = none.
-    pub(crate) radius: Vec<Real>,
+    /// The nodes fixed in place (or moved only by an anchor path or Control).
+    pub(crate) pinned: PinnedSet,
+    /// Collision radius \[m]; 0 = none. Kept once where every node has the same.
+    pub(crate) radius: PerNode<Real>,
     /// Friction roughness, forward and backward, and the neighbours that define the
     /// node's front (seed 004); empty when every node has the default (most scenes: 24 B a
     /// node kept). Read it through [`Nodes::roughness`].
@@ -26,8 +27,8 @@ impl Nodes {
         Self {
             mass: Vec::with_capacity(n),
             inv_mass: Vec::with_capacity(n),
-            pinned: Vec::with_capacity(n),
-            radius: Vec::with_capacity(n),
+            pinned: PinnedSet::default(),
+            radius: PerNode::default(),
             roughness: Vec::with_capacity(n),
         }
     }
@@ -42,14 +43,22 @@ impl Nodes {
         &self.inv_mass
     }
 
-    /// Whether each node is pinned.
-    pub fn pinned(&self) -> &[bool] {
-        &self.pinned
+    /// Whether node `i` is pinned.
+    pub fn pinned(&self, i: usize) -> bool {
+        self.pinned.contains(i)
     }
 
-    /// Collision radius of each node \[m]; 0 = none.
-    pub fn radius(&self) -> &[Real] {
-        &self.radius
+    /// The pinned nodes, ascending.
+    pub fn pinned_nodes(&self) -> &[u32] {
+        self.pinned.nodes()
+    }
+
+    /// Collision radius of node `i` \[m]; 0 = none.
+    ///
+    /// # Panics
+    /// If `i` is not a node.
+    pub fn radius(&self, i: usize) -> Real {
+        self.radius.at(i)
     }
 
     /// Friction roughness of node `i`, with the neighbours that give its front.

@@ -7,6 +7,7 @@ use crate::contact::{Contacts, Roughness};
 use crate::error::FieldError;
 use crate::mesh::Surface;
 use crate::model::actuation::{Actuators, ControllerState};
+use crate::model::per_node::{PerNode, PinnedSet};
 use crate::model::{Environment, Model, ModelParts, Nodes, SpringClass, SpringKind, Springs};
 use crate::path::Anchor;
 use crate::real::{Real, Vec3};
@@ -219,6 +220,7 @@ impl SceneBuilder {
             }
         }
         let mut nodes = Nodes::with_capacity(n);
+        let (mut pinned, mut radius) = (Vec::with_capacity(n), Vec::with_capacity(n));
         let (mut x, mut v) = (Vec::with_capacity(n), Vec::with_capacity(n));
         for (i, node) in self.nodes.iter().enumerate() {
             node.check(i, anchored[i])?;
@@ -229,12 +231,14 @@ impl SceneBuilder {
             } else {
                 1.0 / node.mass
             });
-            nodes.pinned.push(node.pinned);
-            nodes.radius.push(node.radius);
+            pinned.push(node.pinned);
+            radius.push(node.radius);
             nodes.roughness.push(node.roughness);
             x.push(node.x);
             v.push(node.v);
         }
+        nodes.pinned = PinnedSet::new(&pinned);
+        nodes.radius = PerNode::new(radius);
         if nodes.roughness.iter().all(|r| *r == Roughness::default()) {
             nodes.roughness = Vec::new(); // the default for all: nothing to keep
         }
@@ -275,8 +279,8 @@ impl SceneBuilder {
                 x: st.x[i],
                 v: st.v[i],
                 mass: m.nodes.mass[i],
-                pinned: m.nodes.pinned[i],
-                radius: m.nodes.radius[i],
+                pinned: m.nodes.pinned(i),
+                radius: m.nodes.radius(i),
                 roughness: m.nodes.roughness(i),
             })
             .collect();

@@ -21,7 +21,7 @@ impl Scene {
         let mut inside: Vec<(u32, f64)> = (0..st.x.len())
             .filter(|&i| model.nodes.inv_mass[i] > 0.0)
             .filter_map(|i| {
-                let r = model.nodes.radius[i] as f64;
+                let r = model.nodes.radius(i) as f64;
                 let deepest = surfaces
                     .hits(i, st.x[i])
                     .map(|hit| r - hit.phi as f64)

@@ -75,7 +75,7 @@ unsafe fn nodes_avx2(
     let mut probe = _mm256_setzero_ps();
     for g in groups {
         let gr = ends.groups[g];
-        let rows = &ends.at[gr.start as usize..][..(gr.wa + gr.wb) as usize];
+        let rows = &ends.at[gr.start as usize..][..gr.wa as usize + gr.wb as usize];
         let (a_rows, b_rows) = rows.split_at(gr.wa as usize);
         // SAFETY: every entry is a row of the buffer (the caller's promise).
         let (sa, sb) = unsafe { (sum_rows::<4>(sfp, a_rows), sum_rows::<2>(sfp, b_rows)) };

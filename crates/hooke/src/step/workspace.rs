@@ -246,7 +246,7 @@ impl Compiled {
             anchored[an.node as usize] = true;
         }
         let pinned = (0..model.nodes.len())
-            .filter(|&i| model.nodes.pinned[i] && !anchored[i])
+            .filter(|&i| model.nodes.pinned(i) && !anchored[i])
             .map(|i| i as u32)
             .collect();
         Self {

@@ -22,3 +22,37 @@ fn default_roughness_is_not_kept_per_node() {
         assert_eq!(again.model().nodes(), scene.model().nodes());
     }
 }
+
+/// A radius every node shares is kept once, a pinned node as its index; a scene whose
+/// nodes differ keeps each radius; both come back the same through a scene builder, and
+/// the accessors answer per node as the scene file says.
+#[test]
+fn a_shared_radius_is_kept_once_and_pinned_nodes_as_indices() {
+    use crate::model::per_node::PerNode;
+    let cloth = builders::build("cloth", &[]).unwrap();
+    let nodes = cloth.model().nodes();
+    let r = nodes.radius(0);
+    assert!(
+        matches!(nodes.radius, PerNode::Same { value, len } if value == r && len == nodes.len())
+    );
+    let b = cloth.to_builder();
+    let pinned: Vec<u32> = (0..b.nodes.len() as u32)
+        .filter(|&i| b.nodes[i as usize].pinned)
+        .collect();
+    assert!(!pinned.is_empty());
+    assert_eq!(nodes.pinned_nodes(), &pinned[..]);
+    for i in 0..nodes.len() {
+        assert_eq!(nodes.pinned(i), b.nodes[i].pinned, "node {i}");
+        assert_eq!(nodes.radius(i), b.nodes[i].radius, "node {i}");
+    }
+    let mut b = cloth.to_builder();
+    b.nodes[5].radius = r + 0.01;
+    let edited = b.build().unwrap();
+    let nodes = edited.model().nodes();
+    assert!(matches!(nodes.radius, PerNode::Each(_)));
+    assert_eq!((nodes.radius(5), nodes.radius(6)), (r + 0.01, r));
+    for scene in [cloth, edited] {
+        let again = scene.to_builder().build().unwrap();
+        assert_eq!(again.model().nodes(), scene.model().nodes());
+    }
+}

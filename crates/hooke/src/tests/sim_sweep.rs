@@ -81,7 +81,10 @@ fn a_scene_past_the_cache_holds_only_the_rings_of_forces() {
         let lanes = st.x.iter().chain(&st.v).flat_map(|q| q.to_array());
         lanes.map(|c| c.to_bits() as u64).collect::<Vec<_>>()
     };
-    assert!(run(true) == run(false), "the sweep in rings took another path");
+    assert!(
+        run(true) == run(false),
+        "the sweep in rings took another path"
+    );
 }
 
 /// The built-in cloth with `params`.

@@ -143,9 +143,9 @@ fn pair_planes(
         }
         let (i, j) = if start.fixed[i] { (j, i) } else { (i, j) };
         let normal = line_of_centres(x0[i] - x0[j], xr[i] - xr[j]);
-        let reach = radius[i] + radius[j];
+        let reach = radius.at(i) + radius.at(j);
         let overlap = reach - normal.dot(xr[i] - xr[j]);
-        if overlap <= min_overlap * radius[i].min(radius[j]) {
+        if overlap <= min_overlap * radius.at(i).min(radius.at(j)) {
             continue; // apart along the start's line of centres
         }
         let share = if start.fixed[j] {
