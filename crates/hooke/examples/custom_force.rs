@@ -69,7 +69,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// The magnet's pull on every free node \[N].
 fn magnet_forces(sim: &Simulation, magnet: Vec3) -> Vec<(u32, Vec3)> {
-    let mass = sim.model().nodes().mass();
     let nodes = sim.model().nodes();
     let x = sim.state().x();
     (0..x.len())
@@ -77,7 +76,7 @@ fn magnet_forces(sim: &Simulation, magnet: Vec3) -> Vec<(u32, Vec3)> {
         .map(|i| {
             let d = magnet - x[i];
             let r2 = d.length_squared() + SOFTENING * SOFTENING;
-            (i as u32, d * (G * mass[i] / (r2 * r2.sqrt())))
+            (i as u32, d * (G * nodes.mass(i) / (r2 * r2.sqrt())))
         })
         .collect()
 }

@@ -71,12 +71,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// The centre of mass's x \[m].
 fn centre_of_mass_x(sim: &Simulation) -> f64 {
-    let mass = sim.model().nodes().mass();
-    let total: f64 = mass.iter().map(|&m| f64_of(m)).sum();
+    let nodes = sim.model().nodes();
+    let mass = |i: usize| f64_of(nodes.mass(i));
+    let total: f64 = (0..nodes.len()).map(mass).sum();
     let x = sim.state().x();
-    mass.iter()
-        .zip(x)
-        .map(|(&m, p)| f64_of(m) * f64_of(p.x))
+    x.iter()
+        .enumerate()
+        .map(|(i, p)| mass(i) * f64_of(p.x))
         .sum::<f64>()
         / total
 }

@@ -9,6 +9,7 @@ use std::ops::Range;
 use std::slice::Iter;
 
 use crate::model::Model;
+use crate::model::per_node::PerNode;
 use crate::real::{Real, Vec3};
 
 /// The constant force on each node \[N], borrowed: computed from the masses or kept per
@@ -19,8 +20,8 @@ pub(crate) enum ConstForces<'a> {
     Gravity {
         /// Gravity \[m/s²].
         g: Vec3,
-        /// Mass per node \[kg].
-        mass: &'a [Real],
+        /// Mass per node \[kg] (or one for all).
+        mass: &'a PerNode<Real>,
     },
     /// One force per node \[N].
     Nodes(&'a [Vec3]),
@@ -44,7 +45,7 @@ impl<'a> ConstForces<'a> {
     #[inline(always)]
     pub(crate) fn at(&self, i: usize) -> Vec3 {
         match self {
-            ConstForces::Gravity { g, mass } => *g * mass[i],
+            ConstForces::Gravity { g, mass } => *g * mass.at(i),
             ConstForces::Nodes(f) => f[i],
         }
     }
@@ -62,7 +63,15 @@ impl<'a> ConstForces<'a> {
     #[inline(always)]
     pub(crate) fn range(&self, r: Range<usize>) -> Walk<'a> {
         match self {
-            ConstForces::Gravity { g, mass } => Walk::Gravity(*g, mass[r].iter()),
+            ConstForces::Gravity {
+                g,
+                mass: PerNode::Each(mass),
+            } => Walk::Gravity(*g, mass[r].iter()),
+            // g·m once: the same product for every node, so the same bits.
+            ConstForces::Gravity {
+                g,
+                mass: PerNode::Same { value, .. },
+            } => Walk::Same(*g * *value, r.len()),
             ConstForces::Nodes(f) => Walk::Nodes(f[r].iter()),
         }
     }
@@ -82,6 +91,8 @@ impl<'a> ConstForces<'a> {
 pub(crate) enum Walk<'a> {
     /// Gravity times each mass.
     Gravity(Vec3, Iter<'a, Real>),
+    /// The same force for each of the nodes left.
+    Same(Vec3, usize),
     /// One force per node.
     Nodes(Iter<'a, Vec3>),
 }
@@ -93,6 +104,11 @@ impl Iterator for Walk<'_> {
     fn next(&mut self) -> Option<Vec3> {
         match self {
             Walk::Gravity(g, mass) => mass.next().map(|&m| *g * m),
+            Walk::Same(f, left) => {
+                let more = *left > 0;
+                *left = left.saturating_sub(1);
+                more.then_some(*f)
+            }
             Walk::Nodes(f) => f.next().copied(),
         }
     }

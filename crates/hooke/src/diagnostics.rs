@@ -74,7 +74,7 @@ fn node_energies(
         if nodes.inv_mass[i] == 0.0 {
             continue;
         }
-        let m = nodes.mass[i] as f64;
+        let m = nodes.mass.at(i) as f64;
         let (x, v) = (to64(st.x[i]), to64(st.v[i]));
         e.kinetic += 0.5 * m * dot(v, v);
         let pg = -m * dot(g, x);
@@ -102,7 +102,7 @@ pub(crate) fn energy(
 ) -> Energy {
     let node_parts = par::map_chunks(model.nodes.len(), par::NODE_CHUNK, |r| match fconst {
         // (The constant force's form chosen once a chunk, not once a node.)
-        ConstForces::Gravity { g, mass } => node_energies(model, st, r, |i| g * mass[i]),
+        ConstForces::Gravity { g, mass } => node_energies(model, st, r, |i| g * mass.at(i)),
         ConstForces::Nodes(f) => node_energies(model, st, r, |i| f[i]),
     });
     let spring_parts = par::map_chunks(layout.len(), par::SPRING_CHUNK, |r| {

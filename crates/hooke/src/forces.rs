@@ -264,12 +264,12 @@ pub(crate) fn sum_by(positions: &[u32], force: impl Fn(usize) -> Vec3) -> Vec3 {
 pub(crate) fn constant_forces(model: &Model) -> Vec<Vec3> {
     let nodes = &model.nodes;
     let env: &Environment = &model.env;
-    let mut f: Vec<Vec3> = nodes.mass.iter().map(|&m| env.gravity * m).collect();
+    let mut f: Vec<Vec3> = nodes.mass.iter().map(|m| env.gravity * m).collect();
     for field in &env.fields {
         let mut apply = |i: usize| {
             f[i] += match field.kind {
                 FieldKind::Force => field.value,
-                FieldKind::Acceleration => field.value * nodes.mass[i],
+                FieldKind::Acceleration => field.value * nodes.mass.at(i),
             }
         };
         match &field.nodes {

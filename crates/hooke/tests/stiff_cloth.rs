@@ -43,7 +43,7 @@ fn the_curtain_is_stiff_beyond_symplectic_euler() {
     let s = curtain();
     let (k, m, dt) = (
         1000.0,
-        s.model().nodes().mass()[100] as f64,
+        s.model().nodes().mass(100) as f64,
         s.settings().dt as f64,
     );
     assert!(k * dt * dt / m >= 100.0, "k·dt²/m = {}", k * dt * dt / m);

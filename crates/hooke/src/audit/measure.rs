@@ -5,6 +5,7 @@
 use crate::forces::{Coef, ConstForces, SpringCoeffs, spring_force_as};
 use crate::layout::SpringLayout;
 use crate::model::Model;
+use crate::model::per_node::PerNode;
 use crate::par;
 use crate::real::{Real, Vec3};
 use crate::settings::Integrator;
@@ -67,7 +68,7 @@ pub(crate) fn node_energy(
     if model.nodes.inv_mass[i] == 0.0 {
         return 0.0;
     }
-    let m = model.nodes.mass[i] as f64;
+    let m = model.nodes.mass.at(i) as f64;
     0.5 * m * v.length_squared() as f64 - fbase.at(i).dot(x) as f64
 }
 
@@ -142,9 +143,9 @@ pub(crate) fn damping_power(
 /// Over all nodes: Σ ½·m·|v|² \[J] and Σ (v − w)·v [m²/s²] (w the wind), in f64 (the
 /// squares of tiny f32 speeds would be subnormal, and slow). Nodes that do not move by
 /// forces (pinned: v = 0; kinematic: the caller takes them out) are not skipped here.
-pub(crate) fn node_sums(mass: &[Real], v: &[Vec3], w: Vec3) -> (f64, f64) {
+pub(crate) fn node_sums(mass: &PerNode<Real>, v: &[Vec3], w: Vec3) -> (f64, f64) {
     let parts = par::map_chunks(v.len(), par::NODE_CHUNK, |r| {
-        chunk_sums(&mass[r.clone()], &v[r], w, true)
+        chunk_sums(&mass.chunk(r.clone()), &v[r], w, true)
     });
     parts
         .into_iter()

@@ -127,7 +127,7 @@ impl ImplicitBack {
             failures: 0,
             factored_planes: Vec::new(),
             fixed: nodes.inv_mass.iter().map(|&w| w == 0.0).collect(),
-            mass: nodes.mass.iter().map(|&m| m as f64).collect(),
+            mass: nodes.mass.iter().map(|m| m as f64).collect(),
             weights: Weights {
                 alpha_d: hf,
                 alpha_k: hf * hf,

@@ -36,7 +36,7 @@ impl Model {
             ));
         }
         for i in 0..n {
-            let m = nd.mass[i];
+            let m = nd.mass.at(i);
             if !m.is_finite() || m < 0.0 {
                 return Err(FieldError::new(
                     at("nodes", i, "mass"),

@@ -8,7 +8,8 @@ use crate::real::Real;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Nodes {
     /// Mass \[kg]. Kept for pinned nodes too (for display and export); unused in dynamics.
-    pub(crate) mass: Vec<Real>,
+    /// Kept once where every node has the same (a cloth, a string).
+    pub(crate) mass: PerNode<Real>,
     /// Inverse mass [1/kg]; 0 for pinned and anchored nodes (infinite mass).
     pub(crate) inv_mass: Vec<Real>,
     /// The nodes fixed in place (or moved only by an anchor path or Control).
@@ -25,7 +26,7 @@ impl Nodes {
     /// Empty columns with room for `n` nodes.
     pub(crate) fn with_capacity(n: usize) -> Self {
         Self {
-            mass: Vec::with_capacity(n),
+            mass: PerNode::default(),
             inv_mass: Vec::with_capacity(n),
             pinned: PinnedSet::default(),
             radius: PerNode::default(),
@@ -33,9 +34,12 @@ impl Nodes {
         }
     }
 
-    /// Mass of each node \[kg] (kept for pinned nodes too, for display and export).
-    pub fn mass(&self) -> &[Real] {
-        &self.mass
+    /// Mass of node `i` \[kg] (kept for pinned nodes too, for display and export).
+    ///
+    /// # Panics
+    /// If `i` is not a node.
+    pub fn mass(&self, i: usize) -> Real {
+        self.mass.at(i)
     }
 
     /// Inverse mass of each node [1/kg]; 0 for pinned and anchored nodes.
@@ -77,7 +81,7 @@ impl Nodes {
 
     /// Whether there are no nodes.
     pub fn is_empty(&self) -> bool {
-        self.mass.is_empty()
+        self.mass.len() == 0
     }
 }
 

@@ -1,5 +1,5 @@
-//! A per-node attribute kept once where every node has the same value (the collision
-//! radius of a cloth or a string: 4 B a node not held), and the set of pinned nodes kept
+//! A per-node attribute kept once where every node has the same value (the mass and the
+//! collision radius of a cloth or a string: 4 B a node each not held), and the set of pinned nodes kept
 //! as their indices (most scenes pin a handful: 1 B a node not held).
 
 /// One value per node, or one value for all.
@@ -49,6 +49,14 @@ impl<T: Copy + PartialEq> PerNode<T> {
         match self {
             PerNode::Same { len, .. } => *len,
             PerNode::Each(v) => v.len(),
+        }
+    }
+
+    /// The values of nodes `r`: borrowed, or made for the call where all are the same.
+    pub(crate) fn chunk(&self, r: std::ops::Range<usize>) -> std::borrow::Cow<'_, [T]> {
+        match self {
+            PerNode::Same { value, .. } => std::borrow::Cow::Owned(vec![*value; r.len()]),
+            PerNode::Each(v) => std::borrow::Cow::Borrowed(&v[r]),
         }
     }
 

@@ -221,11 +221,12 @@ impl SceneBuilder {
         }
         let mut nodes = Nodes::with_capacity(n);
         let (mut pinned, mut radius) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut mass = Vec::with_capacity(n);
         let (mut x, mut v) = (Vec::with_capacity(n), Vec::with_capacity(n));
         for (i, node) in self.nodes.iter().enumerate() {
             node.check(i, anchored[i])?;
             let fixed = node.pinned || anchored[i];
-            nodes.mass.push(node.mass);
+            mass.push(node.mass);
             nodes.inv_mass.push(if fixed || node.mass <= 0.0 {
                 0.0
             } else {
@@ -237,6 +238,7 @@ impl SceneBuilder {
             x.push(node.x);
             v.push(node.v);
         }
+        nodes.mass = PerNode::new(mass);
         nodes.pinned = PinnedSet::new(&pinned);
         nodes.radius = PerNode::new(radius);
         if nodes.roughness.iter().all(|r| *r == Roughness::default()) {
@@ -278,7 +280,7 @@ impl SceneBuilder {
             .map(|i| Node {
                 x: st.x[i],
                 v: st.v[i],
-                mass: m.nodes.mass[i],
+                mass: m.nodes.mass(i),
                 pinned: m.nodes.pinned(i),
                 radius: m.nodes.radius(i),
                 roughness: m.nodes.roughness(i),

@@ -17,6 +17,7 @@ use glam::Vec3A;
 use super::avx2::{available, transpose_in, transpose_out};
 use crate::const_forces::ConstForces;
 use crate::layout::end_lists::{EndLists, LANES};
+use crate::model::per_node::PerNode;
 use crate::node_update::NodeTerms;
 
 /// Three columns of eight lanes: x, y, z.
@@ -166,8 +167,11 @@ unsafe fn gather(sfp: *const f32, e: &[u32; LANES]) -> Cols {
 fn constant8(fc: ConstForces, i: usize) -> Cols {
     match fc {
         ConstForces::Gravity { g, mass } => {
-            // SAFETY: eight f32 (the slice's length is checked).
-            let m = unsafe { _mm256_loadu_ps(mass[i..i + LANES].as_ptr()) };
+            let m = match mass {
+                // SAFETY: eight f32 (the slice's length is checked).
+                PerNode::Each(mass) => unsafe { _mm256_loadu_ps(mass[i..i + LANES].as_ptr()) },
+                PerNode::Same { value, .. } => _mm256_set1_ps(*value),
+            };
             let gm = |c: f32| _mm256_mul_ps(_mm256_set1_ps(c), m);
             (gm(g.x), gm(g.y), gm(g.z))
         }

@@ -79,7 +79,7 @@ fn book_air_and_retention(ctx: &StepCtx, st: &State, retention: Real, ledger: &m
     for held in &ledger.held {
         let i = held.node as usize;
         let v = st.v[i];
-        kinetic -= 0.5 * nodes.mass[i] as f64 * v.length_squared() as f64;
+        kinetic -= 0.5 * nodes.mass.at(i) as f64 * v.length_squared() as f64;
         air -= (v - env.wind).dot(v) as f64;
     }
     if env.air_drag != 0.0 {

@@ -23,17 +23,21 @@ fn default_roughness_is_not_kept_per_node() {
     }
 }
 
-/// A radius every node shares is kept once, a pinned node as its index; a scene whose
+/// A radius and a mass every node shares are kept once, a pinned node as its index; a scene whose
 /// nodes differ keeps each radius; both come back the same through a scene builder, and
 /// the accessors answer per node as the scene file says.
 #[test]
-fn a_shared_radius_is_kept_once_and_pinned_nodes_as_indices() {
+fn a_shared_radius_and_mass_are_kept_once_and_pinned_nodes_as_indices() {
     use crate::model::per_node::PerNode;
     let cloth = builders::build("cloth", &[]).unwrap();
     let nodes = cloth.model().nodes();
     let r = nodes.radius(0);
     assert!(
         matches!(nodes.radius, PerNode::Same { value, len } if value == r && len == nodes.len())
+    );
+    assert!(
+        matches!(nodes.mass, PerNode::Same { .. }),
+        "the cloth's masses are equal"
     );
     let b = cloth.to_builder();
     let pinned: Vec<u32> = (0..b.nodes.len() as u32)
@@ -42,6 +46,7 @@ fn a_shared_radius_is_kept_once_and_pinned_nodes_as_indices() {
     assert!(!pinned.is_empty());
     assert_eq!(nodes.pinned_nodes(), &pinned[..]);
     for i in 0..nodes.len() {
+        assert_eq!(nodes.mass(i), b.nodes[i].mass, "node {i}");
         assert_eq!(nodes.pinned(i), b.nodes[i].pinned, "node {i}");
         assert_eq!(nodes.radius(i), b.nodes[i].radius, "node {i}");
     }

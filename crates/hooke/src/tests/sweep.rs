@@ -10,6 +10,7 @@ use crate::layout::SpringLayout;
 use crate::layout::end_lists::EndLists;
 use crate::layout::sweep_plan::SweepPlan;
 use crate::model::Springs;
+use crate::model::per_node::PerNode;
 use crate::node_update::NodeTerms;
 use crate::real::Real;
 use crate::real::Vec3;
@@ -72,7 +73,7 @@ fn case_sized(w: usize, height: Option<usize>, shuffle: bool) -> Case {
         .collect();
     let (mut inv_mass, mut mass) = (vec![0.0; n], vec![0.0; n]);
     (0..n).for_each(|i| inv_mass[perm[i] as usize] = model.nodes.inv_mass[i]);
-    (0..n).for_each(|i| mass[perm[i] as usize] = model.nodes.mass[i]);
+    (0..n).for_each(|i| mass[perm[i] as usize] = model.nodes.mass.at(i));
     assert!(model.env.fields.is_empty());
     let layout = SpringLayout::new(n, &springs);
     let co = SpringCoeffs::compile_in(model, &springs, 1e-3, Form::Forces, layout.order());
@@ -206,17 +207,22 @@ fn sweep_takes_the_two_pass_step_bit_for_bit() {
 /// The SIMD node update (`simd::nodes`) takes the scalar update's bits, in every
 /// chunk of 64 nodes, over a grid's numbering and a scrambled one, with the constant
 /// forces kept per node or made from the masses (g·m, the scalar pass's forces kept per
-/// node), and reports a non-finite node.
+/// node; the masses per node or, the cloth's being equal, one for all), and reports a
+/// non-finite node.
 #[test]
 fn simd_node_update_takes_the_scalar_bits() {
-    for (shuffle, from_masses) in [(false, false), (true, false), (false, true), (true, true)] {
+    for (shuffle, from_masses) in [false, true].map(|s| [(s, 0), (s, 1), (s, 2)]).concat() {
         let c = case(20, shuffle);
+        let (each, same) = (PerNode::Each(c.mass.clone()), PerNode::new(c.mass.clone()));
+        assert!(
+            matches!(same, PerNode::Same { .. }),
+            "the cloth's masses are equal"
+        );
+        let g = c.gravity;
         let fc = match from_masses {
-            true => ConstForces::Gravity {
-                g: c.gravity,
-                mass: &c.mass,
-            },
-            false => ConstForces::Nodes(&c.fconst),
+            0 => ConstForces::Nodes(&c.fconst),
+            1 => ConstForces::Gravity { g, mass: &each },
+            _ => ConstForces::Gravity { g, mass: &same },
         };
         let (x2, v2, _) = two_pass(&c);
         let n = c.x.len();

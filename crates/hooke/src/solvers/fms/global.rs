@@ -40,7 +40,7 @@ impl Global<'_> {
         let (h, mass) = (self.h, &self.model.nodes.mass);
         (0..x0.len())
             .map(|i| {
-                let m = mass[i] as f64;
+                let m = mass.at(i) as f64;
                 let f = fconst.at(i).to_array();
                 std::array::from_fn(|k| {
                     let acc = if m > 0.0 { f[k] as f64 / m } else { 0.0 };
@@ -60,7 +60,7 @@ impl Global<'_> {
             .free
             .iter()
             .map(|&i| {
-                let (i, m) = (i as usize, model.nodes.mass[i as usize] as f64);
+                let (i, m) = (i as usize, model.nodes.mass.at(i as usize) as f64);
                 std::array::from_fn(|k| m * y[i][k] + h * beta * (x0[i][k] + h * wind[k]))
             })
             .collect();

@@ -447,7 +447,7 @@ impl<'a> Newton<'a> {
         let mut minus_g = vec![[0.0; 3]; self.x0.len()];
         let (mut g2, mut scale2) = (0.0, 0.0);
         for i in (0..self.x0.len()).filter(|&i| !self.fixed[i]) {
-            let mass = model.nodes.mass[i] as f64;
+            let mass = model.nodes.mass.at(i) as f64;
             let weight = ws.fconst.at(i).to_array().map(|f| h * f as f64);
             for k in 0..3 {
                 let inertia = mass * self.dv[i][k];

@@ -96,7 +96,7 @@ fn node_row(
         (ia, ib) = if as_a { (ia + 1, ib) } else { (ia, ib + 1) };
     }
     let drag = sys.model.env.air_drag as f64;
-    let m = sys.model.nodes.mass[i] as f64;
+    let m = sys.model.nodes.mass.at(i) as f64;
     for (r, line) in row[pat.diag[i] - base].iter_mut().enumerate() {
         line[r] += m + sys.weights.alpha_d * drag;
     }

@@ -144,7 +144,7 @@ impl Laplacian {
         let spd = self.spd.as_mut().expect("pattern built");
         let mut q = vec![0.0; spd.nnz()];
         for (k, &i) in self.free.iter().enumerate() {
-            q[self.diag[k]] += model.nodes.mass[i as usize] as f64 + w.diag;
+            q[self.diag[k]] += model.nodes.mass.at(i as usize) as f64 + w.diag;
         }
         for s in 0..model.springs.len() {
             let weight = w.wk * co.k(s) as f64 + w.wc * (co.c_axial(s) + co.c_iso(s)) as f64;

@@ -38,6 +38,7 @@
 pub(crate) mod pairs;
 mod record;
 
+use crate::model::per_node::PerNode;
 use crate::solvers::linalg::blocks::{B3, BlockMatrix, BlockPattern, V3, real};
 use crate::solvers::penalty::pair_coupling::Coupling;
 use crate::solvers::penalty::term::{EPS_V, Friction, Term, dot};
@@ -270,7 +271,7 @@ impl<'a> Planes<'a> {
     /// stayed where it was.
     pub(crate) fn hold(
         &self,
-        masses: &[Real],
+        masses: &PerNode<Real>,
         (x0, v0): (&[V3], &[V3]),
         (x1, v1): (&mut [V3], &mut [V3]),
     ) -> Vec<(usize, bool)> {
@@ -284,7 +285,7 @@ impl<'a> Planes<'a> {
             }
             let (vt, vt0) = (p.t.tangential(v1[i]), p.t.tangential(v0[i]));
             let applied = f.force(vt);
-            let m = masses[i] as f64;
+            let m = masses.at(i) as f64;
             let other: V3 = std::array::from_fn(|k| m * (vt[k] - vt0[k]) / h - applied[k]);
             if dot(vt, vt).sqrt() > EPS_V || dot(other, other).sqrt() > p.t.mu.grip(f.lambda) {
                 continue;

@@ -23,7 +23,7 @@ pub(crate) fn anything_touches(ctx: &StepCtx, st: &State, ws: &mut SolverWs) -> 
     let h = ctx.h;
     let predicted: Vec<Vec3> = (0..st.len())
         .map(|i| {
-            let m = model.nodes.mass[i];
+            let m = model.nodes.mass.at(i);
             let a = if m > 0.0 {
                 ws.fconst.at(i) / m
             } else {
@@ -72,7 +72,7 @@ pub(crate) fn find<'a>(
     let adj = model.adjacency();
     let mut y = start.x0.to_vec();
     for i in (0..y.len()).filter(|&i| !start.fixed[i]) {
-        let m = model.nodes.mass[i] as f64;
+        let m = model.nodes.mass.at(i) as f64;
         let f = ws.fconst.at(i).to_array().map(|c| c as f64);
         let (x0, v0) = (start.x0[i], start.v0[i]);
         y[i] = std::array::from_fn(|k| x0[k] + h * v0[k] + h * h * f[k] / m);
@@ -160,7 +160,7 @@ fn pair_planes(
         planes.add_pair(PairContact {
             nodes: [i, j],
             starts: [node(i), node(j)],
-            masses: [i, j].map(|k| f64::from(model.nodes.mass[k])),
+            masses: [i, j].map(|k| f64::from(model.nodes.mass.at(k))),
             n,
             reach: f64::from(reach),
             frozen: [

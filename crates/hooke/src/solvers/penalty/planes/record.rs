@@ -4,6 +4,7 @@
 use super::Plane;
 use super::Planes;
 use crate::contact::solved::{Anchored, Held, Seen, SolvedContacts, SolvedPlane};
+use crate::model::per_node::PerNode;
 use crate::real::Real;
 use crate::solvers::linalg::blocks::V3;
 
@@ -12,7 +13,7 @@ impl Planes<'_> {
     /// (`x0`, `v0`).
     pub(crate) fn solved(
         &self,
-        masses: &[Real],
+        masses: &PerNode<Real>,
         (x0, v0): (&[V3], &[V3]),
         (x1, v1): (&[V3], &[V3]),
     ) -> SolvedContacts {
