@@ -52,17 +52,54 @@ impl<T: Copy + PartialEq> PerNode<T> {
         }
     }
 
-    /// The values of nodes `r`: borrowed, or made for the call where all are the same.
-    pub(crate) fn chunk(&self, r: std::ops::Range<usize>) -> std::borrow::Cow<'_, [T]> {
+    /// The values of nodes `r` (a loop's view, nothing copied).
+    ///
+    /// # Panics
+    /// If `r` reaches past the nodes.
+    pub(crate) fn run(&self, r: std::ops::Range<usize>) -> Run<'_, T> {
         match self {
-            PerNode::Same { value, .. } => std::borrow::Cow::Owned(vec![*value; r.len()]),
-            PerNode::Each(v) => std::borrow::Cow::Borrowed(&v[r]),
+            PerNode::Same { value, len } => {
+                assert!(r.start <= r.end && r.end <= *len, "nodes {r:?} of {len}");
+                Run::Same(*value, r.len())
+            }
+            PerNode::Each(v) => Run::Each(&v[r]),
         }
     }
 
     /// Every node's value, in order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = T> + '_ {
         (0..self.len()).map(|i| self.at(i))
+    }
+}
+
+/// The values of a run of nodes ([`PerNode::run`]): node j of the run is `at(j)`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Run<'a, T> {
+    /// `len` nodes with the same value.
+    Same(T, usize),
+    /// One value per node.
+    Each(&'a [T]),
+}
+
+impl<T: Copy> Run<'_, T> {
+    /// Node `j` of the run's value.
+    #[inline]
+    pub(crate) fn at(&self, j: usize) -> T {
+        match self {
+            Run::Same(value, len) => {
+                assert!(j < *len, "node {j} of a run of {len}");
+                *value
+            }
+            Run::Each(v) => v[j],
+        }
+    }
+
+    /// Nodes in the run.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Run::Same(_, len) => *len,
+            Run::Each(v) => v.len(),
+        }
     }
 }
 

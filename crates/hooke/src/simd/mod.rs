@@ -80,7 +80,7 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
 /// for bit as the scalar loop of [`crate::audit::measure::node_sums`]; returns how many
 /// nodes it took (a multiple of 4; 0 where none runs).
 pub(crate) fn node_sums(
-    mass: &[crate::real::Real],
+    mass: crate::model::per_node::Run<crate::real::Real>,
     v: &[Vec3],
     w: Vec3,
     acc: (&mut [f64; 4], &mut [f64; 4]),

@@ -74,6 +74,14 @@ unsafe fn nodes_avx2(
         ),
     };
     let mut probe = _mm256_setzero_ps();
+    // One force for every node (gravity times the mass they share): made once.
+    let same = match t.fconst {
+        ConstForces::Gravity {
+            g,
+            mass: PerNode::Same { value, .. },
+        } => Some(gravity8(g, _mm256_set1_ps(*value))),
+        _ => None,
+    };
     for g in groups {
         let gr = ends.groups[g];
         let rows = &ends.at[gr.start as usize..][..gr.wa as usize + gr.wb as usize];
@@ -84,7 +92,10 @@ unsafe fn nodes_avx2(
         let i = LANES * g;
         let j = i - first;
         let (xr, vr) = (&mut xs[j..j + LANES], &mut vs[j..j + LANES]);
-        let fc = constant8(t.fconst, i);
+        let fc = match same {
+            Some(fc) => fc,
+            None => constant8(t.fconst, i),
+        };
         // SAFETY: eight f32 (the slice's length is checked).
         let w = unsafe { _mm256_loadu_ps(t.inv_mass[i..i + LANES].as_ptr()) };
         let (x, v) = (load8(xr), load8(vr));
@@ -172,11 +183,18 @@ fn constant8(fc: ConstForces, i: usize) -> Cols {
                 PerNode::Each(mass) => unsafe { _mm256_loadu_ps(mass[i..i + LANES].as_ptr()) },
                 PerNode::Same { value, .. } => _mm256_set1_ps(*value),
             };
-            let gm = |c: f32| _mm256_mul_ps(_mm256_set1_ps(c), m);
-            (gm(g.x), gm(g.y), gm(g.z))
+            gravity8(g, m)
         }
         ConstForces::Nodes(f) => load8(&f[i..i + LANES]),
     }
+}
+
+/// g·m per lane, as columns.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn gravity8(g: Vec3A, m: __m256) -> Cols {
+    let gm = |c: f32| _mm256_mul_ps(_mm256_set1_ps(c), m);
+    (gm(g.x), gm(g.y), gm(g.z))
 }
 
 /// Eight consecutive rows as columns.

@@ -11,10 +11,12 @@ use std::arch::x86_64::*;
 
 use glam::Vec3A;
 
+use crate::model::per_node::Run;
+
 /// Adds the first `4·⌊len/4⌋` nodes into the four accumulators `ke` (m·|v|²) and `air`
 /// ((v − w)·v), lane by lane; returns how many nodes it took (0 without AVX).
 pub(super) fn node_sums(
-    mass: &[f32],
+    mass: Run<f32>,
     v: &[Vec3A],
     w: Vec3A,
     (ke, air): (&mut [f64; 4], &mut [f64; 4]),
@@ -28,16 +30,27 @@ pub(super) fn node_sums(
 
 #[target_feature(enable = "avx")]
 unsafe fn node_sums_avx(
-    mass: &[f32],
+    mass: Run<f32>,
     v: &[Vec3A],
     w: Vec3A,
     (ke, air): (&mut [f64; 4], &mut [f64; 4]),
 ) -> usize {
     let n4 = v.len().min(mass.len()) / 4 * 4;
+    // The masses of nodes j..j + 4 in f64 (the exact conversion either way): loaded from
+    // `each`, or `same` broadcast where it is null.
+    let (each, same) = match mass {
+        Run::Each(m) => (m.as_ptr(), _mm256_setzero_pd()),
+        Run::Same(m, _) => (std::ptr::null(), _mm256_set1_pd(m as f64)),
+    };
+    let masses = |j: usize| match each.is_null() {
+        // SAFETY: j + 4 ≤ n4 ≤ the run's length.
+        false => _mm256_cvtps_pd(unsafe { _mm_loadu_ps(each.add(j)) }),
+        true => same,
+    };
     let (wx, wy, wz) = (_mm_set1_ps(w.x), _mm_set1_ps(w.y), _mm_set1_ps(w.z));
     // SAFETY: `ke` and `air` hold four f64 each.
     let (mut k4, mut a4) = unsafe { (_mm256_loadu_pd(ke.as_ptr()), _mm256_loadu_pd(air.as_ptr())) };
-    for (m4, v4) in mass[..n4].chunks_exact(4).zip(v[..n4].chunks_exact(4)) {
+    for (q, v4) in v[..n4].chunks_exact(4).enumerate() {
         let row = |q: Vec3A| _mm_setr_ps(q.x, q.y, q.z, 0.0);
         let (mut r0, mut r1, mut r2, mut r3) = (row(v4[0]), row(v4[1]), row(v4[2]), row(v4[3]));
         _MM_TRANSPOSE4_PS(&mut r0, &mut r1, &mut r2, &mut r3);
@@ -45,8 +58,7 @@ unsafe fn node_sums_avx(
         let (ax, ay, az) = (_mm_sub_ps(r0, wx), _mm_sub_ps(r1, wy), _mm_sub_ps(r2, wz));
         let d = _mm256_cvtps_pd;
         let (ux, uy, uz) = (d(r0), d(r1), d(r2));
-        // SAFETY: m4 holds four f32.
-        let m = d(unsafe { _mm_loadu_ps(m4.as_ptr()) });
+        let m = masses(4 * q);
         let sq = _mm256_add_pd(
             _mm256_add_pd(_mm256_mul_pd(ux, ux), _mm256_mul_pd(uy, uy)),
             _mm256_mul_pd(uz, uz),
