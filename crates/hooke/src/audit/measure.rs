@@ -156,6 +156,7 @@ pub(crate) fn node_sums(mass: &PerNode<Real>, v: &[Vec3], w: Vec3) -> (f64, f64)
 /// on the last), node j of the full quads into accumulator j mod 4 and the tail into the
 /// first; the leading quads by the SIMD kernel when `simd` (bit-identical).
 fn chunk_sums(mass: Run<Real>, v: &[Vec3], w: Vec3, simd: bool) -> (f64, f64) {
+    assert_eq!(mass.len(), v.len(), "one mass a node");
     let (mut ke, mut air) = ([0.0f64; 4], [0.0f64; 4]);
     let done = if simd {
         crate::simd::node_sums(mass, v, w, (&mut ke, &mut air))
