@@ -5,19 +5,24 @@
 //! A group is nodes 8g..8g+8. Its a-runs (the springs where a node is end a: the
 //! contiguous range `a_start[i]..a_start[i+1]` of [`SpringLayout`]) take `wa` rows of
 //! eight, the longest run of its nodes; row k holds, lane by lane, the position of each
-//! node's k-th spring, or the pad when the node has fewer. Its b-lists (`b_pos`) take `wb`
-//! rows after them. Entries are 4 × the row of the buffer that holds the spring's force —
-//! offsets in f32, rows being four f32; the row is the spring's position, or its slot in
-//! the symplectic sweep's rings (`layout/sweep_slots.rs`) — and the pad is 4 × the
-//! buffer's zero row (after the m springs' forces, or after the slots). A sum that starts
-//! at +0 is never −0, so adding the pad's +0 changes no bit: a lane's sums are the scalar
-//! node pass's, bit for bit.
+//! node's k-th spring, or the pad when the node has fewer. Where the symplectic sweep runs
+//! (a scene past the cache) those rows are not stored: the kernel makes them from `a_start`
+//! and [`Rows`] ([`EndLists::a_row`]) — 4 B a spring less to keep and to stream, for a
+//! few integer operations a row, which a scene in the cache pays for (cloth 128×128 and
+//! jelly 16³ 7–8% slower made than read), so there they are stored. Its b-lists (`b_pos`)
+//! take `wb` rows after them. Entries are 4 × the row of the buffer that holds the
+//! spring's force — offsets in f32, rows being four f32; the row is the spring's position,
+//! or its slot in the symplectic sweep's rings (`layout/sweep_slots.rs`) — and the pad is
+//! 4 × the buffer's zero row (after the m springs' forces, or after the slots). A sum that
+//! starts at +0 is never −0, so adding the pad's +0 changes no bit: a lane's sums are the
+//! scalar node pass's, bit for bit.
 //!
 //! The table is left empty (and the node pass stays scalar) where padding would more than
 //! double it, where 4 × the zero row does not fit in a u32, or where a node has more than
 //! 65 535 springs at one end.
 
 use super::SpringLayout;
+use super::sweep_slots::RingMap;
 
 /// Nodes per group: the lanes of the AVX2 node kernel.
 pub(crate) const LANES: usize = 8;
@@ -25,36 +30,74 @@ pub(crate) const LANES: usize = 8;
 /// One group's place in [`EndLists::at`] and its row counts (8 B: a byte a node).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Group {
-    /// Index of its first row in [`EndLists::at`].
+    /// Index of its first row in [`EndLists::at`] (its first b-row where the a-rows are
+    /// made).
     pub start: u32,
     /// Rows of its a-runs.
     pub wa: u16,
-    /// Rows of its b-lists (after the a-rows).
+    /// Rows of its b-lists.
     pub wb: u16,
 }
 
 // A byte a node (checked when compiled).
 const _: () = assert!(std::mem::size_of::<Group>() == 8);
 
+/// Which row of the force buffer holds the force of each kernel position.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) enum Rows {
+    /// Its own: row p.
+    #[default]
+    Positions,
+    /// A slot of the sweep's rings: segments of `seg` nodes (a multiple of eight), each
+    /// with its map; a position is in the segment of its end a.
+    Rings { seg: usize, maps: Vec<RingMap> },
+}
+
+impl Rows {
+    /// The row of position `p`, whose end a is node `a`.
+    pub(crate) fn row(&self, a: usize, p: u32) -> u32 {
+        match self {
+            Rows::Positions => p,
+            Rows::Rings { seg, maps } => maps[a / seg].slot(p),
+        }
+    }
+
+    /// The map of the segment of node `i` (`None`: rows are positions).
+    #[inline]
+    pub(crate) fn map_at(&self, i: usize) -> Option<RingMap> {
+        match self {
+            Rows::Positions => None,
+            Rows::Rings { seg, maps } => Some(maps[i / seg]),
+        }
+    }
+}
+
 /// The padded end lists of every whole group of eight nodes (see the module docs).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct EndLists {
     /// Per group of eight nodes, in node order (`⌊n/8⌋`; the last `n mod 8` nodes have none).
     pub groups: Vec<Group>,
-    /// Rows of eight entries, lane j for node 8g + j: 4 × kernel position, or `pad`.
+    /// Rows of eight entries, lane j for node 8g + j: 4 × the force's row, or `pad`; per
+    /// group its a-rows (unless made) and its b-rows.
     pub at: Vec<[u32; LANES]>,
     /// 4 × the force buffer's zero row: the offset of the pad.
     pub pad: u32,
+    /// Whether the kernel makes the a-rows (from `a_start` and `rows`) instead of reading
+    /// them.
+    pub made_a: bool,
+    /// Where the forces are kept.
+    pub rows: Rows,
 }
 
 impl EndLists {
-    /// The table for `layout` over `n` nodes, for a force buffer that keeps position p's
-    /// force in its row `row(p)` (below `zero`) and has its zero row at `zero`; empty where
-    /// it would not pay (see the module docs) and in builds without the node kernel.
+    /// The table for `layout` over `n` nodes, for a force buffer that keeps the forces in
+    /// `rows` (below `zero`) and has its zero row at `zero`, its a-rows made by the kernel
+    /// where `made_a`; empty where it would not pay (see the module docs) and in builds
+    /// without the node kernel.
     pub(crate) fn new(
         n: usize,
         layout: &SpringLayout,
-        row: impl Fn(u32) -> u32,
+        (rows, made_a): (Rows, bool),
         zero: u32,
     ) -> Self {
         if !cfg!(all(not(feature = "f64"), target_arch = "x86_64")) {
@@ -64,21 +107,29 @@ impl EndLists {
         let Some(pad) = zero.checked_mul(4) else {
             return Self::default();
         };
+        if matches!(rows, Rows::Rings { seg, .. } if seg % LANES != 0) {
+            return Self::default(); // (a group's nodes in two segments)
+        }
         let count = |s: &[u32], i: usize| (s[i + 1] - s[i]) as usize;
         let width = |s: &[u32], g: usize| (0..LANES).map(|j| count(s, LANES * g + j)).max();
         let (a, b) = (&layout.a_start, &layout.b_start);
         let groups = n / LANES;
-        let rows: usize = (0..groups)
+        // (The a-rows are made, not stored, but padded they cost the kernel as much work.)
+        let padded: usize = (0..groups)
             .map(|g| width(a, g).unwrap_or(0) + width(b, g).unwrap_or(0))
             .sum();
         let wide = |g: usize| width(a, g).max(width(b, g)).unwrap_or(0) > u16::MAX as usize;
-        if rows * LANES > 4 * m + 8 * LANES || (0..groups).any(wide) {
+        if padded * LANES > 4 * m + 8 * LANES || (0..groups).any(wide) {
             return Self::default();
         }
+        let row = |p: u32| rows.row(layout.a[p as usize] as usize, p);
+        let b_rows: usize = (0..groups).map(|g| width(b, g).unwrap_or(0)).sum();
         let mut out = Self {
             groups: Vec::with_capacity(groups),
-            at: Vec::with_capacity(rows),
+            at: Vec::with_capacity(if made_a { b_rows } else { padded }),
             pad,
+            made_a,
+            rows: Rows::Positions,
         };
         for g in 0..groups {
             let (wa, wb) = (width(a, g).unwrap_or(0), width(b, g).unwrap_or(0));
@@ -92,14 +143,30 @@ impl EndLists {
             let b_list = |i: usize, k: usize| {
                 (k < count(b, i)).then(|| row(layout.b_pos[b[i] as usize + k]))
             };
-            for k in 0..wa {
+            for k in (0..wa).filter(|_| !made_a) {
                 out.push_row(nodes.clone(), |i| a_run(i, k));
             }
             for k in 0..wb {
                 out.push_row(nodes.clone(), |i| b_list(i, k));
             }
         }
+        out.rows = rows;
         out
+    }
+
+    /// Group g's a-row k as the kernel makes it (the kernel's reference, for the tests): per lane j, 4 × the row of node
+    /// i = 8g + j's k-th spring (position `a_start[i] + k`), or the pad past its run.
+    #[cfg(test)]
+    pub(crate) fn a_row(&self, a_start: &[u32], g: usize, k: usize) -> [u32; LANES] {
+        let map = self.rows.map_at(LANES * g);
+        std::array::from_fn(|j| {
+            let i = LANES * g + j;
+            let p = a_start[i] + k as u32;
+            match p < a_start[i + 1] {
+                true => 4 * map.map_or(p, |m| m.slot(p)),
+                false => self.pad,
+            }
+        })
     }
 
     /// Appends one row: per node of `nodes`, 4 × the row of its force, or the pad.

@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use super::SpringLayout;
-use super::end_lists::EndLists;
+use super::end_lists::{EndLists, Rows};
 use super::sweep_slots::{Shape, Slots};
 
 /// Nodes per block of the sweep (64: 3–11% slower on cloth 32×32 and 128×128 than 256;
@@ -111,8 +111,16 @@ impl SweepPlan {
     /// The end lists of `layout`'s `n` nodes for this plan's force buffer: at the slots
     /// where the sweep keeps the forces, else at their positions.
     pub(crate) fn end_lists(&self, n: usize, layout: &SpringLayout) -> EndLists {
-        let slot = |p: u32| self.slot(layout, p as usize) as u32;
-        EndLists::new(n, layout, slot, self.zero_row(layout) as u32)
+        let rows = match &self.slots {
+            Some(slots) => Rows::Rings {
+                seg: self.seg,
+                maps: slots.ring_maps(),
+            },
+            None => Rows::Positions,
+        };
+        // (A-rows made only where the sweep runs: see `end_lists.rs`.)
+        let form = (rows, self.worthwhile);
+        EndLists::new(n, layout, form, self.zero_row(layout) as u32)
     }
 
     pub(crate) fn segments(&self) -> usize {

@@ -39,6 +39,28 @@ pub(crate) struct Slots {
     pub used: usize,
 }
 
+/// Where one segment keeps its positions' forces: position p below `zone` in slot
+/// `base + (p & mask)` (its ring), from `zone` on in slot `zone_base + (p − zone)`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct RingMap {
+    pub base: u32,
+    pub mask: u32,
+    pub zone: u32,
+    pub zone_base: u32,
+}
+
+impl RingMap {
+    /// The slot of position `p`.
+    #[inline]
+    pub(crate) fn slot(&self, p: u32) -> u32 {
+        if p >= self.zone {
+            self.zone_base + (p - self.zone)
+        } else {
+            self.base + (p & self.mask)
+        }
+    }
+}
+
 /// How far the sweep's spring kernel has run after a block whose springs end at `need`:
 /// whole groups of `group` from `done`, but never into the zone at `zone`.
 pub(crate) fn frontier(done: usize, need: usize, zone: usize, group: usize) -> usize {
@@ -101,6 +123,23 @@ impl Slots {
             p & (self.ring - 1)
         };
         self.base[k] as usize + at
+    }
+
+    /// Segment `k`'s slots as a map (the same slots as [`Self::slot`]; the regions' slots
+    /// fit in a u32, as [`Self::new`] checked).
+    pub(crate) fn ring_map(&self, k: usize) -> RingMap {
+        let base = self.base[k];
+        RingMap {
+            base,
+            mask: (self.ring - 1) as u32,
+            zone: self.zone[k],
+            zone_base: base + self.ring as u32,
+        }
+    }
+
+    /// Every segment's map, in order.
+    pub(crate) fn ring_maps(&self) -> Vec<RingMap> {
+        (0..self.base.len()).map(|k| self.ring_map(k)).collect()
     }
 
     /// Segment `k`'s zone's slots (its positions from the zone's first on, `len` of them).

@@ -96,7 +96,8 @@ pub(crate) fn node_sums(
 
 /// The symplectic node update ([`crate::node_update`]) of the leading whole groups of
 /// eight among the nodes from `first` (`xs`, `vs`: their positions and velocities), with
-/// the platform's SIMD kernel and the end lists `ends`; returns how many nodes it did (0
+/// the platform's SIMD kernel, the end lists `ends` and the layout's `a_start`; returns
+/// how many nodes it did (0
 /// where none runs, where `first` is not a multiple of eight or the table is empty) and
 /// whether their new positions and velocities are all finite. Bit for bit the scalar
 /// update's, but for the rows' pad lane (written as 0).
@@ -105,7 +106,7 @@ pub(crate) fn node_sums(
 /// If `sf` is not the springs' forces followed by one zero row (`ends.pad / 4 + 1` rows),
 /// or `t`'s per-node slices are shorter than the nodes.
 pub(crate) fn nodes(
-    ends: &EndLists,
+    ends: (&EndLists, &[u32]),
     first: usize,
     sf: &[Vec3],
     t: &NodeTerms,
@@ -122,7 +123,7 @@ pub(crate) fn nodes(
 /// `sf` points to that many rows, and no row the end lists give for these nodes, nor the
 /// last, is written during the call.
 pub(crate) unsafe fn nodes_from(
-    ends: &EndLists,
+    (ends, a_start): (&EndLists, &[u32]),
     first: usize,
     sf: (*const Vec3, usize),
     t: &NodeTerms,
@@ -145,10 +146,10 @@ pub(crate) unsafe fn nodes_from(
     );
     #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
     // SAFETY: checked above: the buffer's rows and its zero row; the rest is the caller's.
-    return unsafe { nodes::nodes(ends, first, sf.0, t, (xs, vs)) };
+    return unsafe { nodes::nodes((ends, a_start), first, sf.0, t, (xs, vs)) };
     #[allow(unreachable_code)]
     {
-        let _ = (t, xs, vs);
+        let _ = (t, xs, vs, a_start);
         (0, true)
     }
 }

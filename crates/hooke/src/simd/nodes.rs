@@ -1,6 +1,8 @@
 //! The symplectic node update in AVX2, eight nodes at a time (x86-64, f32 builds): one
 //! node per lane, its forces gathered through the padded end lists of
-//! [`crate::layout::end_lists`].
+//! [`crate::layout::end_lists`] — the a-rows made from the nodes' `a_start` and the
+//! buffer's rows (a few integer operations a row instead of 32 bytes read), the b-rows
+//! read.
 //!
 //! A lane's sums are the scalar node pass's: Σ a-run with four accumulators (its k-th
 //! spring into accumulator k mod 4, then (A₀ + A₁) + (A₂ + A₃)), Σ b-list with two
@@ -17,6 +19,7 @@ use glam::Vec3A;
 use super::avx2::{available, transpose_in, transpose_out};
 use crate::const_forces::ConstForces;
 use crate::layout::end_lists::{EndLists, LANES};
+use crate::layout::sweep_slots::RingMap;
 use crate::model::per_node::PerNode;
 use crate::node_update::NodeTerms;
 
@@ -33,7 +36,7 @@ type Cols = (__m256, __m256, __m256);
 /// row the table gives for these nodes is written during the call. Checked by the caller:
 /// the lengths and `first`.
 pub(super) unsafe fn nodes(
-    ends: &EndLists,
+    (ends, a_start): (&EndLists, &[u32]),
     first: usize,
     sf: *const Vec3A,
     t: &NodeTerms,
@@ -46,7 +49,8 @@ pub(super) unsafe fn nodes(
     let g1 = ((first + xs.len()) / LANES).clamp(g0, ends.groups.len().max(g0));
     // SAFETY: AVX2 is available; the buffer is the caller's promise, and the node slices
     // hold g1 − g0 groups.
-    let finite = unsafe { nodes_avx2(ends, g0..g1, sf as *const f32, t, (xs, vs)) };
+    assert!(a_start.len() > g1 * LANES, "node kernel: a_start too short");
+    let finite = unsafe { nodes_avx2((ends, a_start), g0..g1, sf as *const f32, t, (xs, vs)) };
     ((g1 - g0) * LANES, finite)
 }
 
@@ -56,7 +60,7 @@ pub(super) unsafe fn nodes(
 /// As [`nodes`]; `sfp` is the force buffer as f32.
 #[target_feature(enable = "avx2")]
 unsafe fn nodes_avx2(
-    ends: &EndLists,
+    (ends, a_start): (&EndLists, &[u32]),
     groups: std::ops::Range<usize>,
     sfp: *const f32,
     t: &NodeTerms,
@@ -84,12 +88,20 @@ unsafe fn nodes_avx2(
     };
     for g in groups {
         let gr = ends.groups[g];
-        let rows = &ends.at[gr.start as usize..][..gr.wa as usize + gr.wb as usize];
-        let (a_rows, b_rows) = rows.split_at(gr.wa as usize);
-        // SAFETY: every entry is a row of the buffer (the caller's promise).
-        let (sa, sb) = unsafe { (sum_rows::<4>(sfp, a_rows), sum_rows::<2>(sfp, b_rows)) };
-        let springs = sub(sa, sb);
+        let wa = if ends.made_a { 0 } else { gr.wa as usize };
+        let rows = &ends.at[gr.start as usize..][..wa + gr.wb as usize];
+        let (a_rows, b_rows) = rows.split_at(wa);
         let i = LANES * g;
+        // SAFETY: every entry is a row of the buffer (the caller's promise; the made
+        // a-rows' are those of the same positions).
+        let (sa, sb) = unsafe {
+            let sa = match ends.made_a {
+                true => ARuns::new(ends, i, &a_start[i..=i + LANES]).sum(sfp, gr.wa as usize),
+                false => sum_rows::<4>(sfp, a_rows),
+            };
+            (sa, sum_rows::<2>(sfp, b_rows))
+        };
+        let springs = sub(sa, sb);
         let j = i - first;
         let (xr, vr) = (&mut xs[j..j + LANES], &mut vs[j..j + LANES]);
         let fc = match same {
@@ -126,6 +138,86 @@ impl Update {
         let vn = add(v, mul(f, _mm256_mul_ps(self.h, w)));
         let xn = add(x, mul(vn, self.h));
         (xn, mul(vn, self.ret))
+    }
+}
+
+/// A group's a-runs: lane j's k-th row is position `a_start[i + j] + k` (the pad past its
+/// run), at its row of the buffer ([`EndLists::a_row`], lane for lane).
+struct ARuns {
+    p0: __m256i,
+    count: __m256i,
+    pad: __m256i,
+    /// The segment's ring map, broadcast: base, mask, zone, zone_base (`None`: rows are
+    /// positions).
+    map: Option<[__m256i; 4]>,
+}
+
+impl ARuns {
+    /// The runs of nodes i..i + 8, whose offsets are `a_start` (nine).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn new(ends: &EndLists, i: usize, a_start: &[u32]) -> Self {
+        let a: &[u32; LANES + 1] = a_start.try_into().expect("nine offsets");
+        // SAFETY: eight u32 from a[0] and from a[1].
+        let (p0, p1) = unsafe {
+            (
+                _mm256_loadu_si256(a.as_ptr() as *const __m256i),
+                _mm256_loadu_si256(a.as_ptr().add(1) as *const __m256i),
+            )
+        };
+        let set = |v: u32| _mm256_set1_epi32(v as i32);
+        let map = |m: RingMap| [set(m.base), set(m.mask), set(m.zone), set(m.zone_base)];
+        ARuns {
+            p0,
+            count: _mm256_sub_epi32(p1, p0),
+            pad: set(ends.pad),
+            map: ends.rows.map_at(i).map(map),
+        }
+    }
+
+    /// Row k's eight entries: 4 × the row of position p = p0 + k (in the ring: base +
+    /// (p & mask) below the zone, zone_base + (p − zone) from it), or the pad where k is
+    /// past the lane's run.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn row(&self, k: usize) -> [u32; LANES] {
+        let kv = _mm256_set1_epi32(k as i32);
+        let p = _mm256_add_epi32(self.p0, kv);
+        let slot = match self.map {
+            None => p,
+            Some([base, mask, zone, zone_base]) => {
+                // p ≥ zone, unsigned: max(p, zone) = p.
+                let zoned = _mm256_cmpeq_epi32(_mm256_max_epu32(p, zone), p);
+                let ring = _mm256_add_epi32(base, _mm256_and_si256(p, mask));
+                let past = _mm256_add_epi32(zone_base, _mm256_sub_epi32(p, zone));
+                _mm256_blendv_epi8(ring, past, zoned)
+            }
+        };
+        // (Runs are shorter than 2¹⁶, so the signed compare is exact.)
+        let within = _mm256_cmpgt_epi32(self.count, kv);
+        let e = _mm256_blendv_epi8(self.pad, _mm256_slli_epi32::<2>(slot), within);
+        let mut out = [0u32; LANES];
+        // SAFETY: eight u32.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr() as *mut __m256i, e) };
+        out
+    }
+
+    /// Σ of the `wa` rows' forces per lane, as [`sum_rows`] with four accumulators.
+    ///
+    /// # Safety
+    /// Every row's entries are offsets of rows of the buffer at `sfp`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn sum(&self, sfp: *const f32, wa: usize) -> Cols {
+        let part = |r: usize| {
+            let mut acc = zero3();
+            for k in (r..wa).step_by(4) {
+                // SAFETY: the caller's promise.
+                acc = add(acc, unsafe { gather(sfp, &self.row(k)) });
+            }
+            acc
+        };
+        add(add(part(0), part(1)), add(part(2), part(3)))
     }
 }
 

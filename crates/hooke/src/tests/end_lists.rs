@@ -22,16 +22,29 @@ fn rows_hold_each_nodes_ends_in_order_then_the_pad() {
     }
     let scene = b.build().unwrap();
     let l = SpringLayout::new(17, &scene.model.springs);
-    let e = EndLists::new(17, &l, |p| p, l.len() as u32);
-    if !cfg!(all(not(feature = "f64"), target_arch = "x86_64")) {
-        assert_eq!(e, EndLists::default());
-        return;
+    for made_a in [false, true] {
+        let e = EndLists::new(17, &l, (Rows::Positions, made_a), l.len() as u32);
+        if !cfg!(all(not(feature = "f64"), target_arch = "x86_64")) {
+            assert_eq!(e, EndLists::default());
+            return;
+        }
+        check_rows(&e, &l);
     }
+}
+
+/// Every group's rows, stored or made, hold each node's a-run and b-list in order, padded.
+fn check_rows(e: &EndLists, l: &SpringLayout) {
     assert_eq!(e.groups.len(), 2);
     assert_eq!(e.pad, 4 * l.len() as u32);
     for (g, gr) in e.groups.iter().enumerate() {
         let (wa, wb) = (gr.wa as usize, gr.wb as usize);
-        let (a_rows, b_rows) = e.at[gr.start as usize..][..wa + wb].split_at(wa);
+        let stored = if e.made_a { 0 } else { wa };
+        let rows = &e.at[gr.start as usize..][..stored + wb];
+        let (a_rows, b_rows) = rows.split_at(stored);
+        let a_rows: Vec<[u32; LANES]> = match e.made_a {
+            true => (0..wa).map(|k| e.a_row(&l.a_start, g, k)).collect(),
+            false => a_rows.to_vec(),
+        };
         for j in 0..LANES {
             let i = LANES * g + j;
             let padded = |p: &[u32], w: usize| {
@@ -42,7 +55,7 @@ fn rows_hold_each_nodes_ends_in_order_then_the_pad() {
             let a: Vec<u32> = (l.a_start[i]..l.a_start[i + 1]).collect();
             let b = &l.b_pos[l.b_start[i] as usize..l.b_start[i + 1] as usize];
             let lane = |rows: &[[u32; LANES]]| rows.iter().map(|r| r[j]).collect::<Vec<_>>();
-            assert_eq!(lane(a_rows), padded(&a, wa), "node {i}, a-run");
+            assert_eq!(lane(&a_rows), padded(&a, wa), "node {i}, a-run");
             assert_eq!(lane(b_rows), padded(b, wb), "node {i}, b-list");
         }
     }
@@ -64,7 +77,7 @@ fn a_hub_leaves_the_table_empty() {
     let scene = b.build().unwrap();
     let l = SpringLayout::new(201, &scene.model.springs);
     assert_eq!(
-        EndLists::new(201, &l, |p| p, l.len() as u32),
+        EndLists::new(201, &l, (Rows::Positions, false), l.len() as u32),
         EndLists::default()
     );
 }

@@ -2,7 +2,7 @@
 //! simulation), which stand above it.
 
 use crate::builders;
-use crate::layout::end_lists::EndLists;
+use crate::layout::end_lists::{EndLists, Rows};
 use crate::sim::*;
 
 /// A scene stepped by symplectic Euler's sweep (which runs by itself only on scenes
@@ -71,7 +71,7 @@ fn a_scene_past_the_cache_holds_only_the_rings_of_forces() {
             let n = sim.model().nodes.len();
             let springs = &mut sim.ws_mut().springs;
             springs.sweep.worthwhile = false;
-            springs.ends = EndLists::new(n, &springs.layout, |p| p, m as u32);
+            springs.ends = EndLists::new(n, &springs.layout, (Rows::Positions, false), m as u32);
             sim.ws_mut().kernel.sf = vec![crate::Vec3::ZERO; m + 1];
         }
         for _ in 0..3 {

@@ -7,7 +7,7 @@ use crate::builders;
 use crate::forces::SpringCoeffs;
 use crate::forces::{ConstForces, Form, NodeForces, constant_forces, spring_pass};
 use crate::layout::SpringLayout;
-use crate::layout::end_lists::EndLists;
+use crate::layout::end_lists::{EndLists, Rows};
 use crate::layout::sweep_plan::SweepPlan;
 use crate::model::Springs;
 use crate::model::per_node::PerNode;
@@ -120,6 +120,8 @@ fn swept(c: &Case, seg: Option<usize>, ring: bool) -> (Vec<Vec3>, Vec<Vec3>, f64
     if ring {
         plan = plan.with_slots(n, &layout);
     }
+    // (The sweep runs whatever the scene's size here; its a-rows made, as past the cache.)
+    plan.worthwhile = true;
     let ends = plan.end_lists(n, &layout);
     let s = SweepSprings {
         plan: &plan,
@@ -207,8 +209,8 @@ fn sweep_takes_the_two_pass_step_bit_for_bit() {
 /// The SIMD node update (`simd::nodes`) takes the scalar update's bits, in every
 /// chunk of 64 nodes, over a grid's numbering and a scrambled one, with the constant
 /// forces kept per node or made from the masses (g·m, the scalar pass's forces kept per
-/// node; the masses per node or, the cloth's being equal, one for all), and reports a
-/// non-finite node.
+/// node; the masses per node or, the cloth's being equal, one for all), its a-rows read or
+/// made, and reports a non-finite node.
 #[test]
 fn simd_node_update_takes_the_scalar_bits() {
     for (shuffle, from_masses) in [false, true].map(|s| [(s, 0), (s, 1), (s, 2)]).concat() {
@@ -227,13 +229,21 @@ fn simd_node_update_takes_the_scalar_bits() {
         let (x2, v2, _) = two_pass(&c);
         let n = c.x.len();
         let layout = SpringLayout::new(n, &c.springs);
-        let ends = EndLists::new(n, &layout, |p| p, layout.len() as u32);
+        // (The a-rows read with per-node forces, made with the masses per node.)
+        let form = (Rows::Positions, from_masses == 1);
+        let ends = EndLists::new(n, &layout, form, layout.len() as u32);
         let mut sf = vec![Vec3::ZERO; layout.len() + 1];
         spring_pass(&layout, &c.co, &c.x, &c.v, &mut sf[..layout.len()]);
         let (mut x, mut v) = (c.x.clone(), c.v.clone());
         let mut simd_did = 0;
         for (k, (xs, vs)) in x.chunks_mut(64).zip(v.chunks_mut(64)).enumerate() {
-            let (done, finite) = simd::nodes(&ends, 64 * k, &sf, &terms_with(&c, fc), (xs, vs));
+            let (done, finite) = simd::nodes(
+                (&ends, &layout.a_start),
+                64 * k,
+                &sf,
+                &terms_with(&c, fc),
+                (xs, vs),
+            );
             assert!(finite);
             simd_did += done;
             let nf = NodeForces {
@@ -258,7 +268,13 @@ fn simd_node_update_takes_the_scalar_bits() {
         // A node at infinity is reported.
         let (mut x, mut v) = (c.x.clone(), c.v.clone());
         x[13].y = Real::INFINITY;
-        let (done, finite) = simd::nodes(&ends, 0, &sf, &terms(&c), (&mut x, &mut v));
+        let (done, finite) = simd::nodes(
+            (&ends, &layout.a_start),
+            0,
+            &sf,
+            &terms(&c),
+            (&mut x, &mut v),
+        );
         assert_eq!(finite, done == 0, "done {done}");
     }
 }
@@ -282,6 +298,24 @@ fn sweep_with_rings_takes_the_two_pass_step_bit_for_bit() {
     );
     assert!(2 * slots.ring() < layout.len() / 4, "ring {}", slots.ring());
     assert_eq!(n % 8, 7);
+    // The a-rows the node kernel makes are the slots the sweep keeps the forces in.
+    let mut made = plan.clone();
+    made.worthwhile = true;
+    let ends = made.end_lists(n, &layout);
+    assert!(ends.made_a);
+    for g in 0..ends.groups.len() {
+        for k in 0..ends.groups[g].wa as usize {
+            let row = ends.a_row(&layout.a_start, g, k);
+            for (j, &e) in row.iter().enumerate() {
+                let (i, p) = (8 * g + j, layout.a_start[8 * g + j] as usize + k);
+                let slot = match p < layout.a_start[i + 1] as usize {
+                    true => 4 * plan.slot(&layout, p) as u32,
+                    false => ends.pad,
+                };
+                assert_eq!(e, slot, "group {g}, row {k}, lane {j}");
+            }
+        }
+    }
     let (x2, v2, p2) = two_pass(&c);
     for threads in [1, 3] {
         let pool = rayon::ThreadPoolBuilder::new()

@@ -195,7 +195,15 @@ fn integrate(
     let (xs, vs) = (&mut seg.x[r.clone()], &mut seg.v[r]);
     // SAFETY: the springs on these nodes are computed and not written again this step
     // (see below), nor is the zero row.
-    let (done, finite) = unsafe { simd::nodes_from(s.ends, nodes.start, sf.raw(), &t, (xs, vs)) };
+    let (done, finite) = unsafe {
+        simd::nodes_from(
+            (s.ends, &layout.a_start),
+            nodes.start,
+            sf.raw(),
+            &t,
+            (xs, vs),
+        )
+    };
     let mut probe = if finite { Vec3::ZERO } else { Vec3::NAN };
     let nodes = nodes.start + done..nodes.end;
     let (xs, vs) = (&mut xs[done..], &mut vs[done..]);

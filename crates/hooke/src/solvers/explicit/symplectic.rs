@@ -87,7 +87,7 @@ fn node_pass(
     let ok = AtomicBool::new(true);
     par::chunks_mut2(x, v, par::NODE_CHUNK, |start, xs, vs| {
         let (done, finite) = match simd {
-            true => simd::nodes(&springs.ends, start, sf, &t, (xs, vs)),
+            true => simd::nodes((&springs.ends, &layout.a_start), start, sf, &t, (xs, vs)),
             false => (0, true),
         };
         let (start, xs, vs) = (start + done, &mut xs[done..], &mut vs[done..]);
