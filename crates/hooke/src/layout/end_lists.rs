@@ -62,7 +62,9 @@ impl Rows {
         }
     }
 
-    /// The map of the segment of node `i` (`None`: rows are positions).
+    /// The map of the segment of node `i` (`None`: rows are positions). (For the AVX2
+    /// node kernel and the tests.)
+    #[cfg(any(test, all(not(feature = "f64"), target_arch = "x86_64")))]
     #[inline]
     pub(crate) fn map_at(&self, i: usize) -> Option<RingMap> {
         match self {
