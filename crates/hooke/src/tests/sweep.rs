@@ -302,7 +302,8 @@ fn sweep_with_rings_takes_the_two_pass_step_bit_for_bit() {
     let mut made = plan.clone();
     made.worthwhile = true;
     let ends = made.end_lists(n, &layout);
-    assert!(ends.made_a);
+    // (Builds without the node kernel have no table.)
+    assert!(ends.made_a || !cfg!(all(not(feature = "f64"), target_arch = "x86_64")));
     for g in 0..ends.groups.len() {
         for k in 0..ends.groups[g].wa as usize {
             let row = ends.a_row(&layout.a_start, g, k);
