@@ -56,15 +56,10 @@ pub(crate) enum Rows {
 impl Rows {
     /// The row of position `p`, whose end a is node `a`.
     pub(crate) fn row(&self, a: usize, p: u32) -> u32 {
-        match self {
-            Rows::Positions => p,
-            Rows::Rings { seg, maps } => maps[a / seg].slot(p),
-        }
+        self.map_at(a).map_or(p, |m| m.slot(p))
     }
 
-    /// The map of the segment of node `i` (`None`: rows are positions). (For the AVX2
-    /// node kernel and the tests.)
-    #[cfg(any(test, all(not(feature = "f64"), target_arch = "x86_64")))]
+    /// The map of the segment of node `i` (`None`: rows are positions).
     #[inline]
     pub(crate) fn map_at(&self, i: usize) -> Option<RingMap> {
         match self {
@@ -156,16 +151,16 @@ impl EndLists {
         out
     }
 
-    /// Group g's a-row k as the kernel makes it (the kernel's reference, for the tests): per lane j, 4 × the row of node
-    /// i = 8g + j's k-th spring (position `a_start[i] + k`), or the pad past its run.
+    /// Group g's a-row k as the kernel makes it (its reference, for the tests): per lane j,
+    /// 4 × the row of node i = 8g + j's k-th spring (position `a_start[i] + k`), or the
+    /// pad past its run.
     #[cfg(test)]
     pub(crate) fn a_row(&self, a_start: &[u32], g: usize, k: usize) -> [u32; LANES] {
-        let map = self.rows.map_at(LANES * g);
         std::array::from_fn(|j| {
             let i = LANES * g + j;
             let p = a_start[i] + k as u32;
             match p < a_start[i + 1] {
-                true => 4 * map.map_or(p, |m| m.slot(p)),
+                true => 4 * self.rows.row(i, p),
                 false => self.pad,
             }
         })

@@ -113,20 +113,15 @@ impl Slots {
         self.ring
     }
 
-    /// The slot of position `p` of segment `k`.
+    /// The slot of position `p` (a kernel position: below 2³²) of segment `k`.
     #[inline]
     pub(crate) fn slot(&self, k: usize, p: usize) -> usize {
-        let zone = self.zone[k] as usize;
-        let at = if p >= zone {
-            self.ring + (p - zone)
-        } else {
-            p & (self.ring - 1)
-        };
-        self.base[k] as usize + at
+        self.ring_map(k).slot(p as u32) as usize
     }
 
-    /// Segment `k`'s slots as a map (the same slots as [`Self::slot`]; the regions' slots
-    /// fit in a u32, as [`Self::new`] checked).
+    /// Segment `k`'s slots as a map (the regions' slots fit in a u32, as [`Self::new`]
+    /// checked).
+    #[inline]
     pub(crate) fn ring_map(&self, k: usize) -> RingMap {
         let base = self.base[k];
         RingMap {

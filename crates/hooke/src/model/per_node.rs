@@ -1,6 +1,6 @@
 //! A per-node attribute kept once where every node has the same value (the mass and the
-//! collision radius of a cloth or a string: 4 B a node each not held), and the set of pinned nodes kept
-//! as their indices (most scenes pin a handful: 1 B a node not held).
+//! collision radius of a cloth or a string: 4 B a node each not held), and the set of
+//! pinned nodes kept as their indices (most scenes pin a handful: 1 B a node not held).
 
 /// One value per node, or one value for all.
 #[derive(Debug, Clone, PartialEq)]

@@ -245,9 +245,9 @@ impl Compiled {
         for an in &model.anchors {
             anchored[an.node as usize] = true;
         }
-        let pinned = (0..model.nodes.len())
-            .filter(|&i| model.nodes.pinned(i) && !anchored[i])
-            .map(|i| i as u32)
+        let pinned = (model.nodes.pinned_nodes().iter())
+            .filter(|&&i| !anchored[i as usize])
+            .copied()
             .collect();
         Self {
             h: Some(h),

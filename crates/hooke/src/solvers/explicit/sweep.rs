@@ -48,8 +48,9 @@ pub(crate) struct SweepSprings<'a> {
 }
 
 /// One symplectic Euler step of every node; `sf` (a row per slot of the plan's rings, or
-/// per spring, then a zero row) is scratch. Returns the power the springs' damping dissipates at the step's start \[W] and
-/// whether every new position and velocity is finite.
+/// per spring, then a zero row) is scratch. Returns the power the springs' damping
+/// dissipates at the step's start \[W] and whether every new position and velocity is
+/// finite.
 pub(crate) fn step(
     s: SweepSprings,
     t: NodeTerms,
