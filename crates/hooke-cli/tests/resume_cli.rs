@@ -257,7 +257,11 @@ fn resume_says_why_it_cannot() {
         Some(2),
         "--resume takes the run's own arguments"
     );
-    for (flag, value) in [("--gif", "x.gif"), ("--export", "gltf")] {
+    for (flag, value) in [
+        ("--gif", "x.gif"),
+        ("--export", "gltf"),
+        ("--export", "usd"),
+    ] {
         let args = [
             "run",
             "cloth",

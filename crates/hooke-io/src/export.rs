@@ -18,6 +18,11 @@ use crate::IoError;
 
 mod gltf_bin;
 mod lines;
+mod usd;
+mod usd_shapes;
+mod usda;
+
+pub use usd::UsdStage;
 
 use gltf_bin::{ARRAY, BinBuilder, ELEMENTS, Elements, f3, glb_bytes, vec3_bytes};
 use lines::Lines;

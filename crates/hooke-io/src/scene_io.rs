@@ -126,6 +126,15 @@ pub fn scene_to_json(scene: &Scene) -> String {
 /// renamed, so a failed write or a killed process never leaves a half-written file in
 /// place of a good one (the old file stays until the new one is whole).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IoError> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// As [`write_atomic`], the bytes written by `write` through a buffer as they are made
+/// (a file too large to hold in memory at once).
+pub(crate) fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), IoError> {
     let err = |source| IoError::write(path, source);
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     let name = path
@@ -137,9 +146,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IoError> {
         None => Path::new(&format!(".{name}.tmp-{}", std::process::id())).to_path_buf(),
     };
     let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        std::io::Write::write_all(&mut f, bytes)?;
-        f.sync_data()
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        write(&mut f)?;
+        f.into_inner().map_err(|e| e.into_error())?.sync_data()
     };
     if let Err(e) = write() {
         let _ = std::fs::remove_file(&tmp);

@@ -36,8 +36,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub log_sensors: Option<PathBuf>,
     /// Export the surfaces per output frame: obj (DIR/obj/frame_NNNNN.obj with normals;
-    /// UVs, MTL and texture when the surface has one) or gltf (DIR/animation.glb, morph-target animation); frames
-    /// every --every steps, or 30 per simulated second
+    /// UVs, MTL and texture when the surface has one), gltf (DIR/animation.glb, morph-target
+    /// animation) or usd (DIR/usd/animation.usda: surfaces as time-sampled meshes, strings as
+    /// curves, the ground and colliders); frames every --every steps, or 30 per simulated
+    /// second
     #[arg(long, value_enum)]
     pub export: Option<ExportKind>,
     /// Also draw the run as an animated GIF [default FILE: DIR/<name>.gif] (3D, solid when
@@ -80,6 +82,8 @@ pub enum ExportKind {
     Obj,
     /// One binary glTF with the motion as morph targets.
     Gltf,
+    /// One USD stage (.usda): time-sampled meshes, curves and colliders.
+    Usd,
 }
 
 /// Where `hooke run` and `hooke bench` step.

@@ -34,9 +34,10 @@ pub(super) fn write(s: Stepped) -> Result<()> {
     if let Some((n, what)) = written.exported {
         let every = plan.every.export;
         println!("  exported    {n} frames as {what} (every {every} steps)");
-        wrote.push(match what.starts_with("obj") {
-            true => "obj/",
-            false => "animation.glb",
+        wrote.push(match what {
+            w if w.starts_with("obj") => "obj/",
+            super::outputs::USD => "usd/",
+            _ => "animation.glb",
         });
     }
     println!("  wrote       {}/{{{}}}", out.display(), wrote.join(", "));

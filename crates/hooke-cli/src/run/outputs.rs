@@ -16,11 +16,14 @@ use crate::manifest::Checkpoint;
 const ENERGY: &str = "energy.csv";
 const TRAJECTORY: &str = "trajectory.npy";
 const SENSOR_LOG: &str = "sensor-log";
+/// The USD export, in its own folder beside its textures.
+pub(super) const USD: &str = "usd/animation.usda";
 
 /// Where exported frames go.
 pub(super) enum Exporter {
     Obj(hooke_io::export::ObjSequence),
     Gltf(Box<hooke_io::export::GlbAnimation>),
+    Usd(Box<hooke_io::export::UsdStage>, std::path::PathBuf),
 }
 
 impl Exporter {
@@ -29,6 +32,7 @@ impl Exporter {
         match self {
             Exporter::Obj(o) => o.push(x, surfaces)?,
             Exporter::Gltf(g) => g.push(t, x, surfaces)?,
+            Exporter::Usd(u, _) => u.push(t, x, surfaces),
         }
         Ok(())
     }
@@ -48,6 +52,10 @@ impl Exporter {
                 let n = g.frames();
                 g.finish()?;
                 (n, "animation.glb")
+            }
+            Exporter::Usd(u, path) => {
+                u.save(&path)?;
+                (u.frames(), USD)
             }
         })
     }
@@ -243,27 +251,54 @@ fn exporter(plan: &Plan, sim: &Simulation) -> Result<Option<Exporter>> {
         return Ok(None);
     };
     let m = sim.model();
-    let mesh =
+    let (out, scene_dir) = (&plan.out, &plan.scene_dir);
+    let mesh = || {
         hooke_io::export::ExportMesh::new(m.surfaces(), m.nodes().len()).ok_or_else(|| {
             bad(format!(
                 "--export: {} has no surfaces (faces) to export; scenes from \
-             `hooke convert` and the built-ins cloth, balloon and jelly-mesh have them",
+                 `hooke convert` and the built-ins cloth, balloon and jelly-mesh have them \
+                 (--export usd also writes a scene of strings)",
                 sim.scene().name()
             ))
-        })?;
-    let (out, scene_dir) = (&plan.out, &plan.scene_dir);
+        })
+    };
     Ok(Some(match kind {
         ExportKind::Obj => Exporter::Obj(hooke_io::export::ObjSequence::create(
             &out.join("obj"),
-            mesh,
+            mesh()?,
             scene_dir,
         )?),
         ExportKind::Gltf => Exporter::Gltf(Box::new(
-            hooke_io::export::GlbAnimation::new(&out.join("animation.glb"), mesh, scene_dir)
+            hooke_io::export::GlbAnimation::new(&out.join("animation.glb"), mesh()?, scene_dir)
                 .named(sim.scene().name())
                 .with_lines(&strings(sim)),
         )),
+        ExportKind::Usd => {
+            let (surfaces, nodes) = (m.surfaces(), m.nodes().len());
+            let path = out.join(USD);
+            // The step as the scene writes it (0.0001, not the f32's 9.99999974e-5).
+            let dt: f64 = sim.settings().dt.to_string().parse()?;
+            let fps = 1.0 / (dt * plan.every.export as f64);
+            let stage = hooke_io::export::UsdStage::new(surfaces, nodes)
+                .copy_textures(path.parent().unwrap_or(out), scene_dir)?
+                .named(sim.scene().name())
+                .frame_rate(fps)
+                .with_lines(&strings(sim), line_width(sim))
+                .with_contacts(m.contacts());
+            Exporter::Usd(Box::new(stage), path)
+        }
     }))
+}
+
+/// The width of the exported strings \[m]: twice the nodes' mean radius, at least 2 mm.
+fn line_width(sim: &Simulation) -> hooke::Real {
+    let nodes = sim.model().nodes();
+    let n = nodes.len().max(1);
+    let mean = (0..nodes.len())
+        .map(|i| nodes.radius(i))
+        .sum::<hooke::Real>()
+        / n as hooke::Real;
+    (2.0 * mean).max(0.002)
 }
 
 /// The springs a picture would draw as lines beside the surfaces (strings, ropes, poles):

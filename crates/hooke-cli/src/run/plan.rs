@@ -119,8 +119,8 @@ pub fn step_count(scene: &Scene, steps: Option<u64>, duration: Option<f64>) -> R
     } as u64)
 }
 
-/// Refuses --checkpoint-every 0 and what a checkpoint cannot carry: the GIF's and the
-/// glTF's frames held in memory, the GPU's state.
+/// Refuses --checkpoint-every 0 and what a checkpoint cannot carry: the GIF's, the glTF's
+/// and the USD stage's frames held in memory, the GPU's state.
 fn refuse_checkpoints_with(a: &RunArgs) -> Result<()> {
     let Some(every) = a.checkpoint_every else {
         return Ok(());
@@ -138,11 +138,16 @@ fn refuse_checkpoints_with(a: &RunArgs) -> Result<()> {
             "a resumed run cannot draw the frames before its checkpoint; write --every K and draw the run afterwards with `hooke render RUN_DIR`",
         ));
     }
-    if a.export == Some(ExportKind::Gltf) {
-        return Err(refuse(
-            "--export gltf",
+    let held = |kind: &str| {
+        refuse(
+            &format!("--export {kind}"),
             "the animation is held in memory until the end; export obj frames, which are written as they come",
-        ));
+        )
+    };
+    match a.export {
+        Some(ExportKind::Gltf) => return Err(held("gltf")),
+        Some(ExportKind::Usd) => return Err(held("usd")),
+        _ => {}
     }
     if a.backend == Backend::Gpu {
         return Err(refuse(

@@ -40,6 +40,21 @@ impl Lines {
         })
     }
 
+    /// Per line vertex, its node.
+    pub(super) fn nodes(&self) -> &[u32] {
+        &self.nodes
+    }
+
+    /// Line ends, as line vertices.
+    pub(super) fn pairs(&self) -> &[[u32; 2]] {
+        &self.pairs
+    }
+
+    /// Per frame, the line vertices' positions.
+    pub(super) fn frames(&self) -> &[Vec<[f32; 3]>] {
+        &self.frames
+    }
+
     /// Adds a frame at node positions `x`.
     pub(super) fn push(&mut self, x: &[Vec3]) {
         self.frames
