@@ -431,6 +431,30 @@ try {
   const savedScene = JSON.parse(fs.readFileSync(saved, 'utf8'));
   check(savedScene.settings.wind[0] === -20, `the saved scene has the new wind (${JSON.stringify(savedScene.settings.wind)})`);
 
+  // Record and Export USD: the running cloth as a USD stage that Pixar's library opens,
+  // with a time sample a recorded frame.
+  await clickWidget(page, 'record');
+  await clickWidget(page, 'play');
+  await sleep(1500);
+  await clickWidget(page, 'play'); // pause
+  await clickWidget(page, 'record'); // stop
+  await sleep(200);
+  const [usd] = await Promise.all([page.waitForEvent('download'), clickWidget(page, 'export-usd')]);
+  const stagePath = path.join(art, 'recording.usda');
+  await usd.saveAs(stagePath);
+  const stageText = fs.readFileSync(stagePath, 'utf8');
+  const endCode = Number((stageText.match(/endTimeCode = (\d+)/) || [])[1]);
+  check(stageText.startsWith('#usda 1.0') && endCode >= 3,
+    `Export USD downloads the recording (${usd.suggestedFilename()}: ${endCode + 1} frames, ${(stageText.length / 1e6).toFixed(1)} MB)`);
+  const python = path.join(target, 'py-venv', 'bin', 'python');
+  const opened = execFileSync(python, ['-c', `
+import sys
+from pxr import Usd, UsdGeom
+stage = Usd.Stage.Open(sys.argv[1])
+meshes = [p for p in stage.Traverse() if p.GetTypeName() == 'Mesh']
+print(len(meshes), UsdGeom.Mesh(meshes[0]).GetPointsAttr().GetNumTimeSamples())`, stagePath], { encoding: 'utf8' }).trim();
+  check(opened === `1 ${endCode + 1}`, `usd-core opens the recording: one mesh, a sample a frame (${opened})`);
+
   // Autosave: a reload brings the edited scene back, at the moment the user left it.
   await sleep(1500);
   const left = await info(page);

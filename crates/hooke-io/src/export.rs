@@ -26,6 +26,7 @@ pub use usd::UsdStage;
 
 use gltf_bin::{ARRAY, BinBuilder, ELEMENTS, Elements, f3, glb_bytes, vec3_bytes};
 use lines::Lines;
+pub use lines::{line_springs, line_width};
 
 /// The exported part of a model: the surface nodes in first-use order and the surfaces
 /// renumbered onto them.

@@ -14,9 +14,11 @@ use hooke::{Node, Real, Scene, Simulation, SpringKind, Vec3};
 use hooke_io::edit::{EditError, Editor, NodeId, SpringId};
 
 mod keep;
+mod record;
 mod template;
 mod warnings;
 
+pub use record::{RECORD_FPS, Recording, Stopped};
 pub use template::{SpringTemplate, next_kind};
 pub use warnings::warnings;
 
@@ -100,6 +102,8 @@ pub struct Doc {
     pub realtime: f64,
     /// Where the scene came from (file name or built-in), for saving.
     pub source: String,
+    /// The USD recording, taking frames or stopped and kept to export.
+    recording: Option<Recording>,
 }
 
 /// A simulation of `scene` whose watchdog keeps the last good state, to pause at after a
@@ -140,6 +144,7 @@ impl Doc {
             rt_window: (0.0, 0.0),
             realtime: 0.0,
             source: source.into(),
+            recording: None,
         };
         doc.after_rebuild();
         doc
@@ -526,7 +531,43 @@ impl Doc {
             self.stop_diverged(&d);
             return false;
         }
+        self.follow_recording();
         true
+    }
+
+    /// Starts recording (a new recording from the present state), or stops.
+    pub fn record(&mut self, on: bool) {
+        if on {
+            self.recording = Some(Recording::start(&self.sim));
+        } else if let Some(r) = &mut self.recording {
+            r.stop();
+        }
+    }
+
+    /// The recording, taking frames or stopped.
+    pub fn recording(&self) -> Option<&Recording> {
+        self.recording.as_ref()
+    }
+
+    /// The recording, to write.
+    pub fn recording_mut(&mut self) -> Option<&mut Recording> {
+        self.recording.as_mut()
+    }
+
+    /// After a step: the recording takes its frame, or stops and says why.
+    fn follow_recording(&mut self) {
+        let Some(r) = &mut self.recording else {
+            return;
+        };
+        let why = match r.follow(&self.sim) {
+            None => return,
+            Some(Stopped::Reshaped) => "the scene gained or lost nodes",
+            Some(Stopped::Rewound) => "the clock went back",
+        };
+        let n = r.frames();
+        self.notify(format!(
+            "recording stopped: {why} ({n} frames kept to export)"
+        ));
     }
 
     fn sample(&mut self) {

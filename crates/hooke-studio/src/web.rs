@@ -34,6 +34,7 @@ pub fn start() {
                     ..eframe::WebOptions::default()
                 },
                 Box::new(|cc| {
+                    cc.egui_ctx.set_fonts(fonts());
                     CTX.with(|c| *c.borrow_mut() = Some(cc.egui_ctx.clone()));
                     Ok(Box::new(StudioApp::restored_or_default()))
                 }),
@@ -44,6 +45,29 @@ pub fn start() {
         }
         save_on_pagehide();
     });
+}
+
+/// egui's proportional font for all text, and its icons: the studio writes no monospace
+/// text, so the page leaves out egui's monospace font (300 KB of the wasm).
+fn fonts() -> eframe::egui::FontDefinitions {
+    use eframe::egui::{FontData, FontDefinitions, FontFamily, FontTweak};
+    use std::sync::Arc;
+    let mut fonts = FontDefinitions::empty();
+    let ubuntu = FontData::from_static(epaint_default_fonts::UBUNTU_LIGHT);
+    fonts
+        .font_data
+        .insert("Ubuntu-Light".into(), Arc::new(ubuntu));
+    let icons = FontData::from_static(epaint_default_fonts::EGUI_ICONS).tweak(FontTweak {
+        scale: 0.90,
+        ..Default::default()
+    });
+    fonts.font_data.insert("egui-icons".into(), Arc::new(icons));
+    for family in [FontFamily::Proportional, FontFamily::Monospace] {
+        fonts
+            .families
+            .insert(family, vec!["Ubuntu-Light".into(), "egui-icons".into()]);
+    }
+    fonts
 }
 
 /// Stores the scene and the moment when the page hides (a reload, a closed tab), so

@@ -4,6 +4,7 @@
 use anyhow::Result;
 use hooke::Simulation;
 use hooke_io::csv::EnergyCsv;
+use hooke_io::export::line_width;
 use hooke_io::npy::NpyWriter;
 
 use super::args::{Backend, ExportKind};
@@ -271,7 +272,7 @@ fn exporter(plan: &Plan, sim: &Simulation) -> Result<Option<Exporter>> {
         ExportKind::Gltf => Exporter::Gltf(Box::new(
             hooke_io::export::GlbAnimation::new(&out.join("animation.glb"), mesh()?, scene_dir)
                 .named(sim.scene().name())
-                .with_lines(&strings(sim)),
+                .with_lines(&line_springs(sim)),
         )),
         ExportKind::Usd => {
             let (surfaces, nodes) = (m.surfaces(), m.nodes().len());
@@ -279,45 +280,18 @@ fn exporter(plan: &Plan, sim: &Simulation) -> Result<Option<Exporter>> {
             // The step as the scene writes it (0.0001, not the f32's 9.99999974e-5).
             let dt: f64 = sim.settings().dt.to_string().parse()?;
             let fps = 1.0 / (dt * plan.every.export as f64);
-            let stage = hooke_io::export::UsdStage::new(surfaces, nodes)
-                .copy_textures(path.parent().unwrap_or(out), scene_dir)?
+            let mut stage = hooke_io::export::UsdStage::new(surfaces, nodes)
                 .named(sim.scene().name())
                 .frame_rate(fps)
-                .with_lines(&strings(sim), line_width(sim))
+                .with_lines(&line_springs(sim), line_width(sim.model().nodes()))
                 .with_contacts(m.contacts());
+            stage.copy_textures(path.parent().unwrap_or(out), scene_dir)?;
             Exporter::Usd(Box::new(stage), path)
         }
     }))
 }
 
-/// The width of the exported strings \[m]: twice the nodes' mean radius, at least 2 mm.
-fn line_width(sim: &Simulation) -> hooke::Real {
-    let nodes = sim.model().nodes();
-    let n = nodes.len().max(1);
-    let mean = (0..nodes.len())
-        .map(|i| nodes.radius(i))
-        .sum::<hooke::Real>()
-        / n as hooke::Real;
-    (2.0 * mean).max(0.002)
-}
-
-/// The springs a picture would draw as lines beside the surfaces (strings, ropes, poles):
-/// those with an end neither on a surface nor inside a closed one.
-fn strings(sim: &Simulation) -> Vec<(u32, u32)> {
-    let (model, x) = (sim.model(), sim.state().x());
-    let mut hidden = vec![false; x.len()];
-    for s in model.surfaces() {
-        for &v in s.faces.iter().flatten() {
-            hidden[v as usize] = true;
-        }
-    }
-    let enclosed = hooke::mesh::enclosed_nodes(model.surfaces(), x);
-    for (h, inner) in hidden.iter_mut().zip(enclosed) {
-        *h = *h || inner;
-    }
-    let sp = model.springs();
-    (0..sp.len())
-        .filter(|&s| !(hidden[sp.a()[s] as usize] && hidden[sp.b()[s] as usize]))
-        .map(|s| (sp.a()[s], sp.b()[s]))
-        .collect()
+/// The springs drawn as lines beside the surfaces, at the simulation's positions.
+fn line_springs(sim: &Simulation) -> Vec<(u32, u32)> {
+    hooke_io::export::line_springs(sim.model(), sim.state().x())
 }

@@ -1,10 +1,38 @@
 //! Strings and ropes in the glTF export: the springs off the surfaces as a LINES
 //! primitive, moved by the same morph-target animation as the surfaces.
 
-use hooke::Vec3;
+use hooke::{Model, Nodes, Real, Vec3};
 use serde_json::{Value, json};
 
 use super::gltf_bin::{ARRAY, BinBuilder, ELEMENTS, Elements, f3, vec3_bytes};
+
+/// The springs a picture or an export draws as lines beside the surfaces (strings, ropes,
+/// poles) of `model` at node positions `x`: those with an end neither on a surface nor
+/// inside a closed one.
+pub fn line_springs(model: &Model, x: &[Vec3]) -> Vec<(u32, u32)> {
+    let mut hidden = vec![false; x.len()];
+    for s in model.surfaces() {
+        for &v in s.faces.iter().flatten() {
+            hidden[v as usize] = true;
+        }
+    }
+    let enclosed = hooke::mesh::enclosed_nodes(model.surfaces(), x);
+    for (h, inner) in hidden.iter_mut().zip(enclosed) {
+        *h = *h || inner;
+    }
+    let sp = model.springs();
+    (0..sp.len())
+        .filter(|&s| !(hidden[sp.a()[s] as usize] && hidden[sp.b()[s] as usize]))
+        .map(|s| (sp.a()[s], sp.b()[s]))
+        .collect()
+}
+
+/// The width of exported strings \[m]: twice the nodes' mean radius, at least 2 mm.
+pub fn line_width(nodes: &Nodes) -> Real {
+    let n = nodes.len().max(1);
+    let sum: Real = (0..nodes.len()).map(|i| nodes.radius(i)).sum();
+    (2.0 * sum / n as Real).max(0.002)
+}
 
 /// The lines and their vertices' positions in every frame.
 pub(super) struct Lines {

@@ -93,7 +93,7 @@ impl UsdStage {
     /// Copies the textures the surfaces name, found relative to `scene_dir`, into `dir`
     /// (where the stage will be written), and maps them on their surfaces. A texture not
     /// found leaves its surface in the plain material, as in the other exports.
-    pub fn copy_textures(mut self, dir: &Path, scene_dir: &Path) -> Result<Self, IoError> {
+    pub fn copy_textures(&mut self, dir: &Path, scene_dir: &Path) -> Result<(), IoError> {
         std::fs::create_dir_all(dir).map_err(|e| IoError::write(dir, e))?;
         let named = (self.surfaces.iter()).filter_map(|s| s.mesh.surfaces[0].texture.clone());
         for tex in named.collect::<Vec<_>>() {
@@ -109,7 +109,7 @@ impl UsdStage {
             crate::write_atomic(&dir.join(&name), &image)?;
             self.textures.insert(tex, name);
         }
-        Ok(self)
+        Ok(())
     }
 
     /// Names the root prim after the scene.

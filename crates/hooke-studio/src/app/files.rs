@@ -1,5 +1,5 @@
-//! Opening, importing, texturing and saving: a path field and buttons on the desktop, file
-//! pickers and a download in the browser.
+//! Opening, importing, texturing, saving and the USD recording: a path field and buttons on
+//! the desktop, file pickers and downloads in the browser.
 
 #[cfg(not(target_arch = "wasm32"))]
 use eframe::egui;
@@ -68,6 +68,7 @@ impl StudioApp {
         if r.clicked() {
             self.save_native();
         }
+        self.recording_controls(ui);
     }
 
     #[cfg(not(target_arch = "wasm32"))]
@@ -132,5 +133,84 @@ impl StudioApp {
                 .map_or("scene.json".into(), |n| n.to_string_lossy().into_owned());
             platform::download(&name, &json);
         }
+        self.recording_controls(ui);
+    }
+
+    /// Record / Stop, and Export USD once something is recorded.
+    fn recording_controls(&mut self, ui: &mut Ui) {
+        let recording = self.doc.recording();
+        let live = recording.is_some_and(|r| r.live());
+        let label = match recording {
+            Some(r) if r.live() => format!("Stop recording ({} frames)", r.frames()),
+            _ => "Record".into(),
+        };
+        let r = ui
+            .button(label)
+            .on_hover_text("record the simulation as it runs, for a USD export");
+        self.reg("record", &r);
+        if r.clicked() {
+            self.doc.record(!live);
+        }
+        let frames = self.doc.recording().map_or(0, |r| r.frames());
+        let r = ui
+            .add_enabled(frames > 0, eframe::egui::Button::new("Export USD"))
+            .on_hover_text("the recording as a USD stage (.usda): meshes, curves, colliders");
+        self.reg("export-usd", &r);
+        if r.clicked() {
+            self.export_usd();
+        }
+    }
+
+    /// Writes the recording beside the scene's path as `.usda` (a second click replaces an
+    /// existing file), its textures copied beside it.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn export_usd(&mut self) {
+        let path = std::path::Path::new(&self.path).with_extension("usda");
+        let shown = path.display().to_string();
+        if path.exists() && self.confirm_overwrite.as_deref() != Some(shown.as_str()) {
+            self.confirm_overwrite = Some(shown.clone());
+            self.doc.message = Some(format!(
+                "{shown} exists: click Export USD again to replace it"
+            ));
+            return;
+        }
+        self.confirm_overwrite = None;
+        let dir = path
+            .parent()
+            .unwrap_or(std::path::Path::new("."))
+            .to_path_buf();
+        let source = std::path::Path::new(&self.doc.source).to_path_buf();
+        let scene_dir = source.parent().unwrap_or(std::path::Path::new("."));
+        let Some(r) = self.doc.recording_mut() else {
+            return;
+        };
+        let frames = r.frames();
+        let written =
+            (r.stage_mut().copy_textures(&dir, scene_dir)).and_then(|()| r.stage().save(&path));
+        match written {
+            Ok(()) => self
+                .doc
+                .notify(format!("exported {frames} frames to {shown}")),
+            Err(e) => self.doc.message = Some(e.to_string()),
+        }
+    }
+
+    /// Offers the recording for download as `<scene>.usda` (untextured: the browser's
+    /// textures are not files beside it).
+    #[cfg(target_arch = "wasm32")]
+    fn export_usd(&mut self) {
+        let Some(r) = self.doc.recording() else {
+            return;
+        };
+        let mut text = Vec::new();
+        if let Err(e) = r.stage().write_to(&mut text) {
+            self.doc.message = Some(format!("USD export: {e}"));
+            return;
+        }
+        let name = std::path::Path::new(&self.doc.source)
+            .with_extension("usda")
+            .file_name()
+            .map_or("scene.usda".into(), |n| n.to_string_lossy().into_owned());
+        platform::download(&name, &String::from_utf8_lossy(&text));
     }
 }

@@ -99,3 +99,45 @@ fn a_diverging_run_pauses_at_the_last_good_state() {
     assert!(t > 0.0, "back at the start");
     assert!(doc.sim().state().x().iter().all(|x| x.is_finite()));
 }
+
+#[test]
+fn a_recording_takes_a_frame_every_thirtieth_of_a_second_and_stops_when_the_clock_goes_back() {
+    let mut doc = oscillator(1e-3);
+    doc.record(true);
+    assert_eq!(doc.run_steps(1000), 1000);
+    // Every round(1/30 / 1 ms) = 33 steps from the start: t = 0, 0.033, …, 0.990 s.
+    let r = doc.recording().unwrap();
+    assert!(r.live());
+    assert_eq!(r.frames(), 1 + 1000 / 33);
+    let mut text = Vec::new();
+    r.stage().write_to(&mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert!(text.contains("endTimeCode = 30\n"), "{}", &text[..400]);
+    assert!(text.contains("def BasisCurves \"strings\""));
+    doc.reset();
+    doc.run_steps(1);
+    let r = doc.recording().unwrap();
+    assert!(!r.live(), "a reset ends the recording");
+    assert_eq!(r.frames(), 31, "the frames stay to export");
+    assert!(doc.info.as_deref().unwrap().contains("the clock went back"));
+    doc.run_steps(100);
+    assert_eq!(doc.recording().unwrap().frames(), 31);
+}
+
+#[test]
+fn a_recording_stops_when_the_scene_gains_a_node() {
+    let mut doc = oscillator(1e-3);
+    doc.record(true);
+    doc.run_steps(100);
+    assert!(doc.add_node(Vec3::new(0.5, 0.5, 0.0)).is_some());
+    doc.run_steps(100);
+    let r = doc.recording().unwrap();
+    assert!(!r.live());
+    assert_eq!(r.frames(), 1 + 100 / 33);
+    doc.record(true);
+    assert!(
+        doc.recording().unwrap().live(),
+        "recording again starts afresh"
+    );
+    assert_eq!(doc.recording().unwrap().frames(), 1);
+}
