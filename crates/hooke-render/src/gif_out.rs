@@ -38,20 +38,22 @@ pub fn write_gif(path: &Path, frames: &[Pixmap], delay_cs: u16) -> Result<(), Pi
     let mut enc = gif::Encoder::new(&mut bytes, w, h, &[]).map_err(|e| fail(path, e))?;
     enc.set_repeat(gif::Repeat::Infinite)
         .map_err(|e| fail(path, e))?;
-    let mut before: Option<&[u8]> = None;
-    for pm in frames {
+    // Each frame's changed rectangle and palette on every core; written in order.
+    let encoded = crate::par::map_indexed(frames.len(), |i| {
         // Pictures are drawn on an opaque background, so premultiplied RGBA is plain RGBA.
-        let now = pm.data();
-        let (left, top, cw, ch, mut rgba) = match before {
-            None => (0, 0, w, h, now.to_vec()),
-            Some(prev) => changed(prev, now, w as usize, h as usize),
+        let now = frames[i].data();
+        let (left, top, cw, ch, mut rgba) = match i {
+            0 => (0, 0, w, h, now.to_vec()),
+            _ => changed(frames[i - 1].data(), now, w as usize, h as usize),
         };
         let mut frame = gif::Frame::from_rgba_speed(cw, ch, &mut rgba, 10);
         (frame.left, frame.top) = (left, top);
         frame.dispose = gif::DisposalMethod::Keep;
         frame.delay = delay_cs;
-        enc.write_frame(&frame).map_err(|e| fail(path, e))?;
-        before = Some(now);
+        frame
+    });
+    for frame in &encoded {
+        enc.write_frame(frame).map_err(|e| fail(path, e))?;
     }
     drop(enc);
     hooke_io::write_atomic(path, &bytes).map_err(|e| fail(path, e))

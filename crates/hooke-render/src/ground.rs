@@ -46,9 +46,14 @@ pub(crate) fn pieces(
     (grid, shadows)
 }
 
+/// Cells per scene size in which shadows merge: nodes closer than this across the ground
+/// (a body's inner lattice under its skin) cast one shadow, the darkest, not thousands of
+/// overlapping dots (each a path to fill).
+const SHADOW_CELLS: f64 = 150.0;
+
 /// A shadow on the ground straight below every node above it, in four steps of darkness
 /// 1 − h/H at height h (H: 0.8 of the scene's size), so that a cloth's nodes together cast
-/// its shadow.
+/// its shadow; one a cell of 1/[`SHADOW_CELLS`] of the scene's size, the darkest there.
 fn shadows(model: &Model, x: &[Vec3], (lo, hi): (P3, P3)) -> Vec<Shadow> {
     let Some(g) = &model.contacts().ground else {
         return Vec::new();
@@ -59,14 +64,28 @@ fn shadows(model: &Model, x: &[Vec3], (lo, hi): (P3, P3)) -> Vec<Shadow> {
     }
     let size = (0..3).map(|k| hi[k] - lo[k]).fold(0.0, f64::max).max(1e-9);
     let fade = 0.8 * size;
-    let mut out = Vec::new();
+    let cell = size / SHADOW_CELLS;
+    let mut out: Vec<Shadow> = Vec::new();
+    let mut at_cell = std::collections::HashMap::new();
     for p in x {
         let p = [p.x as f64, p.y as f64, p.z as f64];
         let height = p[0] * n[0] + p[1] * n[1] + p[2] * n[2] - g.offset as f64;
         if (0.0..fade).contains(&height) {
             let foot = [0, 1, 2].map(|k| p[k] - height * n[k]);
             let layer = (4.0 * (1.0 - height / fade)).ceil().clamp(1.0, 4.0) as u8;
-            out.push(Shadow { foot, layer });
+            let key = [foot[0], foot[2]].map(|c| (c / cell).floor() as i64);
+            match at_cell.entry(key) {
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(out.len());
+                    out.push(Shadow { foot, layer });
+                }
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    let s = &mut out[*e.get()];
+                    if layer > s.layer {
+                        *s = Shadow { foot, layer };
+                    }
+                }
+            }
         }
     }
     out

@@ -27,6 +27,7 @@ pub mod gif_out;
 mod ground;
 mod look;
 mod overlay;
+mod par;
 pub mod plot;
 mod raster;
 pub mod scenery;
@@ -129,9 +130,9 @@ impl Recording {
     ) -> Vec<tiny_skia::Pixmap> {
         let (lo, hi) = self.bounds();
         let cam = Camera::framing(view, lo, hi, width, height);
-        (0..self.frames.len())
-            .map(|i| draw_frame(&self.shot(i), &cam, look, (lo, hi)))
-            .collect()
+        par::map_indexed(self.frames.len(), |i| {
+            draw_frame(&self.shot(i), &cam, look, (lo, hi))
+        })
     }
 }
 
