@@ -23,6 +23,8 @@ differences. :class:`NotDifferentiableError` names a feature the gradient cannot
 scene paths such as ``springs[*].k``) and returns a pandas DataFrame of their metrics.
 """
 
+from importlib.metadata import version as _version
+
 from ._native import (
     PRECISION,
     DivergedError,
@@ -40,6 +42,7 @@ from .gradients import gradcheck
 from .sweeps import sweep
 
 DivergenceError = DivergedError
+__version__ = _version("hooke")
 
 __all__ = [
     "PRECISION",

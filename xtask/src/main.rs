@@ -18,6 +18,7 @@ mod peers;
 mod robot;
 mod setup;
 mod shell;
+mod wheel;
 
 use shell::{cargo, root, run, run_with, target};
 
@@ -26,9 +27,10 @@ fn hooke_bin() -> PathBuf {
     target().join("debug").join("hooke")
 }
 
-/// The Python package's tests: the package installed from `python/` into the virtualenv
-/// (which `setup` made, with the package's dependencies and test tools) as a user would
-/// (`pip install ./python`), then pytest, comparing with the debug CLI. The native module
+/// The Python package's tests: the package built as the wheel a user installs (maturin
+/// through pip) and installed into the virtualenv (which `setup` made, with the package's
+/// dependencies and test tools), then pytest, comparing with the debug CLI; then the same
+/// wheel in a fresh virtualenv with no Rust on PATH, running the tour. The native module
 /// builds in the tests' profile (`dev`, optimised), not a user's `release`: it then shares
 /// every dependency already built for the Rust tests (wgpu among them) instead of building
 /// them all again, five minutes of a cold CI run.
@@ -36,10 +38,21 @@ fn python() -> bool {
     let venv = setup::venv();
     let py = venv.join("bin").join("python");
     let bin = hooke_bin();
-    run_with(
+    let Some(wheel) = wheel::build("dev") else {
+        return false;
+    };
+    let whl = wheel.to_string_lossy();
+    run(
         &py.to_string_lossy(),
-        &["-m", "pip", "install", "-q", "--no-deps", "./python"],
-        &[("MATURIN_PEP517_ARGS", "--profile dev")],
+        &[
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--force-reinstall",
+            &whl,
+        ],
     ) && cargo(&["build", "-p", "hooke-cli"])
         && run_with(
             &venv.join("bin").join("pytest").to_string_lossy(),
@@ -49,6 +62,7 @@ fn python() -> bool {
                 ("NODEVICE_SELECT", "1"),
             ],
         )
+        && wheel::try_without_rust(&wheel)
 }
 
 /// The studio's browser tests (the wasm page in headless Chromium) and its window test
@@ -129,6 +143,8 @@ const USAGE: &str = "usage: cargo xtask test [--quick]
                  without installing what only those need)
   setup [--quick]
                  only the installing that `test` (or `test --quick`) does first
+  wheel          the Python package as one abi3 manylinux wheel (release build, maturin
+                 through pip) in target/wheels: `pip install` it where there is no Rust
   soak --minutes N [--test-profile]
                  contact scenes, tearing, controllers and gas poked at random through the
                  API for N minutes: resident memory and step time every 10 s, in
@@ -158,6 +174,13 @@ fn main() -> ExitCode {
             "f32, the core in f64, Python; browser and window tests skipped",
         ),
         ["setup"] => return exit(setup::install(false)),
+        ["wheel"] => {
+            let built = wheel::build("release");
+            if let Some(w) = &built {
+                eprintln!("\nwheel: {}", w.display());
+            }
+            return exit(built.is_some());
+        }
         ["setup", "--quick"] => return exit(setup::install(true)),
         ["soak", "--minutes", n, flags @ ..]
             if n.parse::<f64>().is_ok() && matches!(flags, [] | ["--test-profile"]) =>
