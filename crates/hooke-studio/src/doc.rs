@@ -13,12 +13,13 @@ use std::collections::VecDeque;
 use hooke::{Node, Real, Scene, Simulation, SpringKind, Vec3};
 use hooke_io::edit::{EditError, Editor, NodeId, SpringId};
 
+mod energy_plot;
 mod keep;
 mod record;
 mod template;
 mod warnings;
 
-pub use record::{RECORD_FPS, Recording, Stopped};
+pub use crate::usd_recording::Recording;
 pub use template::{SpringTemplate, next_kind};
 pub use warnings::warnings;
 
@@ -29,6 +30,7 @@ pub const HISTORY: usize = 600;
 /// Simulated time between two samples of the energy plot while running \[s] (the energy
 /// costs about as much as a step, so it is not computed every step).
 pub const SAMPLE_EVERY: f64 = 1.0 / 60.0;
+
 /// The most simulated time one frame may catch up \[s]: after a stall the clock drops the
 /// rest rather than freezing the page.
 pub const MAX_CATCH_UP: f64 = 0.2;
@@ -508,17 +510,6 @@ impl Doc {
         done
     }
 
-    fn sample_if_due(&mut self) {
-        let t = self.sim.state().t();
-        if self
-            .history
-            .back()
-            .is_none_or(|s| t < s.t || t - s.t >= SAMPLE_EVERY * (1.0 - 1e-9))
-        {
-            self.sample();
-        }
-    }
-
     /// One step; false (and reset, with a message) when it failed.
     fn step_raw(&mut self) -> bool {
         self.mark_started();
@@ -533,56 +524,6 @@ impl Doc {
         }
         self.follow_recording();
         true
-    }
-
-    /// Starts recording (a new recording from the present state), or stops.
-    pub fn record(&mut self, on: bool) {
-        if on {
-            self.recording = Some(Recording::start(&self.sim));
-        } else if let Some(r) = &mut self.recording {
-            r.stop();
-        }
-    }
-
-    /// The recording, taking frames or stopped.
-    pub fn recording(&self) -> Option<&Recording> {
-        self.recording.as_ref()
-    }
-
-    /// The recording, to write.
-    pub fn recording_mut(&mut self) -> Option<&mut Recording> {
-        self.recording.as_mut()
-    }
-
-    /// After a step: the recording takes its frame, or stops and says why.
-    fn follow_recording(&mut self) {
-        let Some(r) = &mut self.recording else {
-            return;
-        };
-        let why = match r.follow(&self.sim) {
-            None => return,
-            Some(Stopped::Reshaped) => "the scene gained or lost nodes",
-            Some(Stopped::Rewound) => "the clock went back",
-        };
-        let n = r.frames();
-        self.notify(format!(
-            "recording stopped: {why} ({n} frames kept to export)"
-        ));
-    }
-
-    fn sample(&mut self) {
-        let e = self.sim.energy();
-        let audit = self.sim.audit(&e);
-        self.history.push_back(EnergySample {
-            t: self.sim.state().t(),
-            kinetic: e.kinetic,
-            potential: e.total() - e.kinetic,
-            residual: audit.residual(),
-            moved: audit.moved,
-        });
-        while self.history.len() > HISTORY {
-            self.history.pop_front();
-        }
     }
 
     /// Advances the clock by `wall_dt` seconds of wall-clock time: as many fixed steps as

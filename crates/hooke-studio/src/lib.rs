@@ -24,6 +24,7 @@ pub mod platform;
 mod quads;
 pub mod scenes;
 pub mod textures;
+pub mod usd_recording;
 pub mod view;
 #[cfg(target_arch = "wasm32")]
 mod web;

@@ -17,9 +17,9 @@ use hooke::contact::Contacts;
 use hooke::mesh::Surface;
 use hooke::{Real, Vec3};
 
-use super::ExportMesh;
 use super::gltf_bin::f3;
 use super::lines::Lines;
+use super::mesh::ExportMesh;
 use super::usd_shapes::{Shapes, extent};
 use super::usda::{Usda, identifier, ints, quoted, tuple, tuples};
 use crate::IoError;
