@@ -4,6 +4,9 @@
 //! scaled by its half extents and turned by its axes, a capsule as a `Capsule` along its
 //! axis. A collider on a path has its translation sampled at every frame.
 
+// Written for Real = f32; in f64 builds the casts to f64 are no-ops.
+#![allow(clippy::unnecessary_cast)]
+
 use std::io::{self, Write};
 
 use glam::{DMat3, DQuat, DVec3};
