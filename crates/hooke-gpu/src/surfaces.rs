@@ -125,6 +125,8 @@ fn collider(c: &Collider, off: Vec3, velocity: Vec3) -> GpuSurface {
             s.axes = axes.map(|x| v4(x, 0.0));
             (center, half_extents.length())
         }
+        // Refused before a batch is made (`Simulation::explicit_step`): nothing to draw.
+        Shape::Mesh(ref m) => m.bounds(),
     };
     s.bound = v4(center + off, bound);
     s

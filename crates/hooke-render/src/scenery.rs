@@ -67,7 +67,8 @@ pub fn ground_lines(model: &Model, lo: P3, hi: P3) -> Vec<Vec<P3>> {
 }
 
 /// Every collider's outline at time `t` \[s] as polylines (world space \[m]): a sphere's
-/// three great circles, a capsule's end rings and four side lines, a box's twelve edges.
+/// three great circles, a capsule's end rings and four side lines, a box's twelve edges, a
+/// mesh's boundary and creases.
 pub fn collider_lines(model: &Model, t: f64) -> Vec<Vec<P3>> {
     let mut out = Vec::new();
     let (ex, ey, ez) = ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]);
@@ -88,36 +89,7 @@ pub fn collider_lines(model: &Model, t: f64) -> Vec<Vec<P3>> {
                 }
             }
             Shape::Capsule { a, b, radius } => {
-                let (a, b, r) = (at(*a), at(*b), *radius as f64);
-                let axis = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-                let l = (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]).sqrt();
-                let w = if l > 0.0 { axis.map(|c| c / l) } else { ey };
-                let helper = if w[1].abs() < 0.9 { ey } else { ex };
-                let u = {
-                    let c = [
-                        w[1] * helper[2] - w[2] * helper[1],
-                        w[2] * helper[0] - w[0] * helper[2],
-                        w[0] * helper[1] - w[1] * helper[0],
-                    ];
-                    let n = (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt();
-                    c.map(|x| x / n)
-                };
-                let v = [
-                    w[1] * u[2] - w[2] * u[1],
-                    w[2] * u[0] - w[0] * u[2],
-                    w[0] * u[1] - w[1] * u[0],
-                ];
-                for end in [a, b] {
-                    out.push(circle(end, r, u, v));
-                }
-                for side in [u, v] {
-                    for s in [-1.0, 1.0] {
-                        let o = side.map(|x| s * r * x);
-                        let p = [a[0] + o[0], a[1] + o[1], a[2] + o[2]];
-                        let q = [b[0] + o[0], b[1] + o[1], b[2] + o[2]];
-                        out.push(vec![p, q]);
-                    }
-                }
+                out.extend(capsule_lines(at(*a), at(*b), *radius as f64));
             }
             Shape::Box {
                 center,
@@ -143,7 +115,75 @@ pub fn collider_lines(model: &Model, t: f64) -> Vec<Vec<P3>> {
                     }
                 }
             }
+            Shape::Mesh(m) => {
+                for [a, b] in mesh_outline(m) {
+                    out.push(vec![
+                        at(m.vertices()[a as usize]),
+                        at(m.vertices()[b as usize]),
+                    ]);
+                }
+            }
         }
     }
+    out
+}
+
+/// A capsule's outline from `a` to `b`, radius `r` \[m]: its end rings and four side lines.
+fn capsule_lines(a: P3, b: P3, r: f64) -> Vec<Vec<P3>> {
+    let (ex, ey) = ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0]);
+    let mut out = Vec::new();
+    let axis = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let l = (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]).sqrt();
+    let w = if l > 0.0 { axis.map(|c| c / l) } else { ey };
+    let helper = if w[1].abs() < 0.9 { ey } else { ex };
+    let u = {
+        let c = [
+            w[1] * helper[2] - w[2] * helper[1],
+            w[2] * helper[0] - w[0] * helper[2],
+            w[0] * helper[1] - w[1] * helper[0],
+        ];
+        let n = (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt();
+        c.map(|x| x / n)
+    };
+    let v = [
+        w[1] * u[2] - w[2] * u[1],
+        w[2] * u[0] - w[0] * u[2],
+        w[0] * u[1] - w[1] * u[0],
+    ];
+    for end in [a, b] {
+        out.push(circle(end, r, u, v));
+    }
+    for side in [u, v] {
+        for s in [-1.0, 1.0] {
+            let o = side.map(|x| s * r * x);
+            let p = [a[0] + o[0], a[1] + o[1], a[2] + o[2]];
+            let q = [b[0] + o[0], b[1] + o[1], b[2] + o[2]];
+            out.push(vec![p, q]);
+        }
+    }
+    out
+}
+
+/// A mesh collider's outline: its boundary edges (one face) and its creases (two faces
+/// whose normals part by more than 40°), as vertex pairs.
+fn mesh_outline(m: &hooke::contact::ColliderMesh) -> Vec<[u32; 2]> {
+    let (x, faces) = (m.vertices(), m.faces());
+    let normal = |f: &[u32; 3]| {
+        let [a, b, c] = f.map(|v| x[v as usize]);
+        (b - a).cross(c - a).normalize_or_zero()
+    };
+    let mut edges: std::collections::HashMap<(u32, u32), Vec<usize>> = Default::default();
+    for (i, f) in faces.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (f[k], f[(k + 1) % 3]);
+            edges.entry((a.min(b), a.max(b))).or_default().push(i);
+        }
+    }
+    let crease = (40f64.to_radians().cos()) as hooke::Real;
+    let mut out: Vec<[u32; 2]> = (edges.into_iter())
+        .filter(|(_, f)| f.len() != 2 || normal(&faces[f[0]]).dot(normal(&faces[f[1]])) < crease)
+        .map(|((a, b), _)| [a, b])
+        .collect();
+    out.sort_unstable();
     out
 }

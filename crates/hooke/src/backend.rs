@@ -260,6 +260,10 @@ fn unsupported_model(model: &Model) -> Option<&'static str> {
             c.collisions.mode != crate::contact::CollisionMode::Off,
             "node collisions",
         ),
+        (
+            (c.colliders.iter()).any(|k| matches!(k.shape, crate::contact::Shape::Mesh(_))),
+            "mesh colliders",
+        ),
         (!act.sensors.is_empty(), "sensors"),
         (!act.controllers.is_empty(), "controllers"),
         (

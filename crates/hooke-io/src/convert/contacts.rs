@@ -2,7 +2,9 @@
 //! roughness.
 
 use hooke::FieldError;
-use hooke::contact::{Collider, Collisions, Contacts, Ground, Material, Roughness, Shape, Terrain};
+use hooke::contact::{
+    Collider, ColliderMesh, Collisions, Contacts, Ground, Material, Roughness, Shape, Terrain,
+};
 use hooke::{Real, Vec3};
 
 use crate::format::*;
@@ -108,6 +110,7 @@ fn not_for(path: &str, field: &str, shape: ShapeName) -> FieldError {
         ShapeName::Sphere => "center and radius",
         ShapeName::Box => "center, half_extents and rotation",
         ShapeName::Capsule => "a, b and radius",
+        ShapeName::Mesh => "vertices and faces",
     };
     FieldError::new(
         format!("{path}.{field}"),
@@ -120,6 +123,7 @@ fn shape_name(s: ShapeName) -> &'static str {
         ShapeName::Sphere => "sphere",
         ShapeName::Box => "box",
         ShapeName::Capsule => "capsule",
+        ShapeName::Mesh => "mesh",
     }
 }
 
@@ -149,11 +153,14 @@ fn collider(c: &ColliderFile, i: usize, t: f64) -> Result<Collider, FieldError> 
         ("axes", c.axes.is_some()),
         ("a", c.a.is_some()),
         ("b", c.b.is_some()),
+        ("vertices", c.vertices.is_some()),
+        ("faces", c.faces.is_some()),
     ];
     let allowed: &[&str] = match c.shape {
         ShapeName::Sphere => &["center", "radius"],
         ShapeName::Box => &["center", "half_extents", "rotation", "axes"],
         ShapeName::Capsule => &["a", "b", "radius"],
+        ShapeName::Mesh => &["vertices", "faces"],
     };
     if let Some((field, _)) = given.iter().find(|(f, g)| *g && !allowed.contains(f)) {
         return Err(not_for(&path, field, c.shape));
@@ -173,11 +180,13 @@ fn collider(c: &ColliderFile, i: usize, t: f64) -> Result<Collider, FieldError> 
             b: need("b", c.b)?,
             radius: radius()?,
         },
+        ShapeName::Mesh => Shape::Mesh(mesh(c, &path)?),
     };
     // A path without an origin starts from the collider's centre.
-    let reference = match shape {
-        Shape::Sphere { center, .. } | Shape::Box { center, .. } => center,
-        Shape::Capsule { a, b, .. } => (a + b) * 0.5,
+    let reference = match &shape {
+        Shape::Sphere { center, .. } | Shape::Box { center, .. } => *center,
+        Shape::Capsule { a, b, .. } => (*a + *b) * 0.5,
+        Shape::Mesh(m) => m.center(),
     };
     Ok(Collider {
         shape,
@@ -187,6 +196,20 @@ fn collider(c: &ColliderFile, i: usize, t: f64) -> Result<Collider, FieldError> 
             .as_ref()
             .map(|p| super::paths::path(p, Some(reference), t)),
     })
+}
+
+/// A mesh collider's vertices and faces, checked.
+fn mesh(c: &ColliderFile, path: &str) -> Result<ColliderMesh, FieldError> {
+    let missing = |field: &str| {
+        FieldError::new(
+            format!("{path}.{field}"),
+            format!("missing: a mesh needs {field}"),
+        )
+    };
+    let vertices = c.vertices.as_ref().ok_or_else(|| missing("vertices"))?;
+    let faces = c.faces.as_ref().ok_or_else(|| missing("faces"))?;
+    let vertices = vertices.iter().map(|&v| v3(v)).collect();
+    ColliderMesh::new(vertices, faces.clone()).map_err(|e| FieldError::new(path.to_string(), e))
 }
 
 fn collider_file(c: &Collider) -> ColliderFile {
@@ -200,6 +223,8 @@ fn collider_file(c: &Collider) -> ColliderFile {
         axes: None,
         a: None,
         b: None,
+        vertices: None,
+        faces: None,
         roughness: c.material.roughness,
         static_roughness: stat_file(&c.material),
         restitution: c.material.restitution,
@@ -230,6 +255,11 @@ fn collider_file(c: &Collider) -> ColliderFile {
             f.a = Some(arr(*a));
             f.b = Some(arr(*b));
             f.radius = Some(*radius);
+        }
+        Shape::Mesh(m) => {
+            f.shape = ShapeName::Mesh;
+            f.vertices = Some(m.vertices().iter().map(|&v| arr(v)).collect());
+            f.faces = Some(m.faces().to_vec());
         }
     }
     f

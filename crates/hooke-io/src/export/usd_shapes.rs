@@ -173,6 +173,7 @@ fn grey(u: &mut Usda<&mut dyn Write>) -> io::Result<()> {
 /// orientation and a scale.
 fn collider(u: &mut Usda<&mut dyn Write>, i: usize, c: &Collider, times: &[f64]) -> io::Result<()> {
     let (ty, centre, turn, scale, size) = match &c.shape {
+        Shape::Mesh(m) => return mesh_collider(u, i, c, m, times),
         Shape::Sphere { center, radius } => {
             let r = *radius as f64;
             ("Sphere", wide(*center), DQuat::IDENTITY, DVec3::ONE, [r; 3])
@@ -205,6 +206,7 @@ fn collider(u: &mut Usda<&mut dyn Write>, i: usize, c: &Collider, times: &[f64])
             u.attr("double height", &(wide(*b) - wide(*a)).length().to_string())?;
             u.attr("double radius", &radius.to_string())?;
         }
+        Shape::Mesh(_) => {}
     }
     let s = size.map(|v| v as f32);
     u.attr("float3[] extent", &tuples(&[s.map(|v| -v), s]))?;
@@ -222,6 +224,41 @@ fn collider(u: &mut Usda<&mut dyn Write>, i: usize, c: &Collider, times: &[f64])
     u.attr("float3 xformOp:scale", &tuple(&narrow(scale)))?;
     let order = "[\"xformOp:translate\", \"xformOp:orient\", \"xformOp:scale\"]";
     u.attr("uniform token[] xformOpOrder", order)?;
+    u.close()
+}
+
+/// A mesh collider `i`: its triangles as a `Mesh`, translated by its path.
+fn mesh_collider(
+    u: &mut Usda<&mut dyn Write>,
+    i: usize,
+    c: &Collider,
+    m: &hooke::contact::ColliderMesh,
+    times: &[f64],
+) -> io::Result<()> {
+    let points: Vec<[f32; 3]> = m.vertices().iter().map(|&v| f3(v)).collect();
+    u.open("Mesh", &format!("mesh_{i}"), &[])?;
+    u.attr(
+        "uniform bool doubleSided",
+        if m.is_solid() { "false" } else { "true" },
+    )?;
+    u.attr("float3[] extent", &tuples(&extent(&points)))?;
+    u.attr("int[] faceVertexCounts", &ints(m.faces().iter().map(|_| 3)))?;
+    u.attr(
+        "int[] faceVertexIndices",
+        &ints(m.faces().iter().flatten().copied()),
+    )?;
+    u.attr("point3f[] points", &tuples(&points))?;
+    grey(u)?;
+    u.attr("uniform token subdivisionScheme", "\"none\"")?;
+    let at = |t: f64| narrow(wide(c.offset(t)));
+    match c.path {
+        None => u.attr("double3 xformOp:translate", &tuple(&at(0.0)))?,
+        Some(_) => {
+            let samples = times.iter().enumerate().map(|(k, &t)| (k, at(t)));
+            u.samples("double3 xformOp:translate", &[], samples, |p| tuple(p))?
+        }
+    }
+    u.attr("uniform token[] xformOpOrder", "[\"xformOp:translate\"]")?;
     u.close()
 }
 

@@ -79,6 +79,9 @@ pub enum ShapeName {
     Box,
     /// A segment swept by a ball: `a`, `b`, `radius`.
     Capsule,
+    /// A triangle mesh: `vertices` and `faces` (a solid when closed with its faces
+    /// counter-clockwise seen from outside, else a two-sided sheet).
+    Mesh,
 }
 
 /// A rotation by `angle` about `axis`.
@@ -92,7 +95,7 @@ pub struct RotationFile {
 }
 
 /// A solid obstacle. Fields by shape: sphere (center, radius), box (center, half_extents,
-/// rotation), capsule (a, b, radius).
+/// rotation), capsule (a, b, radius), mesh (vertices, faces).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ColliderFile {
@@ -121,6 +124,12 @@ pub struct ColliderFile {
     /// The other end \[m] (capsule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub b: Option<V3>,
+    /// Vertices \[m] (mesh).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<Vec<V3>>,
+    /// Triangles as indices into `vertices` (mesh).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub faces: Option<Vec<[u32; 3]>>,
     /// Kinetic roughness, ≥ 0.
     #[serde(default = "one")]
     pub roughness: Real,

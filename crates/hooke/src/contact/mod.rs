@@ -1,4 +1,4 @@
-//! Contacts: the ground plane, a heightfield terrain, sphere/box/capsule colliders, and
+//! Contacts: the ground plane, a heightfield terrain, sphere/box/capsule/mesh colliders, and
 //! collisions between node radii, with Coulomb friction (seed 004).
 //!
 //! Contacts run as a stage after each integration step, so they work the same way with
@@ -42,5 +42,6 @@ pub(crate) mod solved;
 pub(crate) mod surface;
 
 pub use crate::model::contacts::{
-    Collider, CollisionMode, Collisions, Contacts, Ground, Material, Roughness, Shape, Terrain,
+    Collider, ColliderMesh, CollisionMode, Collisions, Contacts, Ground, Material, Roughness,
+    Shape, Terrain,
 };

@@ -163,7 +163,7 @@ pub(crate) fn surfaces(p: &SurfacePass, x: &mut [Vec3], v: &mut [Vec3]) -> Vec<u
             let mut node: Option<NodeContact> = None;
             let mut any = false;
             for s in 0..k {
-                let Some(hit) = p.posed.touch(s, *xi, r) else {
+                let Some(hit) = p.posed.touch_along(s, *xi, p.x_old[i], r) else {
                     continue;
                 };
                 // The front (neighbours' positions) only when the node touches something.

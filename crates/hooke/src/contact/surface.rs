@@ -124,6 +124,9 @@ impl Shape {
     /// Signed distance from `p` to the shape moved by `offset`, and the outward normal.
     pub(crate) fn distance(&self, p: Vec3, offset: Vec3) -> (Real, Vec3) {
         match *self {
+            Shape::Mesh(ref m) => m
+                .distance(p - offset, Real::INFINITY)
+                .unwrap_or((Real::INFINITY, UP)),
             Shape::Sphere { center, radius } => ball(p, center + offset, radius),
             Shape::Capsule { a, b, radius } => {
                 let (a, b) = (a + offset, b + offset);
@@ -176,18 +179,27 @@ impl Shape {
                 half_extents,
                 ..
             } => (center, half_extents.length()),
+            Shape::Mesh(ref m) => m.bounds(),
         }
     }
 }
 
 impl Collider {
     /// The collider as seen from `p`, when it is displaced by `offset` and moving at
-    /// `velocity`.
-    pub(crate) fn hit(&self, p: Vec3, offset: Vec3, velocity: Vec3) -> Hit {
-        let (phi, normal) = self.shape.distance(p, offset);
-        hit(phi, normal, velocity, &self.material)
+    /// `velocity`, if `p` is within `reach` of it (a mesh answers only then; the other
+    /// shapes always).
+    pub(crate) fn hit(&self, p: Vec3, offset: Vec3, velocity: Vec3, reach: Real) -> Option<Hit> {
+        let (phi, normal) = match &self.shape {
+            Shape::Mesh(m) => m.distance(p - offset, reach)?,
+            shape => shape.distance(p, offset),
+        };
+        Some(hit(phi, normal, velocity, &self.material))
     }
 }
+
+/// How far off a crossed face a node is put back, in units of its coordinates' size
+/// (with 1 m added): many roundings of an f32 coordinate.
+const CROSSING_SKIN: Real = 64.0 * f32::EPSILON as Real;
 
 /// A collider placed for one step.
 #[derive(Debug, Clone, Copy)]
@@ -207,6 +219,8 @@ struct Placed {
 pub(crate) struct Posed<'a> {
     contacts: &'a Contacts,
     motion: Vec<Placed>,
+    /// The step \[s].
+    h: Real,
 }
 
 impl<'a> Posed<'a> {
@@ -227,7 +241,11 @@ impl<'a> Posed<'a> {
                 }
             })
             .collect();
-        Self { contacts, motion }
+        Self {
+            contacts,
+            motion,
+            h,
+        }
     }
 
     /// Number of surfaces (ground, terrain, colliders).
@@ -260,8 +278,33 @@ impl<'a> Posed<'a> {
         if (p - m.center).length_squared() >= reach * reach {
             return None;
         }
-        let h = self.contacts.colliders[k].hit(p, m.offset, m.velocity);
+        let h = self.contacts.colliders[k].hit(p, m.offset, m.velocity, r)?;
         (h.phi < r).then_some(h)
+    }
+
+    /// As [`Self::touch`] for a node that moved from `x_old` to `p` over the step: where
+    /// its path crossed a mesh collider (in the collider's frame, which moved too), the
+    /// surface is the plane of the face it crossed, turned towards the side it came from
+    /// (continuous collision detection: nothing tunnels through a sheet or into a solid).
+    #[inline]
+    pub(crate) fn touch_along(&self, k: usize, p: Vec3, x_old: Vec3, r: Real) -> Option<Hit> {
+        let first =
+            self.contacts.ground.is_some() as usize + self.contacts.terrain.is_some() as usize;
+        if k >= first
+            && let Shape::Mesh(mesh) = &self.contacts.colliders[k - first].shape
+        {
+            let m = self.motion[k - first];
+            let (a, b) = (x_old - (m.offset - m.velocity * self.h), p - m.offset);
+            if let Some((t, n)) = mesh.crossing(a, b) {
+                let on = a + (b - a) * t;
+                // The node goes back a skin off the face, so that its next step starts
+                // on its side, never on the face (where its side would be lost).
+                let skin = CROSSING_SKIN * (1.0 + on.abs().max_element());
+                let c = &self.contacts.colliders[k - first];
+                return Some(hit(n.dot(b - on) - skin, n, m.velocity, &c.material));
+            }
+        }
+        self.touch(k, p, r)
     }
 }
 

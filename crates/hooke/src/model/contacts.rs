@@ -2,6 +2,7 @@
 //! contact material and a node's roughness (seed 004). How contacts act is in
 //! `crate::contact`.
 
+pub use super::collider_mesh::ColliderMesh;
 use crate::error::FieldError;
 use crate::path::Path;
 use crate::real::{Real, Vec3};
@@ -112,6 +113,9 @@ pub enum Shape {
         /// Radius \[m], > 0.
         radius: Real,
     },
+    /// A triangle mesh: a solid when it is closed with its faces outward, else a
+    /// two-sided sheet (see [`ColliderMesh`]).
+    Mesh(ColliderMesh),
 }
 
 impl Shape {
@@ -123,6 +127,11 @@ impl Shape {
                 *a += d;
                 *b += d;
             }
+            Shape::Mesh(m) => {
+                let moved = m.vertices().iter().map(|&v| v + d).collect();
+                *m = ColliderMesh::new(moved, m.faces().to_vec())
+                    .expect("a mesh that was a collider stays one when moved");
+            }
         }
     }
 
@@ -132,6 +141,7 @@ impl Shape {
             Shape::Sphere { .. } => "sphere",
             Shape::Box { .. } => "box",
             Shape::Capsule { .. } => "capsule",
+            Shape::Mesh(_) => "mesh",
         }
     }
 }
@@ -314,6 +324,8 @@ impl Contacts {
                     finite3(&format!("{p}.b"), *b)?;
                     positive(&format!("{p}.radius"), *radius, "m")?;
                 }
+                // Checked when it was made (ColliderMesh::new).
+                Shape::Mesh(_) => {}
             }
             if let Some(path) = &c.path {
                 path.validate(&format!("{p}.path"))?;

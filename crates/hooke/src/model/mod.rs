@@ -11,6 +11,7 @@
 pub mod actuation;
 mod adjacency;
 mod check;
+pub(crate) mod collider_mesh;
 pub(crate) mod contacts;
 mod env;
 mod nodes;

@@ -85,6 +85,14 @@ impl Shape {
     /// The derivatives of the shape moved by `offset`, seen from `p`.
     fn slopes(&self, p: DVec3, offset: DVec3) -> Slopes {
         match *self {
+            // As a face's plane (exact inside a face; near an edge or a corner the normal
+            // also turns, which this leaves out).
+            Shape::Mesh(ref m) => {
+                let q = p - offset;
+                let pf = Vec3::new(q.x as Real, q.y as Real, q.z as Real);
+                let (_, n) = m.distance(pf, Real::INFINITY).unwrap_or((0.0, Vec3::Y));
+                Slopes::plane(wide(n))
+            }
             Shape::Sphere { center, .. } => {
                 Slopes::from_closest(p - (wide(center) + offset), DMat3::ZERO)
             }
