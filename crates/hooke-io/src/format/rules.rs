@@ -118,7 +118,7 @@ fn keywords(b: Bound) -> Map<String, Value> {
 
 /// Cross-field rules stated in the schema (`if`/`then`), by type: the core checks them
 /// too, with messages of its own.
-fn conditions() -> [(&'static str, Value); 4] {
+fn conditions() -> [(&'static str, Value); 5] {
     let pinned = json!({ "properties": { "pinned": { "const": true } }, "required": ["pinned"] });
     let stable = json!({ "properties": { "kind": { "const": "stable" } }, "required": ["kind"] });
     let impulse = json!({ "properties": { "stable_form": { "const": "impulse" } }, "required": ["stable_form"] });
@@ -154,7 +154,30 @@ fn conditions() -> [(&'static str, Value); 4] {
             "ColliderFile",
             json!({ "not": { "required": ["rotation", "axes"] } }),
         ),
+        // A mesh is its vertices and faces, and takes no other shape's fields; the other
+        // shapes take no vertices or faces.
+        ("ColliderFile", mesh_fields()),
     ]
+}
+
+/// The fields of a mesh collider, as a rule on `ColliderFile`.
+fn mesh_fields() -> Value {
+    let mesh = json!({ "properties": { "shape": { "const": "mesh" } }, "required": ["shape"] });
+    let others = [
+        "center",
+        "radius",
+        "half_extents",
+        "rotation",
+        "axes",
+        "a",
+        "b",
+    ]
+    .map(|f| json!({ "required": [f] }));
+    json!({
+        "if": mesh,
+        "then": { "required": ["vertices", "faces"], "not": { "anyOf": others } },
+        "else": { "not": { "anyOf": [{ "required": ["vertices"] }, { "required": ["faces"] }] } }
+    })
 }
 
 /// The rules' name for a spring's fields, which `springs` and `joins` share
@@ -202,7 +225,10 @@ pub(crate) fn add_to(schema: &mut Value) {
             let d = def_mut(schema, &def)
                 .and_then(Value::as_object_mut)
                 .expect("a type of the format");
-            d.insert("allOf".into(), json!([rule]));
+            let all = d.entry("allOf").or_insert_with(|| json!([]));
+            all.as_array_mut()
+                .expect("allOf is a list")
+                .push(rule.clone());
         }
     }
     schema["properties"]["format"]["const"] = json!(crate::format::FORMAT);
