@@ -95,6 +95,22 @@ impl ColliderMesh {
         })
     }
 
+    /// The mesh moved by `d` \[m]. Never fails: where a vertex would not be finite, the
+    /// moved vertices are kept with the tree unchanged, and the scene's validation refuses
+    /// them ([`Self::first_non_finite`]) before any query could use the tree.
+    pub(crate) fn moved(&self, d: Vec3) -> Self {
+        let vertices: Vec<Vec3> = self.vertices.iter().map(|&v| v + d).collect();
+        Self::new(vertices.clone(), self.faces.clone()).unwrap_or_else(|_| Self {
+            vertices,
+            ..self.clone()
+        })
+    }
+
+    /// The first vertex that is not finite, if any.
+    pub(crate) fn first_non_finite(&self) -> Option<usize> {
+        self.vertices.iter().position(|v| !v.is_finite())
+    }
+
     /// Its vertices \[m], as given.
     pub fn vertices(&self) -> &[Vec3] {
         &self.vertices
@@ -251,6 +267,24 @@ mod tests {
             "{d} {n}"
         );
         assert!(s.distance(vec3(0.2, 0.1, 0.3), 0.05).is_none());
+    }
+
+    #[test]
+    fn degenerate_meshes_answer_without_panicking() {
+        let line = vec![
+            vec3(0.0, 0.0, 0.0),
+            vec3(1.0, 0.0, 0.0),
+            vec3(2.0, 0.0, 0.0),
+        ];
+        for faces in [vec![[0, 0, 0]], vec![[0, 1, 2]], vec![[0, 1, 2], [2, 1, 0]]] {
+            if let Ok(m) = ColliderMesh::new(line.clone(), faces) {
+                let _ = m.distance(vec3(0.5, 0.1, 0.0), 1.0);
+                let _ = m.crossing(vec3(0.5, 1.0, 0.0), vec3(0.5, -1.0, 0.0));
+                let _ = m.moved(vec3(Real::MAX, 0.0, 0.0));
+            }
+        }
+        assert!(ColliderMesh::new(line.clone(), vec![]).is_err());
+        assert!(ColliderMesh::new(line, vec![[0, 1, 3]]).is_err());
     }
 
     #[test]

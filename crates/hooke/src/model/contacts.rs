@@ -127,11 +127,7 @@ impl Shape {
                 *a += d;
                 *b += d;
             }
-            Shape::Mesh(m) => {
-                let moved = m.vertices().iter().map(|&v| v + d).collect();
-                *m = ColliderMesh::new(moved, m.faces().to_vec())
-                    .expect("a mesh that was a collider stays one when moved");
-            }
+            Shape::Mesh(m) => *m = m.moved(d),
         }
     }
 
@@ -324,8 +320,13 @@ impl Contacts {
                     finite3(&format!("{p}.b"), *b)?;
                     positive(&format!("{p}.radius"), *radius, "m")?;
                 }
-                // Checked when it was made (ColliderMesh::new).
-                Shape::Mesh(_) => {}
+                // Checked when it was made (ColliderMesh::new); moved, it may not be finite.
+                Shape::Mesh(m) => {
+                    if let Some(j) = m.first_non_finite() {
+                        let v = m.vertices()[j];
+                        finite3(&format!("{p}.vertices[{j}]"), v)?;
+                    }
+                }
             }
             if let Some(path) = &c.path {
                 path.validate(&format!("{p}.path"))?;
