@@ -197,6 +197,18 @@ impl Collider {
     }
 }
 
+/// Whether the segment from `a` to `b` comes within `r` of `c`.
+fn segment_reaches(a: Vec3, b: Vec3, c: Vec3, r: Real) -> bool {
+    let d = b - a;
+    let len2 = d.length_squared();
+    let t = if len2 > 0.0 {
+        ((c - a).dot(d) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (a + d * t - c).length_squared() <= r * r
+}
+
 /// How far off a crossed face a node is put back, in units of its coordinates' size
 /// (with 1 m added): many roundings of an f32 coordinate.
 const CROSSING_SKIN: Real = 64.0 * f32::EPSILON as Real;
@@ -221,6 +233,8 @@ pub(crate) struct Posed<'a> {
     motion: Vec<Placed>,
     /// The step \[s].
     h: Real,
+    /// Whether any collider is a mesh (the only ones a node's path is tested against).
+    meshes: bool,
 }
 
 impl<'a> Posed<'a> {
@@ -241,10 +255,12 @@ impl<'a> Posed<'a> {
                 }
             })
             .collect();
+        let meshes = (contacts.colliders.iter()).any(|c| matches!(c.shape, Shape::Mesh(_)));
         Self {
             contacts,
             motion,
             h,
+            meshes,
         }
     }
 
@@ -288,6 +304,9 @@ impl<'a> Posed<'a> {
     /// (continuous collision detection: nothing tunnels through a sheet or into a solid).
     #[inline]
     pub(crate) fn touch_along(&self, k: usize, p: Vec3, x_old: Vec3, r: Real) -> Option<Hit> {
+        if !self.meshes {
+            return self.touch(k, p, r);
+        }
         let first =
             self.contacts.ground.is_some() as usize + self.contacts.terrain.is_some() as usize;
         if k >= first
@@ -295,7 +314,9 @@ impl<'a> Posed<'a> {
         {
             let m = self.motion[k - first];
             let (a, b) = (x_old - (m.offset - m.velocity * self.h), p - m.offset);
-            if let Some((t, n)) = mesh.crossing(a, b) {
+            // The tree is asked only when the segment comes within the mesh's ball.
+            let near = segment_reaches(a, b, m.center - m.offset, m.bound);
+            if let Some((t, n)) = near.then(|| mesh.crossing(a, b)).flatten() {
                 let on = a + (b - a) * t;
                 // The node goes back a skin off the face, so that its next step starts
                 // on its side, never on the face (where its side would be lost).
