@@ -62,6 +62,27 @@ struct Case {
     params: Vec<(String, String)>,
     /// Simulated seconds to run before timing (to reach the state worth timing).
     settle: f64,
+    /// Whether the scene's sphere colliders become triangle meshes of them
+    /// ([`MESH_SUBDIVISIONS`]): the cost of a mesh collider beside the sphere's.
+    meshed: bool,
+}
+
+/// An icosphere of 6 subdivisions: 81 920 triangles, a scanned figure's count.
+const MESH_SUBDIVISIONS: u32 = 6;
+
+/// The sphere colliders of `scene` as icospheres of [`MESH_SUBDIVISIONS`].
+fn meshed(scene: &mut hooke::Scene) -> Result<()> {
+    use hooke::contact::{ColliderMesh, Shape};
+    scene.edit(|b| {
+        for c in &mut b.contacts.colliders {
+            if let Shape::Sphere { center, radius } = c.shape {
+                let ball = hooke::shapes::icosphere(MESH_SUBDIVISIONS, radius, center);
+                let mesh = ColliderMesh::new(ball.positions, ball.faces).expect("an icosphere");
+                c.shape = Shape::Mesh(mesh);
+            }
+        }
+    })?;
+    Ok(())
 }
 
 impl Case {
@@ -74,6 +95,7 @@ impl Case {
                 .map(|(k, v)| (k.to_string(), v.clone()))
                 .collect(),
             settle: 0.0,
+            meshed: false,
         }
     }
 
@@ -88,7 +110,8 @@ impl Case {
 
 /// The standard benchmark scenes: cloth 32², 128², 512²; string 1000; jelly 16³; and a
 /// contact-heavy one: a 64×64 cloth draped on a sphere with self-collision, timed once it
-/// lies on the sphere and folds onto itself (after 1.5 s).
+/// lies on the sphere and folds onto itself (after 1.5 s), and the same on a mesh of the
+/// sphere (81 920 triangles).
 fn standard() -> Vec<Case> {
     vec![
         Case::cloth(32),
@@ -108,6 +131,15 @@ fn standard() -> Vec<Case> {
             settle: 1.5,
             ..Case::new(
                 "cloth-on-sphere 64",
+                "cloth-on-sphere",
+                &[("nodes", "64".into())],
+            )
+        },
+        Case {
+            settle: 1.5,
+            meshed: true,
+            ..Case::new(
+                "cloth-on-mesh 64",
                 "cloth-on-sphere",
                 &[("nodes", "64".into())],
             )
@@ -220,6 +252,13 @@ fn bench_gpu(a: &BenchArgs) -> Result<()> {
     let gpu = hooke_gpu::Gpu::new().map_err(crate::gpu_error)?;
     crate::bench_gpu::header(&gpu, a.batch, a.read_every);
     for case in selected(a) {
+        if case.meshed {
+            println!(
+                "{:<18} skipped: the GPU path has no mesh colliders",
+                case.label
+            );
+            continue;
+        }
         let c = crate::bench_gpu::GpuCase {
             label: &case.label,
             builtin: case.builtin,
@@ -251,7 +290,10 @@ fn bench_case(
         .collect();
     overrides.push(format!("integrator={integrator}"));
     overrides.extend(sets.iter().cloned());
-    let (scene, _) = crate::load::load(case.builtin, &[], &overrides)?;
+    let (mut scene, _) = crate::load::load(case.builtin, &[], &overrides)?;
+    if case.meshed {
+        meshed(&mut scene)?;
+    }
     let (nodes, springs) = (scene.model().nodes().len(), scene.model().springs().len());
     let mut sim = Simulation::new(scene);
     if case.settle > 0.0 {

@@ -11,6 +11,7 @@
 //! Errors name the file, the field path (`springs[3].k`), and the value.
 #![warn(missing_docs)]
 
+mod collider_files;
 mod convert;
 pub mod csv;
 pub mod edit;

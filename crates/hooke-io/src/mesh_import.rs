@@ -40,7 +40,7 @@ pub struct ImportOptions {
 
 /// The largest mesh file hooke reads \[bytes]: 1 GiB, as a scene
 /// ([`crate::MAX_SCENE_BYTES`]); a larger one is refused from its size, unread.
-pub const MAX_MESH_BYTES: u64 = crate::MAX_SCENE_BYTES;
+pub const MAX_MESH_BYTES: u64 = 1 << 30;
 
 /// Reads `path` by its extension: `.obj`, `.gltf` or `.glb`.
 pub fn load_mesh(path: &Path, opts: ImportOptions) -> Result<MeshSource, MeshError> {

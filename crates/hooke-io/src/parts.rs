@@ -14,10 +14,11 @@ const MAX_DEPTH: usize = 8;
 /// The builder of `f`, read from a file in `dir`, with its parts merged and its joins
 /// added. `depth` counts the nesting.
 pub(crate) fn builder_at(
-    f: SceneFile,
+    mut f: SceneFile,
     dir: &Path,
     depth: usize,
 ) -> Result<SceneBuilder, FieldError> {
+    crate::collider_files::read_collider_files(&mut f, dir)?;
     if (!f.parts.is_empty() || !f.joins.is_empty()) && f.state.is_some() {
         return Err(FieldError::new(
             "parts",

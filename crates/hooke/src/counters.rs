@@ -138,6 +138,10 @@ pub struct Counters {
     /// implicit family's contact steps that still made energy after their contact
     /// iterations.
     pub halved_steps: u64,
+    /// Node paths through a mesh collider that a large-step solver's step still left
+    /// (its contact iterations ran out before the crossed face's plane held the node), put
+    /// back on their side by the contacts stage.
+    pub paths_caught: u64,
 
     /// Small substeps XPBD takes per integration step (its `iterations`, or the automatic
     /// count for this scene); 0 for other integrators.

@@ -110,7 +110,7 @@ fn not_for(path: &str, field: &str, shape: ShapeName) -> FieldError {
         ShapeName::Sphere => "center and radius",
         ShapeName::Box => "center, half_extents and rotation",
         ShapeName::Capsule => "a, b and radius",
-        ShapeName::Mesh => "vertices and faces",
+        ShapeName::Mesh => "vertices and faces, or file, scale, rotation and offset",
     };
     FieldError::new(
         format!("{path}.{field}"),
@@ -155,6 +155,9 @@ fn collider(c: &ColliderFile, i: usize, t: f64) -> Result<Collider, FieldError> 
         ("b", c.b.is_some()),
         ("vertices", c.vertices.is_some()),
         ("faces", c.faces.is_some()),
+        ("file", c.file.is_some()),
+        ("scale", c.scale.is_some()),
+        ("offset", c.offset.is_some()),
     ];
     let allowed: &[&str] = match c.shape {
         ShapeName::Sphere => &["center", "radius"],
@@ -225,6 +228,9 @@ fn collider_file(c: &Collider) -> ColliderFile {
         b: None,
         vertices: None,
         faces: None,
+        file: None,
+        scale: None,
+        offset: None,
         roughness: c.material.roughness,
         static_roughness: stat_file(&c.material),
         restitution: c.material.restitution,

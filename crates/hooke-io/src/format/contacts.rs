@@ -79,8 +79,8 @@ pub enum ShapeName {
     Box,
     /// A segment swept by a ball: `a`, `b`, `radius`.
     Capsule,
-    /// A triangle mesh: `vertices` and `faces` (a solid when closed with its faces
-    /// counter-clockwise seen from outside, else a two-sided sheet).
+    /// A triangle mesh: `vertices` and `faces`, or a `file` (a solid when closed with its
+    /// faces counter-clockwise seen from outside, else a two-sided sheet).
     Mesh,
 }
 
@@ -95,7 +95,8 @@ pub struct RotationFile {
 }
 
 /// A solid obstacle. Fields by shape: sphere (center, radius), box (center, half_extents,
-/// rotation), capsule (a, b, radius), mesh (vertices, faces).
+/// rotation), capsule (a, b, radius), mesh (vertices and faces, or file with scale,
+/// rotation and offset).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ColliderFile {
@@ -110,7 +111,7 @@ pub struct ColliderFile {
     /// Half edge lengths \[m], each > 0 (box).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub half_extents: Option<V3>,
-    /// Orientation (box); absent = axis-aligned.
+    /// Orientation (box, or a mesh `file`); absent = axis-aligned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rotation: Option<RotationFile>,
     /// Orientation (box) as the rotation matrix's columns, unit and orthogonal to 1e-4;
@@ -130,6 +131,18 @@ pub struct ColliderFile {
     /// Triangles as indices into `vertices` (mesh).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub faces: Option<Vec<[u32; 3]>>,
+    /// A mesh file (`.obj`, `.gltf` or `.glb`) relative to the scene file, instead of
+    /// `vertices` and `faces` (mesh). Its vertices are scaled by `scale`, turned by
+    /// `rotation` and moved by `offset`: x = R·(s·x_file) + offset. A scene written back
+    /// holds the mesh inline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Uniform scale of the file's vertices, > 0 (mesh `file`); absent = 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<Real>,
+    /// Translation of the file's vertices \[m] after scale and rotation (mesh `file`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<V3>,
     /// Kinetic roughness, ≥ 0.
     #[serde(default = "one")]
     pub roughness: Real,

@@ -64,7 +64,8 @@ pub struct SceneFile {
     /// A heightfield terrain with per-vertex roughness.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terrain: Option<TerrainFile>,
-    /// Solid obstacles: spheres, boxes, capsules; static or moving on a path.
+    /// Solid obstacles: spheres, boxes, capsules, triangle meshes; static or moving on a
+    /// path.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub colliders: Vec<ColliderFile>,
     /// Collisions between node radii (absent = off).

@@ -154,8 +154,8 @@ fn conditions() -> [(&'static str, Value); 5] {
             "ColliderFile",
             json!({ "not": { "required": ["rotation", "axes"] } }),
         ),
-        // A mesh is its vertices and faces, and takes no other shape's fields; the other
-        // shapes take no vertices or faces.
+        // A mesh is its vertices and faces, or a file (scaled, turned and moved), and takes
+        // no other shape's fields; the other shapes take none of a mesh's.
         ("ColliderFile", mesh_fields()),
     ]
 }
@@ -163,20 +163,22 @@ fn conditions() -> [(&'static str, Value); 5] {
 /// The fields of a mesh collider, as a rule on `ColliderFile`.
 fn mesh_fields() -> Value {
     let mesh = json!({ "properties": { "shape": { "const": "mesh" } }, "required": ["shape"] });
-    let others = [
-        "center",
-        "radius",
-        "half_extents",
-        "rotation",
-        "axes",
-        "a",
-        "b",
-    ]
-    .map(|f| json!({ "required": [f] }));
+    let any = |fields: &[&str]| {
+        let each: Vec<Value> = fields.iter().map(|f| json!({ "required": [f] })).collect();
+        json!({ "anyOf": each })
+    };
+    let inline = json!({
+        "required": ["vertices", "faces"],
+        "not": any(&["file", "scale", "offset", "rotation"])
+    });
+    let file = json!({ "required": ["file"], "not": any(&["vertices", "faces"]) });
     json!({
         "if": mesh,
-        "then": { "required": ["vertices", "faces"], "not": { "anyOf": others } },
-        "else": { "not": { "anyOf": [{ "required": ["vertices"] }, { "required": ["faces"] }] } }
+        "then": {
+            "oneOf": [inline, file],
+            "not": any(&["center", "radius", "half_extents", "axes", "a", "b"])
+        },
+        "else": { "not": any(&["vertices", "faces", "file", "scale", "offset"]) }
     })
 }
 

@@ -60,14 +60,38 @@ impl<'a> SolverContacts<'a> {
         self.numbered_hits(i, p).map(|(_, hit)| hit)
     }
 
-    /// [`Self::hits`] with each surface's number (as [`Posed::touch`] numbers them).
+    /// As [`Self::hits`] for a node that did not move here over a step (a scene's start):
+    /// a mesh solid is searched inside too, however deep.
+    pub(crate) fn hits_at_rest(&self, i: usize, p: Vec3) -> impl Iterator<Item = Hit> + '_ {
+        let r = self.model.nodes.radius(i);
+        (0..self.posed.len()).filter_map(move |k| self.posed.touch(k, p, r))
+    }
+
+    /// [`Self::hits`] with each surface's number (as [`Posed::touch`] numbers them). A
+    /// mesh collider is seen from the side the node started the step on: where its path
+    /// from the start to `p` crosses the mesh, the surface is the crossed face's plane
+    /// ([`Posed::touch_along`]), so a node predicted through a sheet is held on its side.
     pub(crate) fn numbered_hits(
         &self,
         i: usize,
         p: Vec3,
     ) -> impl Iterator<Item = (usize, Hit)> + '_ {
-        let r = self.model.nodes.radius(i);
-        (0..self.posed.len()).filter_map(move |k| self.posed.touch(k, p, r).map(|h| (k, h)))
+        let (r, x0) = (self.model.nodes.radius(i), self.fronts_at[i]);
+        (0..self.posed.len())
+            .filter_map(move |k| self.posed.touch_along(k, p, x0, r).map(|h| (k, h)))
+    }
+
+    /// The mesh colliders node `i`'s path from its start to `p` crosses, each with the
+    /// crossed face's plane turned towards its start ([`Posed::crossed`]).
+    pub(crate) fn crossings(&self, i: usize, p: Vec3) -> impl Iterator<Item = (usize, Hit)> + '_ {
+        let x0 = self.fronts_at[i];
+        (0..self.posed.len()).filter_map(move |k| self.posed.crossed(k, p, x0).map(|h| (k, h)))
+    }
+
+    /// Places the surfaces for the part of the step from `t0` to `t1` \[s] (a solver's
+    /// small step), which [`Self::push_out`] then sees.
+    pub(crate) fn place(&mut self, (t0, t1): (f64, f64)) {
+        self.posed = Posed::new(&self.model.contacts, t0, t1);
     }
 
     /// Node `i`'s contact as [`respond::friction`] needs it, `x_old` its position a step
@@ -84,12 +108,14 @@ impl<'a> SolverContacts<'a> {
 
     /// Pushes node `i` (at `x`, at `x_prev` a small step `h` ago) out of each surface in
     /// turn (ground, terrain, colliders) to its radius, with Coulomb friction on its slide
-    /// over the surface. Returns the last surface it touched.
+    /// over the surface; the surfaces are placed for that small step ([`Self::place`]),
+    /// and a mesh is seen from the side of it `x_prev` is on. Returns the last surface it
+    /// touched.
     pub(crate) fn push_out(&self, i: usize, x: &mut Vec3, x_prev: Vec3, h: Real) -> Option<Pushed> {
         let r = self.model.nodes.radius(i);
         let mut last = None;
         for k in 0..self.posed.len() {
-            let Some(hit) = self.posed.touch(k, *x, r) else {
+            let Some(hit) = self.posed.touch_along(k, *x, x_prev, r) else {
                 continue;
             };
             let depth = r - hit.phi;

@@ -151,6 +151,25 @@ pub(crate) struct SurfacePass<'a> {
 /// Runs every free node against every surface, in a fixed order (ground, terrain,
 /// colliders); returns the nodes that touched, ascending.
 pub(crate) fn surfaces(p: &SurfacePass, x: &mut [Vec3], v: &mut [Vec3]) -> Vec<u32> {
+    respond_each(p, x, v, |s, x, x_old, r| {
+        p.posed.touch_along(s, x, x_old, r)
+    })
+}
+
+/// Runs every free node whose path over the step crossed a mesh collider against the
+/// crossed face's plane; returns those nodes, ascending.
+pub(crate) fn paths(p: &SurfacePass, x: &mut [Vec3], v: &mut [Vec3]) -> Vec<u32> {
+    respond_each(p, x, v, |s, x, x_old, _| p.posed.crossed(s, x, x_old))
+}
+
+/// Runs every free node against each surface `s` as `seen(s, x, x_old, radius)` sees it,
+/// in order; returns the nodes that touched, ascending.
+fn respond_each(
+    p: &SurfacePass,
+    x: &mut [Vec3],
+    v: &mut [Vec3],
+    seen: impl Fn(usize, Vec3, Vec3, Real) -> Option<Hit> + Sync,
+) -> Vec<u32> {
     let k = p.posed.len();
     let parts = par::map_chunks_mut2(x, v, par::NODE_CHUNK, |start, xs, vs| {
         let mut touched = Vec::new();
@@ -163,7 +182,7 @@ pub(crate) fn surfaces(p: &SurfacePass, x: &mut [Vec3], v: &mut [Vec3]) -> Vec<u
             let mut node: Option<NodeContact> = None;
             let mut any = false;
             for s in 0..k {
-                let Some(hit) = p.posed.touch_along(s, *xi, p.x_old[i], r) else {
+                let Some(hit) = seen(s, *xi, p.x_old[i], r) else {
                     continue;
                 };
                 // The front (neighbours' positions) only when the node touches something.

@@ -1,7 +1,7 @@
 //! Distance queries: how far a point is outside each surface, the outward normal there,
 //! the surface's velocity and its friction.
 
-use super::{Collider, Contacts, Ground, Material, Shape, Terrain};
+use super::{Collider, ColliderMesh, Contacts, Ground, Material, Shape, Terrain};
 use crate::real::{Real, Vec3};
 
 mod slopes;
@@ -226,6 +226,15 @@ struct Placed {
     bound: Real,
 }
 
+/// A mesh collider of the surfaces, placed.
+#[derive(Clone, Copy)]
+struct MeshAt<'a> {
+    collider: &'a Collider,
+    mesh: &'a ColliderMesh,
+    /// Where it is this step.
+    m: Placed,
+}
+
 /// The surfaces at one integration step: colliders placed at the step's end time.
 #[derive(Debug, Clone)]
 pub(crate) struct Posed<'a> {
@@ -255,7 +264,7 @@ impl<'a> Posed<'a> {
                 }
             })
             .collect();
-        let meshes = (contacts.colliders.iter()).any(|c| matches!(c.shape, Shape::Mesh(_)));
+        let meshes = contacts.has_meshes();
         Self {
             contacts,
             motion,
@@ -302,30 +311,97 @@ impl<'a> Posed<'a> {
     /// its path crossed a mesh collider (in the collider's frame, which moved too), the
     /// surface is the plane of the face it crossed, turned towards the side it came from
     /// (continuous collision detection: nothing tunnels through a sheet or into a solid).
+    ///
+    /// A mesh is asked once for the point nearest `p` within r + ℓ (ℓ the path's length):
+    /// none, and the path never came within r of it; nearer than ℓ, and only then, the
+    /// path is tested for a crossing. A node that did not cross stays on its side, so a
+    /// solid's inside is never searched for (a node starting deep inside one is not
+    /// pushed out: `scene/inside.rs` warns of it).
     #[inline]
     pub(crate) fn touch_along(&self, k: usize, p: Vec3, x_old: Vec3, r: Real) -> Option<Hit> {
         if !self.meshes {
             return self.touch(k, p, r);
         }
+        let Some(at) = self.mesh_at(k) else {
+            return self.touch(k, p, r);
+        };
+        let MeshAt {
+            collider: c,
+            mesh,
+            m,
+        } = at;
+        let (a, b) = self.path_in(m, p, x_old);
+        let len = (b - a).length();
+        if !segment_reaches(a, b, m.center - m.offset, m.bound + r) {
+            return None;
+        }
+        let (phi, normal, distance) = mesh.near(b, r + len)?;
+        if distance <= len
+            && let Some(h) = self.crossing_hit(&at, a, b)
+        {
+            return Some(h);
+        }
+        (phi < r).then(|| hit(phi, normal, m.velocity, &c.material))
+    }
+
+    /// Surface `k` if it is a mesh collider.
+    fn mesh_at(&self, k: usize) -> Option<MeshAt<'_>> {
         let first =
             self.contacts.ground.is_some() as usize + self.contacts.terrain.is_some() as usize;
-        if k >= first
-            && let Shape::Mesh(mesh) = &self.contacts.colliders[k - first].shape
-        {
-            let m = self.motion[k - first];
-            let (a, b) = (x_old - (m.offset - m.velocity * self.h), p - m.offset);
-            // The tree is asked only when the segment comes within the mesh's ball.
-            let near = segment_reaches(a, b, m.center - m.offset, m.bound);
-            if let Some((t, n)) = near.then(|| mesh.crossing(a, b)).flatten() {
-                let on = a + (b - a) * t;
-                // The node goes back a skin off the face, so that its next step starts
-                // on its side, never on the face (where its side would be lost).
-                let skin = CROSSING_SKIN * (1.0 + on.abs().max_element());
-                let c = &self.contacts.colliders[k - first];
-                return Some(hit(n.dot(b - on) - skin, n, m.velocity, &c.material));
-            }
+        let j = k.checked_sub(first)?;
+        let c = self.contacts.colliders.get(j)?;
+        match &c.shape {
+            Shape::Mesh(mesh) => Some(MeshAt {
+                collider: c,
+                mesh,
+                m: self.motion[j],
+            }),
+            _ => None,
         }
-        self.touch(k, p, r)
+    }
+
+    /// A node's path from `x_old` (a step ago) to `p` in the frame of a collider placed
+    /// as `m` (which moved over the step too).
+    fn path_in(&self, m: Placed, p: Vec3, x_old: Vec3) -> (Vec3, Vec3) {
+        (x_old - (m.offset - m.velocity * self.h), p - m.offset)
+    }
+
+    /// Where the path from `a` to `b` (in the mesh's frame) crosses the mesh: the crossed
+    /// face's plane, turned towards `a`, `phi` of `b` measured from it (negative).
+    fn crossing_hit(&self, at: &MeshAt, a: Vec3, b: Vec3) -> Option<Hit> {
+        let MeshAt {
+            collider: c,
+            mesh,
+            m,
+        } = *at;
+        let (t, n) = mesh.crossing(a, b)?;
+        let on = a + (b - a) * t;
+        // The node goes back a skin off the face, so that its next step starts on its
+        // side, never on the face (where its side would be lost).
+        let skin = CROSSING_SKIN * (1.0 + on.abs().max_element());
+        Some(hit(n.dot(b - on) - skin, n, m.velocity, &c.material))
+    }
+
+    /// Where the path of a node from `x_old` to `p` over the step crosses surface `k`, if
+    /// it is a mesh collider and the path crosses it: the crossed face's plane, turned
+    /// towards the side the node came from, `phi` measured from it (negative).
+    pub(crate) fn crossed(&self, k: usize, p: Vec3, x_old: Vec3) -> Option<Hit> {
+        if !self.meshes {
+            return None;
+        }
+        let at = self.mesh_at(k)?;
+        let m = at.m;
+        let (a, b) = self.path_in(m, p, x_old);
+        // The tree is asked only when the segment comes within the mesh's ball.
+        if !segment_reaches(a, b, m.center - m.offset, m.bound) {
+            return None;
+        }
+        self.crossing_hit(&at, a, b)
+    }
+
+    /// Whether surface `k` is a mesh collider.
+    pub(crate) fn is_mesh(&self, k: usize) -> bool {
+        self.mesh_at(k).is_some()
     }
 }
 

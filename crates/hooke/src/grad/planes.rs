@@ -497,7 +497,7 @@ impl PlanesBack<'_> {
             }
         };
         let p = DVec3::from(seen.at);
-        let slopes = posed.slopes(seen.surface, real(seen.at));
+        let slopes = posed.plane_slopes(seen.surface, real(seen.at), c.n);
         let rough = match c.plane.slipping {
             true => slopes.roughness,
             false => slopes.static_roughness,

@@ -201,7 +201,7 @@ impl SurfacesBack {
         let (mut x, mut v) = (e.x, e.v);
         responses.clear();
         for surface in 0..posed.len() {
-            let Some(hit) = posed.touch(surface, x, node.radius) else {
+            let Some(hit) = posed.touch_along(surface, x, node.x_old, node.radius) else {
                 continue;
             };
             let before = (x, v);

@@ -165,6 +165,25 @@ impl ColliderMesh {
         Some((if inside { -l } else { l }, normal))
     }
 
+    /// As [`Self::distance`], for a point known not to be deep inside a solid (one whose
+    /// path over the step did not cross the mesh, from a start outside it): the nearest
+    /// point within `reach` only, one bounded query of the tree. Also returns the unsigned
+    /// distance.
+    #[allow(clippy::unnecessary_cast)] // Real is f32 in f32 builds
+    pub(crate) fn near(&self, p: Vec3, reach: Real) -> Option<(Real, Vec3, Real)> {
+        let q = to_parry(p);
+        let projection = (self.tree).project_local_point_with_max_dist(q, false, reach as f32)?;
+        let d = p - from_parry(projection.point);
+        let l = d.length();
+        let inside = self.solid && projection.is_inside;
+        let normal = match (l > 0.0, inside) {
+            (true, true) => -d / l,
+            (true, false) => d / l,
+            (false, _) => self.face_normal_at(q),
+        };
+        Some((if inside { -l } else { l }, normal, l))
+    }
+
     /// The unit normal of the face nearest `q` (for a point exactly on the mesh).
     fn face_normal_at(&self, q: Vector) -> Vec3 {
         let (_, feature) = self.tree.project_local_point_and_get_feature(q);

@@ -273,6 +273,11 @@ impl Contacts {
         self.ground.is_some() || self.terrain.is_some() || !self.colliders.is_empty()
     }
 
+    /// Whether any collider is a triangle mesh.
+    pub(crate) fn has_meshes(&self) -> bool {
+        (self.colliders.iter()).any(|c| matches!(c.shape, Shape::Mesh(_)))
+    }
+
     /// Whether the contact stage has anything to do.
     pub fn any(&self) -> bool {
         self.has_surfaces() || self.collisions.mode != CollisionMode::Off

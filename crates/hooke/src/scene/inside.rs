@@ -23,7 +23,7 @@ impl Scene {
             .filter_map(|i| {
                 let r = model.nodes.radius(i) as f64;
                 let deepest = surfaces
-                    .hits(i, st.x[i])
+                    .hits_at_rest(i, st.x[i])
                     .map(|hit| r - hit.phi as f64)
                     .fold(0.0, f64::max);
                 (deepest > 0.01 * r).then_some((i as u32, deepest))

@@ -389,6 +389,11 @@ impl Simulation {
     /// The surface contacts of the last step as a large-step solver left them (recorded
     /// only after [`Self::keep_solved_contacts`]; whether they could be, always).
     pub(crate) fn solved_contacts(&self) -> crate::contact::solved::LastContacts<'_> {
+        if self.ws.books.paths_caught_last {
+            return crate::contact::solved::LastContacts::Unrecorded(
+                "a node's path crossed a mesh collider after the solve and was put back",
+            );
+        }
         let solver = self.ws.solver.as_ref();
         solver.map_or(crate::contact::solved::LastContacts::None, |s| {
             s.solved_contacts()

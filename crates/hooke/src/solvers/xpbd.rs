@@ -41,6 +41,19 @@ pub(crate) struct Xpbd {
     auto: u32,
 }
 
+/// The times \[s] substep `s` of `substeps` spans in the step of `ctx`.
+fn substep_span(ctx: &StepCtx, s: u32, substeps: u32) -> (f64, f64) {
+    let t = |s: u32| ctx.t0 + ctx.h as f64 * s as f64 / substeps as f64;
+    (
+        t(s),
+        if s + 1 == substeps {
+            ctx.t1()
+        } else {
+            t(s + 1)
+        },
+    )
+}
+
 impl Solver for Xpbd {
     fn integrator(&self) -> Integrator {
         Integrator::Xpbd
@@ -63,24 +76,26 @@ impl Solver for Xpbd {
         // (Columns: the projection reads every spring's coefficients once a substep.)
         let (model, h) = (ctx.model, hs as Real);
         let co = SpringCoeffs::compile_columns_in(model, springs, h, Form::Forces, None);
-        let surfaces = SolverContacts::new(ctx.model, (ctx.t0, ctx.t1()), &st.x);
+        let mut surfaces = SolverContacts::new(ctx.model, (ctx.t0, ctx.t1()), &st.x);
         let mut sub = Substeps::new(ctx.model, springs, &co, &fixed, hs, st);
         let (mut touched, mut pairs) = (Vec::new(), 0);
-        for _ in 0..substeps {
+        for s in 0..substeps {
             let fconst = ws.fconst;
             ws.counters.time(Phase::Nodes, || sub.predict(fconst));
             ws.counters.time(Phase::Springs, || sub.project());
             ws.counters.spring_updates += springs.len() as u64;
+            if let Some(surfaces) = &mut surfaces {
+                // The colliders where they are over this substep.
+                surfaces.place(substep_span(ctx, s, substeps));
+                touched = sub.push_out(surfaces);
+            }
             if ctx.model.contacts.collisions.mode != CollisionMode::Off {
                 // One relaxation sweep a substep: the substeps are the iterations.
                 let pass = CollisionPass {
-                    iterations: 1,
+                    iterations: 2,
                     ..CollisionPass::of(ctx.model)
                 };
                 pairs = sub.collide(ws.collisions, &pass);
-            }
-            if let Some(s) = &surfaces {
-                touched = sub.push_out(s);
             }
             sub.velocities();
             sub.bounce(&touched, bounce_threshold(ctx));

@@ -23,11 +23,14 @@ pub(super) fn run(
     collisions: &mut CollisionWs,
     books: &mut Books,
 ) -> Flow {
+    books.paths_caught_last = false;
     // Solvers that take large steps handle what they can inside the step (XPBD both parts,
     // the implicit integrators the surfaces).
     let node_pairs = !read.solver.handles_collisions();
     let surfaces = ctx.model.contacts.has_surfaces() && !read.solver.handles_surfaces();
-    if !(node_pairs || surfaces) {
+    // A solver that handles the surfaces may still leave a node's path through a mesh.
+    let paths = !surfaces && ctx.model.contacts.has_meshes();
+    if !(node_pairs || surfaces || paths) {
         return Ok(());
     }
     let (before_x, before_v) = &mut books.audit.before_contacts;
@@ -41,6 +44,12 @@ pub(super) fn run(
         st.touching = respond_surfaces(ctx, st, x_old);
         books.counters.surface_contacts += st.touching.len() as u64;
     }
+    if paths {
+        let caught = respond_paths(ctx, st, x_old);
+        books.counters.paths_caught += caught.len() as u64;
+        books.paths_caught_last = !caught.is_empty();
+        merge_sorted(&mut st.touching, &caught);
+    }
     books.audit.audit.contacts -=
         super::contact_energy::energy_change(ctx, st, read, &mut books.audit);
     Ok(())
@@ -49,18 +58,38 @@ pub(super) fn run(
 /// Nodes put back on the surfaces posed for this integration step, with friction; returns
 /// the nodes touching them.
 fn respond_surfaces(ctx: &StepCtx, st: &mut State, x_old: &[Vec3]) -> Vec<u32> {
+    let posed = Posed::new(&ctx.model.contacts, ctx.t0, ctx.t1());
+    respond::surfaces(&pass(ctx, &posed, x_old), &mut st.x, &mut st.v)
+}
+
+/// Nodes whose path over the step crossed a mesh collider put back on its side, with
+/// friction (the safety net under a large-step solver); returns them.
+fn respond_paths(ctx: &StepCtx, st: &mut State, x_old: &[Vec3]) -> Vec<u32> {
+    let posed = Posed::new(&ctx.model.contacts, ctx.t0, ctx.t1());
+    respond::paths(&pass(ctx, &posed, x_old), &mut st.x, &mut st.v)
+}
+
+/// The surfaces pass of this step over `posed`, from `x_old`.
+fn pass<'a>(ctx: &'a StepCtx, posed: &'a Posed<'a>, x_old: &'a [Vec3]) -> SurfacePass<'a> {
     let (model, h) = (ctx.model, ctx.h);
-    let contacts = &model.contacts;
-    let posed = Posed::new(contacts, ctx.t0, ctx.t1());
     let g = model.env.gravity.length();
-    let pass = SurfacePass {
-        posed: &posed,
+    SurfacePass {
+        posed,
         radius: &model.nodes.radius,
         inv_mass: &model.nodes.inv_mass,
         roughness: &model.nodes.roughness,
         x_old,
         h,
-        threshold: contacts.bounce_threshold(g, h),
-    };
-    respond::surfaces(&pass, &mut st.x, &mut st.v)
+        threshold: model.contacts.bounce_threshold(g, h),
+    }
+}
+
+/// `into` (ascending) with `more` (ascending) merged in, each node once.
+fn merge_sorted(into: &mut Vec<u32>, more: &[u32]) {
+    if more.is_empty() {
+        return;
+    }
+    into.extend_from_slice(more);
+    into.sort_unstable();
+    into.dedup();
 }

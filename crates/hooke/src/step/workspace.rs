@@ -104,6 +104,9 @@ pub(crate) struct Books {
     pub counters: Counters,
     /// The energy audit's books (kept when the workspace is compiled again).
     pub audit: Ledger,
+    /// Whether the last step's contacts stage put back a node whose path a large-step
+    /// solver had left through a mesh collider (the gradient does not follow that).
+    pub paths_caught_last: bool,
 }
 
 /// The forces held over an integration step \[N]: the external stage's where it made them,

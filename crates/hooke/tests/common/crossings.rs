@@ -11,6 +11,11 @@ use hooke::{Real, Vec3};
 /// The crossings of the surface `faces` at positions `x`: (edge, face) pairs, the edge's
 /// segment meeting the face's triangle, the two sharing no node.
 pub fn count(faces: &[[u32; 3]], x: &[Vec3]) -> usize {
+    pairs(faces, x).len()
+}
+
+/// The crossings [`count`] counts: each edge (its nodes) with the face it passes through.
+pub fn pairs(faces: &[[u32; 3]], x: &[Vec3]) -> Vec<((u32, u32), usize)> {
     let edges = edges(faces);
     let cell = edges
         .iter()
@@ -18,7 +23,7 @@ pub fn count(faces: &[[u32; 3]], x: &[Vec3]) -> usize {
         .fold(0.0, Real::max)
         .max(1e-6);
     let grid = Grid::new(faces, x, cell);
-    let mut crossings = 0;
+    let mut crossings = Vec::new();
     for &(a, b) in &edges {
         let (p, q) = (x[a as usize], x[b as usize]);
         let mut seen = HashSet::new();
@@ -29,7 +34,7 @@ pub fn count(faces: &[[u32; 3]], x: &[Vec3]) -> usize {
             }
             let tri = t.map(|i| x[i as usize]);
             if segment_meets_triangle(p, q, tri) {
-                crossings += 1;
+                crossings.push(((a, b), f));
             }
         }
     }

@@ -61,6 +61,17 @@ fn outer(a: DVec3, b: DVec3) -> DMat3 {
 }
 
 impl Posed<'_> {
+    /// As [`Self::slopes`] for a plane of surface `k` with unit normal `n` seen from `p`:
+    /// a mesh collider's plane is a face's (the one nearest `p`, or the one the node's
+    /// path crossed, [`Posed::crossed`]), which stays put as `p` moves.
+    pub(crate) fn plane_slopes(&self, k: usize, p: Vec3, n: DVec3) -> Slopes {
+        if self.is_mesh(k) {
+            Slopes::plane(n)
+        } else {
+            self.slopes(k, p)
+        }
+    }
+
     /// The derivatives of surface `k` (numbered as [`Posed::touch`] numbers them) seen
     /// from `p`.
     pub(crate) fn slopes(&self, k: usize, p: Vec3) -> Slopes {

@@ -226,8 +226,10 @@ impl<'a> Planes<'a> {
         !switched && !slipped && !entered
     }
 
-    /// Whether a free node without a plane ended inside a surface at `x_end`; if so, its
-    /// planes there are added.
+    /// Whether a free node without a plane ended inside a surface at `x_end`, or one with
+    /// planes crossed a mesh collider on its way from the start (a plane taken near a
+    /// sheet's edge does not hold a node the springs pull round it); if so, its planes
+    /// there (the crossed faces') are added.
     pub(crate) fn entered(&mut self, x_end: &[V3]) -> bool {
         let mut has = vec![false; x_end.len()];
         for p in self.list.iter().filter(|p| p.t.surface) {
@@ -235,7 +237,9 @@ impl<'a> Planes<'a> {
         }
         let mut entered = false;
         for i in 0..x_end.len().min(self.k_node.len()) {
-            if !has[i] && self.k_node[i] > 0.0 {
+            if has[i] {
+                entered |= self.add_crossings(i, x_end[i]);
+            } else if self.k_node[i] > 0.0 {
                 // A node the springs pushed in: no load estimate, friction from κ·δ.
                 let node = Node {
                     i,
@@ -247,6 +251,27 @@ impl<'a> Planes<'a> {
             }
         }
         entered
+    }
+
+    /// Adds the planes of the mesh faces node `i`'s path from its start to `p` crosses;
+    /// returns whether there were any.
+    fn add_crossings(&mut self, i: usize, p: V3) -> bool {
+        let hits: Vec<(usize, Hit)> = self.surfaces.crossings(i, real(p)).collect();
+        let node = Node {
+            i,
+            m: 0.0,
+            v0: [0.0; 3],
+            f0: [0.0; 3],
+        };
+        for &(surface, hit) in &hits {
+            let seen = Seen {
+                surface,
+                from: From::Iterate,
+                at: p,
+            };
+            self.push(&node, hit, seen);
+        }
+        !hits.is_empty()
     }
 
     /// Whether a node with seed 004's directional roughness has a plane (its friction
