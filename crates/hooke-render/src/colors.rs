@@ -22,6 +22,9 @@ fn mix(a: [u8; 3], b: [u8; 3], t: f64) -> [u8; 3] {
 const FRONT: [f64; 3] = [214.0, 202.0, 180.0];
 const BACK: [f64; 3] = [150.0, 165.0, 192.0];
 
+/// A mesh collider's faces.
+const PROP: [f64; 3] = [188.0, 188.0, 184.0];
+
 /// The colour of a spring at `strain` (ℓ − L)/L.
 pub fn strain_color(strain: f64) -> [u8; 3] {
     let t = (strain / FULL_STRAIN).clamp(-1.0, 1.0);
@@ -58,7 +61,12 @@ impl Colours {
     /// The colours of `faces` and `lines`.
     pub(crate) fn of(faces: &[Face], lines: &[Line]) -> Self {
         Self {
-            faces: faces.iter().map(|f| face_color(f.front, f.tint)).collect(),
+            faces: (faces.iter())
+                .map(|f| match f.prop {
+                    true => PROP,
+                    false => face_color(f.front, f.tint),
+                })
+                .collect(),
             lines: (lines.iter())
                 .map(|l| l.strain.map_or(NEUTRAL, strain_color))
                 .collect(),

@@ -23,10 +23,14 @@ pub fn draw_frame(shot: &Shot, cam: &Camera, look: &Look, bounds: (P3, P3)) -> P
     let (grid, shadows) = ground::pieces(model, x, bounds);
     let outlines = scenery::collider_lines(model, shot.t);
     let solid = look.style != Style::Wire && !model.surfaces().is_empty();
-    let surfaces = match solid {
+    let mut surfaces = match solid {
         true => faces::shaded(shot, look, strains.as_ref(), cam.towards_viewer()),
         false => Surfaces::none(x.len()),
     };
+    if solid {
+        let props = faces::collider_faces(model, shot.t, cam.towards_viewer());
+        surfaces.faces.extend(props);
+    }
     let (lines, marks) = wire::drawn(shot, look.style, strains.as_ref(), &surfaces);
     let colours = Colours::of(&surfaces.faces, &lines);
     let sketch = Sketch {

@@ -40,8 +40,7 @@ pub(crate) fn shaded(shot: &Shot, look: &Look, strains: Option<&Strains>, view: 
     let (on_surface, hidden) = hidden_nodes(model, x);
     let d3 = |v: Vec3| glam::DVec3::new(v.x as f64, v.y as f64, v.z as f64);
     let view = glam::DVec3::from(view);
-    // A light over the viewer's shoulder (up and to the right of the view direction).
-    let light = (view + glam::DVec3::new(0.3, 0.6, 0.2)).normalize();
+    let light = light_for(view);
     let mut faces = Vec::new();
     let mut normals = Vec::new();
     for (si, s) in model.surfaces().iter().enumerate() {
@@ -74,6 +73,7 @@ pub(crate) fn shaded(shot: &Shot, look: &Look, strains: Option<&Strains>, view: 
             faces.push(Face {
                 corners,
                 front,
+                prop: false,
                 shades,
                 tint,
                 texture,
@@ -85,6 +85,42 @@ pub(crate) fn shaded(shot: &Shot, look: &Look, strains: Option<&Strains>, view: 
         on_surface,
         hidden: Some(hidden),
     }
+}
+
+/// A light over the viewer's shoulder (up and to the right of the direction `view`
+/// towards the viewer).
+fn light_for(view: glam::DVec3) -> glam::DVec3 {
+    (view + glam::DVec3::new(0.3, 0.6, 0.2)).normalize()
+}
+
+/// The faces of the mesh colliders at time `t` \[s] seen from the direction `view`: flat,
+/// each shaded 0.35 + 0.65·|n·l| by its own normal n (a prop needs no smooth normals).
+pub(crate) fn collider_faces(model: &Model, t: f64, view: P3) -> Vec<Face> {
+    let d3 = |v: Vec3| glam::DVec3::new(v.x as f64, v.y as f64, v.z as f64);
+    let view = glam::DVec3::from(view);
+    let light = light_for(view);
+    let mut faces = Vec::new();
+    for c in &model.contacts().colliders {
+        let hooke::contact::Shape::Mesh(m) = &c.shape else {
+            continue;
+        };
+        let (shift, x) = (c.offset(t), m.vertices());
+        for f in m.faces() {
+            let corners = f.map(|v| x[v as usize] + shift);
+            let [a, b, c] = corners;
+            let n = d3((b - a).cross(c - a)).normalize_or_zero();
+            let shade = 0.35 + 0.65 * n.dot(light).abs();
+            faces.push(Face {
+                corners,
+                front: n.dot(view) >= 0.0,
+                prop: true,
+                shades: [shade; 3],
+                tint: None,
+                texture: None,
+            });
+        }
+    }
+    faces
 }
 
 /// Per node: whether it is on a surface, and whether it is hidden in the solid styles (on a

@@ -31,6 +31,8 @@ pub(crate) struct Face {
     pub corners: [Vec3; 3],
     /// Whether the viewer sees its front.
     pub front: bool,
+    /// Whether it is a mesh collider's (drawn in the props' grey, not the cloth's colours).
+    pub prop: bool,
     /// The Lambert shade at each corner, 0.35–1.
     pub shades: [f64; 3],
     /// The mean strain at its corners, when faces are tinted by strain.

@@ -89,3 +89,47 @@ fn torn_springs_disappear_from_the_frames_after_the_tear() {
     // Each frame is drawn with the springs in effect when it was taken.
     assert_eq!(after.springs.len(), sim.model().springs().len());
 }
+
+/// In the solid style a mesh collider is drawn as a grey solid: a box through the middle of
+/// a hanging cloth shows grey where it stands in front of the cloth, the cloth its own
+/// warm colour beside it.
+#[test]
+fn a_mesh_collider_is_drawn_solid_in_grey() {
+    let p = [("width", "8"), ("height", "8"), ("plane", "vertical")]
+        .map(|(k, v)| (k.to_string(), v.to_string()));
+    let mut scene = hooke::builders::build("cloth", &p).unwrap();
+    let (lo, hi) = hooke_render::bounds(scene.state().x());
+    let c = vec3(
+        (0.5 * (lo[0] + hi[0])) as hooke::Real,
+        (0.5 * (lo[1] + hi[1])) as hooke::Real,
+        0.0,
+    );
+    let cube = hooke::shapes::box_mesh(1, c - vec3(0.1, 0.1, 0.2), c + vec3(0.1, 0.1, 0.2));
+    let mesh = hooke::contact::ColliderMesh::new(cube.positions, cube.faces).unwrap();
+    scene
+        .edit(|b| {
+            b.contacts.colliders = vec![hooke::contact::Collider {
+                shape: hooke::contact::Shape::Mesh(mesh),
+                material: hooke::contact::Material::default(),
+                path: None,
+            }]
+        })
+        .unwrap();
+    let mut rec = Recording::default();
+    rec.push(&hooke::Simulation::new(scene));
+    let look = Look::new(Style::Solid, ColorBy::None);
+    let pm = &rec.render(View::Plane, &look, 200, 200)[0];
+    let at = |x: u32, y: u32| {
+        let p = pm.pixel(x, y).unwrap();
+        (p.red() as i32, p.green() as i32, p.blue() as i32)
+    };
+    // The cloth fills 90% of the picture; the box a fifth of the cloth, at its centre.
+    let (r, g, b) = at(100, 100);
+    assert!(
+        (r - b).abs() <= 6 && (r - g).abs() <= 6 && r > 60,
+        "the box at the centre is {:?}, not grey",
+        (r, g, b)
+    );
+    let (r, _, b) = at(100, 40);
+    assert!(r > b + 15, "the cloth beside the box is {:?}", at(100, 40));
+}

@@ -336,13 +336,16 @@ fn a_cloth_drapes_on_a_thin_open_sheet_under_every_integrator() {
     drape_every_integrator(&hill_sheet(), None, "hill sheet");
 }
 
-/// The solid slides along x at 0.6 m/s under the falling cloth (from x = −0.9 to 0.9 m
-/// over the run) and carries it along: the moving solid does work on the cloth, so its
-/// energy is not bounded by the start's.
+/// The solid, lifted 0.1 m off the ground, goes along x at 0.6 m/s under the falling cloth
+/// (from x = −0.9 to 0.9 m over the run) and carries it along: the moving solid does work
+/// on the cloth, so its energy is not bounded by the start's. (On the ground it would
+/// shove the cloth lying there into a gap narrower than a node between its base and the
+/// ground, where no integrator can keep the cloth off both: the Stanford bunny's open base
+/// ground it through itself so with symplectic Euler.)
 #[test]
 fn a_moving_mesh_solid_carries_the_cloth_under_every_integrator() {
     let (name, v, f) = solid();
-    let mesh = (v.iter().map(|p| *p - vec3(0.9, 0.0, 0.0)).collect(), f);
+    let mesh = (v.iter().map(|p| *p + vec3(-0.9, 0.1, 0.0)).collect(), f);
     let path = Path::Linear {
         origin: [0.0; 3],
         velocity: [0.6, 0.0, 0.0],

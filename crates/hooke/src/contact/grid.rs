@@ -24,8 +24,12 @@
 //! average of its corrections. Every sum runs in a fixed order and each node writes only
 //! its own corrections, so results are bit-identical for any thread count.
 //!
-//! Nodes joined by a spring do not collide (the spring governs their distance); with
-//! [`CollisionMode::Bodies`] neither do nodes of the same body (connected group).
+//! Nodes joined by a spring shorter than twice their radii's sum do not collide (the
+//! spring governs their distance: it would have to be squeezed to half its length first);
+//! nodes joined by a longer one do — a cloth's bend springs across two spacings do not stop
+//! it folding into a hairpin, and its rows would pass through each other (a cloth carried
+//! by the Stanford bunny did, under symplectic Euler). With [`CollisionMode::Bodies`]
+//! nodes of the same body (connected group) do not collide either.
 
 use super::CollisionMode;
 use super::coulomb::Coulomb;
@@ -442,7 +446,8 @@ impl CollisionWs {
         self.pairs
     }
 
-    /// Lists each node's spring neighbours, sorted.
+    /// Lists each node's spring neighbours that it does not collide with (the spring
+    /// shorter than twice their radii's sum), sorted.
     fn link(&mut self, model: &Model) {
         let n = model.nodes.len();
         let (adj, springs) = (model.adjacency(), &model.springs);
@@ -451,8 +456,14 @@ impl CollisionWs {
         self.linked_start.push(0);
         for i in 0..n {
             let from = self.linked.len();
-            self.linked
-                .extend(node_springs(adj, i).map(|s| springs.other_end(s as usize, i) as u32));
+            let rest = springs.rest();
+            let r = model.nodes.radius(i);
+            self.linked.extend(
+                node_springs(adj, i)
+                    .map(|s| (s as usize, springs.other_end(s as usize, i)))
+                    .filter(|&(s, j)| rest[s] < 2.0 * (r + model.nodes.radius(j)))
+                    .map(|(_, j)| j as u32),
+            );
             self.linked[from..].sort_unstable();
             self.linked_start.push(self.linked.len() as u32);
         }

@@ -184,7 +184,8 @@ pub enum CollisionMode {
     Off,
     /// Nodes of different bodies (connected groups of springs) only.
     Bodies,
-    /// Any two nodes not joined by a spring, within one body too (self-collision).
+    /// Any two nodes not joined by a spring shorter than twice their radii's sum, within
+    /// one body too (self-collision).
     All,
 }
 
