@@ -2,7 +2,7 @@
 //! depth order, springs coloured by strain as one mesh, nodes, anchors and the selection.
 
 use eframe::egui::{
-    self, Color32, Mesh, Painter, Pos2, Rect, Shape, Stroke, TextureId, epaint::Vertex, pos2, vec2,
+    Color32, Mesh, Painter, Pos2, Rect, Shape, Stroke, TextureId, epaint::Vertex, pos2, vec2,
 };
 use glam::DVec3;
 use hooke::{Model, SpringKind, Vec3};
@@ -271,9 +271,9 @@ pub fn node_strain(model: &Model, x: &[Vec3]) -> Vec<f64> {
         .collect()
 }
 
-/// Faces, back to front, lit by the scene's [`Light`] through smooth vertex normals, front
-/// and back in two colours; textured where the surface has a texture loaded, else tinted
-/// by the nodes' strain when `tint` is given (one value per node).
+/// The faces of every surface, shaded (textured where a texture is loaded), and the mesh
+/// colliders ([`crate::props`]): each textured surface as its own mesh, far to near; the
+/// untextured faces and the colliders' triangles in one depth order, one mesh.
 fn faces(
     painter: &Painter,
     frame: &Frame,
@@ -281,44 +281,93 @@ fn faces(
     (lo, hi): (P3, P3),
     tint: Option<&[f64]>,
 ) {
-    let (model, x, textures) = (frame.model, frame.x, frame.textures);
     let light = Light::for_box(lo, hi);
-    let view = DVec3::from(frame.cam.towards_viewer());
+    let mut plain = crate::props::prop_triangles(frame.model, (frame.t, frame.cam), &light);
     let mut normals = Vec::new();
-    for (si, surf) in model.surfaces().iter().enumerate() {
-        let tex = textures.get(si).copied().flatten();
+    for (si, surf) in frame.model.surfaces().iter().enumerate() {
+        let tex = frame.textures.get(si).copied().flatten();
         let uvs = tex.filter(|_| surf.face_uvs.len() == surf.faces.len() && !surf.uvs.is_empty());
-        hooke::mesh::vertex_normals(x, &surf.faces, &mut normals);
-        let mut mesh = Mesh::with_texture(uvs.unwrap_or(TextureId::default()));
-        for f in depth_order(&surf.faces, screen) {
+        hooke::mesh::vertex_normals(frame.x, &surf.faces, &mut normals);
+        let lit = Lit {
+            frame,
+            light: &light,
+            normals: &normals,
+            screen,
+        };
+        match uvs {
+            Some(texture) => painter.add(Shape::mesh(lit.textured(surf, texture))),
+            None => {
+                let tris = (depth_order(&surf.faces, screen).into_iter())
+                    .map(|f| lit.plain(surf.faces[f], tint));
+                plain.extend(tris);
+                continue;
+            }
+        };
+    }
+    plain.sort_by(|a, b| b.depth.total_cmp(&a.depth));
+    let mut mesh = Mesh::default();
+    for t in plain {
+        let i0 = mesh.vertices.len() as u32;
+        mesh.vertices.extend(t.corners);
+        mesh.indices.extend_from_slice(&[i0, i0 + 1, i0 + 2]);
+    }
+    painter.add(Shape::mesh(mesh));
+}
+
+/// What shading a surface's faces needs.
+struct Lit<'a> {
+    frame: &'a Frame<'a>,
+    light: &'a Light,
+    /// The surface's vertex normals.
+    normals: &'a [Vec3],
+    screen: &'a [Option<(Pos2, f64)>],
+}
+
+impl Lit<'_> {
+    /// Whether the viewer sees the front of `face`, and the shade of each corner, the
+    /// normals turned to the side seen.
+    fn shades(&self, face: [u32; 3]) -> (bool, [f64; 3]) {
+        let x = self.frame.x;
+        let view = DVec3::from(self.frame.cam.towards_viewer());
+        let [a, b, c] = face.map(|i| x[i as usize]);
+        let front = DVec3::from(p3((b - a).cross(c - a))).dot(view) >= 0.0;
+        let side = if front { 1.0 } else { -1.0 };
+        let shade =
+            |i: usize| (self.light).shade(p3(x[i]), side * DVec3::from(p3(self.normals[i])));
+        (front, face.map(|i| shade(i as usize)))
+    }
+
+    /// An untextured face on the screen: its side's colour (mixed with the nodes' `tint`)
+    /// times each corner's shade.
+    fn plain(&self, face: [u32; 3], tint: Option<&[f64]>) -> crate::props::ScreenTri {
+        let (front, shades) = self.shades(face);
+        let corner = |k: usize| {
+            let i = face[k] as usize;
+            let [r, g, b] = face_color(front, tint.map(|t| t[i])).map(|c| (c * shades[k]) as u8);
+            Color32::from_rgb(r, g, b)
+        };
+        let on = |k: usize| self.screen[face[k] as usize].unwrap_or((pos2(0.0, 0.0), 0.0));
+        crate::props::screen_tri([on(0), on(1), on(2)], [corner(0), corner(1), corner(2)])
+    }
+
+    /// A textured surface's faces, far to near, as one mesh on `texture` (grey by shade).
+    fn textured(&self, surf: &hooke::mesh::Surface, texture: TextureId) -> Mesh {
+        let mut mesh = Mesh::with_texture(texture);
+        for f in depth_order(&surf.faces, self.screen) {
             let face = surf.faces[f];
-            let [a, b, c] = face.map(|i| x[i as usize]);
-            // The side the viewer sees: the normals are turned towards it.
-            let front = DVec3::from(p3((b - a).cross(c - a))).dot(view) >= 0.0;
-            let side = if front { 1.0 } else { -1.0 };
+            let (_, shades) = self.shades(face);
             let i0 = mesh.vertices.len() as u32;
             for (k, &node) in face.iter().enumerate() {
-                let i = node as usize;
-                let pos = screen[i].map_or(pos2(0.0, 0.0), |s| s.0);
-                let shade = light.shade(p3(x[i]), side * DVec3::from(p3(normals[i])));
-                let (uv, color) = match uvs {
-                    Some(_) => {
-                        let t = surf.uvs[surf.face_uvs[f][k] as usize];
-                        // Texture v runs up (OBJ); egui's runs down.
-                        let g = (255.0 * shade) as u8;
-                        (pos2(t[0] as f32, 1.0 - t[1] as f32), Color32::from_gray(g))
-                    }
-                    None => {
-                        let [r, g, b] =
-                            face_color(front, tint.map(|t| t[i])).map(|c| (c * shade) as u8);
-                        (egui::epaint::WHITE_UV, Color32::from_rgb(r, g, b))
-                    }
-                };
+                let pos = self.screen[node as usize].map_or(pos2(0.0, 0.0), |s| s.0);
+                let t = surf.uvs[surf.face_uvs[f][k] as usize];
+                // Texture v runs up (OBJ); egui's runs down.
+                let uv = pos2(t[0] as f32, 1.0 - t[1] as f32);
+                let color = Color32::from_gray((255.0 * shades[k]) as u8);
                 mesh.vertices.push(Vertex { pos, uv, color });
             }
             mesh.indices.extend_from_slice(&[i0, i0 + 1, i0 + 2]);
         }
-        painter.add(Shape::mesh(mesh));
+        mesh
     }
 }
 

@@ -21,6 +21,7 @@ mod ground;
 mod light;
 pub mod moment;
 pub mod platform;
+mod props;
 mod quads;
 pub mod scenes;
 pub mod textures;
