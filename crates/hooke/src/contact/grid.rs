@@ -454,9 +454,9 @@ impl CollisionWs {
         self.linked_start.clear();
         self.linked.clear();
         self.linked_start.push(0);
+        let rest = springs.rest();
         for i in 0..n {
             let from = self.linked.len();
-            let rest = springs.rest();
             let r = model.nodes.radius(i);
             self.linked.extend(
                 node_springs(adj, i)

@@ -129,15 +129,7 @@ impl Shape {
                 .unwrap_or((Real::INFINITY, UP)),
             Shape::Sphere { center, radius } => ball(p, center + offset, radius),
             Shape::Capsule { a, b, radius } => {
-                let (a, b) = (a + offset, b + offset);
-                let ab = b - a;
-                let len2 = ab.length_squared();
-                let t = if len2 > 0.0 {
-                    ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
-                } else {
-                    0.0
-                };
-                ball(p, a + ab * t, radius)
+                ball(p, nearest_on_segment(a + offset, b + offset, p), radius)
             }
             Shape::Box {
                 center,
@@ -197,16 +189,21 @@ impl Collider {
     }
 }
 
-/// Whether the segment from `a` to `b` comes within `r` of `c`.
-fn segment_reaches(a: Vec3, b: Vec3, c: Vec3, r: Real) -> bool {
+/// The point of the segment from `a` to `b` nearest `p`.
+fn nearest_on_segment(a: Vec3, b: Vec3, p: Vec3) -> Vec3 {
     let d = b - a;
     let len2 = d.length_squared();
     let t = if len2 > 0.0 {
-        ((c - a).dot(d) / len2).clamp(0.0, 1.0)
+        ((p - a).dot(d) / len2).clamp(0.0, 1.0)
     } else {
         0.0
     };
-    (a + d * t - c).length_squared() <= r * r
+    a + d * t
+}
+
+/// Whether the segment from `a` to `b` comes within `r` of `c`.
+fn segment_reaches(a: Vec3, b: Vec3, c: Vec3, r: Real) -> bool {
+    (nearest_on_segment(a, b, c) - c).length_squared() <= r * r
 }
 
 /// How far off a crossed face a node is put back, in units of its coordinates' size
@@ -392,10 +389,12 @@ impl<'a> Posed<'a> {
         let at = self.mesh_at(k)?;
         let m = at.m;
         let (a, b) = self.path_in(m, p, x_old);
-        // The tree is asked only when the segment comes within the mesh's ball.
+        // The path is cast only when it comes within the mesh's ball, and the mesh within
+        // its length of its end (as in `touch_along`).
         if !segment_reaches(a, b, m.center - m.offset, m.bound) {
             return None;
         }
+        at.mesh.near(b, (b - a).length())?;
         self.crossing_hit(&at, a, b)
     }
 

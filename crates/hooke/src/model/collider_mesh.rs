@@ -17,7 +17,7 @@
 use std::sync::Arc;
 
 use parry3d::math::Vector;
-use parry3d::query::{PointQuery, Ray, RayCast};
+use parry3d::query::{PointProjection, PointQuery, Ray, RayCast};
 use parry3d::shape::{TriMesh, TriMeshFlags};
 
 use crate::real::{Real, Vec3};
@@ -151,18 +151,9 @@ impl ColliderMesh {
             self.tree
                 .project_local_point_with_max_dist(q, false, reach.max(0.0) as f32)
         }?;
-        let d = p - from_parry(projection.point);
-        let l = d.length();
         let inside = self.solid && projection.is_inside;
-        if !inside && l > reach {
-            return None;
-        }
-        let normal = if l > 0.0 {
-            if inside { -d / l } else { d / l }
-        } else {
-            self.face_normal_at(q)
-        };
-        Some((if inside { -l } else { l }, normal))
+        let (phi, normal, l) = self.signed(p, &projection);
+        (inside || l <= reach).then_some((phi, normal))
     }
 
     /// As [`Self::distance`], for a point known not to be deep inside a solid (one whose
@@ -173,15 +164,22 @@ impl ColliderMesh {
     pub(crate) fn near(&self, p: Vec3, reach: Real) -> Option<(Real, Vec3, Real)> {
         let q = to_parry(p);
         let projection = (self.tree).project_local_point_with_max_dist(q, false, reach as f32)?;
+        Some(self.signed(p, &projection))
+    }
+
+    /// From `p` and its `projection` on the mesh: the signed distance (negative inside a
+    /// solid), the unit normal pointing from the mesh towards `p` (out of a solid), and
+    /// the unsigned distance.
+    fn signed(&self, p: Vec3, projection: &PointProjection) -> (Real, Vec3, Real) {
         let d = p - from_parry(projection.point);
         let l = d.length();
         let inside = self.solid && projection.is_inside;
         let normal = match (l > 0.0, inside) {
             (true, true) => -d / l,
             (true, false) => d / l,
-            (false, _) => self.face_normal_at(q),
+            (false, _) => self.face_normal_at(projection.point),
         };
-        Some((if inside { -l } else { l }, normal, l))
+        (if inside { -l } else { l }, normal, l)
     }
 
     /// The unit normal of the face nearest `q` (for a point exactly on the mesh).

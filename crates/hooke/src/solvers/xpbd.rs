@@ -90,7 +90,9 @@ impl Solver for Xpbd {
                 touched = sub.push_out(surfaces);
             }
             if ctx.model.contacts.collisions.mode != CollisionMode::Off {
-                // One relaxation sweep a substep: the substeps are the iterations.
+                // Two relaxation sweeps a substep, after the surfaces (the substeps are the
+                // iterations; one sweep let a pile of cloth shoved by a moving mesh pass
+                // through itself).
                 let pass = CollisionPass {
                     iterations: 2,
                     ..CollisionPass::of(ctx.model)

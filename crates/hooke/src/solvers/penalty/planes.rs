@@ -138,7 +138,13 @@ impl<'a> Planes<'a> {
     /// returns whether it touched.
     fn add_at(&mut self, node: &Node, (p, from): (V3, From)) -> bool {
         let hits: Vec<(usize, Hit)> = self.surfaces.numbered_hits(node.i, real(p)).collect();
-        for &(surface, hit) in &hits {
+        self.push_all(node, &hits, (p, from))
+    }
+
+    /// Adds `node`'s planes for `hits` (surface numbers with their hits), seen from `p`
+    /// (`from`: what `p` is); returns whether there were any.
+    fn push_all(&mut self, node: &Node, hits: &[(usize, Hit)], (p, from): (V3, From)) -> bool {
+        for &(surface, hit) in hits {
             let seen = Seen {
                 surface,
                 from,
@@ -237,41 +243,17 @@ impl<'a> Planes<'a> {
         }
         let mut entered = false;
         for i in 0..x_end.len().min(self.k_node.len()) {
+            // A node the springs pushed in or through: no load estimate, friction from κ·δ.
+            let node = Node::pushed_in(i);
+            let p = x_end[i];
             if has[i] {
-                entered |= self.add_crossings(i, x_end[i]);
+                let crossed: Vec<(usize, Hit)> = self.surfaces.crossings(i, real(p)).collect();
+                entered |= self.push_all(&node, &crossed, (p, From::Iterate));
             } else if self.k_node[i] > 0.0 {
-                // A node the springs pushed in: no load estimate, friction from κ·δ.
-                let node = Node {
-                    i,
-                    m: 0.0,
-                    v0: [0.0; 3],
-                    f0: [0.0; 3],
-                };
-                entered |= self.add_at(&node, (x_end[i], From::Iterate));
+                entered |= self.add_at(&node, (p, From::Iterate));
             }
         }
         entered
-    }
-
-    /// Adds the planes of the mesh faces node `i`'s path from its start to `p` crosses;
-    /// returns whether there were any.
-    fn add_crossings(&mut self, i: usize, p: V3) -> bool {
-        let hits: Vec<(usize, Hit)> = self.surfaces.crossings(i, real(p)).collect();
-        let node = Node {
-            i,
-            m: 0.0,
-            v0: [0.0; 3],
-            f0: [0.0; 3],
-        };
-        for &(surface, hit) in &hits {
-            let seen = Seen {
-                surface,
-                from: From::Iterate,
-                at: p,
-            };
-            self.push(&node, hit, seen);
-        }
-        !hits.is_empty()
     }
 
     /// Whether a node with seed 004's directional roughness has a plane (its friction
@@ -459,6 +441,18 @@ struct Node {
     m: f64,
     v0: V3,
     f0: V3,
+}
+
+impl Node {
+    /// Node `i` met where a solve put it: no load estimate (its friction from κ·δ).
+    fn pushed_in(i: usize) -> Self {
+        Self {
+            i,
+            m: 0.0,
+            v0: [0.0; 3],
+            f0: [0.0; 3],
+        }
+    }
 }
 
 /// Where a solve is expanded: the end positions x₁ and velocities v₁ of the current
