@@ -1,5 +1,6 @@
 """Simulation: stepping, numpy in and out, energy, strains, pinning, checkpoints, errors."""
 
+import json
 import math
 
 import numpy as np
@@ -347,3 +348,53 @@ def test_the_watchdog_raises_a_divergence_error_with_its_report():
     assert err.cause == "energy-gain", str(err)
     assert err.history and err.last_good is not None and err.audit is not None
     assert "backward-euler" in str(err)
+
+
+def quarter_turns_about_y(a):
+    """The unit quaternion (x, y, z, w) of a turn by `a` rad about +y, and its matrix."""
+    q = [0.0, math.sin(a / 2), 0.0, math.cos(a / 2)]
+    r = np.array([[math.cos(a), 0, math.sin(a)], [0, 1, 0], [-math.sin(a), 0, math.cos(a)]])
+    return q, r
+
+
+def test_a_collider_placed_by_the_program_carries_the_cloth_and_is_kept_in_a_checkpoint():
+    # The sphere under the cloth, lifted 0.2 m and turned a quarter turn about its own
+    # vertical axis over 0.4 s (backward Euler at 1/60 s): a pose turns about the scene's
+    # origin, so the translation that keeps the centre c on its axis is c + lift − R·c
+    # (or `about=c`, checked at the end). The cloth on it goes up with it, no faster than
+    # the sphere's surface moves, the work it does is booked (the watchdog lets the run go
+    # on), and a checkpoint keeps it.
+    scene = hooke.scene("cloth-on-sphere", nodes=12)
+    c = np.array(json.loads(scene.to_json())["colliders"][0]["center"], dtype=float)
+    sim = hooke.Simulation(scene, integrator="backward-euler", dt=1 / 60)
+    sim.step(60)  # the cloth lands on the sphere
+    y_before = sim.positions[:, 1].max()
+    steps = 24
+    for s in range(1, steps + 1):
+        q, r = quarter_turns_about_y(0.5 * math.pi * s / steps)
+        lift = np.array([0.0, 0.2 * s / steps, 0.0])
+        sim.place_collider(0, c + lift - r @ c, q)
+        sim.step()
+        # The sphere's surface moves at most ω·0.3 m + 0.5 m/s = 1.7 m/s.
+        assert np.linalg.norm(sim.velocities, axis=1).max() < 2.5
+    t, q = sim.collider_pose(0)
+    assert np.allclose(t, c + [0.0, 0.2, 0.0] - quarter_turns_about_y(math.pi / 2)[1] @ c, atol=1e-5)
+    assert np.allclose(q, [0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4)], atol=1e-6)
+    assert sim.positions[:, 1].max() > y_before + 0.15
+    # Lifting the cloth is work put in, booked: kinematic (m·g·Δh and the cloth's speed).
+    assert sim.audit()["kinematic"] > 0.1
+    resumed = hooke.Simulation(sim.checkpoint())
+    t2, q2 = resumed.collider_pose(0)
+    assert np.array_equal(t, t2) and np.array_equal(q, q2)
+    resumed.step(5)
+    sim.step(5)
+    assert np.array_equal(resumed.positions, sim.positions)
+    sim.place_collider(0, [0.0, 0.3, 0.0], q, about=c)
+    sim.step()
+    assert np.allclose(sim.collider_pose(0)[0], t + [0.0, 0.1, 0.0], atol=1e-5)
+    with pytest.raises(hooke.SceneError, match=r"control.colliders\[3\]: 3 is not a collider"):
+        sim.place_collider(3, [0.0, 0.0, 0.0])
+    with pytest.raises(hooke.SceneError, match="not a unit quaternion"):
+        sim.place_collider(0, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 2.0])
+    with pytest.raises(IndexError, match="1 is not a collider"):
+        sim.collider_pose(1)

@@ -60,7 +60,12 @@ pub fn read(dir: &Path, every: Option<u64>) -> Result<Saved> {
     };
     let frames = (trajectory.into_iter().zip(&times))
         .step_by(every)
-        .map(|(x, &t)| Frame { t, x, model: 0 })
+        .map(|(x, &t)| Frame {
+            t,
+            x,
+            model: 0,
+            placed: Vec::new(),
+        })
         .collect();
     let frame_dt = times.get(every).map_or(0.0, |t| t - times[0]);
     let recording = Recording {

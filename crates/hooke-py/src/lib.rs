@@ -12,6 +12,7 @@ mod gpu;
 mod grad_path;
 mod inputs;
 mod pictures;
+mod placing;
 mod pools;
 mod scene;
 mod sim;

@@ -26,7 +26,7 @@ use crate::{arrays, errors, pictures, pools};
 /// `step`/`run` call and comes back at its end.
 #[pyclass(module = "hooke")]
 pub struct Simulation {
-    sim: hooke::Simulation,
+    pub(crate) sim: hooke::Simulation,
     backend: Backend,
     /// The GPU's copy of this world (`backend="gpu"`), made again after the state or the
     /// model is changed from Python.
@@ -309,6 +309,7 @@ impl Simulation {
             springs: self.sim.live_springs(),
             x,
             t,
+            placed: self.sim.state().collider_poses(),
         };
         let (lo, hi) = hooke_render::bounds(x);
         let cam = hooke_render::Camera::framing(view, lo, hi, w, h);

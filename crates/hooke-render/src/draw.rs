@@ -21,14 +21,15 @@ pub fn draw_frame(shot: &Shot, cam: &Camera, look: &Look, bounds: (P3, P3)) -> P
     let (model, x) = (shot.model, shot.x);
     let strains = (look.color == ColorBy::Strain).then(|| Strains::of(shot.springs, x));
     let (grid, shadows) = ground::pieces(model, x, bounds);
-    let outlines = scenery::collider_lines(model, shot.t);
+    let poses = scenery::collider_poses(model, shot.t, shot.placed);
+    let outlines = scenery::collider_lines(model, &poses);
     let solid = look.style != Style::Wire && !model.surfaces().is_empty();
     let mut surfaces = match solid {
         true => faces::shaded(shot, look, strains.as_ref(), cam.towards_viewer()),
         false => Surfaces::none(x.len()),
     };
     if solid {
-        let props = faces::collider_faces(model, shot.t, cam.towards_viewer());
+        let props = faces::collider_faces(model, &poses, cam.towards_viewer());
         surfaces.faces.extend(props);
     }
     let (lines, marks) = wire::drawn(shot, look.style, strains.as_ref(), &surfaces);

@@ -93,20 +93,21 @@ fn light_for(view: glam::DVec3) -> glam::DVec3 {
     (view + glam::DVec3::new(0.3, 0.6, 0.2)).normalize()
 }
 
-/// The faces of the mesh colliders at time `t` \[s] seen from the direction `view`: flat,
-/// each shaded 0.35 + 0.65·|n·l| by its own normal n (a prop needs no smooth normals).
-pub(crate) fn collider_faces(model: &Model, t: f64, view: P3) -> Vec<Face> {
+/// The faces of the mesh colliders, each at its pose in `poses`, seen from the direction
+/// `view`: flat, each shaded 0.35 + 0.65·|n·l| by its own normal n (a prop needs no smooth
+/// normals).
+pub(crate) fn collider_faces(model: &Model, poses: &[hooke::Pose], view: P3) -> Vec<Face> {
     let d3 = |v: Vec3| glam::DVec3::new(v.x as f64, v.y as f64, v.z as f64);
     let view = glam::DVec3::from(view);
     let light = light_for(view);
     let mut faces = Vec::new();
-    for c in &model.contacts().colliders {
+    for (c, pose) in model.contacts().colliders.iter().zip(poses) {
         let hooke::contact::Shape::Mesh(m) = &c.shape else {
             continue;
         };
-        let (shift, x) = (c.offset(t), m.vertices());
+        let x = m.vertices();
         for f in m.faces() {
-            let corners = f.map(|v| x[v as usize] + shift);
+            let corners = f.map(|v| pose.apply(x[v as usize]));
             let [a, b, c] = corners;
             let n = d3((b - a).cross(c - a)).normalize_or_zero();
             let shade = 0.35 + 0.65 * n.dot(light).abs();

@@ -56,6 +56,8 @@ pub struct Frame {
     pub x: Vec<Vec3>,
     /// Index into [`Recording::models`]: the springs and surfaces in effect.
     pub model: usize,
+    /// The colliders a program had placed ([`hooke::State::collider_poses`]).
+    pub placed: Vec<(u32, hooke::Pose)>,
 }
 
 /// A model as it was drawn: after tears, with the springs' values then in effect.
@@ -100,6 +102,7 @@ impl Recording {
             t,
             x: x.to_vec(),
             model: self.models.len() - 1,
+            placed: sim.state().collider_poses().to_vec(),
         });
     }
 
@@ -112,6 +115,7 @@ impl Recording {
             springs: &drawn.springs,
             x: &f.x,
             t: f.t,
+            placed: &f.placed,
         }
     }
 

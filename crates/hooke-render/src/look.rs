@@ -72,4 +72,7 @@ pub struct Shot<'a> {
     pub x: &'a [Vec3],
     /// Simulated time \[s] (places colliders on paths).
     pub t: f64,
+    /// The colliders a program placed ([`hooke::State::collider_poses`]; empty for a run
+    /// from a scene file).
+    pub placed: &'a [(u32, hooke::Pose)],
 }

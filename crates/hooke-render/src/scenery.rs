@@ -2,7 +2,7 @@
 //! outlines. Shared by the CPU renderer and the studio so both draw the same thing.
 
 use hooke::contact::Shape;
-use hooke::{Model, Vec3};
+use hooke::{Model, Pose, Vec3};
 
 use crate::camera::P3;
 
@@ -66,21 +66,25 @@ pub fn ground_lines(model: &Model, lo: P3, hi: P3) -> Vec<Vec<P3>> {
     out
 }
 
-/// Every collider's outline at time `t` \[s] as polylines (world space \[m]): a sphere's
-/// three great circles, a capsule's end rings and four side lines, a box's twelve edges, a
-/// mesh's boundary and creases.
-pub fn collider_lines(model: &Model, t: f64) -> Vec<Vec<P3>> {
+/// Where each collider is at time `t` \[s]: where the program put it (`placed`, as
+/// [`hooke::State::collider_poses`] lists them), else where its path puts it.
+pub fn collider_poses(model: &Model, t: f64, placed: &[(u32, Pose)]) -> Vec<Pose> {
+    (model.contacts().colliders.iter().enumerate())
+        .map(|(k, c)| {
+            let by_program = placed.iter().find(|(j, _)| *j as usize == k);
+            by_program.map_or_else(|| c.pose(t), |&(_, pose)| pose)
+        })
+        .collect()
+}
+
+/// Every collider's outline, each at its pose in `poses` ([`collider_poses`]), as
+/// polylines (world space \[m]): a sphere's three great circles, a capsule's end rings and
+/// four side lines, a box's twelve edges, a mesh's boundary and creases.
+pub fn collider_lines(model: &Model, poses: &[Pose]) -> Vec<Vec<P3>> {
     let mut out = Vec::new();
     let (ex, ey, ez) = ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]);
-    for c in &model.contacts().colliders {
-        let shift = c.path.as_ref().map_or([0.0; 3], |p| {
-            let (a, b) = (p.position(t), p.position(0.0));
-            [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-        });
-        let at = |v: Vec3| {
-            let p = p3(v);
-            [p[0] + shift[0], p[1] + shift[1], p[2] + shift[2]]
-        };
+    for (c, pose) in model.contacts().colliders.iter().zip(poses) {
+        let at = |v: Vec3| p3(pose.apply(v));
         match &c.shape {
             Shape::Sphere { center, radius } => {
                 let (c, r) = (at(*center), *radius as f64);
@@ -98,7 +102,7 @@ pub fn collider_lines(model: &Model, t: f64) -> Vec<Vec<P3>> {
             } => {
                 let c = at(*center);
                 let h = p3(*half_extents);
-                let ax = axes.map(p3);
+                let ax = axes.map(|a| p3(pose.rotate(a)));
                 let corner = |i: usize| {
                     [0, 1, 2].map(|k| {
                         c[k] + (0..3)

@@ -104,8 +104,17 @@ pub struct Frame<'a> {
     pub x: &'a [Vec3],
     /// Simulated time \[s] (moving colliders are drawn where they are at `t`).
     pub t: f64,
+    /// The colliders a program placed ([`hooke::State::collider_poses`]).
+    pub placed: &'a [(u32, hooke::Pose)],
     /// Texture of each surface, where one is loaded.
     pub textures: &'a [Option<TextureId>],
+}
+
+impl Frame<'_> {
+    /// Where each collider is ([`hooke_render::scenery::collider_poses`]).
+    fn poses(&self) -> Vec<hooke::Pose> {
+        hooke_render::scenery::collider_poses(self.model, self.t, self.placed)
+    }
 }
 
 /// Paints everything of `frame` into `rect`: scenery, faces, springs, nodes and marks. The
@@ -161,7 +170,7 @@ fn scenery(painter: &Painter, frame: &Frame, (lo, hi): (P3, P3)) {
     let ground = crate::ground::mesh(frame.cam, frame.model, frame.x, (lo, hi), BACKGROUND);
     painter.add(Shape::mesh(ground));
     let stroke = Stroke::new(1.5, Color32::from_rgb(120, 120, 130));
-    for line in hooke_render::scenery::collider_lines(frame.model, frame.t) {
+    for line in hooke_render::scenery::collider_lines(frame.model, &frame.poses()) {
         let pts: Vec<Pos2> = (line.iter())
             .filter_map(|&p| frame.cam.project(p).map(|s| s.0))
             .collect();
@@ -282,7 +291,7 @@ fn faces(
     tint: Option<&[f64]>,
 ) {
     let light = Light::for_box(lo, hi);
-    let mut plain = crate::props::prop_triangles(frame.model, (frame.t, frame.cam), &light);
+    let mut plain = crate::props::prop_triangles(frame.model, (&frame.poses(), frame.cam), &light);
     let mut normals = Vec::new();
     for (si, surf) in frame.model.surfaces().iter().enumerate() {
         let tex = frame.textures.get(si).copied().flatten();

@@ -33,23 +33,23 @@ pub(crate) fn screen_tri(corners: [(Pos2, f64); 3], colors: [Color32; 3]) -> Scr
     }
 }
 
-/// The triangles of every mesh collider of `model` at time `t` \[s] seen by `cam`, with
-/// all three corners on screen, lit by `light`, the side facing the viewer shaded.
+/// The triangles of every mesh collider of `model`, each at its pose in `poses`, seen by
+/// `cam`, with all three corners on screen, lit by `light`, the side facing the viewer
+/// shaded.
 #[allow(clippy::unnecessary_cast)] // Real is f64 in f64 builds
 pub(crate) fn prop_triangles(
     model: &hooke::Model,
-    (t, cam): (f64, &Posed),
+    (poses, cam): (&[hooke::Pose], &Posed),
     light: &Light,
 ) -> Vec<ScreenTri> {
     let view = DVec3::from(cam.towards_viewer());
     let mut out = Vec::new();
-    for c in &model.contacts().colliders {
+    for (c, pose) in model.contacts().colliders.iter().zip(poses) {
         let Shape::Mesh(m) = &c.shape else {
             continue;
         };
-        let shift = c.offset(t);
         let at = |v: u32| -> P3 {
-            let p = m.vertices()[v as usize] + shift;
+            let p = pose.apply(m.vertices()[v as usize]);
             [p.x as f64, p.y as f64, p.z as f64]
         };
         let screen: Vec<Option<(Pos2, f64)>> = (0..m.vertices().len() as u32)

@@ -248,6 +248,9 @@ fn unsupported(sim: &Simulation) -> Option<String> {
     if !control.forces.is_empty() {
         return Some("forces from the program (Control::forces)".into());
     }
+    if !(control.colliders.is_empty() && sim.state().collider_poses().is_empty()) {
+        return Some("colliders placed by the program (Control::colliders)".into());
+    }
     None
 }
 

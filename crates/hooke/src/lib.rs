@@ -96,10 +96,10 @@ pub use diagnostics::Energy;
 pub use error::FieldError;
 pub use model::actuation;
 pub use model::{
-    DampingMode, Environment, FieldKind, ForceField, Model, Nodes, SpringKind, Springs,
+    DampingMode, Environment, FieldKind, ForceField, Model, Nodes, Pose, SpringKind, Springs,
 };
 pub use path::{Anchor, Path};
-pub use real::{PRECISION, Real, Vec3, f64_of, vec3};
+pub use real::{PRECISION, Quat, Real, Vec3, f64_of, vec3};
 pub use scene::{Node, Scene, SceneBuilder, Spring};
 pub use settings::{Integrator, LinearSolver, Preconditioner, Settings, StableForm};
 pub use sim::Simulation;

@@ -18,6 +18,15 @@ pub type Vec3 = glam::Vec3A;
 #[cfg(feature = "f64")]
 pub type Vec3 = glam::DVec3;
 
+/// A rotation of [`Vec3`]s, as a unit quaternion: `glam::Quat` for f32, `glam::DQuat` for
+/// f64.
+#[cfg(not(feature = "f64"))]
+pub type Quat = glam::Quat;
+/// A rotation of [`Vec3`]s, as a unit quaternion: `glam::Quat` for f32, `glam::DQuat` for
+/// f64.
+#[cfg(feature = "f64")]
+pub type Quat = glam::DQuat;
+
 /// Name of the precision in use, for reports (`"f32"` or `"f64"`).
 pub const PRECISION: &str = if cfg!(feature = "f64") { "f64" } else { "f32" };
 

@@ -1,6 +1,7 @@
 //! What changes while stepping ([`State`]) and what is fed in from outside ([`Control`]).
 
 use crate::audit::books::AuditBooks;
+use crate::model::Pose;
 use crate::model::actuation::ControllerState;
 use crate::real::{Real, Vec3};
 
@@ -41,6 +42,9 @@ pub struct State {
     /// The muscles' rest lengths in effect \[m], in a checkpoint (one per muscle; empty =
     /// the model's); a simulation started from it steps on with them.
     pub(crate) muscle_rest: Vec<Real>,
+    /// The colliders the program has placed ([`Control::colliders`]), ascending by
+    /// collider, each with its pose now.
+    pub(crate) collider_poses: Vec<(u32, Pose)>,
 }
 
 impl State {
@@ -82,6 +86,12 @@ impl State {
     /// Each controller's memory, in the model's controller order.
     pub fn controllers(&self) -> &[ControllerState] {
         &self.controllers
+    }
+
+    /// The colliders the program has placed ([`Control::colliders`]), ascending by
+    /// collider, each with its pose now; the others are where their paths put them.
+    pub fn collider_poses(&self) -> &[(u32, Pose)] {
+        &self.collider_poses
     }
 
     /// The energy audit's books, when this state is a checkpoint's.
@@ -127,6 +137,12 @@ impl State {
             h.u64(c.active as u64);
             h.u64(c.count as u64);
         }
+        for (k, pose) in &self.collider_poses {
+            h.u64(*k as u64);
+            h.vecs(&[pose.translation, Vec3::from(pose.rotation.xyz())]);
+            #[allow(clippy::useless_conversion)]
+            h.u64(f64::from(pose.rotation.w).to_bits());
+        }
         h.0
     }
 }
@@ -168,4 +184,12 @@ pub struct Control {
     /// ignored). This is how a program adds a force of its own — computed from the state
     /// between steps — without changing hooke.
     pub forces: Vec<(u32, Vec3)>,
+    /// Colliders the program places \[m]: collider k is at the pose by the end of the next
+    /// step, moving there rigidly over the step from where it was (the translation in a
+    /// straight line, the rotation along the shortest arc), so its surface moves at the
+    /// velocity that carries it there and drags what it touches. A collider once placed
+    /// stays where it was last put, and its path no longer moves it. Entries for a
+    /// collider past the model's are ignored; check one with
+    /// [`Simulation::place_collider`](crate::Simulation::place_collider).
+    pub colliders: Vec<(u32, Pose)>,
 }

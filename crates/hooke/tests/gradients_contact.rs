@@ -494,3 +494,35 @@ fn other_contacts_are_refused_by_name() {
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
+
+/// A collider the program places is refused by name, from the first recorded step and
+/// after the program stopped naming it (it stays where it was put).
+#[test]
+fn a_collider_placed_by_the_program_is_refused_by_name() {
+    let p = cube();
+    let mut scene = scene(&p);
+    scene
+        .edit(|b| {
+            b.contacts.colliders.push(Collider {
+                shape: Shape::Sphere {
+                    center: vec3(5.0, 0.0, 0.0),
+                    radius: 0.5,
+                },
+                material: Material::default(),
+                path: None,
+            })
+        })
+        .unwrap();
+    let refused = |err: TapeError| match err {
+        TapeError::NotDifferentiable(e) => assert_eq!(e.feature, "control.colliders"),
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    let mut sim = Simulation::new(scene);
+    let k = sim.model().contacts().colliders.len() as u32 - 1;
+    let pose = hooke::Pose::translation(vec3(0.0, 0.1, 0.0));
+    sim.place_collider(k, pose).unwrap();
+    refused(Tape::record(&mut sim, 1).unwrap_err());
+    sim.step().unwrap();
+    sim.control.colliders.clear();
+    refused(Tape::record(&mut sim, 1).unwrap_err());
+}

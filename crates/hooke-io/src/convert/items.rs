@@ -1,10 +1,14 @@
 //! Nodes, springs, anchors and the resume state between the file and the core.
 
-use hooke::{Anchor, DampingMode, FieldError, Node, Real, SceneBuilder, Spring, SpringKind};
+use hooke::{
+    Anchor, DampingMode, FieldError, Node, Pose, Quat, Real, SceneBuilder, Spring, SpringKind,
+};
 
 use super::names::{arr, v3};
 use super::paths::{path, path_file};
-use crate::format::{AnchorFile, FrictionAnchorFile, NodeFile, SpringFile, StateFile};
+use crate::format::{
+    AnchorFile, ColliderPoseFile, FrictionAnchorFile, NodeFile, SpringFile, StateFile,
+};
 
 /// The core node of file node `i`; a free node must give its mass.
 pub(super) fn node(n: &NodeFile, i: usize) -> Result<Node, FieldError> {
@@ -131,6 +135,12 @@ pub(super) fn state_into(st: &StateFile, b: &mut SceneBuilder) {
         .map(|d| d.iter().map(|&a| v3(a)).collect());
     b.books = st.audit.as_ref().map(super::books::books);
     b.muscle_rest = st.muscles.clone();
+    b.collider_poses = (st.colliders.iter())
+        .map(|c| {
+            let rotation = Quat::from_array(c.rotation);
+            (c.collider, Pose::new(rotation, v3(c.translation)))
+        })
+        .collect();
 }
 
 /// The state of `b` to write, or `None` for a scene at its start with no solver memory.
@@ -145,7 +155,8 @@ pub(super) fn state_file(b: &SceneBuilder) -> Option<StateFile> {
         && b.friction_anchors.is_empty()
         && controllers.is_empty()
         && b.books.is_none()
-        && b.muscle_rest.is_empty();
+        && b.muscle_rest.is_empty()
+        && b.collider_poses.is_empty();
     (!fresh).then(|| StateFile {
         t: b.t,
         step: b.step,
@@ -165,5 +176,12 @@ pub(super) fn state_file(b: &SceneBuilder) -> Option<StateFile> {
         controllers,
         muscles: b.muscle_rest.clone(),
         audit: b.books.as_ref().and_then(super::books::books_file),
+        colliders: (b.collider_poses.iter())
+            .map(|&(collider, pose)| ColliderPoseFile {
+                collider,
+                rotation: pose.rotation.to_array(),
+                translation: arr(pose.translation),
+            })
+            .collect(),
     })
 }

@@ -40,6 +40,23 @@ pub struct StateFile {
     /// The energy audit's books, in a checkpoint.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audit: Option<AuditFile>,
+    /// The colliders a program placed (`Control::colliders`), ascending by collider, each
+    /// where it was put: a run resumed from here finds them there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub colliders: Vec<ColliderPoseFile>,
+}
+
+/// Where a program put a collider: its shape at time 0 rotated about the scene's origin,
+/// then translated.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ColliderPoseFile {
+    /// The collider (index into `colliders`).
+    pub collider: u32,
+    /// The rotation as a unit quaternion (x, y, z, w).
+    pub rotation: [Real; 4],
+    /// The translation \[m].
+    pub translation: V3,
 }
 
 /// A node's friction anchor.

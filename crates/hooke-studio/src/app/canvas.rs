@@ -47,6 +47,7 @@ impl StudioApp {
             model: scene.model(),
             x: scene.state().x(),
             t: scene.state().t(),
+            placed: scene.state().collider_poses(),
             textures: self.textures.ids(),
         };
         draw::paint(&painter, &frame, self.show, &marks);

@@ -14,6 +14,7 @@
 //! normal velocity change Δvₙ = d/h. The `contacts` stage still runs after the step: it
 //! separates node radii (self-collision) and finds nothing left to do on the surfaces.
 
+use super::placement::Placements;
 use super::respond::{self, NodeContact};
 use super::surface::{Hit, Posed};
 use crate::model::Model;
@@ -23,6 +24,8 @@ use crate::real::{Real, Vec3};
 pub(crate) struct SolverContacts<'a> {
     posed: Posed<'a>,
     model: &'a Model,
+    /// Where the colliders are over the step.
+    placements: &'a Placements,
     /// The positions at the start of the step, where nodes take their fronts from.
     fronts_at: Vec<Vec3>,
 }
@@ -39,13 +42,19 @@ pub(crate) struct Pushed {
 }
 
 impl<'a> SolverContacts<'a> {
-    /// The surfaces placed for the step from `t0` to `t1` \[s]; `None` when the scene has
-    /// none. `fronts_at`: positions at the start of the step.
-    pub(crate) fn new(model: &'a Model, (t0, t1): (f64, f64), fronts_at: &[Vec3]) -> Option<Self> {
+    /// The surfaces placed (as `placements` has them) for the step from `t0` to `t1` \[s];
+    /// `None` when the scene has none. `fronts_at`: positions at the start of the step.
+    pub(crate) fn new(
+        model: &'a Model,
+        placements: &'a Placements,
+        (t0, t1): (f64, f64),
+        fronts_at: &[Vec3],
+    ) -> Option<Self> {
         let contacts = &model.contacts;
         contacts.has_surfaces().then(|| Self {
-            posed: Posed::new(contacts, t0, t1),
+            posed: Posed::new(contacts, placements, t0, t1),
             model,
+            placements,
             fronts_at: fronts_at.to_vec(),
         })
     }
@@ -91,7 +100,7 @@ impl<'a> SolverContacts<'a> {
     /// Places the surfaces for the part of the step from `t0` to `t1` \[s] (a solver's
     /// small step), which [`Self::push_out`] then sees.
     pub(crate) fn place(&mut self, (t0, t1): (f64, f64)) {
-        self.posed = Posed::new(&self.model.contacts, t0, t1);
+        self.posed = Posed::new(&self.model.contacts, self.placements, t0, t1);
     }
 
     /// Node `i`'s contact as [`respond::friction`] needs it, `x_old` its position a step

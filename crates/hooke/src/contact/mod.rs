@@ -37,6 +37,7 @@
 pub(crate) mod coulomb;
 pub(crate) mod grid;
 pub(crate) mod inside;
+pub(crate) mod placement;
 pub(crate) mod respond;
 pub(crate) mod solved;
 pub(crate) mod surface;

@@ -1,7 +1,9 @@
 //! Distance queries: how far a point is outside each surface, the outward normal there,
 //! the surface's velocity and its friction.
 
+use super::placement::Placements;
 use super::{Collider, ColliderMesh, Contacts, Ground, Material, Shape, Terrain};
+use crate::model::Pose;
 use crate::real::{Real, Vec3};
 
 mod slopes;
@@ -121,22 +123,25 @@ fn ball(p: Vec3, c: Vec3, r: Real) -> (Real, Vec3) {
 }
 
 impl Shape {
-    /// Signed distance from `p` to the shape moved by `offset`, and the outward normal.
-    pub(crate) fn distance(&self, p: Vec3, offset: Vec3) -> (Real, Vec3) {
+    /// Signed distance from `p` to the shape placed at `pose`, and the outward normal.
+    pub(crate) fn distance(&self, p: Vec3, pose: &Pose) -> (Real, Vec3) {
         match *self {
             Shape::Mesh(ref m) => m
-                .distance(p - offset, Real::INFINITY)
-                .unwrap_or((Real::INFINITY, UP)),
-            Shape::Sphere { center, radius } => ball(p, center + offset, radius),
-            Shape::Capsule { a, b, radius } => {
-                ball(p, nearest_on_segment(a + offset, b + offset, p), radius)
-            }
+                .distance(pose.local(p), Real::INFINITY)
+                .map_or((Real::INFINITY, UP), |(phi, n)| (phi, pose.rotate(n))),
+            Shape::Sphere { center, radius } => ball(p, pose.apply(center), radius),
+            Shape::Capsule { a, b, radius } => ball(
+                p,
+                nearest_on_segment(pose.apply(a), pose.apply(b), p),
+                radius,
+            ),
             Shape::Box {
                 center,
                 half_extents,
                 axes,
             } => {
-                let d = p - (center + offset);
+                let d = p - pose.apply(center);
+                let axes = axes.map(|a| pose.rotate(a));
                 let local = [axes[0].dot(d), axes[1].dot(d), axes[2].dot(d)];
                 let e = half_extents.to_array();
                 let q: [Real; 3] = [0, 1, 2].map(|k| local[k].abs() - e[k]);
@@ -177,13 +182,16 @@ impl Shape {
 }
 
 impl Collider {
-    /// The collider as seen from `p`, when it is displaced by `offset` and moving at
-    /// `velocity`, if `p` is within `reach` of it (a mesh answers only then; the other
-    /// shapes always).
-    pub(crate) fn hit(&self, p: Vec3, offset: Vec3, velocity: Vec3, reach: Real) -> Option<Hit> {
+    /// The collider as seen from `p`, when it is placed at `pose` and its surface at `p`
+    /// moves at `velocity`, if `p` is within `reach` of it (a mesh answers only then; the
+    /// other shapes always).
+    pub(crate) fn hit(&self, p: Vec3, pose: &Pose, velocity: Vec3, reach: Real) -> Option<Hit> {
         let (phi, normal) = match &self.shape {
-            Shape::Mesh(m) => m.distance(p - offset, reach)?,
-            shape => shape.distance(p, offset),
+            Shape::Mesh(m) => {
+                let (phi, n) = m.distance(pose.local(p), reach)?;
+                (phi, pose.rotate(n))
+            }
+            shape => shape.distance(p, pose),
         };
         Some(hit(phi, normal, velocity, &self.material))
     }
@@ -201,6 +209,12 @@ fn nearest_on_segment(a: Vec3, b: Vec3, p: Vec3) -> Vec3 {
     a + d * t
 }
 
+/// A node's path from `x_old` (a step ago) to `p` in the frame of a collider placed as
+/// `m` (which moved over the step too, and may have turned).
+fn path_in(m: Placed, p: Vec3, x_old: Vec3) -> (Vec3, Vec3) {
+    (m.from.local(x_old), m.pose.local(p))
+}
+
 /// Whether the segment from `a` to `b` comes within `r` of `c`.
 fn segment_reaches(a: Vec3, b: Vec3, c: Vec3, r: Real) -> bool {
     (nearest_on_segment(a, b, c) - c).length_squared() <= r * r
@@ -213,14 +227,29 @@ const CROSSING_SKIN: Real = 64.0 * f32::EPSILON as Real;
 /// A collider placed for one step.
 #[derive(Debug, Clone, Copy)]
 struct Placed {
-    /// Translation at the end of the step \[m].
-    offset: Vec3,
-    /// Velocity over the step [m/s].
+    /// Where it is at the end of the step.
+    pose: Pose,
+    /// Where it was at the start.
+    from: Pose,
+    /// The velocity of its translation over the step [m/s]: every point's, unless it
+    /// turns ([`Placed::velocity_at`]).
     velocity: Vec3,
     /// Centre of a ball holding the placed shape \[m].
     center: Vec3,
     /// Its radius \[m].
     bound: Real,
+}
+
+impl Placed {
+    /// The velocity over the step of the collider's point at `p` at its end [m/s]:
+    /// (p − T₀·T₁⁻¹·p)/h, T₀ and T₁ its poses at the step's start and end.
+    #[inline]
+    fn velocity_at(&self, p: Vec3, h: Real) -> Vec3 {
+        if !(self.pose.rotates() || self.from.rotates()) || h <= 0.0 {
+            return self.velocity;
+        }
+        (p - self.from.apply(self.pose.local(p))) / h
+    }
 }
 
 /// A mesh collider of the surfaces, placed.
@@ -244,19 +273,19 @@ pub(crate) struct Posed<'a> {
 }
 
 impl<'a> Posed<'a> {
-    /// Places the colliders for the step from `t0` to `t1` \[s].
-    pub(crate) fn new(contacts: &'a Contacts, t0: f64, t1: f64) -> Self {
+    /// Places the colliders for the step from `t0` to `t1` \[s] as `placements` has them.
+    pub(crate) fn new(contacts: &'a Contacts, placements: &Placements, t0: f64, t1: f64) -> Self {
         let h = (t1 - t0) as Real;
-        let motion = contacts
-            .colliders
-            .iter()
-            .map(|c| {
-                let (a, b) = (c.offset(t0), c.offset(t1));
+        let motion = (contacts.colliders.iter().enumerate())
+            .map(|(k, c)| {
+                let (from, pose) = (placements.pose(k, c, t0), placements.pose(k, c, t1));
+                let (a, b) = (from.translation, pose.translation);
                 let (center, bound) = c.shape.bounds();
                 Placed {
-                    offset: b,
+                    pose,
+                    from,
                     velocity: if h > 0.0 { (b - a) / h } else { Vec3::ZERO },
-                    center: center + b,
+                    center: pose.apply(center),
                     bound,
                 }
             })
@@ -268,6 +297,12 @@ impl<'a> Posed<'a> {
             h,
             meshes,
         }
+    }
+
+    /// Whether any collider moves or turns over the step.
+    pub(crate) fn moving(&self) -> bool {
+        (self.motion.iter())
+            .any(|m| m.velocity != Vec3::ZERO || m.pose.rotates() || m.from.rotates())
     }
 
     /// Number of surfaces (ground, terrain, colliders).
@@ -300,7 +335,8 @@ impl<'a> Posed<'a> {
         if (p - m.center).length_squared() >= reach * reach {
             return None;
         }
-        let h = self.contacts.colliders[k].hit(p, m.offset, m.velocity, r)?;
+        let v = m.velocity_at(p, self.h);
+        let h = self.contacts.colliders[k].hit(p, &m.pose, v, r)?;
         (h.phi < r).then_some(h)
     }
 
@@ -327,18 +363,19 @@ impl<'a> Posed<'a> {
             mesh,
             m,
         } = at;
-        let (a, b) = self.path_in(m, p, x_old);
+        let (a, b) = path_in(m, p, x_old);
         let len = (b - a).length();
-        if !segment_reaches(a, b, m.center - m.offset, m.bound + r) {
+        if !segment_reaches(a, b, m.pose.local(m.center), m.bound + r) {
             return None;
         }
         let (phi, normal, distance) = mesh.near(b, r + len)?;
         if distance <= len
-            && let Some(h) = self.crossing_hit(&at, a, b)
+            && let Some(h) = self.crossing_hit(&at, p, (a, b))
         {
             return Some(h);
         }
-        (phi < r).then(|| hit(phi, normal, m.velocity, &c.material))
+        let v = m.velocity_at(p, self.h);
+        (phi < r).then(|| hit(phi, m.pose.rotate(normal), v, &c.material))
     }
 
     /// Surface `k` if it is a mesh collider.
@@ -357,15 +394,10 @@ impl<'a> Posed<'a> {
         }
     }
 
-    /// A node's path from `x_old` (a step ago) to `p` in the frame of a collider placed
-    /// as `m` (which moved over the step too).
-    fn path_in(&self, m: Placed, p: Vec3, x_old: Vec3) -> (Vec3, Vec3) {
-        (x_old - (m.offset - m.velocity * self.h), p - m.offset)
-    }
-
-    /// Where the path from `a` to `b` (in the mesh's frame) crosses the mesh: the crossed
-    /// face's plane, turned towards `a`, `phi` of `b` measured from it (negative).
-    fn crossing_hit(&self, at: &MeshAt, a: Vec3, b: Vec3) -> Option<Hit> {
+    /// Where the path from `a` to `b` (in the mesh's frame; `b` is at `p` in the scene)
+    /// crosses the mesh: the crossed face's plane, turned towards `a`, `phi` of `b`
+    /// measured from it (negative).
+    fn crossing_hit(&self, at: &MeshAt, p: Vec3, (a, b): (Vec3, Vec3)) -> Option<Hit> {
         let MeshAt {
             collider: c,
             mesh,
@@ -376,7 +408,8 @@ impl<'a> Posed<'a> {
         // The node goes back a skin off the face, so that its next step starts on its
         // side, never on the face (where its side would be lost).
         let skin = CROSSING_SKIN * (1.0 + on.abs().max_element());
-        Some(hit(n.dot(b - on) - skin, n, m.velocity, &c.material))
+        let v = m.velocity_at(p, self.h);
+        Some(hit(n.dot(b - on) - skin, m.pose.rotate(n), v, &c.material))
     }
 
     /// Where the path of a node from `x_old` to `p` over the step crosses surface `k`, if
@@ -388,14 +421,14 @@ impl<'a> Posed<'a> {
         }
         let at = self.mesh_at(k)?;
         let m = at.m;
-        let (a, b) = self.path_in(m, p, x_old);
+        let (a, b) = path_in(m, p, x_old);
         // The path is cast only when it comes within the mesh's ball, and the mesh within
         // its length of its end (as in `touch_along`).
-        if !segment_reaches(a, b, m.center - m.offset, m.bound) {
+        if !segment_reaches(a, b, m.pose.local(m.center), m.bound) {
             return None;
         }
         at.mesh.near(b, (b - a).length())?;
-        self.crossing_hit(&at, a, b)
+        self.crossing_hit(&at, p, (a, b))
     }
 
     /// Whether surface `k` is a mesh collider.
@@ -420,13 +453,30 @@ mod tests {
             half_extents: vec3(1.0, 2.0, 3.0),
             axes: [Vec3::X, Vec3::Y, Vec3::Z],
         };
-        let (d, n) = s.distance(vec3(1.5, 0.0, 0.0), Vec3::ZERO);
+        let (d, n) = s.distance(vec3(1.5, 0.0, 0.0), &Pose::IDENTITY);
         assert!(approx(d, 0.5) && n == Vec3::X);
-        let (d, n) = s.distance(vec3(0.0, -1.5, 0.0), Vec3::ZERO);
+        let (d, n) = s.distance(vec3(0.0, -1.5, 0.0), &Pose::IDENTITY);
         assert!(approx(d, -0.5) && n == -Vec3::Y);
-        let (d, n) = s.distance(vec3(2.0, 3.0, 0.0), Vec3::ZERO);
+        let (d, n) = s.distance(vec3(2.0, 3.0, 0.0), &Pose::IDENTITY);
         assert!(approx(d, 2f32.sqrt() as Real), "{d}");
         assert!(approx(n.x, n.y) && n.x > 0.0);
+    }
+
+    #[test]
+    fn a_turned_box_is_seen_along_its_turned_axes() {
+        let s = Shape::Box {
+            center: vec3(1.0, 0.0, 0.0),
+            half_extents: vec3(1.0, 0.25, 0.25),
+            axes: [Vec3::X, Vec3::Y, Vec3::Z],
+        };
+        // A quarter turn about z takes the box's long axis from x to y, its centre to
+        // (0, 1, 0); then up 1 m: it spans y from 1 to 3, x from −0.25 to 0.25.
+        let turn = crate::real::Quat::from_rotation_z(std::f64::consts::FRAC_PI_2 as Real);
+        let pose = Pose::new(turn, vec3(0.0, 1.0, 0.0));
+        let (d, n) = s.distance(vec3(0.0, 4.5, 0.0), &pose);
+        assert!(approx(d, 1.5) && (n - Vec3::Y).length() < 1e-6, "{d} {n}");
+        let (d, n) = s.distance(vec3(1.0, 2.0, 0.0), &pose);
+        assert!(approx(d, 0.75) && (n - Vec3::X).length() < 1e-6, "{d} {n}");
     }
 
     #[test]
@@ -436,9 +486,9 @@ mod tests {
             b: vec3(0.0, 2.0, 0.0),
             radius: 0.5,
         };
-        let (d, n) = c.distance(vec3(1.0, 1.0, 0.0), Vec3::ZERO);
+        let (d, n) = c.distance(vec3(1.0, 1.0, 0.0), &Pose::IDENTITY);
         assert!(approx(d, 0.5) && n == Vec3::X);
-        let (d, _) = c.distance(vec3(0.0, 3.0, 0.0), vec3(0.0, 0.5, 0.0));
+        let (d, _) = c.distance(vec3(0.0, 3.0, 0.0), &Pose::translation(vec3(0.0, 0.5, 0.0)));
         assert!(approx(d, 0.0), "{d}");
     }
 

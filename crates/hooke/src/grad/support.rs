@@ -8,7 +8,7 @@ use crate::model::contacts::CollisionMode;
 use crate::model::{Model, SpringKind};
 use crate::settings::{Integrator, Settings, StableForm};
 use crate::sim::Simulation;
-use crate::state::Control;
+use crate::state::{Control, State};
 
 /// A feature of the scene that the gradient cannot go through (yet), and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,7 +39,7 @@ fn refuse(feature: &str, why: &str) -> Result<(), NotDifferentiable> {
 pub(crate) fn check(
     model: &Model,
     settings: &Settings,
-    control: &Control,
+    (control, state): (&Control, &State),
 ) -> Result<(), NotDifferentiable> {
     let differentiated = [
         Integrator::SymplecticEuler,
@@ -89,7 +89,7 @@ pub(crate) fn check(
         );
     }
     check_controllers(model)?;
-    check_control(control)
+    check_control(control, state)
 }
 
 /// The first controller the gradient cannot go through: its switching is taken as the run
@@ -143,8 +143,15 @@ pub(crate) fn solved_contacts(sim: &Simulation, step: usize) -> Result<(), NotDi
 
 /// The first of the program's inputs (`Simulation::control`) that a gradient cannot go
 /// through; checked before every recorded step, as they may change between steps.
-pub(crate) fn check_control(control: &Control) -> Result<(), NotDifferentiable> {
-    let inputs = [("control.targets", !control.targets.is_empty())];
+pub(crate) fn check_control(control: &Control, state: &State) -> Result<(), NotDifferentiable> {
+    let inputs = [
+        ("control.targets", !control.targets.is_empty()),
+        // A collider the program placed stays where it was put, Control or not.
+        (
+            "control.colliders",
+            !(control.colliders.is_empty() && state.collider_poses.is_empty()),
+        ),
+    ];
     match inputs.iter().find(|(_, present)| *present) {
         Some((name, _)) => refuse(name, "not differentiated yet"),
         None => Ok(()),

@@ -44,6 +44,7 @@ use glam::DVec3;
 
 use super::adjoint::NodeAdjoint;
 use crate::contact::coulomb::{Coulomb, roughness_along};
+use crate::contact::placement::Placements;
 use crate::contact::respond::{NodeContact, respond, share_in_contact};
 use crate::contact::surface::{Hit, Posed};
 use crate::model::contacts::{Contacts, Roughness};
@@ -172,7 +173,12 @@ impl SurfacesBack {
         t0: f64,
         nodes: &mut [NodeAdjoint],
     ) -> Vec<(u32, DVec3)> {
-        let posed = Posed::new(&self.contacts, t0, t0 + self.h as f64);
+        let posed = Posed::new(
+            &self.contacts,
+            &Placements::BY_PATHS,
+            t0,
+            t0 + self.h as f64,
+        );
         let (mut starts, mut responses) = (Vec::new(), Vec::new());
         for e in touched {
             let i = e.node as usize;

@@ -130,7 +130,8 @@ impl Tape {
 
     fn started(sim: &Simulation, every: Option<usize>) -> Result<Tape, TapeError> {
         let (model, settings) = (sim.model(), sim.settings());
-        support::check(model, settings, &sim.control).map_err(TapeError::NotDifferentiable)?;
+        support::check(model, settings, (&sim.control, sim.state()))
+            .map_err(TapeError::NotDifferentiable)?;
         let h = settings.h();
         let damping = match settings.integrator {
             Integrator::FastMassSpring => Damping::Laplacian,
@@ -167,7 +168,7 @@ impl Tape {
                 why: "the simulation was stepped outside the tape or edited since".into(),
             });
         }
-        support::check_control(&sim.control).map_err(TapeError::NotDifferentiable)?;
+        support::check_control(&sim.control, sim.state()).map_err(TapeError::NotDifferentiable)?;
         self.muscles.record(sim.state().t(), &sim.control.actuation);
         self.forces.record(&sim.control.forces);
         sim.step().map_err(|d| TapeError::Diverged(Box::new(d)))?;

@@ -2,6 +2,7 @@
 //! contact material and a node's roughness (seed 004). How contacts act is in
 //! `crate::contact`.
 
+use super::Pose;
 pub use super::collider_mesh::ColliderMesh;
 use crate::error::FieldError;
 use crate::path::Path;
@@ -150,7 +151,8 @@ pub struct Collider {
     /// Friction and bounce.
     pub material: Material,
     /// Scripted motion: at time t the collider is translated by path(t) − path(0) (it does
-    /// not rotate). `None` = static.
+    /// not rotate). `None` = static. A program may place it instead, step by step, with
+    /// a rotation too ([`Control::colliders`](crate::Control::colliders)).
     pub path: Option<Path>,
 }
 
@@ -168,6 +170,11 @@ impl Collider {
                 )
             }
         }
+    }
+
+    /// Where its path has it at time `t`: [`Self::offset`] as a pose.
+    pub fn pose(&self, t: f64) -> Pose {
+        Pose::translation(self.offset(t))
     }
 }
 

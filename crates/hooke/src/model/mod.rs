@@ -16,6 +16,7 @@ pub(crate) mod contacts;
 mod env;
 mod nodes;
 pub(crate) mod per_node;
+mod pose;
 mod sensor_type;
 mod spring_classes;
 mod spring_kind;
@@ -26,6 +27,7 @@ pub(crate) use adjacency::Adjacency;
 pub use env::{Environment, FieldKind, ForceField};
 pub use nodes::Nodes;
 pub(crate) use nodes::roughness_of;
+pub use pose::Pose;
 pub use springs::{DampingMode, SpringKind, Springs};
 pub(crate) use springs::{SpringClass, keep_map};
 

@@ -8,7 +8,7 @@ use crate::error::FieldError;
 use crate::mesh::Surface;
 use crate::model::actuation::{Actuators, ControllerState};
 use crate::model::per_node::{PerNode, PinnedSet};
-use crate::model::{Environment, Model, ModelParts, Nodes, SpringClass, SpringKind, Springs};
+use crate::model::{Environment, Model, ModelParts, Nodes, Pose, SpringClass, SpringKind, Springs};
 use crate::path::Anchor;
 use crate::real::{Real, Vec3};
 use crate::settings::Settings;
@@ -75,6 +75,9 @@ pub struct SceneBuilder {
     pub books: Option<AuditBooks>,
     /// Each muscle's rest length in effect \[m], when resuming (empty = the model's).
     pub muscle_rest: Vec<Real>,
+    /// The colliders a program had placed, when resuming: ascending by collider, each
+    /// with its pose ([`crate::Control::colliders`]).
+    pub collider_poses: Vec<(u32, Pose)>,
 }
 
 impl Default for SceneBuilder {
@@ -101,6 +104,7 @@ impl Default for SceneBuilder {
             last_dv: None,
             books: None,
             muscle_rest: Vec::new(),
+            collider_poses: Vec::new(),
         }
     }
 }
@@ -180,6 +184,7 @@ impl SceneBuilder {
                 touching: self.touching,
                 friction_anchors: self.friction_anchors,
                 controllers: self.controllers,
+                collider_poses: self.collider_poses,
             },
             name: self.name,
             description: self.description,
@@ -326,6 +331,7 @@ impl SceneBuilder {
             last_dv: st.last_dv.clone(),
             books: st.books,
             muscle_rest: st.muscle_rest.clone(),
+            collider_poses: st.collider_poses.clone(),
         }
     }
 }
@@ -348,6 +354,8 @@ impl Scene {
         b.verlet_accel = None;
         b.last_dv = b.last_dv.filter(|d| d.len() == n);
         b.friction_anchors.retain(|&(i, _)| (i as usize) < n);
+        let colliders = b.contacts.colliders.len();
+        b.collider_poses.retain(|&(k, _)| (k as usize) < colliders);
         b.impulses = b.impulses.filter(|j| j.len() == m);
         if b.controllers.len() != b.actuators.controllers.len() {
             b.controllers.clear();

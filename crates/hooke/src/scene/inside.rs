@@ -3,6 +3,7 @@
 
 use super::Scene;
 use crate::contact::inside::SolverContacts;
+use crate::contact::placement::Placements;
 
 impl Scene {
     /// Free nodes (not pinned, not anchored) that start inside a surface — the ground, the
@@ -14,7 +15,8 @@ impl Scene {
     /// the watchdog may stop.
     pub fn starting_inside(&self) -> Vec<(u32, f64)> {
         let (model, st) = (&self.model, &self.state);
-        let Some(surfaces) = SolverContacts::new(model, (st.t, st.t), &st.x) else {
+        let placed = Placements::at_rest(&st.collider_poses, st.t);
+        let Some(surfaces) = SolverContacts::new(model, &placed, (st.t, st.t), &st.x) else {
             return Vec::new();
         };
         // Pinned and anchored nodes have an inverse mass of 0 (the builder fixes them).

@@ -38,6 +38,7 @@ impl SceneBuilder {
             ));
         }
         self.check_friction_anchors(n)?;
+        self.check_collider_poses(model.contacts.colliders.len())?;
         if let Some(acc) = &self.verlet_accel {
             if acc.len() != n {
                 return Err(FieldError::new(
@@ -104,6 +105,28 @@ impl SceneBuilder {
             )),
             None => Ok(()),
         }
+    }
+
+    /// Checks `collider_poses` against a model of `count` colliders: colliders ascending,
+    /// once each, and every pose a rigid one.
+    fn check_collider_poses(&self, count: usize) -> Result<(), FieldError> {
+        for (j, &(k, pose)) in self.collider_poses.iter().enumerate() {
+            let field = format!("state.colliders[{j}]");
+            if k as usize >= count {
+                return Err(FieldError::new(
+                    format!("{field}.collider"),
+                    format!("{k} is not a collider (the scene has {count})"),
+                ));
+            }
+            if j > 0 && self.collider_poses[j - 1].0 >= k {
+                return Err(FieldError::new(
+                    format!("{field}.collider"),
+                    format!("{k}: give each collider once, ascending"),
+                ));
+            }
+            pose.checked(&field)?;
+        }
+        Ok(())
     }
 
     /// Checks `friction_anchors` against a model of `n` nodes: nodes ascending, once

@@ -14,6 +14,7 @@
 //! tear are removed from it (see [`Simulation::step`]).
 
 mod last_good;
+mod placing;
 mod watch;
 
 use last_good::LastGood;
@@ -309,11 +310,14 @@ impl Simulation {
         let Self {
             scene, control, ws, ..
         } = self;
+        let h = ws.compiled.h.expect("prepared");
+        let placements = scene.placements(control, h, scene.settings.substeps);
         let mut ctx = StepCtx {
             model: &scene.model,
             settings: &scene.settings,
             control,
-            h: ws.compiled.h.expect("prepared"),
+            placements: &placements,
+            h,
             t0: scene.state.t,
             substep: 0,
         };
@@ -331,6 +335,9 @@ impl Simulation {
         }
         if flow.is_err() {
             return Err(self.diagnose());
+        }
+        if placements.any() {
+            self.scene.state.collider_poses = placements.ended();
         }
         self.remove_torn();
         self.scene.state.step += 1;

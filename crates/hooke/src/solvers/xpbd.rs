@@ -76,7 +76,8 @@ impl Solver for Xpbd {
         // (Columns: the projection reads every spring's coefficients once a substep.)
         let (model, h) = (ctx.model, hs as Real);
         let co = SpringCoeffs::compile_columns_in(model, springs, h, Form::Forces, None);
-        let mut surfaces = SolverContacts::new(ctx.model, (ctx.t0, ctx.t1()), &st.x);
+        let mut surfaces =
+            SolverContacts::new(ctx.model, ctx.placements, (ctx.t0, ctx.t1()), &st.x);
         let mut sub = Substeps::new(ctx.model, springs, &co, &fixed, hs, st);
         let (mut touched, mut pairs) = (Vec::new(), 0);
         for s in 0..substeps {

@@ -3,7 +3,8 @@
 //!
 //! * kinematic nodes (anchors on paths, held nodes): the work of their constraint forces,
 //!   W = −½·(f₀ + f₁)·(x₁ − x₀) through the springs (trapezoid rule), plus the change of
-//!   their own kinetic and constant-force energy when they have mass;
+//!   their own kinetic and constant-force energy when they have mass; and the work of
+//!   moving colliders inside a large-step solver's step (`collider_work.rs`);
 //! * the program's forces: W = f·(x₁ − x₀) (constant over the step, exact);
 //! * spring damping: h·P with P the damping power the solver's spring pass reported
 //!   (explicit integrators, at the start of the step), or, for the implicit solvers, the
@@ -36,6 +37,7 @@ pub(super) fn run(
     ledger.steps += 1;
     ledger.damped_numerically = numerically_damped(ctx.settings.integrator);
     book_kinematic(ctx, st, read, ledger);
+    super::collider_work::book(ctx, st, read, ledger);
     for &(node, x0, f) in &ledger.forced {
         ledger.audit.forces += f.dot(st.x[node as usize] - x0) as f64;
     }

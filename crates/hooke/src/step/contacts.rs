@@ -58,14 +58,14 @@ pub(super) fn run(
 /// Nodes put back on the surfaces posed for this integration step, with friction; returns
 /// the nodes touching them.
 fn respond_surfaces(ctx: &StepCtx, st: &mut State, x_old: &[Vec3]) -> Vec<u32> {
-    let posed = Posed::new(&ctx.model.contacts, ctx.t0, ctx.t1());
+    let posed = Posed::new(&ctx.model.contacts, ctx.placements, ctx.t0, ctx.t1());
     respond::surfaces(&pass(ctx, &posed, x_old), &mut st.x, &mut st.v)
 }
 
 /// Nodes whose path over the step crossed a mesh collider put back on its side, with
 /// friction (the safety net under a large-step solver); returns them.
 fn respond_paths(ctx: &StepCtx, st: &mut State, x_old: &[Vec3]) -> Vec<u32> {
-    let posed = Posed::new(&ctx.model.contacts, ctx.t0, ctx.t1());
+    let posed = Posed::new(&ctx.model.contacts, ctx.placements, ctx.t0, ctx.t1());
     respond::paths(&pass(ctx, &posed, x_old), &mut st.x, &mut st.v)
 }
 

@@ -1,5 +1,6 @@
 //! [`StepCtx`]: what every stage reads and none changes.
 
+use crate::contact::placement::Placements;
 use crate::model::Model;
 use crate::real::Real;
 use crate::settings::Settings;
@@ -15,6 +16,8 @@ pub(crate) struct StepCtx<'a> {
     pub settings: &'a Settings,
     /// Held nodes and actuation values for this step.
     pub control: &'a Control,
+    /// Where the colliders are over the step (their paths, or the program's poses).
+    pub placements: &'a Placements,
     /// The integration step h = dt/substeps \[s].
     pub h: Real,
     /// Time at the start of this integration step \[s].

@@ -18,8 +18,10 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, parts: Integrating) -> Flow {
         out.x_old.clear();
         out.x_old.extend_from_slice(&st.x);
     }
-    // The audit measures the implicit solvers' damping from where the step started.
-    if ws.springs.forces.damped && Rule::of(ctx.settings.integrator).is_some() {
+    // The audit measures the implicit solvers' damping, and the work of moving colliders
+    // inside a large-step solver, from where the step started.
+    let damping = ws.springs.forces.damped && Rule::of(ctx.settings.integrator).is_some();
+    if damping || super::collider_work::needed(ctx, solver.handles_surfaces()) {
         ws.audit.v_start.clone_from(&st.v);
     }
     out.finite = solver.step(ctx, st, &mut ws).finite;

@@ -16,6 +16,7 @@
 mod anchors;
 mod audit;
 mod check;
+mod collider_work;
 mod contact_energy;
 mod contacts;
 mod control;

@@ -12,6 +12,7 @@ use super::super::reach;
 use super::super::shed;
 use super::super::spring::Params;
 use super::{Segment, Tape};
+use crate::contact::placement::Placements;
 use crate::contact::surface::Posed;
 use crate::real::{Vec3, wide};
 
@@ -65,7 +66,12 @@ impl Tape {
             let around = Around {
                 sm: &self.model,
                 model,
-                posed: Posed::new(&model.contacts, t0, t0 + self.model.h()),
+                posed: Posed::new(
+                    &model.contacts,
+                    &Placements::BY_PATHS,
+                    t0,
+                    t0 + self.model.h(),
+                ),
             };
             let sent = p.back((&gamma, &passed.made), (nodes, params), &around);
             let start = (&seg.x[j][..], &seg.v[j][..]);

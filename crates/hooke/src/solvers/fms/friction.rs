@@ -157,15 +157,15 @@ impl Friction {
 }
 
 /// Where plane `t`'s friction spring anchors its node this step: a surface's anchor from
-/// the last step (`anchors`, nodes ascending) moved with the surface for `h` \[s]; else,
-/// for a node new to the surface or touching another node, where it starts (x₀).
+/// the last step (`anchors`, nodes ascending) moved with the surface for `h` \[s]; for a
+/// node new to a surface, the surface's point where it starts (x₀, moved with the surface:
+/// a turntable carries a node that lands on it); for a node touching another node, x₀.
 fn anchor_of(t: &Term, anchors: &[(u32, Vec3)], h: f64, x0: &[V3]) -> V3 {
     let last = anchors.binary_search_by_key(&t.node, |a| a.0).ok();
+    let with_surface = |a: V3| std::array::from_fn(|d| a[d] + h * t.u[d]);
     match last.filter(|_| t.surface) {
-        Some(k) => {
-            let a = anchors[k].1.to_array().map(f64::from);
-            std::array::from_fn(|d| a[d] + h * t.u[d])
-        }
+        Some(k) => with_surface(anchors[k].1.to_array().map(f64::from)),
+        None if t.surface && t.u != [0.0; 3] => with_surface(x0[t.node as usize]),
         None => x0[t.node as usize],
     }
 }

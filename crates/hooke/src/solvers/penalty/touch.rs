@@ -33,7 +33,7 @@ pub(crate) fn anything_touches(ctx: &StepCtx, st: &State, ws: &mut SolverWs) -> 
         })
         .collect();
     let fixed = ws.fixed(model);
-    if let Some(s) = SolverContacts::new(model, (ctx.t0, ctx.t1()), &st.x) {
+    if let Some(s) = SolverContacts::new(model, ctx.placements, (ctx.t0, ctx.t1()), &st.x) {
         let near = |i: usize| {
             s.hits(i, st.x[i]).next().is_some() || s.hits(i, predicted[i]).next().is_some()
         };
@@ -67,7 +67,7 @@ pub(crate) fn find<'a>(
     (c_x, fronts_at): (f64, &[Vec3]),
 ) -> Option<Planes<'a>> {
     let (model, h) = (ctx.model, ctx.h as f64);
-    let surfaces = SolverContacts::new(model, (ctx.t0, ctx.t1()), fronts_at)?;
+    let surfaces = SolverContacts::new(model, ctx.placements, (ctx.t0, ctx.t1()), fronts_at)?;
     let mut planes = Planes::new(surfaces, h, c_x);
     let adj = model.adjacency();
     let mut y = start.x0.to_vec();
