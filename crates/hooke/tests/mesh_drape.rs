@@ -20,8 +20,6 @@
 
 mod common;
 
-use std::sync::OnceLock;
-
 use hooke::contact::{Collider, ColliderMesh, Material, Shape};
 use hooke::{Integrator, Path, Real, Simulation, Vec3, vec3};
 use parry3d::math::Vector;
@@ -274,27 +272,15 @@ fn drape_every_integrator(mesh: &Mesh, path: Option<Path>, name: &str) -> Vec<Dr
     for integrator in LARGE_STEPS.into_iter().filter(|i| chosen(*i)) {
         let d = drape(Some(mesh), path.clone(), integrator);
         check(name, integrator, &d, path.is_none());
-        if integrator == Integrator::BackwardEuler {
-            // Backward Euler's largest stretch at 1/60 s is a step in which the cloth's
-            // edge lands on the ground, its one Newton iteration linearising springs that
-            // turn fast: 0.40 on the scene's own sphere against symplectic Euler's 0.07.
-            // What the mesh must not do is add to it.
-            static SPHERE: OnceLock<f64> = OnceLock::new();
-            let sphere = *SPHERE.get_or_init(|| drape(None, None, integrator).stretch);
-            assert!(
-                d.stretch <= 1.2 * sphere,
-                "{name}, {integrator:?}: stretch {} > 1.2 × its {} over the sphere",
-                d.stretch,
-                sphere
-            );
-        } else {
-            assert!(
-                d.stretch <= 3.0 * reference.stretch,
-                "{name}, {integrator:?}: stretch {} > 3 × symplectic Euler's {}",
-                d.stretch,
-                reference.stretch
-            );
-        }
+        // Backward Euler's contact steps that do not resolve an impact are taken in
+        // halves (`solvers/penalty/resolved.rs`): without, the cloth's edge whipped onto
+        // the ground stretched 0.47 in one step on the lumpy solid.
+        assert!(
+            d.stretch <= 3.0 * reference.stretch,
+            "{name}, {integrator:?}: stretch {} > 3 × symplectic Euler's {}",
+            d.stretch,
+            reference.stretch
+        );
         runs.push(d);
     }
     check(

@@ -28,6 +28,7 @@ use crate::real::{Real, Vec3};
 use crate::settings::{Integrator, LinearSolver};
 use crate::solvers::penalty::gain::{Verdict, made_energy, verdict};
 use crate::solvers::penalty::planes::{Iterate, LATE_SOLVES, Planes};
+use crate::solvers::penalty::resolved::resolved;
 use crate::solvers::penalty::touch::{self, Start};
 use crate::state::State;
 use crate::step::{Solver, SolverWs, SpringSet, StepCtx, StepReport};
@@ -115,8 +116,9 @@ impl Implicit {
     /// One step of h; for the midpoint rules, one whose equations Newton leaves unsolved
     /// ([`NEWTON_TOLERANCE`] after [`EXTRA_ITERATIONS`] more iterations), and for every
     /// method a contact step that still makes energy after its contact iterations
-    /// (`contact_gain::made_energy`), is rejected and taken as two steps of h/2, each checked the
-    /// same way, at most [`MAX_HALVINGS`] deep. The energy loss `retention` applies once,
+    /// (`contact_gain::made_energy`) or that did not resolve an impact
+    /// ([`resolved`]), is rejected and taken as two steps of h/2, each checked the same
+    /// way, at most [`MAX_HALVINGS`] deep. The energy loss `retention` applies once,
     /// at the end of the whole step.
     fn step_or_halve(
         &mut self,
@@ -180,7 +182,7 @@ impl Implicit {
         // With contacts, a step that gained energy (more than SETTLED_GAIN of the total) or
         // whose contacts switched on or off (node pairs that met included) takes Newton
         // iterations until it does not; one that still gains more than MAX_CONTACT_GAIN of
-        // the energy moving is taken in halves.
+        // the energy moving, or that did not resolve an impact, is taken in halves.
         if step.planes.is_some() {
             let e0 = step_energy(model, ws, st);
             let mut gain = 0.0;
@@ -195,6 +197,9 @@ impl Implicit {
                 step.iterate(iws, ws);
             }
             if reject && made_energy(&e0, gain) {
+                return false;
+            }
+            if reject && !resolved(&ws.springs.layout, &step.x0, &st.x) {
                 return false;
             }
         } else if check && !step.converge(iws, ws) {

@@ -10,5 +10,6 @@
 pub(crate) mod gain;
 pub(crate) mod pair_coupling;
 pub(crate) mod planes;
+pub(crate) mod resolved;
 pub(crate) mod term;
 pub(crate) mod touch;
