@@ -32,7 +32,7 @@ pub fn solver_summary(sim: &Simulation) -> String {
     }
     if c.halved_steps > 0 {
         parts.push(format!(
-            "{} steps halved (Newton left them unsolved, or a contact step made energy)",
+            "{} steps halved (Newton left them unsolved, or a contact step made energy or stretched a spring by more than a tenth)",
             c.halved_steps
         ));
     }

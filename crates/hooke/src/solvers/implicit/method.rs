@@ -34,6 +34,12 @@ impl Method {
         self.c_x != 1.0
     }
 
+    /// Whether the method damps numerically (backward Euler): the halves of a contact step
+    /// that did not resolve an impact settle, where the midpoint rules' would ring on.
+    pub(super) fn damps(&self) -> bool {
+        self.c_x == 1.0
+    }
+
     /// The coefficients of `integ`, if it is one of the implicit family.
     pub(super) fn of(integ: Integrator) -> Option<Self> {
         let m = |a_x, b_x, b_v, w0, w1, c_x| Method {
