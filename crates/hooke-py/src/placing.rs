@@ -10,6 +10,9 @@ use pyo3::prelude::*;
 use crate::errors;
 use crate::sim::Simulation;
 
+/// Two float64 arrays: a translation [m] and a unit quaternion (x, y, z, w).
+type PoseArrays<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>);
+
 #[pymethods]
 impl Simulation {
     /// Places collider `k` by the end of the next step, and keeps it there until placed
@@ -43,11 +46,7 @@ impl Simulation {
 
     /// Where collider `k` is now: (translation [m], rotation as a unit quaternion
     /// (x, y, z, w)), two float64 arrays.
-    fn collider_pose<'py>(
-        &self,
-        py: Python<'py>,
-        k: u32,
-    ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+    fn collider_pose<'py>(&self, py: Python<'py>, k: u32) -> PyResult<PoseArrays<'py>> {
         let count = self.sim.model().contacts().colliders.len();
         let Some(pose) = self.sim.collider_pose(k) else {
             return Err(PyIndexError::new_err(format!(
