@@ -69,11 +69,9 @@ pub fn ground_lines(model: &Model, lo: P3, hi: P3) -> Vec<Vec<P3>> {
 /// Where each collider is at time `t` \[s]: where the program put it (`placed`, as
 /// [`hooke::State::collider_poses`] lists them), else where its path puts it.
 pub fn collider_poses(model: &Model, t: f64, placed: &[(u32, Pose)]) -> Vec<Pose> {
-    (model.contacts().colliders.iter().enumerate())
-        .map(|(k, c)| {
-            let by_program = placed.iter().find(|(j, _)| *j as usize == k);
-            by_program.map_or_else(|| c.pose(t), |&(_, pose)| pose)
-        })
+    let contacts = model.contacts();
+    (0..contacts.colliders.len())
+        .filter_map(|k| contacts.collider_pose(k, t, placed))
         .collect()
 }
 

@@ -236,6 +236,9 @@ struct Placed {
     velocity: Vec3,
     /// Centre of a ball holding the placed shape \[m].
     center: Vec3,
+    /// That centre in the collider's own frame at the step's end \[m] (where a node's path
+    /// is tested against a mesh).
+    center_in_frame: Vec3,
     /// Its radius \[m].
     bound: Real,
 }
@@ -281,11 +284,13 @@ impl<'a> Posed<'a> {
                 let (from, pose) = (placements.pose(k, c, t0), placements.pose(k, c, t1));
                 let (a, b) = (from.translation, pose.translation);
                 let (center, bound) = c.shape.bounds();
+                let center = pose.apply(center);
                 Placed {
                     pose,
                     from,
                     velocity: if h > 0.0 { (b - a) / h } else { Vec3::ZERO },
-                    center: pose.apply(center),
+                    center,
+                    center_in_frame: pose.local(center),
                     bound,
                 }
             })
@@ -365,7 +370,7 @@ impl<'a> Posed<'a> {
         } = at;
         let (a, b) = path_in(m, p, x_old);
         let len = (b - a).length();
-        if !segment_reaches(a, b, m.pose.local(m.center), m.bound + r) {
+        if !segment_reaches(a, b, m.center_in_frame, m.bound + r) {
             return None;
         }
         let (phi, normal, distance) = mesh.near(b, r + len)?;
@@ -424,7 +429,7 @@ impl<'a> Posed<'a> {
         let (a, b) = path_in(m, p, x_old);
         // The path is cast only when it comes within the mesh's ball, and the mesh within
         // its length of its end (as in `touch_along`).
-        if !segment_reaches(a, b, m.pose.local(m.center), m.bound) {
+        if !segment_reaches(a, b, m.center_in_frame, m.bound) {
             return None;
         }
         at.mesh.near(b, (b - a).length())?;

@@ -281,6 +281,15 @@ impl Contacts {
         self.ground.is_some() || self.terrain.is_some() || !self.colliders.is_empty()
     }
 
+    /// Where collider `k` is at time `t` \[s]: where the program put it (`placed`, as
+    /// [`crate::State::collider_poses`] lists them), else where its path puts it; `None`
+    /// past the colliders.
+    pub fn collider_pose(&self, k: usize, t: f64, placed: &[(u32, Pose)]) -> Option<Pose> {
+        let c = self.colliders.get(k)?;
+        let by_program = placed.iter().find(|(j, _)| *j as usize == k);
+        Some(by_program.map_or_else(|| c.pose(t), |&(_, pose)| pose))
+    }
+
     /// Whether any collider is a triangle mesh.
     pub(crate) fn has_meshes(&self) -> bool {
         (self.colliders.iter()).any(|c| matches!(c.shape, Shape::Mesh(_)))

@@ -48,10 +48,8 @@ impl Simulation {
     /// Where collider `k` is now: the pose the program last gave it, else where its path
     /// puts it; `None` past the model's colliders.
     pub fn collider_pose(&self, k: u32) -> Option<Pose> {
-        let c = self.model().contacts.colliders.get(k as usize)?;
         let st = self.state();
-        let placed = st.collider_poses.iter().find(|(j, _)| *j == k);
-        Some(placed.map_or_else(|| c.pose(st.t), |&(_, pose)| pose))
+        (self.model().contacts).collider_pose(k as usize, st.t, &st.collider_poses)
     }
 }
 
