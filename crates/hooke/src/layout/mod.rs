@@ -17,6 +17,7 @@
 //! order, so results are bit-identical for any thread count.
 
 pub(crate) mod end_lists;
+pub(crate) mod stencil;
 pub(crate) mod sweep_plan;
 pub(crate) mod sweep_slots;
 

@@ -17,6 +17,9 @@ use glam::Vec3A;
 
 use super::slices::{Coefs, SpringSlices};
 
+/// Three columns of eight lanes: x, y, z.
+pub(super) type Cols = (__m256, __m256, __m256);
+
 /// Whether the CPU runs the AVX2 kernel (cached by std after the first call).
 #[inline]
 pub(super) fn available() -> bool {
@@ -77,9 +80,6 @@ unsafe fn springs_avx2<
     let vp = v.as_ptr() as *const f32;
     let op = out.as_mut_ptr() as *mut f32;
     let zero = _mm256_setzero_ps();
-    let one = _mm256_set1_ps(1.0);
-    let sign = _mm256_set1_ps(-0.0);
-    let tiny = _mm256_set1_ps(1e-12);
     // Damping power per lane: on·(c_ax·rel² + c_iso·|Δv|²) (not part of the forces).
     let mut power = zero;
     let coefs = Columns::new(s.coefs);
@@ -116,52 +116,10 @@ unsafe fn springs_avx2<
         let rest = ld(s.rest);
         // SAFETY: j + 8 ≤ m8 ≤ the springs' count (the caller checked the lengths).
         let (k, ca) = unsafe { coefs.at::<CLASSES>(j) };
-        // len = √(dx·dx + dy·dy + dz·dz), summed left to right like the scalar kernel.
-        let len2 = _mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
-            _mm256_mul_ps(dz, dz),
-        );
-        let len = _mm256_sqrt_ps(len2);
-        let inv = _mm256_and_ps(
-            _mm256_div_ps(one, len),
-            _mm256_cmp_ps::<_CMP_GT_OQ>(len, zero),
-        );
-        let stretch = _mm256_sub_ps(len, rest);
-        let dot = _mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(dx, ux), _mm256_mul_ps(dy, uy)),
-            _mm256_mul_ps(dz, uz),
-        );
-        let rel = _mm256_mul_ps(dot, inv);
-        let carel = _mm256_mul_ps(ca, rel);
-        let mag = _mm256_add_ps(_mm256_mul_ps(k, stretch), carel);
-        // The variants skip exactly what the scalar kernel's variants skip.
-        let on = if ROPE {
-            let slack = _mm256_cmp_ps::<_CMP_LT_OQ>(stretch, zero);
-            _mm256_blendv_ps(one, ld(s.compress), slack)
-        } else {
-            one
-        };
-        let sc = if ROPE {
-            _mm256_mul_ps(_mm256_mul_ps(mag, on), inv)
-        } else {
-            _mm256_mul_ps(mag, inv)
-        };
-        let cio = if ISO {
-            let ci = ld(s.c_iso);
-            if ROPE { _mm256_mul_ps(ci, on) } else { ci }
-        } else {
-            zero
-        };
-        // F = −(s·d) − ci·Δv, negation by flipping the sign bit (exact, like scalar `-`).
-        let f = |d: __m256, u: __m256| {
-            let neg = _mm256_xor_ps(_mm256_mul_ps(sc, d), sign);
-            if ISO {
-                _mm256_sub_ps(neg, _mm256_mul_ps(cio, u))
-            } else {
-                neg
-            }
-        };
-        let (fx, fy, fz) = (f(dx, ux), f(dy, uy), f(dz, uz));
+        let compress = if ROPE { ld(s.compress) } else { zero };
+        let c_iso = if ISO { ld(s.c_iso) } else { zero };
+        let d = ((dx, dy, dz), (ux, uy, uz));
+        let ((fx, fy, fz), p) = force8::<ISO, ROPE>(d, rest, (k, ca), (compress, c_iso));
         // Back to rows: spring q in the low lane, q + 4 in the high lane.
         for (q, r) in transpose_out(fx, fy, fz).into_iter().enumerate() {
             // SAFETY: j + q + 4 < j + 8 ≤ out.len(); Vec3A rows are 16-byte aligned.
@@ -170,26 +128,6 @@ unsafe fn springs_avx2<
                 _mm_store_ps(op.add((j + q + 4) * 4), _mm256_extractf128_ps::<1>(r));
             }
         }
-        // Damping power, with relative speeds under 1e-12 m/s taken as 0: their squares
-        // would be subnormal, and subnormal arithmetic costs a hundred cycles a lane.
-        let moving = |u: __m256| {
-            _mm256_and_ps(
-                u,
-                _mm256_cmp_ps::<_CMP_GE_OQ>(_mm256_andnot_ps(sign, u), tiny),
-            )
-        };
-        let mut p = _mm256_mul_ps(carel, moving(rel));
-        if ROPE {
-            p = _mm256_mul_ps(p, on);
-        }
-        if ISO {
-            let (mx, my, mz) = (moving(ux), moving(uy), moving(uz));
-            let dv2 = _mm256_add_ps(
-                _mm256_add_ps(_mm256_mul_ps(mx, mx), _mm256_mul_ps(my, my)),
-                _mm256_mul_ps(mz, mz),
-            );
-            p = _mm256_add_ps(p, _mm256_mul_ps(cio, dv2));
-        }
         power = _mm256_add_ps(power, p);
         j += 8;
     }
@@ -197,6 +135,95 @@ unsafe fn springs_avx2<
     // SAFETY: `lanes` holds eight f32.
     unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), power) };
     (m8, lanes.iter().sum())
+}
+
+/// The forces on end a of eight springs, as columns, and their damping power per lane,
+/// from the ends' differences d = x_a − x_b and u = v_a − v_b (columns), the rest lengths,
+/// the stiffness and axial damping, and — read only by the variants that use them — the
+/// compression factors and isotropic damping: exactly the operations of
+/// [`crate::forces::spring_force`], in the same order, without fused multiply-add.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn force8<const ISO: bool, const ROPE: bool>(
+    ((dx, dy, dz), (ux, uy, uz)): (Cols, Cols),
+    rest: __m256,
+    (k, ca): (__m256, __m256),
+    (compress, c_iso): (__m256, __m256),
+) -> (Cols, __m256) {
+    let zero = _mm256_setzero_ps();
+    let one = _mm256_set1_ps(1.0);
+    let sign = _mm256_set1_ps(-0.0);
+    let tiny = _mm256_set1_ps(1e-12);
+    // len = √(dx·dx + dy·dy + dz·dz), summed left to right like the scalar kernel.
+    let len2 = _mm256_add_ps(
+        _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
+        _mm256_mul_ps(dz, dz),
+    );
+    let len = _mm256_sqrt_ps(len2);
+    let inv = _mm256_and_ps(
+        _mm256_div_ps(one, len),
+        _mm256_cmp_ps::<_CMP_GT_OQ>(len, zero),
+    );
+    let stretch = _mm256_sub_ps(len, rest);
+    let dot = _mm256_add_ps(
+        _mm256_add_ps(_mm256_mul_ps(dx, ux), _mm256_mul_ps(dy, uy)),
+        _mm256_mul_ps(dz, uz),
+    );
+    let rel = _mm256_mul_ps(dot, inv);
+    let carel = _mm256_mul_ps(ca, rel);
+    let mag = _mm256_add_ps(_mm256_mul_ps(k, stretch), carel);
+    // The variants skip exactly what the scalar kernel's variants skip.
+    let on = if ROPE {
+        let slack = _mm256_cmp_ps::<_CMP_LT_OQ>(stretch, zero);
+        _mm256_blendv_ps(one, compress, slack)
+    } else {
+        one
+    };
+    let sc = if ROPE {
+        _mm256_mul_ps(_mm256_mul_ps(mag, on), inv)
+    } else {
+        _mm256_mul_ps(mag, inv)
+    };
+    let cio = if ISO {
+        if ROPE {
+            _mm256_mul_ps(c_iso, on)
+        } else {
+            c_iso
+        }
+    } else {
+        zero
+    };
+    // F = −(s·d) − ci·Δv, negation by flipping the sign bit (exact, like scalar `-`).
+    let f = |d: __m256, u: __m256| {
+        let neg = _mm256_xor_ps(_mm256_mul_ps(sc, d), sign);
+        if ISO {
+            _mm256_sub_ps(neg, _mm256_mul_ps(cio, u))
+        } else {
+            neg
+        }
+    };
+    let (fx, fy, fz) = (f(dx, ux), f(dy, uy), f(dz, uz));
+    // Damping power, with relative speeds under 1e-12 m/s taken as 0: their squares
+    // would be subnormal, and subnormal arithmetic costs a hundred cycles a lane.
+    let moving = |u: __m256| {
+        _mm256_and_ps(
+            u,
+            _mm256_cmp_ps::<_CMP_GE_OQ>(_mm256_andnot_ps(sign, u), tiny),
+        )
+    };
+    let mut p = _mm256_mul_ps(carel, moving(rel));
+    if ROPE {
+        p = _mm256_mul_ps(p, on);
+    }
+    if ISO {
+        let (mx, my, mz) = (moving(ux), moving(uy), moving(uz));
+        let dv2 = _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(mx, mx), _mm256_mul_ps(my, my)),
+            _mm256_mul_ps(mz, mz),
+        );
+        p = _mm256_add_ps(p, _mm256_mul_ps(cio, dv2));
+    }
+    ((fx, fy, fz), p)
 }
 
 /// The stiffness and axial damping as the kernel reads them: two columns, or each

@@ -21,9 +21,11 @@ mod wasm;
 mod nodes;
 mod slices;
 #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
+mod stencil;
+#[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
 mod sums;
 
-pub(crate) use slices::{CLASSES, Coefs, SpringSlices};
+pub(crate) use slices::{CLASSES, Coefs, SpringSlices, StencilRun};
 
 use crate::layout::end_lists::EndLists;
 use crate::node_update::NodeTerms;
@@ -72,6 +74,28 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
     {
         let _ = (s, base);
         (0, 0.0)
+    }
+}
+
+/// Computes the forces of a run of nodes that share one pattern of springs into `lo`
+/// and then `hi` (the run's positions in order) with the stencil kernel, reading the
+/// nodes from a window that starts at node `base`; returns their damping power \[W], or
+/// `None` where no such kernel runs (then the caller computes them).
+///
+/// # Panics
+/// If the lengths disagree, a class is not in the tables, or a spring's other end is
+/// outside the window.
+pub(crate) fn stencil_springs(
+    run: &StencilRun,
+    window: (&[Vec3], &[Vec3], usize),
+    out: (&mut [Vec3], &mut [Vec3]),
+) -> Option<f64> {
+    #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
+    return stencil::stencil_springs(run, window, out).map(f64::from);
+    #[allow(unreachable_code)]
+    {
+        let _ = (run, window, out);
+        None
     }
 }
 

@@ -16,15 +16,12 @@ use std::arch::x86_64::*;
 
 use glam::Vec3A;
 
-use super::avx2::{available, transpose_in, transpose_out};
+use super::avx2::{Cols, available, transpose_in, transpose_out};
 use crate::const_forces::ConstForces;
 use crate::layout::end_lists::{EndLists, LANES};
 use crate::layout::sweep_slots::RingMap;
 use crate::model::per_node::PerNode;
 use crate::node_update::NodeTerms;
-
-/// Three columns of eight lanes: x, y, z.
-type Cols = (__m256, __m256, __m256);
 
 /// Integrates the whole groups of eight among `xs`, `vs` (the nodes from `first`, a
 /// multiple of eight) when the CPU has AVX2; returns how many leading nodes it did (0

@@ -1,5 +1,7 @@
 //! The per-spring inputs a SIMD kernel reads.
 
+use std::ops::Range;
+
 use crate::real::Real;
 
 /// Classes of stiffness and axial damping a table holds: the lanes of one AVX2 register
@@ -50,4 +52,20 @@ impl Coefs<'_> {
             Coefs::Classes { .. } => true,
         }
     }
+}
+
+/// One run of nodes that share a pattern of springs (`layout/stencil.rs`), as the stencil
+/// kernel reads it.
+// (f64 builds have no stencil kernel to read it.)
+#[cfg_attr(feature = "f64", allow(dead_code))]
+pub(crate) struct StencilRun<'a> {
+    /// Its nodes: whole groups of eight.
+    pub nodes: Range<usize>,
+    /// Its pattern: per spring of a node, b − a and the class.
+    pub reach: &'a [u32],
+    pub class: &'a [u8],
+    /// The classes' stiffness [N/m] and axial damping [N·s/m].
+    pub tables: (&'a [Real; CLASSES], &'a [Real; CLASSES]),
+    /// The rest lengths of its positions, in kernel order \[m].
+    pub rest: &'a [Real],
 }

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::forces::{Form, SpringCoeffs};
 use crate::layout::SpringLayout;
 use crate::layout::end_lists::EndLists;
+use crate::layout::stencil::Stencil;
 use crate::layout::sweep_plan::SweepPlan;
 use crate::model::actuation::{ControllerState, Muscle};
 use crate::model::{Model, Springs};
@@ -29,6 +30,9 @@ pub(crate) struct SpringSet {
     pub ends: EndLists,
     /// Force coefficients, kernel order.
     pub forces: SpringCoeffs,
+    /// The springs' ends and classes as a stencil, where the sweep runs and one pays
+    /// (`layout/stencil.rs`).
+    pub stencil: Option<Stencil>,
     /// Impulse coefficients of `stable` springs (impulse form only), kernel order.
     pub impulses: Option<SpringCoeffs>,
     /// Every spring as a force, kernel order, when `forces` leaves the `stable` ones out
@@ -158,7 +162,19 @@ impl SpringSet {
             .then(|| SpringCoeffs::compile_in(model, springs, h, Form::StableImpulses, order));
         self.whole = (form == Form::ForcesWithoutStable)
             .then(|| SpringCoeffs::compile_in(model, springs, h, Form::Forces, order));
+        self.stencil = self.stencil_for(model.nodes.len());
         self.generation = next_generation();
+    }
+
+    /// The stencil of these springs where the sweep runs, their coefficients are kept by
+    /// class, none is a rope or damped isotropically, and the stencil kernel exists (f32
+    /// builds on x86-64).
+    pub(crate) fn stencil_for(&self, n: usize) -> Option<Stencil> {
+        let kernel = cfg!(all(not(feature = "f64"), target_arch = "x86_64"));
+        let plain = !self.forces.iso && !self.forces.rope;
+        let classes = self.forces.classes.as_ref();
+        let classes = classes.filter(|_| kernel && plain && self.sweeps())?;
+        Stencil::new(n, &self.layout, &classes.index)
     }
 
     /// Whether symplectic Euler steps these springs in one sweep (`solvers/explicit/sweep.rs`):

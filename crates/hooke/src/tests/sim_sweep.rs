@@ -52,8 +52,8 @@ fn the_sweep_steps_a_simulation_as_the_two_passes_do() {
 }
 
 /// A cloth larger than the cache is swept with its forces in rings, and the workspace
-/// holds only the rings' rows of forces (not one a spring); its step is the two passes',
-/// bit for bit.
+/// holds only the rings' rows of forces (not one a spring) and reads its springs from a
+/// stencil; its step is the two passes', bit for bit.
 #[test]
 fn a_scene_past_the_cache_holds_only_the_rings_of_forces() {
     let scene = cloth(&[("width", "400"), ("height", "400")]);
@@ -63,6 +63,12 @@ fn a_scene_past_the_cache_holds_only_the_rings_of_forces() {
         sim.prepare();
         let springs = &mut sim.ws_mut().springs;
         assert!(springs.sweep.worthwhile, "a 400-wide cloth is swept");
+        let kernel = cfg!(all(not(feature = "f64"), target_arch = "x86_64"));
+        assert_eq!(
+            springs.stencil.is_some(),
+            kernel,
+            "its springs as a stencil"
+        );
         let slots = springs.sweep.slots.clone().expect("rings");
         let rows = sim.ws().kernel.sf.len();
         assert_eq!(rows, slots.used + 1, "the force buffer is the rings'");

@@ -8,6 +8,7 @@ use crate::forces::SpringCoeffs;
 use crate::forces::{ConstForces, Form, NodeForces, constant_forces, spring_pass};
 use crate::layout::SpringLayout;
 use crate::layout::end_lists::{EndLists, Rows};
+use crate::layout::stencil::Stencil;
 use crate::layout::sweep_plan::SweepPlan;
 use crate::model::Springs;
 use crate::model::per_node::PerNode;
@@ -111,6 +112,16 @@ fn terms_with<'a>(c: &'a Case, fconst: ConstForces<'a>) -> NodeTerms<'a> {
 /// The sweep with segments of `seg` nodes, its forces in rings where asked and
 /// possible: new (x, v) and the damping power.
 fn swept(c: &Case, seg: Option<usize>, ring: bool) -> (Vec<Vec3>, Vec<Vec3>, f64) {
+    swept_as(c, seg, (ring, false))
+}
+
+/// [`swept`], the springs read from a stencil where asked and the case has one (its
+/// springs numbered in order).
+fn swept_as(
+    c: &Case,
+    seg: Option<usize>,
+    (ring, stencil): (bool, bool),
+) -> (Vec<Vec3>, Vec<Vec3>, f64) {
     let n = c.x.len();
     let layout = SpringLayout::new(n, &c.springs);
     let mut plan = SweepPlan::new(n, &layout);
@@ -123,11 +134,20 @@ fn swept(c: &Case, seg: Option<usize>, ring: bool) -> (Vec<Vec3>, Vec<Vec3>, f64
     // (The sweep runs whatever the scene's size here; its a-rows made, as past the cache.)
     plan.worthwhile = true;
     let ends = plan.end_lists(n, &layout);
+    let classes =
+        c.co.classes
+            .as_ref()
+            .expect("a cloth's springs in three classes");
+    let stencil = match stencil {
+        true => Some(Stencil::new(n, &layout, &classes.index).expect("a grid's stencil")),
+        false => None,
+    };
     let s = SweepSprings {
         plan: &plan,
         layout: &layout,
         ends: &ends,
         co: &c.co,
+        stencil: stencil.as_ref(),
     };
     let (mut x, mut v) = (c.x.clone(), c.v.clone());
     // Made to size as the workspace makes it: the rings' slots and the zero row.
@@ -185,17 +205,18 @@ impl Bits for f64 {
     }
 }
 
-/// The two-pass step, bit for bit, for one segment, for many (a zone in each), and for
-/// a scrambled numbering (almost every spring crosses); the damping power up to the
-/// order of its sum.
+/// The two-pass step, bit for bit, for one segment, for many (a zone in each), with the
+/// springs read from a stencil, and for a scrambled numbering (almost every spring
+/// crosses); the damping power up to the order of its sum.
 #[test]
 fn sweep_takes_the_two_pass_step_bit_for_bit() {
-    for shuffle in [false, true] {
-        let c = case(24, shuffle);
+    // (A stencil needs rows of many nodes: 96 wide.)
+    for (w, shuffle, stencil) in [(24, false, false), (96, false, true), (24, true, false)] {
+        let c = case_sized(w, Some(12), shuffle);
         let (x2, v2, p2) = two_pass(&c);
         for seg in [None, Some(64), Some(100)] {
-            let (x1, v1, p1) = swept(&c, seg, false);
-            let what = format!("shuffle {shuffle}, segments {seg:?}");
+            let (x1, v1, p1) = swept_as(&c, seg, (false, stencil));
+            let what = format!("shuffle {shuffle}, stencil {stencil}, segments {seg:?}");
             assert_eq!(bits(&x1), bits(&x2), "{what}: x");
             assert_eq!(bits(&v1), bits(&v2), "{what}: v");
             assert!(
@@ -281,8 +302,9 @@ fn simd_node_update_takes_the_scalar_bits() {
 
 /// With its forces in rings (a 129×63 cloth in four segments: each ring wraps several
 /// times a step, and the last seven nodes take the scalar update), the sweep still
-/// takes the two-pass step bit for bit, on 1 and 3 threads; a scrambled numbering
-/// reaches too far for rings.
+/// takes the two-pass step bit for bit, on 1 and 3 threads, its springs read from the
+/// layout or from a stencil (whose runs the rings cut); a scrambled numbering reaches
+/// too far for rings.
 #[test]
 fn sweep_with_rings_takes_the_two_pass_step_bit_for_bit() {
     let c = case_sized(129, Some(63), false);
@@ -323,10 +345,13 @@ fn sweep_with_rings_takes_the_two_pass_step_bit_for_bit() {
             .num_threads(threads)
             .build()
             .unwrap();
-        let (x1, v1, p1) = pool.install(|| swept(&c, Some(2048), true));
-        assert_eq!(bits(&x1), bits(&x2), "{threads} threads: x");
-        assert_eq!(bits(&v1), bits(&v2), "{threads} threads: v");
-        assert!((p1 - p2).abs() <= 1e-5 * p2, "power {p1} {p2}");
+        for stencil in [false, true] {
+            let (x1, v1, p1) = pool.install(|| swept_as(&c, Some(2048), (true, stencil)));
+            let what = format!("{threads} threads, stencil {stencil}");
+            assert_eq!(bits(&x1), bits(&x2), "{what}: x");
+            assert_eq!(bits(&v1), bits(&v2), "{what}: v");
+            assert!((p1 - p2).abs() <= 1e-5 * p2, "{what}: power {p1} {p2}");
+        }
     }
     let c = case_sized(129, Some(63), true);
     let layout = SpringLayout::new(n, &c.springs);

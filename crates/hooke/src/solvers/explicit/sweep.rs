@@ -24,7 +24,11 @@
 //!
 //! Nodes are integrated eight at a time by the SIMD node kernel (`simd::nodes`), and the
 //! forces of a segment's body live in a small ring that stays in cache rather than one
-//! row per spring (`layout/sweep_slots.rs`), where the springs' reach allows.
+//! row per spring (`layout/sweep_slots.rs`), where the springs' reach allows. Where runs
+//! of nodes share one pattern of springs (`layout/stencil.rs`), a block computes the
+//! springs of its own nodes (not a few beyond, as the spring kernel's groups of eight
+//! springs do), eight nodes of a run at a time by the stencil kernel (`simd::stencil`),
+//! which reads no spring's ends: the same forces into the same rows.
 
 use std::ops::Range;
 
@@ -32,9 +36,11 @@ use crate::forces::{NodeWindow, SpringCoeffs, drag_force, spring_range, sum_by, 
 use crate::layout::SpringLayout;
 use crate::node_update::NodeTerms;
 use crate::real::{Vec3, nonfinite_probe};
+use crate::simd::StencilRun;
 use crate::{par, simd};
 
 use crate::layout::end_lists::EndLists;
+use crate::layout::stencil::Stencil;
 use crate::layout::sweep_plan::{BLOCK_NODES, GROUP, SweepPlan};
 use crate::layout::sweep_slots::{Shared, frontier};
 
@@ -45,6 +51,8 @@ pub(crate) struct SweepSprings<'a> {
     pub layout: &'a SpringLayout,
     pub ends: &'a EndLists,
     pub co: &'a SpringCoeffs,
+    /// The springs' ends and classes as a stencil, where one pays (`layout/stencil.rs`).
+    pub stencil: Option<&'a Stencil>,
 }
 
 /// One symplectic Euler step of every node; `sf` (a row per slot of the plan's rings, or
@@ -135,25 +143,27 @@ fn segment<const ISO: bool, const ROPE: bool>(
     // Springs before `done` are computed. The kernel takes whole groups of eight, so it
     // runs a few springs ahead of a block; those belong to nodes not yet moved.
     let mut done = layout.a_start[s0] as usize;
+    // With a stencil, the springs of whole nodes: those before `next` are computed.
+    let mut next = s0;
     let mut i0 = s0;
     while i0 < s1 {
         let i1 = (i0 + BLOCK_NODES).min(s1);
         let need = (layout.a_start[i1] as usize).min(zone_start);
         let end = frontier(done, need, zone_start, GROUP);
-        let runs = match &s.plan.slots {
-            Some(slots) => slots.body_runs(k, done..end),
-            None => [(done..end, done), (end..end, end)],
+        let w = NodeWindow {
+            x: xs,
+            v: vs,
+            base: s0,
         };
-        for (r, at) in runs.into_iter().filter(|(r, _)| !r.is_empty()) {
-            // SAFETY: the slots of done..end, in this segment's body (before its zone),
-            // are this task's.
-            let out = unsafe { sf.body(at..at + r.len()) };
-            let w = NodeWindow {
-                x: xs,
-                v: vs,
-                base: s0,
-            };
-            power += spring_range::<ISO, ROPE>(layout, s.co, r, w, out);
+        match s.stencil {
+            Some(st) => {
+                let upto = i1.min(s.plan.zone[k] as usize);
+                if next < upto {
+                    power += stencil_nodes::<ISO, ROPE>(s, st, (k, next..upto), w, sf);
+                    next = upto;
+                }
+            }
+            None => power += body_springs::<ISO, ROPE>(s, k, done..end, w, sf),
         }
         done = end;
         let seg = SegmentNodes {
@@ -165,6 +175,81 @@ fn segment<const ISO: bool, const ROPE: bool>(
         i0 = i1;
     }
     (power, probe == Vec3::ZERO)
+}
+
+/// Computes the springs at positions `r` of segment `k`'s body into their rows of `sf`
+/// (their slots in the ring, or their positions); their damping power.
+fn body_springs<const ISO: bool, const ROPE: bool>(
+    s: SweepSprings,
+    k: usize,
+    r: Range<usize>,
+    w: NodeWindow,
+    sf: Shared,
+) -> f64 {
+    let runs = match &s.plan.slots {
+        Some(slots) => slots.body_runs(k, r),
+        None => [(r.clone(), r.start), (r.end..r.end, r.end)],
+    };
+    let mut power = 0.0;
+    for (r, at) in runs.into_iter().filter(|(r, _)| !r.is_empty()) {
+        // SAFETY: the slots of the segment's body (before its zone) are this task's.
+        let out = unsafe { sf.body(at..at + r.len()) };
+        power += spring_range::<ISO, ROPE>(s.layout, s.co, r, w, out);
+    }
+    power
+}
+
+/// Computes the springs of `nodes` of segment `k`'s body into their rows of `sf`, whole
+/// groups of eight nodes sharing a pattern by the stencil kernel, the rest as
+/// [`body_springs`] does; their damping power.
+fn stencil_nodes<const ISO: bool, const ROPE: bool>(
+    s: SweepSprings,
+    st: &Stencil,
+    (k, nodes): (usize, Range<usize>),
+    w: NodeWindow,
+    sf: Shared,
+) -> f64 {
+    let a_start = &s.layout.a_start;
+    let positions = |n: &Range<usize>| a_start[n.start] as usize..a_start[n.end] as usize;
+    let tables = s.co.classes.as_ref().map(|c| (&c.k, &c.c_axial));
+    let mut power = 0.0;
+    for run in st.runs(nodes) {
+        // Whole groups of eight nodes, numbered from a multiple of eight.
+        let g0 = run.nodes.start.next_multiple_of(8).min(run.nodes.end);
+        let g1 = (run.nodes.end / 8 * 8).max(g0);
+        let (before, groups, after) = (run.nodes.start..g0, g0..g1, g1..run.nodes.end);
+        let r = positions(&groups);
+        let done = match tables.filter(|_| !r.is_empty()) {
+            Some(tables) => {
+                let kernel_run = StencilRun {
+                    nodes: groups.clone(),
+                    reach: &st.reach[run.first..][..run.len],
+                    class: &st.class[run.first..][..run.len],
+                    tables,
+                    rest: &s.layout.rest[r.clone()],
+                };
+                let [(lo, at_lo), (hi, at_hi)] = match &s.plan.slots {
+                    Some(slots) => slots.body_runs(k, r.clone()),
+                    None => [(r.clone(), r.start), (r.end..r.end, r.end)],
+                };
+                // SAFETY: the slots of the segment's body are this task's, and the two
+                // runs' slots are distinct.
+                let out = unsafe {
+                    (
+                        sf.body(at_lo..at_lo + lo.len()),
+                        sf.body(at_hi..at_hi + hi.len()),
+                    )
+                };
+                simd::stencil_springs(&kernel_run, (w.x, w.v, w.base), out)
+            }
+            None => None,
+        };
+        power += done.unwrap_or_else(|| body_springs::<ISO, ROPE>(s, k, r, w, sf));
+        for part in [before, after].iter().filter(|p| !p.is_empty()) {
+            power += body_springs::<ISO, ROPE>(s, k, positions(part), w, sf);
+        }
+    }
+    power
 }
 
 /// A segment's nodes as one task owns them: node i is `x[i − first]`, `v[i − first]`.

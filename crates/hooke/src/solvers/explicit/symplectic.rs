@@ -130,6 +130,7 @@ impl SymplecticEuler {
             layout: &springs.layout,
             ends: &springs.ends,
             co: &springs.forces,
+            stencil: springs.stencil.as_ref(),
         };
         let t = NodeTerms::new(model, ws.fconst, ctx.h, ws.retention);
         let (x, v) = (&mut st.x, &mut st.v);

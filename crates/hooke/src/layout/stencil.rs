@@ -1,0 +1,158 @@
+//! The springs as a stencil, for the symplectic sweep past the cache: where runs of
+//! consecutive nodes have the same springs — to the same offsets, of the same class (a
+//! grid's interior, a jelly's) — the spring kernel takes eight such nodes at a time
+//! without reading any spring's ends or class (9 B a spring from memory), and loads each
+//! end's rows contiguously: the eight nodes' own once for all their springs, the other
+//! ends eight consecutive nodes at a time (`simd/stencil.rs`).
+//!
+//! Node i's k-th spring in kernel order (position `a_start[i] + k`) runs from a = i to
+//! b = i + reach\[k] of i's pattern, of class class\[k]. A 512×512 cloth with bend springs
+//! has 16 patterns in about four runs a row (the first node of a row, the interior, the
+//! last two); a converted mesh one pattern for nearly every node, so no stencil is made
+//! for it (where the runs are more than one in sixteen nodes). The forces are the spring
+//! kernel's, bit for bit.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::SpringLayout;
+
+/// A run of consecutive nodes with one pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Run {
+    /// Its nodes.
+    pub nodes: Range<usize>,
+    /// Its pattern's springs per node.
+    pub len: usize,
+    /// Its pattern's first entry in [`Stencil::reach`] and [`Stencil::class`].
+    pub first: usize,
+}
+
+/// Runs of nodes and their patterns (see the module docs).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Stencil {
+    /// The first node of each run, and n last.
+    starts: Vec<u32>,
+    /// Per run, its pattern.
+    pattern: Vec<u32>,
+    /// Per pattern, its first entry and its number of springs.
+    at: Vec<(u32, u32)>,
+    /// Per pattern entry k, b − a of the k-th spring of a node with that pattern.
+    pub reach: Vec<u32>,
+    /// Per pattern entry k, its spring's class (`forces/coef_classes.rs`).
+    pub class: Vec<u8>,
+}
+
+impl Stencil {
+    /// The stencil of `layout`'s `n` nodes whose springs (kernel order) have the classes
+    /// `class`, or `None` where there would be more than one run in sixteen nodes.
+    pub(crate) fn new(n: usize, layout: &SpringLayout, class: &[u8]) -> Option<Self> {
+        assert_eq!(class.len(), layout.len(), "stencil: a class a spring");
+        let mut ids: HashMap<Vec<(u32, u8)>, u32> = HashMap::new();
+        let mut out = Stencil::default();
+        let mut key = Vec::new();
+        for i in 0..n {
+            let own = layout.a_start[i] as usize..layout.a_start[i + 1] as usize;
+            key.clear();
+            let entries = layout.b[own.clone()].iter().zip(&class[own]);
+            key.extend(entries.map(|(&b, &c)| (b - i as u32, c)));
+            let id = match ids.get(&key) {
+                Some(&id) => id,
+                None => {
+                    out.at.push((out.reach.len() as u32, key.len() as u32));
+                    out.reach.extend(key.iter().map(|e| e.0));
+                    out.class.extend(key.iter().map(|e| e.1));
+                    ids.insert(key.clone(), ids.len() as u32);
+                    ids.len() as u32 - 1
+                }
+            };
+            if out.pattern.last() != Some(&id) {
+                out.starts.push(i as u32);
+                out.pattern.push(id);
+                if out.starts.len() * 16 > n {
+                    return None;
+                }
+            }
+        }
+        out.starts.push(n as u32);
+        Some(out)
+    }
+
+    /// The runs that meet `nodes`, cut to them.
+    pub(crate) fn runs(&self, nodes: Range<usize>) -> impl Iterator<Item = Run> + '_ {
+        let first = self.starts.partition_point(|&s| s as usize <= nodes.start) - 1;
+        (first..self.pattern.len())
+            .take_while(move |&r| (self.starts[r] as usize) < nodes.end)
+            .map(move |r| {
+                let (from, to) = (self.starts[r] as usize, self.starts[r + 1] as usize);
+                let (first, len) = self.at[self.pattern[r] as usize];
+                Run {
+                    nodes: from.max(nodes.start)..to.min(nodes.end),
+                    len: len as usize,
+                    first: first as usize,
+                }
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builders;
+
+    /// A cloth's springs come back from its stencil end for end; its runs are about four
+    /// a row; a shuffled numbering makes none.
+    #[test]
+    fn a_cloth_is_its_stencil() {
+        let (w, h) = (100, 20);
+        let params = [("width", w), ("height", h)].map(|(k, v)| (k.into(), v.to_string()));
+        let scene = builders::build("cloth", &params).unwrap();
+        let n = scene.model.nodes.len();
+        let layout = SpringLayout::new(n, &scene.model.springs);
+        let class: Vec<u8> = (0..layout.len())
+            .map(|p| (p * 7919 % 13 % 3) as u8)
+            .collect();
+        assert_eq!(Stencil::new(n, &layout, &class), None, "classes at random");
+        // Structural, shear and bend: the builder's three stiffnesses.
+        let class: Vec<u8> = (0..layout.len())
+            .map(|p| match layout.b[p] - layout.a[p] {
+                1 | 100 => 0,
+                2 | 200 => 2,
+                _ => 1,
+            })
+            .collect();
+        let st = Stencil::new(n, &layout, &class).expect("a cloth has a stencil");
+        assert!(st.at.len() <= 16, "{} patterns", st.at.len());
+        assert!(st.pattern.len() <= 4 * h + 8, "{} runs", st.pattern.len());
+        let mut seen = 0;
+        for run in st.runs(0..n) {
+            assert_eq!(run.nodes.start, seen, "runs in order, none missing");
+            seen = run.nodes.end;
+            for i in run.nodes {
+                let own = layout.a_start[i] as usize..layout.a_start[i + 1] as usize;
+                assert_eq!(own.len(), run.len, "node {i}'s springs");
+                for (k, p) in own.enumerate() {
+                    assert_eq!(layout.b[p] as usize, i + st.reach[run.first + k] as usize);
+                    assert_eq!(class[p], st.class[run.first + k]);
+                }
+            }
+        }
+        assert_eq!(seen, n);
+        let cut: Vec<_> = st.runs(45..47).collect();
+        assert_eq!(cut.len(), 1);
+        assert_eq!(cut[0].nodes, 45..47);
+        let cut: Vec<_> = st.runs(95..105).map(|r| r.nodes).collect();
+        assert_eq!(cut, [95..98, 98..99, 99..100, 100..101, 101..105]);
+        // Nodes numbered at random have no common patterns.
+        let mut springs = scene.model.springs.clone();
+        let scramble = |e: &mut u32| *e = (*e as usize * 7919 % n) as u32;
+        std::sync::Arc::make_mut(&mut springs.a)
+            .iter_mut()
+            .for_each(scramble);
+        std::sync::Arc::make_mut(&mut springs.b)
+            .iter_mut()
+            .for_each(scramble);
+        let layout = SpringLayout::new(n, &springs);
+        assert_eq!(Stencil::new(n, &layout, &vec![0; layout.len()]), None);
+    }
+}
