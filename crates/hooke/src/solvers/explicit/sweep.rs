@@ -200,7 +200,7 @@ fn body_springs<const ISO: bool, const ROPE: bool>(
 }
 
 /// Computes the springs of `nodes` of segment `k`'s body into their rows of `sf`, whole
-/// groups of eight nodes sharing a pattern by the stencil kernel, the rest as
+/// groups of eight nodes of a run sharing a pattern by the stencil kernel, the rest as
 /// [`body_springs`] does; their damping power.
 fn stencil_nodes<const ISO: bool, const ROPE: bool>(
     s: SweepSprings,
@@ -210,44 +210,47 @@ fn stencil_nodes<const ISO: bool, const ROPE: bool>(
     sf: Shared,
 ) -> f64 {
     let a_start = &s.layout.a_start;
-    let positions = |n: &Range<usize>| a_start[n.start] as usize..a_start[n.end] as usize;
-    let tables = s.co.classes.as_ref().map(|c| (&c.k, &c.c_axial));
+    let positions = |n: Range<usize>| a_start[n.start] as usize..a_start[n.end] as usize;
+    let Some(tables) = s.co.classes.as_ref().map(|c| (&c.k, &c.c_axial)) else {
+        return body_springs::<ISO, ROPE>(s, k, positions(nodes), w, sf);
+    };
     let mut power = 0.0;
-    for run in st.runs(nodes) {
-        // Whole groups of eight nodes, numbered from a multiple of eight.
-        let g0 = run.nodes.start.next_multiple_of(8).min(run.nodes.end);
-        let g1 = (run.nodes.end / 8 * 8).max(g0);
-        let (before, groups, after) = (run.nodes.start..g0, g0..g1, g1..run.nodes.end);
-        let r = positions(&groups);
-        let done = match tables.filter(|_| !r.is_empty()) {
-            Some(tables) => {
-                let kernel_run = StencilRun {
-                    nodes: groups.clone(),
-                    reach: &st.reach[run.first..][..run.len],
-                    class: &st.class[run.first..][..run.len],
-                    tables,
-                    rest: &s.layout.rest[r.clone()],
-                };
-                let [(lo, at_lo), (hi, at_hi)] = match &s.plan.slots {
-                    Some(slots) => slots.body_runs(k, r.clone()),
-                    None => [(r.clone(), r.start), (r.end..r.end, r.end)],
-                };
-                // SAFETY: the slots of the segment's body are this task's, and the two
-                // runs' slots are distinct.
-                let out = unsafe {
-                    (
-                        sf.body(at_lo..at_lo + lo.len()),
-                        sf.body(at_hi..at_hi + hi.len()),
-                    )
-                };
-                simd::stencil_springs(&kernel_run, (w.x, w.v, w.base), out)
-            }
-            None => None,
-        };
-        power += done.unwrap_or_else(|| body_springs::<ISO, ROPE>(s, k, r, w, sf));
-        for part in [before, after].iter().filter(|p| !p.is_empty()) {
-            power += body_springs::<ISO, ROPE>(s, k, positions(part), w, sf);
+    // The nodes from `pending` on are not computed yet: those outside whole groups (a
+    // run's last few, the next run's), taken together by the spring kernel.
+    let mut pending = nodes.start;
+    for run in st.runs(nodes.clone()) {
+        let groups = run.nodes.start..run.nodes.start + run.nodes.len() / 8 * 8;
+        if groups.is_empty() {
+            continue;
         }
+        let r = positions(groups.clone());
+        let kernel_run = StencilRun {
+            nodes: groups.clone(),
+            reach: &st.reach[run.first..][..run.len],
+            class: &st.class[run.first..][..run.len],
+            tables,
+            rest: &s.layout.rest[r.clone()],
+        };
+        let [(lo, at_lo), (hi, at_hi)] = match &s.plan.slots {
+            Some(slots) => slots.body_runs(k, r.clone()),
+            None => [(r.clone(), r.start), (r.end..r.end, r.end)],
+        };
+        // SAFETY: the slots of the segment's body are this task's, and the two runs'
+        // slots are distinct.
+        let out = unsafe {
+            let lo = sf.body(at_lo..at_lo + lo.len());
+            (lo, sf.body(at_hi..at_hi + hi.len()))
+        };
+        let done = simd::stencil_springs(&kernel_run, (w.x, w.v, w.base), out);
+        if pending < groups.start {
+            let before = positions(pending..groups.start);
+            power += body_springs::<ISO, ROPE>(s, k, before, w, sf);
+        }
+        power += done.unwrap_or_else(|| body_springs::<ISO, ROPE>(s, k, r, w, sf));
+        pending = groups.end;
+    }
+    if pending < nodes.end {
+        power += body_springs::<ISO, ROPE>(s, k, positions(pending..nodes.end), w, sf);
     }
     power
 }
