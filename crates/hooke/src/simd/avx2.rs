@@ -118,8 +118,8 @@ unsafe fn springs_avx2<
         let (k, ca) = unsafe { coefs.at::<CLASSES>(j) };
         let compress = if ROPE { ld(s.compress) } else { zero };
         let c_iso = if ISO { ld(s.c_iso) } else { zero };
-        let d = ((dx, dy, dz), (ux, uy, uz));
-        let ((fx, fy, fz), p) = force8::<ISO, ROPE>(d, rest, (k, ca), (compress, c_iso));
+        let (d, u) = ((dx, dy, dz), (ux, uy, uz));
+        let ((fx, fy, fz), p) = force8::<ISO, ROPE>(d, u, rest, (k, ca), (compress, c_iso));
         // Back to rows: spring q in the low lane, q + 4 in the high lane.
         for (q, r) in transpose_out(fx, fy, fz).into_iter().enumerate() {
             // SAFETY: j + q + 4 < j + 8 ≤ out.len(); Vec3A rows are 16-byte aligned.
@@ -141,15 +141,18 @@ unsafe fn springs_avx2<
 /// from the ends' differences d = x_a − x_b and u = v_a − v_b (columns), the rest lengths,
 /// the stiffness and axial damping, and — read only by the variants that use them — the
 /// compression factors and isotropic damping: exactly the operations of
-/// [`crate::forces::spring_force`], in the same order, without fused multiply-add.
+/// [`crate::forces::spring_force`], in the same order, without fused multiply-add. One
+/// kernel: its length is its maths.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(super) fn force8<const ISO: bool, const ROPE: bool>(
-    ((dx, dy, dz), (ux, uy, uz)): (Cols, Cols),
+    d: Cols,
+    u: Cols,
     rest: __m256,
     (k, ca): (__m256, __m256),
     (compress, c_iso): (__m256, __m256),
 ) -> (Cols, __m256) {
+    let ((dx, dy, dz), (ux, uy, uz)) = (d, u);
     let zero = _mm256_setzero_ps();
     let one = _mm256_set1_ps(1.0);
     let sign = _mm256_set1_ps(-0.0);

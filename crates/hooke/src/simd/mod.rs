@@ -25,7 +25,7 @@ mod stencil;
 #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
 mod sums;
 
-pub(crate) use slices::{CLASSES, Coefs, SpringSlices, StencilRun};
+pub(crate) use slices::{CLASSES, Coefs, SpringSlices, StencilRun, Window};
 
 use crate::layout::end_lists::EndLists;
 use crate::node_update::NodeTerms;
@@ -79,7 +79,7 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
 
 /// Computes the forces of a run of nodes that share one pattern of springs into `lo`
 /// and then `hi` (the run's positions in order) with the stencil kernel, reading the
-/// nodes from a window that starts at node `base`; returns their damping power \[W], or
+/// nodes from `window`; returns their damping power \[W], or
 /// `None` where no such kernel runs (then the caller computes them).
 ///
 /// # Panics
@@ -87,7 +87,7 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
 /// outside the window.
 pub(crate) fn stencil_springs(
     run: &StencilRun,
-    window: (&[Vec3], &[Vec3], usize),
+    window: Window,
     out: (&mut [Vec3], &mut [Vec3]),
 ) -> Option<f64> {
     #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]

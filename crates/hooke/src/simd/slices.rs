@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use crate::real::Real;
+use crate::real::{Real, Vec3};
 
 /// Classes of stiffness and axial damping a table holds: the lanes of one AVX2 register
 /// (`forces/coef_classes.rs`).
@@ -68,4 +68,18 @@ pub(crate) struct StencilRun<'a> {
     pub tables: (&'a [Real; CLASSES], &'a [Real; CLASSES]),
     /// The rest lengths of its positions, in kernel order \[m].
     pub rest: &'a [Real],
+}
+
+/// The positions and velocities of a run of nodes starting at node `base`: node i is
+/// `x[i − base]`.
+// (f64 builds have no stencil kernel to read it.)
+#[cfg_attr(feature = "f64", allow(dead_code))]
+#[derive(Clone, Copy)]
+pub(crate) struct Window<'a> {
+    /// Positions \[m].
+    pub x: &'a [Vec3],
+    /// Velocities \[m/s].
+    pub v: &'a [Vec3],
+    /// The first node of the window.
+    pub base: usize,
 }

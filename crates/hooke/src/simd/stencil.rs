@@ -15,11 +15,11 @@ use glam::Vec3A;
 use std::arch::x86_64::*;
 
 use super::avx2::{Cols, available, force8, transpose_in, transpose_out};
-use super::slices::{CLASSES, StencilRun};
+use super::slices::{CLASSES, StencilRun, Window};
 
 /// Computes the forces of `run`'s springs into `lo` and then `hi` (its positions in
 /// order: the sweep's ring may wrap between them) when the CPU has AVX2, reading the
-/// nodes from the window `x`, `v` that starts at node `base`; returns their damping power
+/// nodes from the window `w`; returns their damping power
 /// \[W], or `None` without AVX2.
 ///
 /// # Panics
@@ -27,9 +27,10 @@ use super::slices::{CLASSES, StencilRun};
 /// outside the window.
 pub(super) fn stencil_springs(
     run: &StencilRun,
-    (x, v, base): (&[Vec3A], &[Vec3A], usize),
+    w: Window,
     (lo, hi): (&mut [Vec3A], &mut [Vec3A]),
 ) -> Option<f32> {
+    let (x, v, base) = (w.x, w.v, w.base);
     let l = run.reach.len();
     let count = run.nodes.len();
     let furthest = run.reach.iter().max().map_or(0, |&d| d as usize);
@@ -53,7 +54,7 @@ pub(super) fn stencil_springs(
     }
     // SAFETY: AVX2 is available; every load and store below is within the slices
     // (asserted above).
-    Some(unsafe { run_avx2(run, (x, v, base), (lo, hi)) })
+    Some(unsafe { run_avx2(run, w, (lo, hi)) })
 }
 
 /// The kernel (see the module docs).
@@ -61,11 +62,8 @@ pub(super) fn stencil_springs(
 /// # Safety
 /// As [`stencil_springs`] checks.
 #[target_feature(enable = "avx2")]
-unsafe fn run_avx2(
-    run: &StencilRun,
-    (x, v, base): (&[Vec3A], &[Vec3A], usize),
-    (lo, hi): (&mut [Vec3A], &mut [Vec3A]),
-) -> f32 {
+unsafe fn run_avx2(run: &StencilRun, w: Window, (lo, hi): (&mut [Vec3A], &mut [Vec3A])) -> f32 {
+    let (x, v, base) = (w.x, w.v, w.base);
     let l = run.reach.len();
     let (xp, vp) = (x.as_ptr() as *const f32, v.as_ptr() as *const f32);
     let rp = run.rest.as_ptr();
@@ -100,8 +98,8 @@ unsafe fn run_avx2(
             let rest = _mm256_set_ps(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0));
             let coef = |table: &[f32; CLASSES]| _mm256_set1_ps(table[c as usize]);
             let kc = (coef(run.tables.0), coef(run.tables.1));
-            let d = (sub(xa, xb), sub(va, vb));
-            let ((fx, fy, fz), p) = force8::<false, false>(d, rest, kc, (zero, zero));
+            let (d, u) = (sub(xa, xb), sub(va, vb));
+            let ((fx, fy, fz), p) = force8::<false, false>(d, u, rest, kc, (zero, zero));
             power = _mm256_add_ps(power, p);
             let lanes = transpose_out(fx, fy, fz);
             // SAFETY: every position is the run's (as the rest lengths'); rows are

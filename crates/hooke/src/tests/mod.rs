@@ -13,6 +13,7 @@ mod renumber;
 mod sim_sweep;
 mod springify;
 mod stage_lists;
+mod stencil;
 mod sweep;
 mod team;
 mod tear;

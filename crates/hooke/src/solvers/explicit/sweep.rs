@@ -241,7 +241,12 @@ fn stencil_nodes<const ISO: bool, const ROPE: bool>(
             let lo = sf.body(at_lo..at_lo + lo.len());
             (lo, sf.body(at_hi..at_hi + hi.len()))
         };
-        let done = simd::stencil_springs(&kernel_run, (w.x, w.v, w.base), out);
+        let window = simd::Window {
+            x: w.x,
+            v: w.v,
+            base: w.base,
+        };
+        let done = simd::stencil_springs(&kernel_run, window, out);
         if pending < groups.start {
             let before = positions(pending..groups.start);
             power += body_springs::<ISO, ROPE>(s, k, before, w, sf);
