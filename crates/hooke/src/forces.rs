@@ -133,17 +133,8 @@ fn spring_chunks<const ISO: bool, const ROPE: bool>(
     parts.into_iter().sum()
 }
 
-/// The positions and velocities of a run of nodes starting at node `base`: node i is
-/// `x[i − base]`.
-#[derive(Clone, Copy)]
-pub(crate) struct NodeWindow<'a> {
-    /// Positions \[m].
-    pub x: &'a [Vec3],
-    /// Velocities \[m/s].
-    pub v: &'a [Vec3],
-    /// The first node of the window.
-    pub base: usize,
-}
+// (Defined beside the SIMD kernels, which read it too.)
+pub(crate) use crate::simd::NodeWindow;
 
 /// Computes the forces on end a of the springs at kernel positions `r` into `out` (one per
 /// position), reading their ends from `w`, with the SIMD kernel and a scalar tail; returns

@@ -25,7 +25,7 @@ mod stencil;
 #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
 mod sums;
 
-pub(crate) use slices::{CLASSES, Coefs, SpringSlices, StencilRun, Window};
+pub(crate) use slices::{CLASSES, Coefs, NodeWindow, SpringSlices, StencilRun};
 
 use crate::layout::end_lists::EndLists;
 use crate::node_update::NodeTerms;
@@ -87,7 +87,7 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
 /// outside the window.
 pub(crate) fn stencil_springs(
     run: &StencilRun,
-    window: Window,
+    window: NodeWindow,
     out: (&mut [Vec3], &mut [Vec3]),
 ) -> Option<f64> {
     #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]

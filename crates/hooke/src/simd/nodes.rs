@@ -289,7 +289,7 @@ fn gravity8(g: Vec3A, m: __m256) -> Cols {
 /// Eight consecutive rows as columns.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn load8(r: &[Vec3A]) -> Cols {
+pub(super) fn load8(r: &[Vec3A]) -> Cols {
     let r: &[Vec3A; LANES] = r.try_into().expect("eight rows");
     let pair = |lo: usize, hi: usize| {
         _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(r[lo].into()), r[hi].into())
@@ -338,9 +338,10 @@ fn add(a: Cols, b: Cols) -> Cols {
     )
 }
 
+/// Each column of `a` minus `b`'s.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn sub(a: Cols, b: Cols) -> Cols {
+pub(super) fn sub(a: Cols, b: Cols) -> Cols {
     (
         _mm256_sub_ps(a.0, b.0),
         _mm256_sub_ps(a.1, b.1),

@@ -72,10 +72,8 @@ pub(crate) struct StencilRun<'a> {
 
 /// The positions and velocities of a run of nodes starting at node `base`: node i is
 /// `x[i − base]`.
-// (f64 builds have no stencil kernel to read it.)
-#[cfg_attr(feature = "f64", allow(dead_code))]
 #[derive(Clone, Copy)]
-pub(crate) struct Window<'a> {
+pub(crate) struct NodeWindow<'a> {
     /// Positions \[m].
     pub x: &'a [Vec3],
     /// Velocities \[m/s].

@@ -14,8 +14,9 @@
 use glam::Vec3A;
 use std::arch::x86_64::*;
 
-use super::avx2::{Cols, available, force8, transpose_in, transpose_out};
-use super::slices::{CLASSES, StencilRun, Window};
+use super::avx2::{available, force8, transpose_out};
+use super::nodes::{load8, sub};
+use super::slices::{CLASSES, NodeWindow, StencilRun};
 
 /// Computes the forces of `run`'s springs into `lo` and then `hi` (its positions in
 /// order: the sweep's ring may wrap between them) when the CPU has AVX2, reading the
@@ -27,7 +28,7 @@ use super::slices::{CLASSES, StencilRun, Window};
 /// outside the window.
 pub(super) fn stencil_springs(
     run: &StencilRun,
-    w: Window,
+    w: NodeWindow,
     (lo, hi): (&mut [Vec3A], &mut [Vec3A]),
 ) -> Option<f32> {
     let (x, v, base) = (w.x, w.v, w.base);
@@ -62,10 +63,9 @@ pub(super) fn stencil_springs(
 /// # Safety
 /// As [`stencil_springs`] checks.
 #[target_feature(enable = "avx2")]
-unsafe fn run_avx2(run: &StencilRun, w: Window, (lo, hi): (&mut [Vec3A], &mut [Vec3A])) -> f32 {
+unsafe fn run_avx2(run: &StencilRun, w: NodeWindow, (lo, hi): (&mut [Vec3A], &mut [Vec3A])) -> f32 {
     let (x, v, base) = (w.x, w.v, w.base);
     let l = run.reach.len();
-    let (xp, vp) = (x.as_ptr() as *const f32, v.as_ptr() as *const f32);
     let rp = run.rest.as_ptr();
     let split = lo.len();
     let (lop, hip) = (lo.as_mut_ptr() as *mut f32, hi.as_mut_ptr() as *mut f32);
@@ -82,16 +82,14 @@ unsafe fn run_avx2(run: &StencilRun, w: Window, (lo, hi): (&mut [Vec3A], &mut [V
     let mut power = zero;
     for g in 0..run.nodes.len() / 8 {
         let i = run.nodes.start + 8 * g - base;
-        // SAFETY: nodes i..i + 8 are in the window (checked by the caller).
-        let (xa, va) = unsafe { (rows8(xp, i), rows8(vp, i)) };
+        let (xa, va) = (load8(&x[i..i + 8]), load8(&v[i..i + 8]));
         let q0 = 8 * l * g;
         // The group's first row where all its rows are on one side of the split (the
         // ring wraps at most once in a run).
         let rows = (q0 + 8 * l <= split || q0 >= split).then(|| row(q0));
         for (k, (&d, &c)) in run.reach.iter().zip(run.class).enumerate() {
             let j = i + d as usize;
-            // SAFETY: j + 8 ≤ the window's end (checked by the caller).
-            let (xb, vb) = unsafe { (rows8(xp, j), rows8(vp, j)) };
+            let (xb, vb) = (load8(&x[j..j + 8]), load8(&v[j..j + 8]));
             // Lane t's rest length: position q₀ + t·L + k.
             // SAFETY: q₀ + 7L + k < 8L(g + 1) ≤ the run's positions.
             let at = |t: usize| unsafe { *rp.add(q0 + t * l + k) };
@@ -128,28 +126,4 @@ unsafe fn run_avx2(run: &StencilRun, w: Window, (lo, hi): (&mut [Vec3A], &mut [V
     // SAFETY: `lanes` holds eight f32.
     unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), power) };
     lanes.iter().sum()
-}
-
-/// Rows i..i + 8 of the node array at `p`, as columns.
-///
-/// # Safety
-/// The eight rows are in the array.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn rows8(p: *const f32, i: usize) -> Cols {
-    // SAFETY: the caller's promise; rows are 16-byte aligned `Vec3A`s.
-    let row = |r: usize| unsafe { _mm_load_ps(p.add(4 * (i + r))) };
-    let pair =
-        |a: usize, b: usize| _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(row(a)), row(b));
-    transpose_in(pair(0, 4), pair(1, 5), pair(2, 6), pair(3, 7))
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn sub(a: Cols, b: Cols) -> Cols {
-    (
-        _mm256_sub_ps(a.0, b.0),
-        _mm256_sub_ps(a.1, b.1),
-        _mm256_sub_ps(a.2, b.2),
-    )
 }

@@ -177,6 +177,15 @@ fn segment<const ISO: bool, const ROPE: bool>(
     (power, probe == Vec3::ZERO)
 }
 
+/// Where the forces of positions `r` of segment `k`'s body go: at most two runs of them
+/// (the ring may wrap once), each with its first row of the force buffer.
+fn body_rows(s: SweepSprings, k: usize, r: Range<usize>) -> [(Range<usize>, usize); 2] {
+    match &s.plan.slots {
+        Some(slots) => slots.body_runs(k, r),
+        None => [(r.clone(), r.start), (r.end..r.end, r.end)],
+    }
+}
+
 /// Computes the springs at positions `r` of segment `k`'s body into their rows of `sf`
 /// (their slots in the ring, or their positions); their damping power.
 fn body_springs<const ISO: bool, const ROPE: bool>(
@@ -186,12 +195,11 @@ fn body_springs<const ISO: bool, const ROPE: bool>(
     w: NodeWindow,
     sf: Shared,
 ) -> f64 {
-    let runs = match &s.plan.slots {
-        Some(slots) => slots.body_runs(k, r),
-        None => [(r.clone(), r.start), (r.end..r.end, r.end)],
-    };
     let mut power = 0.0;
-    for (r, at) in runs.into_iter().filter(|(r, _)| !r.is_empty()) {
+    for (r, at) in body_rows(s, k, r)
+        .into_iter()
+        .filter(|(r, _)| !r.is_empty())
+    {
         // SAFETY: the slots of the segment's body (before its zone) are this task's.
         let out = unsafe { sf.body(at..at + r.len()) };
         power += spring_range::<ISO, ROPE>(s.layout, s.co, r, w, out);
@@ -231,22 +239,14 @@ fn stencil_nodes<const ISO: bool, const ROPE: bool>(
             tables,
             rest: &s.layout.rest[r.clone()],
         };
-        let [(lo, at_lo), (hi, at_hi)] = match &s.plan.slots {
-            Some(slots) => slots.body_runs(k, r.clone()),
-            None => [(r.clone(), r.start), (r.end..r.end, r.end)],
-        };
+        let [(lo, at_lo), (hi, at_hi)] = body_rows(s, k, r.clone());
         // SAFETY: the slots of the segment's body are this task's, and the two runs'
         // slots are distinct.
         let out = unsafe {
             let lo = sf.body(at_lo..at_lo + lo.len());
             (lo, sf.body(at_hi..at_hi + hi.len()))
         };
-        let window = simd::Window {
-            x: w.x,
-            v: w.v,
-            base: w.base,
-        };
-        let done = simd::stencil_springs(&kernel_run, window, out);
+        let done = simd::stencil_springs(&kernel_run, w, out);
         if pending < groups.start {
             let before = positions(pending..groups.start);
             power += body_springs::<ISO, ROPE>(s, k, before, w, sf);
