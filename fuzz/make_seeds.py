@@ -7,6 +7,7 @@ Usage: python3 fuzz/make_seeds.py [HOOKE_BINARY]   (default: target/release/hook
 import json
 import pathlib
 import random
+import struct
 import subprocess
 import sys
 import tempfile
@@ -55,6 +56,58 @@ def small_scenes():
     return out
 
 
+def glb(doc, bin_chunk):
+    """A binary glTF: header, JSON chunk, BIN chunk, each padded to 4 bytes."""
+    j = json.dumps(doc).encode()
+    j += b" " * (-len(j) % 4)
+    b = bin_chunk + b"\0" * (-len(bin_chunk) % 4)
+    body = struct.pack("<II", len(j), 0x4E4F534A) + j + struct.pack("<II", len(b), 0x004E4942) + b
+    return b"glTF" + struct.pack("<II", 2, 12 + len(body)) + body
+
+
+def glb_edge_seeds():
+    """Well-formed GLBs with the features the gltf crate's readers trip on when a number is
+    changed (found by fuzzing): interleaved (strided) views, a sparse accessor without a
+    view, u8 indices, normalised u16 texture coordinates, a node hierarchy with matrices."""
+    pos = [0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0]
+    # Interleaved: position (12 bytes) then uv (u16 × 2, 4 bytes), stride 16.
+    inter = b"".join(struct.pack("<3f2H", *pos[3 * i:3 * i + 3], 65535 * (i % 2), 65535 * (i // 2))
+                     for i in range(4))
+    idx = bytes([0, 1, 2, 2, 1, 3])
+    bin_chunk = inter + idx + b"\0\0" + struct.pack("<2H", 1, 3) + struct.pack("<6f", 1, 0, 0, 1, 1, 0)
+    doc = {
+        "asset": {"version": "2.0"},
+        "buffers": [{"byteLength": len(bin_chunk)}],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": 64, "byteStride": 16},
+            {"buffer": 0, "byteOffset": 64, "byteLength": 6},
+            {"buffer": 0, "byteOffset": 72, "byteLength": 4},
+            {"buffer": 0, "byteOffset": 76, "byteLength": 24},
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3",
+             "min": [0, 0, 0], "max": [1, 1, 0]},
+            {"bufferView": 0, "byteOffset": 12, "componentType": 5123, "normalized": True,
+             "count": 4, "type": "VEC2"},
+            {"bufferView": 1, "componentType": 5121, "count": 6, "type": "SCALAR"},
+            {"componentType": 5126, "count": 4, "type": "VEC3", "min": [0, 0, 0],
+             "max": [1, 1, 0], "sparse": {"count": 2,
+                "indices": {"bufferView": 2, "componentType": 5123},
+                "values": {"bufferView": 3}}},
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "TEXCOORD_0": 1},
+                                    "indices": 2}]},
+                   {"primitives": [{"attributes": {"POSITION": 3}, "indices": 2}]}],
+        "nodes": [{"children": [1, 2], "matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -1, 0, 0, 2, 0, 1]},
+                  {"mesh": 0, "translation": [0, 0, 1], "scale": [2, 2, 2]},
+                  {"children": [3], "rotation": [0, 0.7071, 0, 0.7071]},
+                  {"mesh": 1}],
+        "scenes": [{"nodes": [0]}],
+        "scene": 0,
+    }
+    seed("glb_mesh", "edges", glb(doc, bin_chunk))
+
+
 def main():
     scenes = small_scenes()
     for name, text in scenes.items():
@@ -75,6 +128,7 @@ def main():
             hooke("run", name, *sets, "--steps", "2", "--every", "1", "-q",
                   "--export", "gltf", "-o", str(out))
             seed("glb_mesh", name, (out / "animation.glb").read_bytes())
+    glb_edge_seeds()
     for mesh in ["cube.obj", "icosphere.obj", "flag.obj"]:
         seed("obj_mesh", mesh, (ROOT / "scenes" / mesh).read_bytes())
     seed("obj_mesh", "tetra", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"

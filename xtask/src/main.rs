@@ -5,10 +5,12 @@
 //!
 //! Before the first test it installs what any of them needs (`setup.rs`: Debian packages,
 //! the Node packages, the Python virtualenv, the wasm tools), so a fresh clone passes.
-//! One target directory is shared by every step. Only the core rebuilds for f64: `hooke`
-//! (the only crate with f64 code) and `hooke-io` (its files in f64); the crates above them
-//! are compiled in f64 by CI's second clippy pass, not tested twice.
-//! Exits non-zero on the first failing step.
+//! One target directory is shared by every step. Only the core is tested in f64: `hooke`
+//! (the only crate with f64 code) and `hooke-io` (its files in f64); of the crates above
+//! them, those hooke-py needs are compiled in f64 (so that cargo reuses every dependency
+//! the f32 tests built), and CI's second clippy pass compiles the rest in f64.
+//! The test binaries run side by side (`side_by_side.rs`), as many at once as there are
+//! cores. Exits non-zero on the first failing step.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,6 +20,7 @@ mod peers;
 mod robot;
 mod setup;
 mod shell;
+mod side_by_side;
 mod wheel;
 
 use shell::{cargo, root, run, run_with, target};
@@ -25,6 +28,18 @@ use shell::{cargo, root, run, run_with, target};
 /// The hooke binary the Python, browser and window tests drive.
 fn hooke_bin() -> PathBuf {
     target().join("debug").join("hooke")
+}
+
+/// Whether the Rust tests' build left [`hooke_bin`] (the CLI's tests need it, so cargo
+/// builds it with them). Not `cargo build -p hooke-cli`: cargo unifies dependencies'
+/// features over the packages a command names, so that command would build most of the
+/// workspace a second time with other features (pyo3's, for one, not among them).
+fn hooke_built() -> bool {
+    let bin = hooke_bin();
+    bin.exists() || {
+        eprintln!("{} missing: the Rust tests build it", bin.display());
+        false
+    }
 }
 
 /// The Python package's tests: the package built as the wheel a user installs (maturin
@@ -53,7 +68,7 @@ fn python() -> bool {
             "--force-reinstall",
             &whl,
         ],
-    ) && cargo(&["build", "-p", "hooke-cli"])
+    ) && hooke_built()
         && run_with(
             &venv.join("bin").join("pytest").to_string_lossy(),
             &["-q", "python/tests"],
@@ -74,7 +89,7 @@ fn studio() -> bool {
     let _ = std::fs::create_dir_all(root().join("web/artifacts"));
     let _ = std::fs::remove_file(&shot);
     let shot_s = shot.to_string_lossy();
-    let ok = cargo(&["build", "-p", "hooke-cli"])
+    let ok = hooke_built()
         && run(&root().join("web/build.sh").to_string_lossy(), &[])
         && run_with(
             "node",
@@ -113,22 +128,25 @@ fn studio() -> bool {
 /// `quick`, the studio's browser and window tests.
 fn test(quick: bool) -> bool {
     let steps: [&[&str]; 2] = [
-        &["test", "--workspace"],
+        &["--workspace"],
+        // hooke-py is named (its crate, not the Python tests) so that cargo resolves the
+        // dependencies' features as for the workspace and rebuilds only the crates with
+        // f64 code: with the core alone named it rebuilt 47 of them.
         &[
-            "test",
             "-p",
             "hooke",
             "-p",
             "hooke-io",
+            "-p",
+            "hooke-py",
             "--features",
             "hooke/f64",
         ],
     ];
-    let cargo_bin = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     // Mesa's device-select layer prints an XDG_RUNTIME_DIR error without a session.
     let env = [("NODEVICE_SELECT", "1")];
     setup::install(quick)
-        && steps.iter().all(|s| run_with(&cargo_bin, s, &env))
+        && steps.iter().all(|s| side_by_side::cargo_test(s, &env))
         && python()
         && (quick || studio())
 }
@@ -165,6 +183,7 @@ const USAGE: &str = "usage: cargo xtask test [--quick]
                  distance and time an iteration (target/peers/robot/)";
 
 fn main() -> ExitCode {
+    shell::started();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (ok, what) = match args.as_slice() {
@@ -185,12 +204,7 @@ fn main() -> ExitCode {
         ["soak", "--minutes", n, flags @ ..]
             if n.parse::<f64>().is_ok() && matches!(flags, [] | ["--test-profile"]) =>
         {
-            let profile = if flags.is_empty() { "release" } else { "dev" };
-            let out = target().join("soak");
-            let out = out.to_string_lossy();
-            let args = ["run", "--locked", "--profile", profile, "-p", "hooke-cli"];
-            let soak = ["--example", "soak", "--", "--minutes", n, "--out", &out];
-            return exit(cargo(&[&args[..], &soak[..]].concat()));
+            return exit(soak(n, !flags.is_empty()));
         }
         ["fuzz", "--seconds", n, targets @ ..] if n.parse::<u64>().is_ok() => {
             return exit(fuzz::fuzz(n.parse().unwrap_or(0), targets));
@@ -222,6 +236,27 @@ fn main() -> ExitCode {
         eprintln!("\nall tests passed ({what})");
     }
     exit(ok)
+}
+
+/// The soak example for `minutes`, built in the release profile, or in the tests' (`dev`)
+/// with the whole workspace named, as the tests build it: cargo unifies dependencies'
+/// features over the packages a command names, and `-p hooke-cli` alone would build most
+/// of the workspace a second time.
+fn soak(minutes: &str, test_profile: bool) -> bool {
+    let out = target().join("soak");
+    let out = out.to_string_lossy();
+    let (profile, packages, folder) = if test_profile {
+        ("dev", "--workspace", "debug")
+    } else {
+        ("release", "--package=hooke-cli", "release")
+    };
+    let build = ["build", "--locked", "--profile", profile, packages];
+    let bin = target().join(folder).join("examples").join("soak");
+    cargo(&[&build[..], &["--example", "soak"]].concat())
+        && run(
+            &bin.to_string_lossy(),
+            &["--minutes", minutes, "--out", &out],
+        )
 }
 
 /// The exit code of a task that succeeded or failed.

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::shell::{have, output, root, run, run_with, target};
+use crate::shell::{cargo_program, have, output, root, run, run_with, target};
 
 /// How a tool is installed.
 enum Install {
@@ -237,7 +237,7 @@ fn wasm_bindgen_present() -> bool {
 /// installed another way.
 fn install_wasm_bindgen() -> bool {
     let path = root().join("web/tools/wasm-bindgen");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let cargo = cargo_program();
     let args = ["install", "--locked", "--force", "--path"];
     run(&cargo, &[&args[..], &[&path.to_string_lossy()]].concat())
 }

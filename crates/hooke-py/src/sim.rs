@@ -262,7 +262,9 @@ impl Simulation {
     }
 
     /// The scene at this moment: saved or run, it resumes bit for bit, its energy audit
-    /// and the muscles' rest lengths in effect with it.
+    /// and the muscles' rest lengths in effect with it. The caches a file cannot carry
+    /// (backward Euler's multigrid hierarchy) this simulation also starts over at its next
+    /// step, so both go on alike.
     fn checkpoint(&self) -> Scene {
         Scene {
             inner: self.sim.checkpoint(),

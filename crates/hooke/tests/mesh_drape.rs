@@ -265,12 +265,20 @@ fn chosen(integrator: Integrator) -> bool {
 }
 
 /// Drapes the cloth on `mesh` under every integrator and checks each run (`path`: the
-/// mesh moves along it, doing work on the cloth).
+/// mesh moves along it, doing work on the cloth). The drapes, independent of each other,
+/// run on threads of their own.
 fn drape_every_integrator(mesh: &Mesh, path: Option<Path>, name: &str) -> Vec<Drape> {
-    let reference = drape(Some(mesh), path.clone(), Integrator::SymplecticEuler);
+    let integrators: Vec<Integrator> = LARGE_STEPS.into_iter().filter(|i| chosen(*i)).collect();
+    let shared_path = &path;
+    let run = move |i: Integrator| move || drape(Some(mesh), shared_path.clone(), i);
+    let (reference, drapes) = std::thread::scope(|s| {
+        let reference = s.spawn(run(Integrator::SymplecticEuler));
+        let threads: Vec<_> = integrators.iter().map(|&i| s.spawn(run(i))).collect();
+        let drapes: Vec<Drape> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        (reference.join().unwrap(), drapes)
+    });
     let mut runs = Vec::new();
-    for integrator in LARGE_STEPS.into_iter().filter(|i| chosen(*i)) {
-        let d = drape(Some(mesh), path.clone(), integrator);
+    for (integrator, d) in integrators.into_iter().zip(drapes) {
         check(name, integrator, &d, path.is_none());
         // Backward Euler's contact steps that do not resolve an impact are taken in
         // halves (`solvers/penalty/resolved.rs`): without, the cloth's edge whipped onto

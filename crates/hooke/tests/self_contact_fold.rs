@@ -6,19 +6,8 @@
 
 mod common;
 
-use hooke::contact::{CollisionMode, Collisions, Ground, Material};
+use common::fold::{FoldSpec, fold_scene};
 use hooke::{Integrator, Real, Simulation};
-
-/// A fold: an n×n cloth, 1 m square, standing on its bottom edge `lift` above the ground
-/// and leaning `lean` out of the vertical; it falls over and folds onto itself as it lands.
-#[derive(Debug, Clone, Copy)]
-struct FoldSpec {
-    n: usize,
-    /// Degrees out of the vertical.
-    lean: Real,
-    /// Height of the bottom edge \[m].
-    lift: Real,
-}
 
 /// The fold that backward Euler passed through itself at 1/60 s (1.0 s in, 900 J from
 /// 2.7 J), with `FOLD_N`, `FOLD_LEAN`, `FOLD_LIFT` from the environment when set.
@@ -33,51 +22,6 @@ fn spec() -> FoldSpec {
         lean: var("FOLD_LEAN", 5.0) as Real,
         lift: var("FOLD_LIFT", 0.05) as Real,
     }
-}
-
-/// The fold's scene with `integrator` at `dt` (its own when 0).
-fn fold_scene(f: FoldSpec, integrator: Integrator, dt: f64) -> hooke::Scene {
-    let side = f.n.to_string();
-    let params = [
-        ("width", &*side),
-        ("height", &*side),
-        ("pin", "none"),
-        ("plane", "vertical"),
-    ];
-    let mut scene = common::builtin("cloth", &params);
-    scene
-        .edit(|b| {
-            let spacing = 1.0 / (f.n - 1) as Real;
-            let lean = f.lean.to_radians();
-            let low = (b.nodes.iter())
-                .map(|n| n.x.y)
-                .fold(Real::INFINITY, Real::min);
-            for n in &mut b.nodes {
-                let up = n.x.y - low;
-                n.x.y = f.lift + up * lean.cos();
-                n.x.z = up * lean.sin();
-                n.radius = 0.4 * spacing;
-            }
-            b.contacts.ground = Some(Ground {
-                material: Material {
-                    roughness: 0.3,
-                    static_roughness: 0.3,
-                    restitution: 0.0,
-                },
-                ..Ground::default()
-            });
-            b.contacts.collisions = Collisions {
-                mode: CollisionMode::All,
-                friction: 0.2,
-                iterations: 4,
-            };
-            b.settings.integrator = integrator;
-            if dt > 0.0 {
-                b.settings.dt = dt as Real;
-            }
-        })
-        .unwrap();
-    scene
 }
 
 /// What a fold run did: frames, the most crossings in one frame, frames with any, the

@@ -233,8 +233,9 @@ impl Shared {
         unsafe { std::slice::from_raw_parts(self.ptr.add(r.start), r.len()) }
     }
 
-    /// The buffer up to its zero row, to read rows of it that nobody writes meanwhile.
-    pub(crate) fn raw(self) -> (*const Vec3, usize) {
+    /// The buffer up to its zero row, to read rows of it that nobody writes meanwhile
+    /// (and write a task's own).
+    pub(crate) fn raw(self) -> (*mut Vec3, usize) {
         (self.ptr, self.zero + 1)
     }
 

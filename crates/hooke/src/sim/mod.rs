@@ -18,6 +18,7 @@ mod placing;
 mod watch;
 
 use last_good::LastGood;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::audit::books::AuditBooks;
 use crate::audit::diverged::{Cause, Diverged, WatchReport};
@@ -66,6 +67,9 @@ pub struct Simulation {
     /// Edits of the scene or the state by the program ([`Self::edit`], [`Self::state_mut`])
     /// since creation: a gradient tape records only an unbroken rollout.
     edits: u64,
+    /// A checkpoint was taken since the last step: the next starts the solver's kept
+    /// caches over, as the run resumed from it does ([`Self::checkpoint`]).
+    checkpointed: AtomicBool,
 }
 
 impl Simulation {
@@ -80,6 +84,7 @@ impl Simulation {
             watch: Watch::default(),
             last_good: LastGood::default(),
             edits: 0,
+            checkpointed: AtomicBool::new(false),
         };
         sim.prepare();
         let rests = std::mem::take(&mut sim.scene.state.muscle_rest);
@@ -96,6 +101,14 @@ impl Simulation {
     /// from it). The program's forces ([`Control`](crate::Control)) are not kept: the
     /// resumed simulation pushes with those it is given.
     ///
+    /// What a solver keeps from step to step and the resumed run cannot make again —
+    /// backward Euler's multigrid hierarchy (built from the matrix of an earlier step), the
+    /// preconditioner `auto` settled on, the node pairs its direct solver's pattern was
+    /// widened by — this simulation also starts over at its next step, so the two go on
+    /// bit for bit. Those caches change no result beyond the linear solver's tolerance,
+    /// but a run that takes checkpoints can differ in its last bits from one that takes
+    /// none, and each checkpoint costs such a run a new hierarchy.
+    ///
     /// ```
     /// use hooke::{builders, Simulation};
     ///
@@ -108,6 +121,7 @@ impl Simulation {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn checkpoint(&self) -> Scene {
+        self.checkpointed.store(true, Ordering::Relaxed);
         let mut scene = self.scene().clone();
         let rest = self.live_springs().rest();
         let muscles = &self.model().actuators().muscles;
@@ -306,6 +320,7 @@ impl Simulation {
     /// a checkpoint saved from it resumes the torn cloth.
     pub fn step(&mut self) -> Result<(), Diverged> {
         self.prepare();
+        self.start_over_after_checkpoint();
         self.start_audit();
         let Self {
             scene, control, ws, ..
@@ -350,6 +365,19 @@ impl Simulation {
             self.step()?;
         }
         Ok(())
+    }
+
+    /// After a checkpoint, drops what the run resumed from it would lack: the solver's
+    /// kept caches ([`step::Solver::start_over`]) and the node collisions' candidate lists
+    /// (their contents depend on where they were built).
+    fn start_over_after_checkpoint(&mut self) {
+        if !self.checkpointed.swap(false, Ordering::Relaxed) {
+            return;
+        }
+        if let Some(solver) = &mut self.ws.solver {
+            solver.start_over();
+        }
+        self.ws.collisions.invalidate();
     }
 
     /// Removes the springs the tear stage found (an explicit edit of the model that keeps

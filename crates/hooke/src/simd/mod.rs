@@ -25,7 +25,9 @@ mod stencil;
 #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
 mod sums;
 
-pub(crate) use slices::{CLASSES, Coefs, NodeWindow, SpringSlices, StencilRun};
+pub(crate) use slices::{
+    CLASSES, Coefs, NodeWindow, NodeWindowMut, RunNodes, RunRows, SpringSlices, StencilRun,
+};
 
 use crate::layout::end_lists::EndLists;
 use crate::node_update::NodeTerms;
@@ -95,6 +97,39 @@ pub(crate) fn stencil_springs(
     #[allow(unreachable_code)]
     {
         let _ = (run, window, out);
+        None
+    }
+}
+
+/// Computes the springs of a run of nodes that share one pattern (whole groups of eight of
+/// the end lists) into their `rows` of the buffer `sf` and integrates the nodes as
+/// [`nodes`] does, the forces on them as ends a summed as they are made: bit for bit the
+/// stencil kernel and then the node kernel. Returns the damping power \[W] and whether
+/// every new position and velocity is finite, or `None` where no such kernel runs (then
+/// the caller does both).
+///
+/// # Safety
+/// `sf` (a pointer and its rows) is the buffer the end lists point into, its last row
+/// the zero row; no other task reads or writes the run's rows, nor writes the rows the
+/// run's b-lists give, during the call; every spring reaching the run's nodes from below
+/// is in the buffer.
+///
+/// # Panics
+/// If the lengths disagree, the nodes are not whole groups of the pattern, or a spring's
+/// other end is outside the window.
+pub(crate) unsafe fn stencil_update(
+    run: &StencilRun,
+    nodes: RunNodes,
+    sf: (*mut Vec3, usize),
+    rows: RunRows,
+) -> Option<(f64, bool)> {
+    #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
+    // SAFETY: the caller's promise.
+    return unsafe { stencil::stencil_update(run, nodes, sf, rows) }
+        .map(|(p, finite)| (f64::from(p), finite));
+    #[allow(unreachable_code)]
+    {
+        let _ = (run, nodes, sf, rows);
         None
     }
 }

@@ -18,7 +18,7 @@ use glam::Vec3A;
 
 use super::avx2::{Cols, available, transpose_in, transpose_out};
 use crate::const_forces::ConstForces;
-use crate::layout::end_lists::{EndLists, LANES};
+use crate::layout::end_lists::{EndLists, LANES, STRIDE};
 use crate::layout::sweep_slots::RingMap;
 use crate::model::per_node::PerNode;
 use crate::node_update::NodeTerms;
@@ -47,16 +47,29 @@ pub(super) unsafe fn nodes(
     // SAFETY: AVX2 is available; the buffer is the caller's promise, and the node slices
     // hold g1 − g0 groups.
     assert!(a_start.len() > g1 * LANES, "node kernel: a_start too short");
-    let finite = unsafe { nodes_avx2((ends, a_start), g0..g1, sf as *const f32, t, (xs, vs)) };
+    let (sfp, groups) = (sf as *const f32, g0..g1);
+    let finite = unsafe {
+        let nodes = (xs, vs);
+        match (ends.made_a, ends.any_strided) {
+            (true, _) => nodes_avx2::<true, true>((ends, a_start), groups, sfp, t, nodes),
+            (false, true) => nodes_avx2::<false, true>((ends, a_start), groups, sfp, t, nodes),
+            (false, false) => nodes_avx2::<false, false>((ends, a_start), groups, sfp, t, nodes),
+        }
+    };
     ((g1 - g0) * LANES, finite)
 }
 
-/// The kernel: per group, the a-runs' and b-lists' sums, then the update.
+/// The kernel: per group, the a-runs' and b-lists' sums, then the update, for a table
+/// whose a-rows are made (`MADE_A`, [`EndLists::made_a`]) and which has strided groups
+/// (`STRIDED`, [`EndLists::any_strided`]). An instance each, so that no loop tests what
+/// holds for the whole table: a string, whose table has no strided group, took 0.5% more
+/// instructions a step with the flags read in its loop, and 2% more from an instance that
+/// tested `made_a` (callgrind).
 ///
 /// # Safety
 /// As [`nodes`]; `sfp` is the force buffer as f32.
 #[target_feature(enable = "avx2")]
-unsafe fn nodes_avx2(
+unsafe fn nodes_avx2<const MADE_A: bool, const STRIDED: bool>(
     (ends, a_start): (&EndLists, &[u32]),
     groups: std::ops::Range<usize>,
     sfp: *const f32,
@@ -64,43 +77,27 @@ unsafe fn nodes_avx2(
     (xs, vs): (&mut [Vec3A], &mut [Vec3A]),
 ) -> bool {
     let first = groups.start * LANES;
-    let u = Update {
-        h: _mm256_set1_ps(t.h),
-        ret: _mm256_set1_ps(t.retention),
-        neg_drag: _mm256_set1_ps(-t.air_drag),
-        wind: (
-            _mm256_set1_ps(t.wind.x),
-            _mm256_set1_ps(t.wind.y),
-            _mm256_set1_ps(t.wind.z),
-        ),
-    };
+    let GroupUpdate { u, same, .. } = GroupUpdate::new(t);
     let mut probe = _mm256_setzero_ps();
-    // One force for every node (gravity times the mass they share): made once.
-    let same = match t.fconst {
-        ConstForces::Gravity {
-            g,
-            mass: PerNode::Same { value, .. },
-        } => Some(gravity8(g, _mm256_set1_ps(*value))),
-        _ => None,
-    };
     for g in groups {
         let gr = ends.groups[g];
-        let wa = if ends.made_a { 0 } else { gr.wa as usize };
-        let rows = &ends.at[gr.start as usize..][..wa + gr.wb as usize];
-        let (a_rows, b_rows) = rows.split_at(wa);
+        let wa = if MADE_A { 0 } else { gr.wa as usize };
+        let a_rows = &ends.at[gr.start as usize..][..wa];
         let i = LANES * g;
         // SAFETY: every entry is a row of the buffer (the caller's promise; the made
         // a-rows' are those of the same positions).
         let (sa, sb) = unsafe {
-            let sa = match ends.made_a {
+            let sa = match MADE_A {
                 true => ARuns::new(ends, i, &a_start[i..=i + LANES]).sum(sfp, gr.wa as usize),
                 false => sum_rows::<4>(sfp, a_rows),
             };
-            (sa, sum_rows::<2>(sfp, b_rows))
+            (sa, b_sum::<MADE_A, STRIDED>(ends, g, sfp))
         };
         let springs = sub(sa, sb);
         let j = i - first;
         let (xr, vr) = (&mut xs[j..j + LANES], &mut vs[j..j + LANES]);
+        // (`GroupUpdate::apply` written out: through it, the string's step took 4% more
+        // instructions and cloth 128's 1% more, callgrind.)
         let fc = match same {
             Some(fc) => fc,
             None => constant8(t.fconst, i),
@@ -114,6 +111,133 @@ unsafe fn nodes_avx2(
         probe = _mm256_add_ps(probe, nonfinite(xn, vn));
     }
     _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(probe, _mm256_setzero_ps())) == 0xFF
+}
+
+/// Σ of the b-rows of group g per lane (two accumulators, as [`sum_rows`]), stored or
+/// strided ([`EndLists::strided`], read only where `STRIDED`: the table has some), in a
+/// table whose a-rows are made where `MADE_A` ([`EndLists::made_a`]).
+///
+/// # Safety
+/// Every entry of the group's rows, stored or strided, is the offset of a row of the
+/// buffer at `sfp`.
+///
+/// (Not an AVX2 function itself, so that it can be always inlined into the kernels, which
+/// are: a call would pass the sums through memory.)
+#[inline(always)]
+pub(super) unsafe fn b_sum<const MADE_A: bool, const STRIDED: bool>(
+    ends: &EndLists,
+    g: usize,
+    sfp: *const f32,
+) -> Cols {
+    let gr = ends.groups[g];
+    let wa = if MADE_A { 0 } else { gr.wa as usize };
+    let from = gr.start as usize + wa;
+    // SAFETY: the caller's promise.
+    unsafe {
+        match STRIDED && ends.strided[g] {
+            true => strided_sum(sfp, &ends.at[from], gr.wb as usize),
+            false => sum_rows::<2>(sfp, &ends.at[from..][..gr.wb as usize]),
+        }
+    }
+}
+
+/// Σ of `wb` strided b-rows, lane k of `first` the first entry of row k (lane j of the
+/// row at 4 × [`STRIDE`] × j after it), in the order and with the accumulators of
+/// [`sum_rows`]`::<2>`.
+///
+/// # Safety
+/// The CPU has AVX2; every row's entries are offsets of rows of the buffer at `sfp`.
+#[inline(always)]
+unsafe fn strided_sum(sfp: *const f32, first: &[u32; LANES], wb: usize) -> Cols {
+    // SAFETY: the caller's promise.
+    let part = |r: usize| unsafe {
+        let mut acc = zero3();
+        for &e in first[..wb].iter().skip(r).step_by(2) {
+            acc = add(acc, gather_strided(sfp.add(e as usize)));
+        }
+        acc
+    };
+    // SAFETY: AVX2 (the caller's promise).
+    unsafe { add(part(0), part(1)) }
+}
+
+/// The eight rows from `p` at steps of [`STRIDE`] rows, as columns (lane j from
+/// p + 4·STRIDE·j): [`gather`] with offsets known when compiled.
+///
+/// # Safety
+/// Each of the eight is a row of the buffer.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn gather_strided(p: *const f32) -> Cols {
+    const STEP: usize = 4 * STRIDE as usize;
+    // SAFETY: the caller's promise; rows are 16-byte aligned `Vec3A`s.
+    let row = |j: usize| unsafe { _mm_load_ps(p.add(STEP * j)) };
+    let pair =
+        |lo: usize, hi: usize| _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(row(lo)), row(hi));
+    transpose_in(pair(0, 4), pair(1, 5), pair(2, 6), pair(3, 7))
+}
+
+/// A group's update but for its springs' force: the constants broadcast, and g·m where
+/// every node shares one mass.
+pub(super) struct GroupUpdate<'a> {
+    u: Update,
+    same: Option<Cols>,
+    t: &'a NodeTerms<'a>,
+}
+
+impl<'a> GroupUpdate<'a> {
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn new(t: &'a NodeTerms<'a>) -> Self {
+        let u = Update {
+            h: _mm256_set1_ps(t.h),
+            ret: _mm256_set1_ps(t.retention),
+            neg_drag: _mm256_set1_ps(-t.air_drag),
+            wind: (
+                _mm256_set1_ps(t.wind.x),
+                _mm256_set1_ps(t.wind.y),
+                _mm256_set1_ps(t.wind.z),
+            ),
+        };
+        // One force for every node (gravity times the mass they share): made once.
+        let same = match t.fconst {
+            ConstForces::Gravity {
+                g,
+                mass: PerNode::Same { value, .. },
+            } => Some(gravity8(g, _mm256_set1_ps(*value))),
+            _ => None,
+        };
+        Self { u, same, t }
+    }
+
+    /// Integrates nodes i..i + 8 — positions and velocities `x`, `v` as columns, their
+    /// rows `xr`, `vr` — under their springs' force `springs`; returns their non-finite
+    /// probe ([`nonfinite`]).
+    ///
+    /// # Safety
+    /// The CPU has AVX2 (this is called from the kernels only; not an AVX2 function
+    /// itself, so that it can be always inlined into them).
+    #[inline(always)]
+    pub(super) unsafe fn apply(
+        &self,
+        i: usize,
+        springs: Cols,
+        (x, v): (Cols, Cols),
+        (xr, vr): (&mut [Vec3A], &mut [Vec3A]),
+    ) -> __m256 {
+        // SAFETY: AVX2 (the caller's promise); eight f32 (the slice's length is checked).
+        unsafe {
+            let fc = match self.same {
+                Some(fc) => fc,
+                None => constant8(self.t.fconst, i),
+            };
+            let w = _mm256_loadu_ps(self.t.inv_mass[i..i + LANES].as_ptr());
+            let (xn, vn) = self.u.apply(springs, fc, w, (x, v));
+            store8(xr, xn);
+            store8(vr, vn);
+            nonfinite(xn, vn)
+        }
+    }
 }
 
 /// The update's constants, broadcast.
@@ -222,22 +346,26 @@ impl ARuns {
 /// k mod R, each from +0 in row order), combined as (A₀ + A₁) + (A₂ + A₃) or A₀ + A₁.
 ///
 /// # Safety
-/// Every entry is the f32 offset of a row of the buffer at `sfp`.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn sum_rows<const R: usize>(sfp: *const f32, rows: &[[u32; LANES]]) -> Cols {
-    let part = |r: usize| {
+/// The CPU has AVX2, and every entry is the f32 offset of a row of the buffer at `sfp`.
+/// (Not an AVX2 function itself, so that it can be always inlined into the kernels: left
+/// to the compiler, it is called, and the string's step takes 9% more instructions.)
+#[inline(always)]
+pub(super) unsafe fn sum_rows<const R: usize>(sfp: *const f32, rows: &[[u32; LANES]]) -> Cols {
+    // SAFETY: the caller's promise.
+    let part = |r: usize| unsafe {
         let mut acc = zero3();
         for e in rows.iter().skip(r).step_by(R) {
-            // SAFETY: the caller's promise.
-            acc = add(acc, unsafe { gather(sfp, e) });
+            acc = add(acc, gather(sfp, e));
         }
         acc
     };
-    if R == 4 {
-        add(add(part(0), part(1)), add(part(2), part(3)))
-    } else {
-        add(part(0), part(1))
+    // SAFETY: AVX2 (the caller's promise).
+    unsafe {
+        if R == 4 {
+            add(add(part(0), part(1)), add(part(2), part(3)))
+        } else {
+            add(part(0), part(1))
+        }
     }
 }
 
@@ -323,14 +451,14 @@ fn nonfinite(x: Cols, v: Cols) -> __m256 {
 
 #[inline]
 #[target_feature(enable = "avx2")]
-fn zero3() -> Cols {
+pub(super) fn zero3() -> Cols {
     let z = _mm256_setzero_ps();
     (z, z, z)
 }
 
 #[inline]
 #[target_feature(enable = "avx2")]
-fn add(a: Cols, b: Cols) -> Cols {
+pub(super) fn add(a: Cols, b: Cols) -> Cols {
     (
         _mm256_add_ps(a.0, b.0),
         _mm256_add_ps(a.1, b.1),

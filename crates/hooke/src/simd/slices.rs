@@ -2,6 +2,8 @@
 
 use std::ops::Range;
 
+use crate::layout::end_lists::EndLists;
+use crate::node_update::NodeTerms;
 use crate::real::{Real, Vec3};
 
 /// Classes of stiffness and axial damping a table holds: the lanes of one AVX2 register
@@ -68,6 +70,50 @@ pub(crate) struct StencilRun<'a> {
     pub tables: (&'a [Real; CLASSES], &'a [Real; CLASSES]),
     /// The rest lengths of its positions, in kernel order \[m].
     pub rest: &'a [Real],
+}
+
+/// Where a run's forces go: position q of the run is row `lo.1 + q` of the buffer for
+/// q < `lo.0`, else row `hi + (q − lo.0)` (the sweep's ring may wrap once in a run).
+#[derive(Clone, Copy)]
+#[cfg_attr(feature = "f64", allow(dead_code))]
+pub(crate) struct RunRows {
+    /// The positions before the wrap, and the row of the first.
+    pub lo: (usize, usize),
+    /// The row of the first position after it.
+    pub hi: usize,
+}
+
+/// The positions and velocities of a run of nodes starting at node `base`, to update:
+/// node i is `x[i − base]`.
+#[cfg_attr(feature = "f64", allow(dead_code))]
+pub(crate) struct NodeWindowMut<'a> {
+    /// Positions \[m].
+    pub x: &'a mut [Vec3],
+    /// Velocities \[m/s].
+    pub v: &'a mut [Vec3],
+    /// The first node of the window.
+    pub base: usize,
+}
+
+impl NodeWindowMut<'_> {
+    /// The window, to read.
+    #[cfg_attr(feature = "f64", allow(dead_code))]
+    pub(crate) fn shared(&self) -> NodeWindow<'_> {
+        NodeWindow {
+            x: self.x,
+            v: self.v,
+            base: self.base,
+        }
+    }
+}
+
+/// The nodes the stencil kernel integrates as it computes their springs: their window,
+/// the end lists that give their b-rows, and the terms of the update.
+#[cfg_attr(feature = "f64", allow(dead_code))]
+pub(crate) struct RunNodes<'a> {
+    pub window: NodeWindowMut<'a>,
+    pub ends: &'a EndLists,
+    pub terms: &'a NodeTerms<'a>,
 }
 
 /// The positions and velocities of a run of nodes starting at node `base`: node i is

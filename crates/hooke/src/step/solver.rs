@@ -34,6 +34,14 @@ pub(crate) trait Solver: std::fmt::Debug + Send + Sync {
     /// what depends on them. Caches that check themselves (a factorisation) may stay.
     fn compile(&mut self, _model: &Model, _springs: &Springs, _h: Real) {}
 
+    /// Drops what it keeps from step to step that a later step's bits depend on and that
+    /// a run resumed from a checkpoint starts without (backward Euler's multigrid
+    /// hierarchy, which preconditioner `auto` has settled on, the node pairs its direct
+    /// solver's pattern was widened by): after this, it goes on as a solver made afresh
+    /// for the same state would. Caches whose contents do not depend on when they were
+    /// made (a factorisation of the same matrix) may stay.
+    fn start_over(&mut self) {}
+
     /// Factorisations made so far: (symbolic analyses, numeric factorisations).
     fn factorizations(&self) -> (u64, u64) {
         (0, 0)

@@ -28,23 +28,61 @@ fn rows_hold_each_nodes_ends_in_order_then_the_pad() {
             assert_eq!(e, EndLists::default());
             return;
         }
+        assert_eq!(e.groups.len(), 2);
         check_rows(&e, &l);
+        // Node 0 is end a of four springs (to 1, 3, 9, 12): group 0's a-rows are four.
+        assert_eq!(e.groups[0].wa, 4);
     }
 }
 
-/// Every group's rows, stored or made, hold each node's a-run and b-list in order, padded.
+/// A 48×48 cloth with bend springs: its interior groups keep one strided row for their
+/// six b-rows, whether the a-rows are made or stored, and every row reads as the lists
+/// give it; a string has no strided group.
+#[test]
+fn a_grids_interior_b_rows_are_strided() {
+    let scene = crate::builders::build(
+        "cloth",
+        &[
+            ("width".into(), "48".into()),
+            ("height".into(), "48".into()),
+        ],
+    )
+    .unwrap();
+    let n = scene.model.nodes.len();
+    let l = SpringLayout::new(n, &scene.model.springs);
+    if !cfg!(all(not(feature = "f64"), target_arch = "x86_64")) {
+        return;
+    }
+    for made_a in [false, true] {
+        let e = EndLists::new(n, &l, (Rows::Positions, made_a), l.len() as u32);
+        check_rows(&e, &l);
+        let strided = e.strided.iter().filter(|&&s| s).count();
+        // Six groups a row: every row's first and last have other lists (no spring from
+        // the row before, none across the row's end), and the first two rows' fewer
+        // b-springs; the rest are strided.
+        assert!(strided >= 4 * 46, "{strided} of {} strided", e.groups.len());
+        assert!(e.any_strided);
+    }
+    let string = crate::builders::build("string", &[("nodes".into(), "1000".into())]).unwrap();
+    let n = string.model.nodes.len();
+    let l = SpringLayout::new(n, &string.model.springs);
+    let e = EndLists::new(n, &l, (Rows::Positions, false), l.len() as u32);
+    check_rows(&e, &l);
+    assert!(!e.groups.is_empty() && !e.any_strided);
+}
+
+/// Every group's rows, stored, made or strided, hold each node's a-run and b-list in
+/// order, padded.
 fn check_rows(e: &EndLists, l: &SpringLayout) {
-    assert_eq!(e.groups.len(), 2);
     assert_eq!(e.pad, 4 * l.len() as u32);
     for (g, gr) in e.groups.iter().enumerate() {
         let (wa, wb) = (gr.wa as usize, gr.wb as usize);
         let stored = if e.made_a { 0 } else { wa };
-        let rows = &e.at[gr.start as usize..][..stored + wb];
-        let (a_rows, b_rows) = rows.split_at(stored);
         let a_rows: Vec<[u32; LANES]> = match e.made_a {
             true => (0..wa).map(|k| e.a_row(&l.a_start, g, k)).collect(),
-            false => a_rows.to_vec(),
+            false => e.at[gr.start as usize..][..stored].to_vec(),
         };
+        let b_rows: Vec<[u32; LANES]> = (0..wb).map(|k| e.b_row(g, k)).collect();
         for j in 0..LANES {
             let i = LANES * g + j;
             let padded = |p: &[u32], w: usize| {
@@ -56,11 +94,9 @@ fn check_rows(e: &EndLists, l: &SpringLayout) {
             let b = &l.b_pos[l.b_start[i] as usize..l.b_start[i + 1] as usize];
             let lane = |rows: &[[u32; LANES]]| rows.iter().map(|r| r[j]).collect::<Vec<_>>();
             assert_eq!(lane(&a_rows), padded(&a, wa), "node {i}, a-run");
-            assert_eq!(lane(b_rows), padded(b, wb), "node {i}, b-list");
+            assert_eq!(lane(&b_rows), padded(b, wb), "node {i}, b-list");
         }
     }
-    // Node 0 is end a of four springs (to 1, 3, 9, 12): group 0's a-rows are four.
-    assert_eq!(e.groups[0].wa, 4);
 }
 
 /// A hub (node 0 joined to 200 others) would pad its group to 200 rows: no table, and

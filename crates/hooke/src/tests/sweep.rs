@@ -359,6 +359,27 @@ fn sweep_with_rings_takes_the_two_pass_step_bit_for_bit() {
     assert_eq!(plan.slots, None);
 }
 
+/// The stencil kernel integrates most of a grid's nodes as it computes their springs
+/// (the sweep's fused runs: whole groups of eight of one pattern), so the bit-for-bit
+/// tests above with a stencil test that path.
+#[test]
+fn most_of_a_grid_is_integrated_by_the_stencil_kernel() {
+    let c = case_sized(129, Some(63), false);
+    let n = c.x.len();
+    let layout = SpringLayout::new(n, &c.springs);
+    let classes = c.co.classes.as_ref().expect("three classes");
+    let st = Stencil::new(n, &layout, &classes.index).expect("a grid's stencil");
+    let runs: Vec<_> = crate::solvers::explicit::sweep::fused_runs(&st, 0..n).collect();
+    let fused: usize = runs.iter().map(|r| r.nodes.len()).sum();
+    assert!(fused * 10 > 8 * n, "{fused} of {n} nodes");
+    assert!(
+        runs.iter()
+            .all(|r| r.nodes.start % 8 == 0 && r.nodes.len() % 8 == 0)
+    );
+    // The interior's six springs a node (the kernel's specialised length) and another.
+    assert!(runs.iter().any(|r| r.len == 6) && runs.iter().any(|r| r.len != 6));
+}
+
 /// The same bits on 1 and 3 threads, with many segments.
 #[test]
 fn sweep_is_the_same_on_any_thread_count() {

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod crossings;
+pub mod fold;
 pub mod gradcheck;
 
 use hooke::{Scene, builders};

@@ -35,12 +35,12 @@ use std::ops::Range;
 use crate::forces::{NodeWindow, SpringCoeffs, drag_force, spring_range, sum_by, sum_run, sum_seq};
 use crate::layout::SpringLayout;
 use crate::node_update::NodeTerms;
-use crate::real::{Vec3, nonfinite_probe};
-use crate::simd::StencilRun;
+use crate::real::{Real, Vec3, nonfinite_probe};
+use crate::simd::{CLASSES, NodeWindowMut, RunNodes, RunRows, StencilRun};
 use crate::{par, simd};
 
 use crate::layout::end_lists::EndLists;
-use crate::layout::stencil::Stencil;
+use crate::layout::stencil::{Run, Stencil};
 use crate::layout::sweep_plan::{BLOCK_NODES, GROUP, SweepPlan};
 use crate::layout::sweep_slots::{Shared, frontier};
 
@@ -155,15 +155,21 @@ fn segment<const ISO: bool, const ROPE: bool>(
             v: vs,
             base: s0,
         };
-        match s.stencil {
-            Some(st) => {
-                let upto = i1.min(s.plan.zone[k] as usize);
+        let upto = i1.min(s.plan.zone[k] as usize);
+        // Runs of the stencil's patterns computed and integrated together.
+        let fused = s.stencil.filter(|_| !ISO && !ROPE && next < upto);
+        match (fused, s.stencil) {
+            (Some(st), _) => {
+                power += fused_springs::<ISO, ROPE>(s, st, (k, next..upto), w, sf);
+                next = upto;
+            }
+            (None, Some(st)) => {
                 if next < upto {
                     power += stencil_nodes::<ISO, ROPE>(s, st, (k, next..upto), w, sf);
                     next = upto;
                 }
             }
-            None => power += body_springs::<ISO, ROPE>(s, k, done..end, w, sf),
+            (None, None) => power += body_springs::<ISO, ROPE>(s, k, done..end, w, sf),
         }
         done = end;
         let seg = SegmentNodes {
@@ -171,7 +177,13 @@ fn segment<const ISO: bool, const ROPE: bool>(
             v: vs,
             first: s0,
         };
-        probe += integrate(s, t, seg, i0..i1, sf);
+        match fused {
+            Some(st) => {
+                let (p, pr) = fused_nodes(s, (st, t), k, (seg, i0..i1), sf);
+                (power, probe) = (power + p, probe + pr);
+            }
+            None => probe += integrate(s, t, seg, i0..i1, sf),
+        }
         i0 = i1;
     }
     (power, probe == Vec3::ZERO)
@@ -232,13 +244,7 @@ fn stencil_nodes<const ISO: bool, const ROPE: bool>(
             continue;
         }
         let r = positions(groups.clone());
-        let kernel_run = StencilRun {
-            nodes: groups.clone(),
-            reach: &st.reach[run.first..][..run.len],
-            class: &st.class[run.first..][..run.len],
-            tables,
-            rest: &s.layout.rest[r.clone()],
-        };
+        let kernel_run = stencil_run(s, st, (&run, groups.clone()), tables);
         let [(lo, at_lo), (hi, at_hi)] = body_rows(s, k, r.clone());
         // SAFETY: the slots of the segment's body are this task's, and the two runs'
         // slots are distinct.
@@ -260,6 +266,130 @@ fn stencil_nodes<const ISO: bool, const ROPE: bool>(
     power
 }
 
+/// The stencil kernel's view of `groups` (whole groups of eight) of `run`: its pattern,
+/// its classes' coefficient tables and its springs' rest lengths.
+fn stencil_run<'a>(
+    s: SweepSprings<'a>,
+    st: &'a Stencil,
+    (run, groups): (&Run, Range<usize>),
+    tables: (&'a [Real; CLASSES], &'a [Real; CLASSES]),
+) -> StencilRun<'a> {
+    let a_start = &s.layout.a_start;
+    let r = a_start[groups.start] as usize..a_start[groups.end] as usize;
+    StencilRun {
+        nodes: groups,
+        reach: &st.reach[run.first..][..run.len],
+        class: &st.class[run.first..][..run.len],
+        tables,
+        rest: &s.layout.rest[r],
+    }
+}
+
+/// The runs among `nodes` that the stencil kernel integrates as it computes their
+/// springs: their whole groups of eight of the end lists (aligned to eight).
+pub(crate) fn fused_runs(st: &Stencil, nodes: Range<usize>) -> impl Iterator<Item = Run> + '_ {
+    st.runs(nodes).filter_map(|run| {
+        let groups = run.nodes.start.next_multiple_of(GROUP)..run.nodes.end / GROUP * GROUP;
+        (groups.start < groups.end).then_some(Run {
+            nodes: groups,
+            ..run
+        })
+    })
+}
+
+/// Computes the springs of `nodes` of segment `k`'s body but those of [`fused_runs`]
+/// (computed as they are integrated), as [`stencil_nodes`] does; their damping power.
+fn fused_springs<const ISO: bool, const ROPE: bool>(
+    s: SweepSprings,
+    st: &Stencil,
+    (k, nodes): (usize, Range<usize>),
+    w: NodeWindow,
+    sf: Shared,
+) -> f64 {
+    let mut power = 0.0;
+    let mut from = nodes.start;
+    for run in fused_runs(st, nodes.clone()) {
+        if from < run.nodes.start {
+            power += stencil_nodes::<ISO, ROPE>(s, st, (k, from..run.nodes.start), w, sf);
+        }
+        from = run.nodes.end;
+    }
+    if from < nodes.end {
+        power += stencil_nodes::<ISO, ROPE>(s, st, (k, from..nodes.end), w, sf);
+    }
+    power
+}
+
+/// Integrates `nodes` of segment `k` in order, the runs of [`fused_runs`] (below the
+/// zone) computing their springs as they go and the rest as [`integrate`] does, every
+/// other spring on them being in `sf`; the fused runs' damping power and the nodes'
+/// non-finite probe.
+fn fused_nodes(
+    s: SweepSprings,
+    (st, t): (&Stencil, NodeTerms),
+    k: usize,
+    (seg, nodes): (SegmentNodes, Range<usize>),
+    sf: Shared,
+) -> (f64, Vec3) {
+    let upto = nodes.end.min(s.plan.zone[k] as usize);
+    let (mut power, mut probe) = (0.0, Vec3::ZERO);
+    let mut at = nodes.start;
+    let mut seg = seg;
+    for run in fused_runs(st, nodes.start..upto) {
+        probe += integrate(s, t, seg.reborrow(), at..run.nodes.start, sf);
+        let (p, finite) = fused_run(s, (&run, t), (k, seg.reborrow()), sf);
+        power += p;
+        probe += if finite { Vec3::ZERO } else { Vec3::NAN };
+        at = run.nodes.end;
+    }
+    probe += integrate(s, t, seg, at..nodes.end, sf);
+    (power, probe)
+}
+
+/// Computes the springs of `run`'s nodes (whole groups of eight of one pattern) and
+/// integrates the nodes; the damping power and whether they stayed finite.
+fn fused_run(
+    s: SweepSprings,
+    (run, t): (&Run, NodeTerms),
+    (k, seg): (usize, SegmentNodes),
+    sf: Shared,
+) -> (f64, bool) {
+    let st = s.stencil.expect("fused runs come from the stencil");
+    let a_start = &s.layout.a_start;
+    let r = a_start[run.nodes.start] as usize..a_start[run.nodes.end] as usize;
+    let tables = (s.co.classes.as_ref()).map(|c| (&c.k, &c.c_axial));
+    let [(lo, at_lo), (_, at_hi)] = body_rows(s, k, r.clone());
+    let done = tables.and_then(|tables| {
+        let kernel_run = stencil_run(s, st, (run, run.nodes.clone()), tables);
+        let (x, v, base) = (&mut *seg.x, &mut *seg.v, seg.first);
+        let rows = RunRows {
+            lo: (lo.len(), at_lo),
+            hi: at_hi,
+        };
+        // SAFETY: the run's rows are this task's slots; every spring reaching its nodes
+        // from below is computed (before its block, or in it by `fused_springs`), and no
+        // task writes those rows while this one reads them.
+        unsafe {
+            let nodes = RunNodes {
+                window: NodeWindowMut { x, v, base },
+                ends: s.ends,
+                terms: &t,
+            };
+            simd::stencil_update(&kernel_run, nodes, sf.raw(), rows)
+        }
+    });
+    done.unwrap_or_else(|| {
+        let w = NodeWindow {
+            x: seg.x,
+            v: seg.v,
+            base: seg.first,
+        };
+        let power = body_springs::<false, false>(s, k, r, w, sf);
+        let probe = integrate(s, t, seg, run.nodes.clone(), sf);
+        (power, probe == Vec3::ZERO)
+    })
+}
+
 /// A segment's nodes as one task owns them: node i is `x[i − first]`, `v[i − first]`.
 struct SegmentNodes<'a> {
     /// Positions \[m].
@@ -268,6 +398,17 @@ struct SegmentNodes<'a> {
     v: &'a mut [Vec3],
     /// The segment's first node.
     first: usize,
+}
+
+impl SegmentNodes<'_> {
+    /// The same nodes, for a call that gives them back.
+    fn reborrow(&mut self) -> SegmentNodes<'_> {
+        SegmentNodes {
+            x: self.x,
+            v: self.v,
+            first: self.first,
+        }
+    }
 }
 
 /// Integrates `nodes` of the segment `seg`, every spring on them being in `sf`: f = (Σ a-range − Σ
@@ -293,7 +434,10 @@ fn integrate(
         simd::nodes_from(
             (s.ends, &layout.a_start),
             nodes.start,
-            sf.raw(),
+            {
+                let (rows, len) = sf.raw();
+                (rows.cast_const(), len)
+            },
             &t,
             (xs, vs),
         )

@@ -145,6 +145,12 @@ impl Solver for FastMassSpring {
         self.coeffs = None;
     }
 
+    fn start_over(&mut self) {
+        // Its own factor of Q and the columns of Q⁻¹ are the same bits whenever made; the
+        // Newton steps' solver keeps what is not.
+        self.newton.start_over();
+    }
+
     fn handles_surfaces(&self) -> bool {
         self.touched
     }

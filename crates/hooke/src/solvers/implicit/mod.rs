@@ -75,6 +75,12 @@ impl Solver for Implicit {
         self.ws = None;
     }
 
+    fn start_over(&mut self) {
+        if let Some(iws) = &mut self.ws {
+            iws.start_over();
+        }
+    }
+
     fn factorizations(&self) -> (u64, u64) {
         self.ws.as_ref().map_or((0, 0), ImplicitWs::factorizations)
     }

@@ -68,6 +68,17 @@ impl ImplicitWs {
         }
     }
 
+    /// Forgets what a later solve's bits depend on and a workspace made afresh lacks: the
+    /// multigrid hierarchy, where `auto` stands, and the pattern widened by node pairs of
+    /// earlier steps (whose analysis orders the factorisation). The pattern, the
+    /// coefficients and the analyses of A's own pattern are the same whenever made.
+    pub(crate) fn start_over(&mut self) {
+        self.multigrid = KeptMultigrid::default();
+        self.auto = Auto::Jacobi;
+        self.coupled = None;
+        self.factored = false;
+    }
+
     /// Symbolic analyses and numeric factorisations done by the direct solver.
     pub(crate) fn factorizations(&self) -> (u64, u64) {
         let own = (self.direct.as_ref())
