@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use crate::shell::{cargo, have, root, target};
+use crate::shell::{cargo, have, root, since_start, target};
 
 /// The fuzz targets, as `fuzz/Cargo.toml` names them.
 pub const TARGETS: [&str; 6] = [
@@ -44,6 +44,9 @@ pub fn fuzz(seconds: u64, targets: &[&str]) -> bool {
         return false;
     }
     if !have("cargo-fuzz") && !cargo(&["install", "cargo-fuzz", "--locked"]) {
+        return false;
+    }
+    if !build(&chosen) {
         return false;
     }
     let stats: Vec<Stats> = chosen.iter().map(|t| run_target(t, seconds)).collect();
@@ -84,6 +87,35 @@ fn fuzz_command() -> Command {
     cmd.env("CARGO_TARGET_DIR", target().join(folder))
         .arg("fuzz");
     cmd
+}
+
+/// Builds the chosen targets first, cargo's progress on the terminal (the runs' output is
+/// read for their figures), all six in one build when all are chosen. cargo-fuzz's own
+/// settings (release, one codegen unit a crate, ASan) built faster here than 16 codegen
+/// units or `--dev` at opt-level 1 (6.6 against 8 minutes cold, 2 cores, 2026-12-01).
+fn build(chosen: &[&str]) -> bool {
+    let all = chosen.len() == TARGETS.len();
+    let targets: Vec<Option<&str>> = if all {
+        vec![None]
+    } else {
+        chosen.iter().map(|t| Some(*t)).collect()
+    };
+    targets.into_iter().all(|t| {
+        let mut cmd = fuzz_command();
+        cmd.current_dir(root().join("fuzz")).arg("build").args(t);
+        eprintln!(
+            "\n==> [{}] cargo fuzz build {}",
+            since_start(),
+            t.unwrap_or("(every target)")
+        );
+        let ok = cmd.status().is_ok_and(|s| s.success());
+        eprintln!(
+            "<== [{}] cargo fuzz build: {}",
+            since_start(),
+            if ok { "built" } else { "FAILED" }
+        );
+        ok
+    })
 }
 
 /// Runs one target; its output goes to the terminal and is read for the final figures.

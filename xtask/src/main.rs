@@ -123,9 +123,10 @@ fn studio() -> bool {
     }
 }
 
-/// What the tests need installed first (only what `--quick` runs when `quick`); then every
-/// workspace test in f32, the core's in f64, and the Python package's; then, unless
-/// `quick`, the studio's browser and window tests.
+/// What the tests need installed first (only what `--quick` runs when `quick`; the Python
+/// packages download beside the Rust build); then every workspace test in f32, the core's
+/// in f64, and the Python package's; then, unless `quick`, the studio's browser and window
+/// tests.
 fn test(quick: bool) -> bool {
     let steps: [&[&str]; 2] = [
         &["--workspace"],
@@ -145,10 +146,11 @@ fn test(quick: bool) -> bool {
     ];
     // Mesa's device-select layer prints an XDG_RUNTIME_DIR error without a session.
     let env = [("NODEVICE_SELECT", "1")];
-    setup::install(quick)
-        && steps.iter().all(|s| side_by_side::cargo_test(s, &env))
-        && python()
-        && (quick || studio())
+    let Some(pending) = setup::install(quick) else {
+        return false;
+    };
+    let rust = steps.iter().all(|s| side_by_side::cargo_test(s, &env));
+    pending.wait() && rust && python() && (quick || studio())
 }
 
 const USAGE: &str = "usage: cargo xtask test [--quick]
@@ -192,7 +194,7 @@ fn main() -> ExitCode {
             test(true),
             "f32, the core in f64, Python; browser and window tests skipped",
         ),
-        ["setup"] => return exit(setup::install(false)),
+        ["setup"] => return exit(setup::install(false).is_some_and(setup::Pending::wait)),
         ["wheel"] => {
             let built = wheel::build("release");
             if let Some(w) = &built {
@@ -200,7 +202,9 @@ fn main() -> ExitCode {
             }
             return exit(built.is_some());
         }
-        ["setup", "--quick"] => return exit(setup::install(true)),
+        ["setup", "--quick"] => {
+            return exit(setup::install(true).is_some_and(setup::Pending::wait));
+        }
         ["soak", "--minutes", n, flags @ ..]
             if n.parse::<f64>().is_ok() && matches!(flags, [] | ["--test-profile"]) =>
         {

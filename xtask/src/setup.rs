@@ -14,6 +14,9 @@ enum Install {
     Apt(&'static [&'static str]),
     /// A step of our own, shown to the user as the command it runs.
     Step(&'static str, fn() -> bool),
+    /// A step of our own that runs on a thread beside what follows it (the Rust build):
+    /// its minutes are mostly downloads and unpacking, which leave the cores to cargo.
+    Beside(&'static str, fn() -> bool),
 }
 
 /// One thing some tests need.
@@ -130,33 +133,51 @@ const NEEDS: [Need; 12] = [
         why: "the Python package's tests",
         quick: true,
         present: python_deps_present,
-        install: Install::Step(
+        install: Install::Beside(
             "python3 -m venv target/py-venv && target/py-venv/bin/pip install <python/pyproject.toml's dependencies and test extras>",
             install_python_deps,
         ),
     },
 ];
 
+/// The steps still running beside the build ([`Install::Beside`]).
+#[must_use = "wait for the steps before the tests that need them"]
+pub struct Pending(Vec<(&'static Need, std::thread::JoinHandle<bool>)>);
+
+impl Pending {
+    /// Waits for every step; false, with the command to run by hand, when one failed.
+    pub fn wait(self) -> bool {
+        let mut ok = true;
+        for (n, handle) in self.0 {
+            if !handle.join().unwrap_or(false) {
+                cannot_install(n);
+                ok = false;
+            }
+        }
+        ok
+    }
+}
+
 /// Installs what the tests need (only what `--quick` runs when `quick`), saying what and
-/// why; false, with the command to run by hand, when something would not install.
-pub fn install(quick: bool) -> bool {
-    let missing: Vec<&Need> = NEEDS
+/// why; the steps that go on beside the build are returned, to be waited for. `None`, with
+/// the command to run by hand, when something would not install.
+pub fn install(quick: bool) -> Option<Pending> {
+    let missing: Vec<&'static Need> = NEEDS
         .iter()
         .filter(|n| (n.quick || !quick) && !(n.present)())
         .collect();
     if missing.is_empty() {
         eprintln!("every tool the tests need is here (cargo xtask setup)");
-        return true;
+        return Some(Pending(Vec::new()));
     }
     eprintln!("\nthe tests need tools this machine lacks; installing them:");
     for n in &missing {
         eprintln!("  - {}: for {} ({})", n.what, n.why, command_of(n));
     }
-    let packages: Vec<&str> = missing
-        .iter()
+    let packages: Vec<&str> = (missing.iter())
         .filter_map(|n| match n.install {
             Install::Apt(p) => Some(p),
-            Install::Step(..) => None,
+            _ => None,
         })
         .flatten()
         .copied()
@@ -167,27 +188,41 @@ pub fn install(quick: bool) -> bool {
             packages.join(" "),
             apt_command(&packages)
         );
-        return false;
+        return None;
     }
-    for n in &missing {
-        if let Install::Step(command, step) = n.install
-            && !step()
-        {
-            eprintln!(
-                "\ncould not install {} (for {}): run `{command}`, then cargo xtask test again",
-                n.what, n.why
-            );
-            return false;
+    let mut beside = Vec::new();
+    for &n in &missing {
+        match n.install {
+            Install::Beside(_, step) => beside.push((n, std::thread::spawn(step))),
+            Install::Step(_, step) if !step() => {
+                cannot_install(n);
+                // The steps beside are left to end with the process.
+                return None;
+            }
+            _ => {}
         }
     }
-    eprintln!("\ninstalled what the tests need");
-    true
+    if beside.is_empty() {
+        eprintln!("\ninstalled what the tests need");
+    } else {
+        eprintln!("\ninstalled what the tests need; the Python packages go on beside the build");
+    }
+    Some(Pending(beside))
+}
+
+fn cannot_install(n: &Need) {
+    eprintln!(
+        "\ncould not install {} (for {}): run `{}`, then cargo xtask test again",
+        n.what,
+        n.why,
+        command_of(n)
+    );
 }
 
 fn command_of(n: &Need) -> String {
     match n.install {
         Install::Apt(p) => apt_command(p),
-        Install::Step(command, _) => command.to_string(),
+        Install::Step(command, _) | Install::Beside(command, _) => command.to_string(),
     }
 }
 
