@@ -2,7 +2,10 @@
 //! libFuzzer) for N seconds each on its committed seed corpus (`fuzz/corpus/T`), keeping
 //! what it finds in `target/fuzz-corpus/T` and crashes in `fuzz/artifacts/T`; prints each
 //! target's executions and coverage. Installs cargo-fuzz the first time; builds with the
-//! nightly toolchain when rustup has one, else stable with `RUSTC_BOOTSTRAP=1`.
+//! nightly toolchain when rustup has one, else stable with `RUSTC_BOOTSTRAP=1`. The targets
+//! run side by side, one per core (each libFuzzer run is one process on one core).
+//! `cargo xtask fuzz --build [TARGET…]` only installs and builds (CI starts it, niced, beside
+//! the tests, so that the instrumented build takes the cores the tests leave idle).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -28,28 +31,44 @@ struct Stats {
     corpus: u64,
 }
 
-/// Runs `targets` (all when empty) for `seconds` each; false when one crashed or would
-/// not build.
-pub fn fuzz(seconds: u64, targets: &[&str]) -> bool {
-    let chosen: Vec<&str> = if targets.is_empty() {
-        TARGETS.to_vec()
-    } else {
-        targets.to_vec()
-    };
-    if let Some(t) = chosen.iter().find(|t| !TARGETS.contains(t)) {
+/// The chosen targets (all when `targets` is empty), or None (said why) when one is not a
+/// target.
+fn chosen<'a>(targets: &[&'a str]) -> Option<Vec<&'a str>> {
+    if let Some(t) = targets.iter().find(|t| !TARGETS.contains(t)) {
         eprintln!(
             "{t} is not a fuzz target; targets are {}",
             TARGETS.join(", ")
         );
+        return None;
+    }
+    Some(if targets.is_empty() {
+        TARGETS.to_vec()
+    } else {
+        targets.to_vec()
+    })
+}
+
+/// Installs cargo-fuzz if needed and builds `targets` (all when empty); false when one
+/// would not build.
+pub fn build_only(targets: &[&str]) -> bool {
+    chosen(targets).is_some_and(|chosen| install() && build(&chosen))
+}
+
+/// cargo-fuzz, installed the first time.
+fn install() -> bool {
+    have("cargo-fuzz") || cargo(&["install", "cargo-fuzz", "--locked"])
+}
+
+/// Runs `targets` (all when empty) for `seconds` each, one per core at a time; false when
+/// one crashed or would not build.
+pub fn fuzz(seconds: u64, targets: &[&str]) -> bool {
+    let Some(chosen) = chosen(targets) else {
+        return false;
+    };
+    if !install() || !build(&chosen) {
         return false;
     }
-    if !have("cargo-fuzz") && !cargo(&["install", "cargo-fuzz", "--locked"]) {
-        return false;
-    }
-    if !build(&chosen) {
-        return false;
-    }
-    let stats: Vec<Stats> = chosen.iter().map(|t| run_target(t, seconds)).collect();
+    let stats = run_side_by_side(&chosen, seconds);
     eprintln!(
         "\n{:<12} {:>12} {:>9} {:>8}  result",
         "target", "executions", "coverage", "corpus"
@@ -66,6 +85,35 @@ pub fn fuzz(seconds: u64, targets: &[&str]) -> bool {
         );
     }
     stats.iter().all(|s| s.ok)
+}
+
+/// Runs the targets in groups of as many as the machine has cores, each group's runs at
+/// once; the stats in the targets' order.
+fn run_side_by_side(chosen: &[&str], seconds: u64) -> Vec<Stats> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    chosen
+        .chunks(cores)
+        .flat_map(|group| {
+            std::thread::scope(|s| {
+                let runs: Vec<_> = group
+                    .iter()
+                    .map(|t| s.spawn(move || run_target(t, seconds)))
+                    .collect();
+                runs.into_iter()
+                    .zip(group)
+                    .map(|(run, t)| {
+                        run.join().unwrap_or_else(|_| Stats {
+                            target: t.to_string(),
+                            ok: false,
+                            execs: 0,
+                            coverage: 0,
+                            corpus: 0,
+                        })
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect()
 }
 
 /// The cargo command for the fuzzer — `cargo +nightly fuzz` when rustup has nightly,
@@ -118,7 +166,8 @@ fn build(chosen: &[&str]) -> bool {
     })
 }
 
-/// Runs one target; its output goes to the terminal and is read for the final figures.
+/// Runs one target; the tail of its output goes to the terminal when it ends (in one
+/// piece: runs overlap) and is read for the final figures.
 fn run_target(name: &str, seconds: u64) -> Stats {
     let fuzz_dir = root().join("fuzz");
     let work: PathBuf = target().join("fuzz-corpus").join(name);
@@ -126,7 +175,7 @@ fn run_target(name: &str, seconds: u64) -> Stats {
     for d in [&work, &artifacts] {
         let _ = std::fs::create_dir_all(d);
     }
-    eprintln!("\n==> fuzz {name} for {seconds} s");
+    eprintln!("==> [{}] fuzz {name} for {seconds} s", since_start());
     let mut cmd = fuzz_command();
     cmd.current_dir(&fuzz_dir)
         .args(["run", name])
@@ -150,9 +199,11 @@ fn run_target(name: &str, seconds: u64) -> Stats {
         Err(e) => (false, format!("cannot run cargo fuzz: {e}")),
     };
     let tail: Vec<&str> = text.lines().rev().take(40).collect();
+    let mut report = format!("\n<== [{}] fuzz {name}:\n", since_start());
     for line in tail.iter().rev() {
-        eprintln!("  {line}");
+        report += &format!("  {line}\n");
     }
+    eprint!("{report}");
     stats(name, ok, &text)
 }
 

@@ -172,9 +172,12 @@ const USAGE: &str = "usage: cargo xtask test [--quick]
                  high-water mark grows after warm-up. --test-profile builds it with the
                  tests' profile instead of release (no second build of the workspace)
   fuzz --seconds N [TARGET…]
-                 every fuzz target (or those named) for N seconds each: cargo-fuzz on the
-                 seed corpus in fuzz/corpus, crashes in fuzz/artifacts (installs cargo-fuzz
-                 the first time; nightly, or stable with RUSTC_BOOTSTRAP=1)
+                 every fuzz target (or those named) for N seconds each, one per core at a
+                 time: cargo-fuzz on the seed corpus in fuzz/corpus, crashes in
+                 fuzz/artifacts (installs cargo-fuzz the first time; nightly, or stable
+                 with RUSTC_BOOTSTRAP=1)
+  fuzz --build [TARGET…]
+                 only install cargo-fuzz and build the fuzz targets
   peers [--seconds S] [--rounds R] [--sizes 32,128,512]
                  hooke's explicit step beside NVIDIA Warp and Taichi on the CPU, same cloth,
                  same run, as ratios (installs the peers into target/peers-venv the first
@@ -210,6 +213,7 @@ fn main() -> ExitCode {
         {
             return exit(soak(n, !flags.is_empty()));
         }
+        ["fuzz", "--build", targets @ ..] => return exit(fuzz::build_only(targets)),
         ["fuzz", "--seconds", n, targets @ ..] if n.parse::<u64>().is_ok() => {
             return exit(fuzz::fuzz(n.parse().unwrap_or(0), targets));
         }
