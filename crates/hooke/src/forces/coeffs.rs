@@ -52,7 +52,8 @@ pub(crate) enum Form {
 impl SpringCoeffs {
     /// Compiles `springs` (the model's, or the values in effect) for step size `h` \[s], in
     /// `order` (kernel position → user index), or the user's order: the stiffness and axial
-    /// damping by class where the springs have at most eight distinct pairs.
+    /// damping by class where the springs have at most eight distinct pairs (the model's
+    /// class index shared where it can serve: [`CoefClasses::shared`]).
     pub(crate) fn compile_in(
         model: &Model,
         springs: &Springs,
@@ -61,7 +62,10 @@ impl SpringCoeffs {
         order: Option<&[u32]>,
     ) -> Self {
         let mut out = Self::compile_columns_in(model, springs, h, form, order);
-        out.classes = CoefClasses::of(&out.k, &out.c_axial);
+        let model_index = springs.classes.bytes().filter(|_| order.is_none());
+        out.classes = model_index
+            .and_then(|index| CoefClasses::shared(index, &out.k, &out.c_axial))
+            .or_else(|| CoefClasses::of(&out.k, &out.c_axial));
         if out.classes.is_some() {
             (out.k, out.c_axial) = (Vec::new(), Vec::new());
         }

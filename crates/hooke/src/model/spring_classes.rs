@@ -3,12 +3,14 @@
 //! per distinct set, each spring holding a small index into the table.
 //!
 //! A cloth, a jelly or a converted mesh has a handful of distinct sets (structural, shear
-//! and bend springs), so a spring's parameters take 2 B instead of 24; a scene whose springs
-//! all differ (a stiffness identified spring by spring) takes 4 B of index and one class a
-//! spring. The values are kept exactly (classes compare bit for bit), so nothing a user set
-//! changes.
+//! and bend springs), so a spring's parameters take 1 B instead of 24 (2 B past 256 classes);
+//! a scene whose springs all differ (a stiffness identified spring by spring) takes 4 B of
+//! index and one class a spring. The values are kept exactly (classes compare bit for bit),
+//! so nothing a user set changes. A byte index is shared (`Arc`) with the compiled
+//! coefficients where they are a function of the class (`forces/coef_classes.rs`).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::spring_kind::{DampingMode, SpringKind};
 use crate::real::Real;
@@ -43,11 +45,35 @@ impl SpringClass {
     }
 }
 
-/// Each spring's class index: 2 B while the table has at most 65 536 classes, else 4 B.
+/// Each spring's class index: 1 B while the table has at most 256 classes, 2 B up to
+/// 65 536, else 4 B.
 #[derive(Debug, Clone)]
 enum Index {
+    /// Shared with the compiled coefficients where they can read it (a writer clones it
+    /// first: `Arc::make_mut`).
+    Byte(Arc<Vec<u8>>),
     Narrow(Vec<u16>),
     Wide(Vec<u32>),
+}
+
+impl Index {
+    /// The index widened one size (a byte to 2 B, 2 B to 4 B).
+    fn widened(&self) -> Self {
+        match self {
+            Index::Byte(i) => Index::Narrow(i.iter().map(|&c| c as u16).collect()),
+            Index::Narrow(i) => Index::Wide(i.iter().map(|&c| c as u32).collect()),
+            Index::Wide(_) => self.clone(), // 4 B hold every class a Vec can index
+        }
+    }
+
+    /// The largest class this index can hold.
+    fn max(&self) -> u32 {
+        match self {
+            Index::Byte(_) => u8::MAX as u32,
+            Index::Narrow(_) => u16::MAX as u32,
+            Index::Wide(_) => u32::MAX,
+        }
+    }
 }
 
 /// The classes and each spring's index into them.
@@ -63,7 +89,7 @@ pub(crate) struct SpringClasses {
 impl Default for SpringClasses {
     fn default() -> Self {
         Self {
-            index: Index::Narrow(Vec::new()),
+            index: Index::Byte(Arc::default()),
             table: Vec::new(),
             find: None,
         }
@@ -82,7 +108,7 @@ impl SpringClasses {
     /// Room for `m` springs.
     pub(crate) fn with_capacity(m: usize) -> Self {
         Self {
-            index: Index::Narrow(Vec::with_capacity(m)),
+            index: Index::Byte(Arc::new(Vec::with_capacity(m))),
             ..Self::default()
         }
     }
@@ -91,6 +117,7 @@ impl SpringClasses {
     #[inline]
     pub(crate) fn of(&self, s: usize) -> &SpringClass {
         let c = match &self.index {
+            Index::Byte(i) => i[s] as usize,
             Index::Narrow(i) => i[s] as usize,
             Index::Wide(i) => i[s] as usize,
         };
@@ -100,6 +127,7 @@ impl SpringClasses {
     /// The number of springs.
     pub(crate) fn len(&self) -> usize {
         match &self.index {
+            Index::Byte(i) => i.len(),
             Index::Narrow(i) => i.len(),
             Index::Wide(i) => i.len(),
         }
@@ -114,6 +142,7 @@ impl SpringClasses {
     pub(crate) fn push(&mut self, class: SpringClass) {
         let c = self.class_index(class);
         match &mut self.index {
+            Index::Byte(i) => Arc::make_mut(i).push(c as u8),
             Index::Narrow(i) => i.push(c as u16),
             Index::Wide(i) => i.push(c),
         }
@@ -123,6 +152,7 @@ impl SpringClasses {
     pub(crate) fn set(&mut self, s: usize, class: SpringClass) {
         let c = self.class_index(class);
         match &mut self.index {
+            Index::Byte(i) => Arc::make_mut(i)[s] = c as u8,
             Index::Narrow(i) => i[s] = c as u16,
             Index::Wide(i) => i[s] = c,
         }
@@ -135,6 +165,7 @@ impl SpringClasses {
             v.retain(|_| *it.next().expect("one flag per spring"));
         }
         match &mut self.index {
+            Index::Byte(i) => filter(Arc::make_mut(i), keep),
             Index::Narrow(i) => filter(i, keep),
             Index::Wide(i) => filter(i, keep),
         }
@@ -146,7 +177,16 @@ impl SpringClasses {
         self.find = None;
     }
 
-    /// The index of `class` in the table, added if new (the index widened past 65 536).
+    /// Each spring's class as a byte, where the table has at most 256 classes.
+    pub(crate) fn bytes(&self) -> Option<&Arc<Vec<u8>>> {
+        match &self.index {
+            Index::Byte(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The index of `class` in the table, added if new (the index widened past 256 and
+    /// 65 536 classes).
     fn class_index(&mut self, class: SpringClass) -> u32 {
         let table = &self.table;
         let find = self.find.get_or_insert_with(|| {
@@ -159,10 +199,8 @@ impl SpringClasses {
         let c = self.table.len() as u32;
         self.table.push(class);
         find.insert(class.key(), c);
-        if let Index::Narrow(i) = &self.index
-            && c > u16::MAX as u32
-        {
-            self.index = Index::Wide(i.iter().map(|&c| c as u32).collect());
+        if c > self.index.max() {
+            self.index = self.index.widened();
         }
         c
     }
