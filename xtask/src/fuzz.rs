@@ -4,8 +4,7 @@
 //! target's executions and coverage. Installs cargo-fuzz the first time; builds with the
 //! nightly toolchain when rustup has one, else stable with `RUSTC_BOOTSTRAP=1`. The targets
 //! run side by side, one per core (each libFuzzer run is one process on one core).
-//! `cargo xtask fuzz --build [TARGET…]` only installs and builds (CI starts it, niced, beside
-//! the tests, so that the instrumented build takes the cores the tests leave idle).
+//! `cargo xtask fuzz --build [TARGET…]` only installs and builds.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -101,15 +100,7 @@ fn run_side_by_side(chosen: &[&str], seconds: u64) -> Vec<Stats> {
                     .collect();
                 runs.into_iter()
                     .zip(group)
-                    .map(|(run, t)| {
-                        run.join().unwrap_or_else(|_| Stats {
-                            target: t.to_string(),
-                            ok: false,
-                            execs: 0,
-                            coverage: 0,
-                            corpus: 0,
-                        })
-                    })
+                    .map(|(run, t)| run.join().unwrap_or_else(|_| stats(t, false, "")))
                     .collect::<Vec<_>>()
             })
         })

@@ -29,17 +29,10 @@ impl CoefClasses {
     /// have more than [`CLASSES`] distinct pairs (bit for bit: −0 and +0 differ).
     pub(crate) fn of(k: &[Real], c_axial: &[Real]) -> Option<Self> {
         let mut index = Vec::with_capacity(k.len());
-        let mut out = CoefClasses {
-            index: Arc::default(),
-            k: [0.0; CLASSES],
-            c_axial: [0.0; CLASSES],
-        };
+        let mut out = Self::empty();
         let mut used = 0;
         for (&ks, &cs) in k.iter().zip(c_axial) {
-            let same = |c: &usize| {
-                out.k[*c].to_bits() == ks.to_bits() && out.c_axial[*c].to_bits() == cs.to_bits()
-            };
-            let c = match (0..used).find(same) {
+            let c = match (0..used).find(|&c| out.holds(c, ks, cs)) {
                 Some(c) => c,
                 None if used < CLASSES => {
                     (out.k[used], out.c_axial[used]) = (ks, cs);
@@ -58,11 +51,8 @@ impl CoefClasses {
     /// each spring, same order), or `None` where the model's classes are more than
     /// [`CLASSES`] or a class's springs compile to more than one pair (bit for bit).
     pub(crate) fn shared(model_index: &Arc<Vec<u8>>, k: &[Real], c_axial: &[Real]) -> Option<Self> {
-        let mut out = CoefClasses {
-            index: Arc::clone(model_index),
-            k: [0.0; CLASSES],
-            c_axial: [0.0; CLASSES],
-        };
+        let mut out = Self::empty();
+        out.index = Arc::clone(model_index);
         let mut seen = [false; CLASSES];
         for ((&c, &ks), &cs) in model_index.iter().zip(k).zip(c_axial) {
             let c = c as usize;
@@ -71,12 +61,25 @@ impl CoefClasses {
             }
             if !seen[c] {
                 (seen[c], out.k[c], out.c_axial[c]) = (true, ks, cs);
-            } else if out.k[c].to_bits() != ks.to_bits() || out.c_axial[c].to_bits() != cs.to_bits()
-            {
+            } else if !out.holds(c, ks, cs) {
                 return None;
             }
         }
         Some(out)
+    }
+
+    /// No springs, every class's coefficients 0.
+    fn empty() -> Self {
+        CoefClasses {
+            index: Arc::default(),
+            k: [0.0; CLASSES],
+            c_axial: [0.0; CLASSES],
+        }
+    }
+
+    /// Whether class `c` has stiffness `k` and axial damping `c_axial`, bit for bit.
+    fn holds(&self, c: usize, k: Real, c_axial: Real) -> bool {
+        self.k[c].to_bits() == k.to_bits() && self.c_axial[c].to_bits() == c_axial.to_bits()
     }
 
     /// The stiffness of spring `p` [N/m].
