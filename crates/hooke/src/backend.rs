@@ -141,7 +141,7 @@ impl Simulation {
             compress: (0..co.len()).map(|p| co.compress(p)).collect(),
             a_start: layout.a_start.clone(),
             b_start: layout.b_start.clone(),
-            b_pos: layout.b_pos.clone(),
+            b_pos: layout.with_b_pos(<[u32]>::to_vec),
             tear_limits: ws.springs.tear_limits.clone(),
             muscles: (model.actuators.muscles.iter())
                 .zip(&ws.springs.muscle_rest)

@@ -28,7 +28,7 @@ use std::ops::Range;
 pub(crate) mod coef_classes;
 pub(crate) mod coeffs;
 
-use crate::layout::SpringLayout;
+use crate::layout::{BLists, SpringLayout};
 use crate::model::Adjacency;
 use crate::model::{Environment, FieldKind, Model};
 use crate::par;
@@ -293,6 +293,8 @@ pub(crate) fn drag_force(air_drag: Real, wind: Vec3, v: Vec3) -> Vec3 {
 pub(crate) struct NodeForces<'a> {
     /// The kernel layout (node ranges and b-lists).
     pub layout: &'a SpringLayout,
+    /// The b-lists of the nodes it is asked about (`SpringLayout::b_lists_for`).
+    pub b: BLists<'a>,
     /// Per-spring forces from [`spring_pass`], in layout order.
     pub sf: &'a [Vec3],
     /// Per-node constant forces (gravity and the fields).
@@ -313,6 +315,7 @@ impl<'a> NodeForces<'a> {
     ) -> Self {
         Self {
             layout,
+            b: layout.b_lists_for(0..layout.a_start.len() - 1),
             sf,
             fconst,
             air_drag: model.env.air_drag,
@@ -330,12 +333,12 @@ impl<'a> NodeForces<'a> {
         )
     }
 
-    /// [`Self::springs_at`] of the node whose a-range is `a[0]..a[1]` and whose b-list is
-    /// `b_pos[b[0]..b[1]]` (its offsets, for a loop that walks them in step with the nodes).
+    /// [`Self::springs_at`] of the node whose a-range is `a[0]..a[1]` and whose b-list is at
+    /// offsets `b[0]..b[1]` (`b_start`'s, for a loop that walks them in step with the nodes).
     #[inline(always)]
     pub(crate) fn springs_in(&self, a: [u32; 2], b: [u32; 2]) -> Vec3 {
         let own = &self.sf[a[0] as usize..a[1] as usize];
-        sum_run(own) - sum_at(self.sf, &self.layout.b_pos[b[0] as usize..b[1] as usize])
+        sum_run(own) - sum_at(self.sf, self.b.at(b))
     }
 
     /// Total force on node `i` with velocity `v` \[N]: springs, then constant forces, then drag.

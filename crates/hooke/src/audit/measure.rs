@@ -32,7 +32,7 @@ pub(crate) fn elastic_energy(c: Coef, stretch: f64) -> f64 {
 pub(crate) fn springs_at(layout: &SpringLayout, i: usize) -> (std::ops::Range<usize>, &[u32]) {
     let (a0, a1) = (layout.a_start[i] as usize, layout.a_start[i + 1] as usize);
     let (b0, b1) = (layout.b_start[i] as usize, layout.b_start[i + 1] as usize);
-    (a0..a1, &layout.b_pos[b0..b1])
+    (a0..a1, &layout.b_pos()[b0..b1])
 }
 
 /// The force of the spring at kernel position `p` on its end a at (x, v) \[N].

@@ -9,8 +9,8 @@
 //! (a scene past the cache) those rows are not stored: the kernel makes them from `a_start`
 //! and [`Rows`] ([`EndLists::a_row`]) — 4 B a spring less to keep and to stream, for a
 //! few integer operations a row, which a scene in the cache pays for (cloth 128×128 and
-//! jelly 16³ 7–8% slower made than read), so there they are stored. Its b-lists (`b_pos`)
-//! take `wb` rows after them. Entries are 4 × the row of the buffer that holds the
+//! jelly 16³ 7–8% slower made than read), so there they are stored. Its b-lists
+//! (`SpringLayout::b_pos`) take `wb` rows after them. Entries are 4 × the row of the buffer that holds the
 //! spring's force — offsets in f32, rows being four f32; the row is the spring's position,
 //! or its slot in the symplectic sweep's rings (`layout/sweep_slots.rs`) — and the pad is
 //! 4 × the buffer's zero row (after the m springs' forces, or after the slots). A sum that
@@ -23,8 +23,14 @@
 //! ([`EndLists::strided`]), from which the kernels load the row's eight at fixed steps.
 //! That is 28 B a b-row less to keep and to stream (3.3 B a spring on a cloth), and eight
 //! index loads a row fewer; the rows read are the same, so the sums keep their bits. A
-//! table with no strided group (a string, a jelly) is read by a kernel that never looks
-//! at the flags ([`EndLists::any_strided`]).
+//! table with no strided group is read by a kernel that never looks at the flags
+//! ([`EndLists::any_strided`]).
+//!
+//! Where the a-rows are stored, a group whose eight nodes are each end a of the same
+//! number of springs, `wa` (a grid's interior, a string's, a jelly's), stores none: lane
+//! j's k-th is position `a_start[8g] + wa·j + k`, rows `wa` apart from lane to lane
+//! ([`EndLists::a_strided`]), which the kernel loads at those steps — 4 B a spring less to
+//! keep and to stream, and no index to load; the same rows, so the same bits.
 //!
 //! The table is left empty (and the node pass stays scalar) where padding would more than
 //! double it, where 4 × the zero row does not fit in a u32, or where a node has more than
@@ -39,8 +45,8 @@ pub(crate) const LANES: usize = 8;
 /// One group's place in [`EndLists::at`] and its row counts (8 B: a byte a node).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Group {
-    /// Index of its first row in [`EndLists::at`] (its first b-row where the a-rows are
-    /// made).
+    /// Index of its first b-row in [`EndLists::at`]; its a-rows, where stored, are the
+    /// `wa` rows before it.
     pub start: u32,
     /// Rows of its a-runs.
     pub wa: u16,
@@ -96,7 +102,11 @@ pub(crate) struct EndLists {
     /// Per group, whether its b-rows are strided: one row stored, lane k the first entry
     /// of its k-th b-row, whose lane j is that plus 4 × [`STRIDE`] × j.
     pub strided: Vec<bool>,
-    /// Whether any group is strided (the kernel for a table without reads no flag).
+    /// Per group, whether its a-rows are strided and not stored (where the others are):
+    /// lane j's k-th entry is 4 × (`a_start[8g]` + wa·j + k).
+    pub a_strided: Vec<bool>,
+    /// Whether any group's a- or b-rows are strided (the kernel for a table without reads
+    /// no flag).
     pub any_strided: bool,
 }
 
@@ -146,31 +156,39 @@ impl EndLists {
             made_a,
             rows: Rows::Positions,
             strided: Vec::with_capacity(groups),
+            a_strided: Vec::with_capacity(groups),
             any_strided: false,
         };
-        for g in 0..groups {
-            let (wa, wb) = (width(a, g).unwrap_or(0), width(b, g).unwrap_or(0));
-            out.groups.push(Group {
-                start: out.at.len() as u32,
-                wa: wa as u16,
-                wb: wb as u16,
-            });
-            let nodes = LANES * g..LANES * (g + 1);
-            let a_run = |i: usize, k: usize| (k < count(a, i)).then(|| row(a[i] + k as u32));
-            let b_list = |i: usize, k: usize| {
-                (k < count(b, i)).then(|| row(layout.b_pos[b[i] as usize + k]))
-            };
-            for k in (0..wa).filter(|_| !made_a) {
-                out.push_row(nodes.clone(), |i| a_run(i, k));
+        // (Only where rows are positions: a ring's slots are made, never stored.)
+        let positions = matches!(rows, Rows::Positions);
+        let uniform = |g: usize, wa: usize| (0..LANES).all(|j| count(a, LANES * g + j) == wa);
+        // (Every node's b-list, for this call: the layout keeps only the last few.)
+        layout.with_b_pos(|b_pos| {
+            for g in 0..groups {
+                let (wa, wb) = (width(a, g).unwrap_or(0), width(b, g).unwrap_or(0));
+                let a_strided = !made_a && positions && wa > 0 && uniform(g, wa);
+                let nodes = LANES * g..LANES * (g + 1);
+                let a_run = |i: usize, k: usize| (k < count(a, i)).then(|| row(a[i] + k as u32));
+                let b_list =
+                    |i: usize, k: usize| (k < count(b, i)).then(|| row(b_pos[b[i] as usize + k]));
+                for k in (0..wa).filter(|_| !made_a && !a_strided) {
+                    out.push_row(nodes.clone(), |i| a_run(i, k));
+                }
+                let b_from = out.at.len();
+                out.groups.push(Group {
+                    start: b_from as u32,
+                    wa: wa as u16,
+                    wb: wb as u16,
+                });
+                out.a_strided.push(a_strided);
+                for k in 0..wb {
+                    out.push_row(nodes.clone(), |i| b_list(i, k));
+                }
+                let strided = out.stride_rows(b_from);
+                out.strided.push(strided);
             }
-            let b_from = out.at.len();
-            for k in 0..wb {
-                out.push_row(nodes.clone(), |i| b_list(i, k));
-            }
-            let strided = out.stride_rows(b_from);
-            out.strided.push(strided);
-        }
-        out.any_strided = out.strided.contains(&true);
+        });
+        out.any_strided = out.strided.contains(&true) || out.a_strided.contains(&true);
         out.rows = rows;
         out.at.shrink_to_fit(); // (reserved for every b-row; strided groups keep one)
         out
@@ -189,6 +207,18 @@ impl EndLists {
                 false => self.pad,
             }
         })
+    }
+
+    /// Group g's a-row k as stored or strided (where the a-rows are not made; its
+    /// reference, for the tests).
+    #[cfg(test)]
+    pub(crate) fn stored_a_row(&self, a_start: &[u32], g: usize, k: usize) -> [u32; LANES] {
+        let gr = self.groups[g];
+        let (a0, wa) = (a_start[LANES * g], gr.wa as u32);
+        match self.a_strided[g] {
+            true => std::array::from_fn(|j| 4 * (a0 + wa * j as u32 + k as u32)),
+            false => self.at[gr.start as usize - wa as usize + k],
+        }
     }
 
     /// Replaces the rows from `from` (a group's b-rows, the last rows) by one of their
@@ -214,9 +244,7 @@ impl EndLists {
     /// Group g's b-row k, stored or strided (its reference, for the tests).
     #[cfg(test)]
     pub(crate) fn b_row(&self, g: usize, k: usize) -> [u32; LANES] {
-        let gr = self.groups[g];
-        let wa = if self.made_a { 0 } else { gr.wa as usize };
-        let from = gr.start as usize + wa;
+        let from = self.groups[g].start as usize;
         match self.strided[g] {
             true => std::array::from_fn(|j| self.at[from][k] + 4 * STRIDE * j as u32),
             false => self.at[from + k],

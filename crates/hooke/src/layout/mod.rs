@@ -9,14 +9,22 @@
 //! The spring pass writes each spring's force (on its end a) once, contiguously, in this
 //! order. Because the order is sorted by `a`, the springs where node i is end a occupy one
 //! contiguous range `a_start[i]..a_start[i+1]`, which the node pass sums without an index;
-//! only the springs where node i is end b need a list of positions (`b_pos`). Within a
-//! range the springs go by `b`, so those that reach furthest come last. The user's spring
+//! only the springs where node i is end b need a list of positions (the b-lists). Within a
+//! range the springs go by `b`, so those that reach furthest come last.
+//!
+//! The b-lists of every node (4 B a spring) are built on first use ([`SpringLayout::b_pos`]):
+//! symplectic Euler's SIMD node pass reads them from its end lists (`end_lists.rs`) for
+//! every whole group of eight nodes, and the layout keeps those of the last `n mod 8`
+//! nodes ([`SpringLayout::b_lists_for`]); the other integrators, the audit's contact
+//! terms and the GPU backend ask for all of them. Tables made once from them (the end
+//! lists, the sweep's rings) borrow them for the call ([`SpringLayout::with_b_pos`]). The user's spring
 //! numbering (`springs[3]` in a scene file) is untouched: `order` maps back.
 //!
 //! Every position is written by exactly one task and every node sums its ranges in a fixed
 //! order, so results are bit-identical for any thread count.
 
 pub(crate) mod end_lists;
+pub(crate) mod packed_rests;
 pub(crate) mod stencil;
 pub(crate) mod sweep_plan;
 pub(crate) mod sweep_slots;
@@ -50,10 +58,29 @@ pub(crate) struct SpringLayout {
     pub rest: Arc<Vec<Real>>,
     /// `n + 1` offsets: node i is end a of positions `a_start[i]..a_start[i+1]`.
     pub a_start: Vec<u32>,
-    /// `n + 1` offsets into `b_pos`.
+    /// `n + 1` offsets into the b-lists.
     pub b_start: Vec<u32>,
-    /// Positions where each node is end b, node by node, ascending.
-    pub b_pos: Vec<u32>,
+    /// The b-lists: positions where each node is end b, node by node, ascending; built on
+    /// first use ([`Self::b_pos`]).
+    b_pos: Derived<Vec<u32>>,
+    /// The b-lists of the nodes from [`Self::tail_from`] on (those outside whole groups of
+    /// eight).
+    b_tail: Vec<u32>,
+}
+
+/// The b-lists of a run of nodes: node i's is `pos[b_start[i] − first..b_start[i+1] − first]`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BLists<'a> {
+    pub pos: &'a [u32],
+    pub first: u32,
+}
+
+impl<'a> BLists<'a> {
+    /// The b-list at offsets `b[0]..b[1]` (`b_start`'s).
+    #[inline(always)]
+    pub(crate) fn at(&self, b: [u32; 2]) -> &'a [u32] {
+        &self.pos[(b[0] - self.first) as usize..(b[1] - self.first) as usize]
+    }
 }
 
 impl SpringLayout {
@@ -102,12 +129,7 @@ impl SpringLayout {
         for i in 0..n {
             b_start[i + 1] += b_start[i];
         }
-        let mut cursor = b_start.clone();
-        let mut b_pos = vec![0u32; m];
-        for (p, &e) in b.iter().enumerate() {
-            b_pos[cursor[e as usize] as usize] = p as u32;
-            cursor[e as usize] += 1;
-        }
+        let tail = b_lists(&b, &b_start, tail_from(n));
         Self {
             order,
             pos_of: Derived::default(),
@@ -116,7 +138,58 @@ impl SpringLayout {
             rest,
             a_start,
             b_start,
-            b_pos,
+            b_pos: Derived::default(),
+            b_tail: tail,
+        }
+    }
+
+    /// The number of nodes.
+    fn nodes(&self) -> usize {
+        self.a_start.len() - 1
+    }
+
+    /// The first node outside whole groups of eight: the b-lists of those from it on are
+    /// kept.
+    fn tail_from(&self) -> usize {
+        tail_from(self.nodes())
+    }
+
+    /// Every node's b-list, node by node (`b_start` gives each one's offsets), built on the
+    /// first call and kept (4 B a spring).
+    pub(crate) fn b_pos(&self) -> &[u32] {
+        self.b_pos
+            .get_or_init(|| b_lists(&self.b, &self.b_start, 0))
+    }
+
+    /// The b-lists of `nodes`: those kept for the last nodes where they are enough (or
+    /// `nodes` is empty) and the whole lists are not built, else the whole lists
+    /// ([`Self::b_pos`]).
+    pub(crate) fn b_lists_for(&self, nodes: Range<usize>) -> BLists<'_> {
+        let tail = self.tail_from();
+        match self.b_pos.built() {
+            None if nodes.is_empty() || nodes.start >= tail => BLists {
+                pos: &self.b_tail,
+                first: self.b_start[tail],
+            },
+            _ => BLists {
+                pos: self.b_pos(),
+                first: 0,
+            },
+        }
+    }
+
+    /// Whether every node's b-list is built and kept.
+    #[cfg(test)]
+    pub(crate) fn b_pos_built(&self) -> bool {
+        self.b_pos.built().is_some()
+    }
+
+    /// `f` of every node's b-list: the kept ones where built, else made for the call and
+    /// dropped (for tables made once).
+    pub(crate) fn with_b_pos<R>(&self, f: impl FnOnce(&[u32]) -> R) -> R {
+        match self.b_pos.built() {
+            Some(b_pos) => f(b_pos),
+            None => f(&b_lists(&self.b, &self.b_start, 0)),
         }
     }
 
@@ -169,4 +242,23 @@ impl SpringLayout {
     pub(crate) fn len(&self) -> usize {
         self.a.len()
     }
+}
+
+/// The first of `n` nodes outside whole groups of eight.
+fn tail_from(n: usize) -> usize {
+    n / 8 * 8
+}
+
+/// The b-lists of the nodes from `from` on: the positions p with b\[p] = i, node by node,
+/// ascending (`b` sorted within each a, so a counting sort by b).
+fn b_lists(b: &[u32], b_start: &[u32], from: usize) -> Vec<u32> {
+    let first = b_start[from];
+    let mut cursor = b_start[from..].to_vec();
+    let mut out = vec![0u32; (b_start[b_start.len() - 1] - first) as usize];
+    for (p, &e) in b.iter().enumerate().filter(|(_, e)| **e as usize >= from) {
+        let c = &mut cursor[e as usize - from];
+        out[(*c - first) as usize] = p as u32;
+        *c += 1;
+    }
+    out
 }

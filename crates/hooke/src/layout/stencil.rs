@@ -3,7 +3,9 @@
 //! grid's interior, a jelly's) — the spring kernel takes eight such nodes at a time
 //! without reading any spring's ends or class (9 B a spring from memory), and loads each
 //! end's rows contiguously: the eight nodes' own once for all their springs, the other
-//! ends eight consecutive nodes at a time (`simd/stencil.rs`).
+//! ends eight consecutive nodes at a time (`simd/stencil.rs`). Where the rest lengths of
+//! each pattern entry are close, the stencil keeps them packed, 2 B a spring
+//! (`layout/packed_rests.rs`).
 //!
 //! Node i's k-th spring in kernel order (position `a_start[i] + k`) runs from a = i to
 //! b = i + reach\[k] of i's pattern, of class class\[k]. A 512×512 cloth with bend springs
@@ -16,6 +18,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::SpringLayout;
+use super::packed_rests::PackedRests;
 
 /// A run of consecutive nodes with one pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,7 +32,7 @@ pub(crate) struct Run {
 }
 
 /// Runs of nodes and their patterns (see the module docs).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Stencil {
     /// The first node of each run, and n last.
     starts: Vec<u32>,
@@ -41,6 +44,9 @@ pub(crate) struct Stencil {
     pub reach: Vec<u32>,
     /// Per pattern entry k, its spring's class (`forces/coef_classes.rs`).
     pub class: Vec<u8>,
+    /// The rest lengths as 2 B a spring, where they are packed
+    /// ([`Self::with_packed_rests`]).
+    pub rests: Option<PackedRests>,
 }
 
 impl Stencil {
@@ -76,6 +82,14 @@ impl Stencil {
         }
         out.starts.push(n as u32);
         Some(out)
+    }
+
+    /// The stencil with `layout`'s rest lengths packed, where they fit
+    /// (`layout/packed_rests.rs`); the caller promises that they do not change while the
+    /// stencil is used.
+    pub(crate) fn with_packed_rests(mut self, layout: &SpringLayout) -> Self {
+        self.rests = PackedRests::new(layout, &self);
+        self
     }
 
     /// The number of patterns.

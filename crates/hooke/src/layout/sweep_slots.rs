@@ -87,7 +87,10 @@ impl Slots {
     /// The slots for segments of this shape, or `None` (see the module docs).
     pub(crate) fn new(s: &Shape) -> Option<Self> {
         let l = s.layout;
-        let reach = (0..s.nodes.len()).map(|k| reach(s, k)).max()?;
+        // (Every node's b-list, for this call: the layout keeps only the last few.)
+        let reach = s
+            .layout
+            .with_b_pos(|b_pos| (0..s.nodes.len()).map(|k| reach(s, b_pos, k)).max())?;
         let ring = (reach + 1).next_power_of_two().max(s.group);
         if ring > MAX_RING {
             return None;
@@ -157,8 +160,9 @@ impl Slots {
 }
 
 /// How far behind the frontier segment `k` reads a force of its body: the largest
-/// frontier − p over its body's positions p, replaying its blocks.
-fn reach(s: &Shape, k: usize) -> usize {
+/// frontier − p over its body's positions p, replaying its blocks (`b_pos`: every node's
+/// b-list).
+fn reach(s: &Shape, b_pos: &[u32], k: usize) -> usize {
     let l = s.layout;
     let nodes = s.nodes[k].clone();
     let body = l.a_start[nodes.start] as usize;
@@ -169,7 +173,7 @@ fn reach(s: &Shape, k: usize) -> usize {
         done = frontier(done, (l.a_start[i1] as usize).min(zone), zone, s.group);
         for i in i0..i1 {
             let own = l.a_start[i] as usize..l.a_start[i + 1] as usize;
-            let from_below = &l.b_pos[l.b_start[i] as usize..l.b_start[i + 1] as usize];
+            let from_below = &b_pos[l.b_start[i] as usize..l.b_start[i + 1] as usize];
             let reads = own.chain(from_below.iter().map(|&p| p as usize));
             for p in reads.filter(|p| (body..zone).contains(p)) {
                 most = most.max(done - p);

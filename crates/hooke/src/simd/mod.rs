@@ -26,7 +26,8 @@ mod stencil;
 mod sums;
 
 pub(crate) use slices::{
-    CLASSES, Coefs, NodeWindow, NodeWindowMut, RunNodes, RunRows, SpringSlices, StencilRun,
+    CLASSES, Coefs, NodeWindow, NodeWindowMut, RunNodes, RunRests, RunRows, SpringSlices,
+    StencilRun,
 };
 
 use crate::layout::end_lists::EndLists;

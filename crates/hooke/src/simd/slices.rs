@@ -68,8 +68,30 @@ pub(crate) struct StencilRun<'a> {
     pub class: &'a [u8],
     /// The classes' stiffness [N/m] and axial damping [N·s/m].
     pub tables: (&'a [Real; CLASSES], &'a [Real; CLASSES]),
-    /// The rest lengths of its positions, in kernel order \[m].
-    pub rest: &'a [Real],
+    /// The rest lengths of its positions, in kernel order.
+    pub rest: RunRests<'a>,
+}
+
+/// A stencil run's rest lengths: as they are, or packed (`layout/packed_rests.rs`).
+#[derive(Clone, Copy)]
+#[cfg_attr(feature = "f64", allow(dead_code))]
+pub(crate) enum RunRests<'a> {
+    /// Per position \[m].
+    Plain(&'a [Real]),
+    /// Per entry of the run's pattern its base \[m]; per position the difference of its
+    /// bits from its entry's base's.
+    Packed { base: &'a [Real], delta: &'a [i16] },
+}
+
+impl RunRests<'_> {
+    /// The number of positions.
+    #[cfg_attr(feature = "f64", allow(dead_code))]
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            RunRests::Plain(r) => r.len(),
+            RunRests::Packed { delta, .. } => delta.len(),
+        }
+    }
 }
 
 /// Where a run's forces go: position q of the run is row `lo.1 + q` of the buffer for

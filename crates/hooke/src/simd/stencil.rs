@@ -6,7 +6,9 @@
 //! is i + j + reach\[k], the other ends are the eight consecutive nodes from i + reach\[k]:
 //! eight row loads, no index read. Its class, hence its stiffness and axial damping, is
 //! the same in every lane. Lane j's k-th spring sits at position p₀ + j·L + k (L springs a
-//! node), whose rest length it reads and where it stores the force. The force is
+//! node), whose rest length it reads — 4 B, or 2 where the stencil packed them as
+//! differences from a base an entry (`layout/packed_rests.rs`: the same values) — and
+//! where it stores the force. The force is
 //! [`super::avx2::force8`]'s — the spring kernel's operations — on the same differences
 //! (subtracting before or after the transpose gives the same numbers), so every force is
 //! the spring kernel's, bit for bit (tested in `tests/sweep.rs`).
@@ -27,7 +29,7 @@ use std::arch::x86_64::*;
 
 use super::avx2::{Cols, available, force8, transpose_out};
 use super::nodes::{GroupUpdate, add, b_sum, load8, sub, zero3};
-use super::slices::{CLASSES, NodeWindow, RunNodes, RunRows, StencilRun};
+use super::slices::{CLASSES, NodeWindow, RunNodes, RunRests, RunRows, StencilRun};
 use crate::layout::end_lists::LANES;
 
 /// Computes the forces of `run`'s springs into `lo` and then `hi` (its positions in
@@ -49,7 +51,12 @@ pub(super) fn stencil_springs(
     }
     // SAFETY: AVX2 is available; every load and store below is within the slices
     // (asserted above).
-    Some(unsafe { run_avx2(run, w, (lo, hi)) })
+    Some(unsafe {
+        match run.rest {
+            RunRests::Plain(_) => run_avx2::<false>(run, w, (lo, hi)),
+            RunRests::Packed { .. } => run_avx2::<true>(run, w, (lo, hi)),
+        }
+    })
 }
 
 /// Computes the springs of `run` into `rows` and integrates its nodes, eight at a time,
@@ -101,10 +108,14 @@ pub(super) unsafe fn stencil_update(
     Some(unsafe {
         let sfp = sf.0 as *mut f32;
         // The cloth's interior pattern (six springs a node), its length known when compiled.
-        match (l, grid_pattern(run.reach)) {
-            (6, true) => update_avx2::<6, true>(run, nodes, sfp, rows),
-            (6, false) => update_avx2::<6, false>(run, nodes, sfp, rows),
-            _ => update_avx2::<0, false>(run, nodes, sfp, rows),
+        let packed = matches!(run.rest, RunRests::Packed { .. });
+        match (l, grid_pattern(run.reach), packed) {
+            (6, true, true) => update_avx2::<6, true, true>(run, nodes, sfp, rows),
+            (6, true, false) => update_avx2::<6, true, false>(run, nodes, sfp, rows),
+            (6, false, true) => update_avx2::<6, false, true>(run, nodes, sfp, rows),
+            (6, false, false) => update_avx2::<6, false, false>(run, nodes, sfp, rows),
+            (_, _, true) => update_avx2::<0, false, true>(run, nodes, sfp, rows),
+            (_, _, false) => update_avx2::<0, false, false>(run, nodes, sfp, rows),
         }
     })
 }
@@ -150,6 +161,10 @@ fn check(run: &StencilRun, w: NodeWindow, rows: usize) {
         count % 8 == 0
             && run.class.len() == l
             && run.rest.len() == count * l
+            && match run.rest {
+                RunRests::Packed { base, .. } => base.len() == l,
+                RunRests::Plain(_) => true,
+            }
             && rows == count * l
             && x.len() == v.len()
             && run.class.iter().all(|&c| (c as usize) < CLASSES),
@@ -168,18 +183,23 @@ fn check(run: &StencilRun, w: NodeWindow, rows: usize) {
 /// # Safety
 /// As [`stencil_springs`] checks.
 #[target_feature(enable = "avx2")]
-unsafe fn run_avx2(run: &StencilRun, w: NodeWindow, (lo, hi): (&mut [Vec3A], &mut [Vec3A])) -> f32 {
+unsafe fn run_avx2<const PACKED: bool>(
+    run: &StencilRun,
+    w: NodeWindow,
+    (lo, hi): (&mut [Vec3A], &mut [Vec3A]),
+) -> f32 {
     let rows = Rows {
         lo: lo.as_mut_ptr() as *mut f32,
         split: lo.len(),
         hi: hi.as_mut_ptr() as *mut f32,
     };
+    assert_eq!(PACKED, matches!(run.rest, RunRests::Packed { .. }));
     let mut power = _mm256_setzero_ps();
     for g in 0..run.nodes.len() / 8 {
         let i = run.nodes.start + 8 * g - w.base;
         let q0 = 8 * run.reach.len() * g;
         // SAFETY: as the caller checked; the group's rows are the run's.
-        unsafe { group::<false, 0, false>(run, (w, i), (&rows, q0), &mut power) };
+        unsafe { group::<false, 0, false, PACKED>(run, (w, i), (&rows, q0), &mut power) };
     }
     horizontal(power)
 }
@@ -189,7 +209,7 @@ unsafe fn run_avx2(run: &StencilRun, w: NodeWindow, (lo, hi): (&mut [Vec3A], &mu
 /// # Safety
 /// As [`stencil_update`] checks and its caller promises.
 #[target_feature(enable = "avx2")]
-unsafe fn update_avx2<const N: usize, const SHIFT: bool>(
+unsafe fn update_avx2<const N: usize, const SHIFT: bool, const PACKED: bool>(
     run: &StencilRun,
     nodes: RunNodes,
     sfp: *mut f32,
@@ -204,13 +224,16 @@ unsafe fn update_avx2<const N: usize, const SHIFT: bool>(
             hi: sfp.add(4 * at.hi),
         }
     };
+    assert_eq!(PACKED, matches!(run.rest, RunRests::Packed { .. }));
     let up = GroupUpdate::new(t);
     let (mut power, mut probe) = (_mm256_setzero_ps(), _mm256_setzero_ps());
     for g in 0..run.nodes.len() / 8 {
         let node = run.nodes.start + 8 * g;
         let (i, q0) = (node - w.base, 8 * run.reach.len() * g);
         // SAFETY: as checked; the group's rows are the run's.
-        let own = unsafe { group::<true, N, SHIFT>(run, (w.shared(), i), (&rows, q0), &mut power) };
+        let own = unsafe {
+            group::<true, N, SHIFT, PACKED>(run, (w.shared(), i), (&rows, q0), &mut power)
+        };
         // SAFETY: the b-rows are rows of the buffer, computed (the caller's promise) or
         // stored just above.
         let sb = unsafe { b_sum::<true, true>(ends, node / LANES, sfp) };
@@ -234,14 +257,15 @@ struct GroupOut {
 /// Computes the springs of the eight nodes from `i` (the window's index), whose rows
 /// start at the run's position `q0`, into their rows, adding their damping power to
 /// `power` lane by lane; with `SUM`, their sum per lane as the node kernel sums a-rows
-/// (entry k into accumulator k mod 4, each from +0, then (A₀ + A₁) + (A₂ + A₃)).
+/// (entry k into accumulator k mod 4, each from +0, then (A₀ + A₁) + (A₂ + A₃)). With
+/// `PACKED` the run's rest lengths are packed.
 ///
 /// # Safety
 /// The nodes and their springs' other ends are in `x` and `v`; positions q0..q0 + 8L are
 /// the run's.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn group<const SUM: bool, const N: usize, const SHIFT: bool>(
+unsafe fn group<const SUM: bool, const N: usize, const SHIFT: bool, const PACKED: bool>(
     run: &StencilRun,
     (w, i): (NodeWindow, usize),
     (rows, q0): (&Rows, usize),
@@ -271,15 +295,16 @@ unsafe fn group<const SUM: bool, const N: usize, const SHIFT: bool>(
         first,
         q0,
         l,
+        rest: RestPtrs::of(run.rest),
     };
     let a_sum = if N == 6 {
         // SAFETY: AVX2 (this function's); the entries are the run's.
-        unsafe { six::<SHIFT>(&e, power) }
+        unsafe { six::<SHIFT, PACKED>(&e, power) }
     } else {
         let mut acc = [zero3(); 4];
         for k in 0..l {
             // SAFETY: AVX2 (this function's); the entry is the run's.
-            let f = unsafe { entry(&e, k, other_ends(&e, k), power) };
+            let f = unsafe { entry::<PACKED>(&e, k, other_ends(&e, k), power) };
             if SUM {
                 acc[k % 4] = add(acc[k % 4], f);
             }
@@ -304,7 +329,7 @@ unsafe fn group<const SUM: bool, const N: usize, const SHIFT: bool>(
 /// The CPU has AVX2; the entries are the run's. (Not an AVX2 function itself, so that it
 /// can be always inlined.)
 #[inline(always)]
-unsafe fn six<const SHIFT: bool>(e: &Entries, power: &mut __m256) -> Cols {
+unsafe fn six<const SHIFT: bool, const PACKED: bool>(e: &Entries, power: &mut __m256) -> Cols {
     let (w, i) = (e.w, e.i);
     let j = i + e.run.reach[2] as usize;
     // SAFETY: AVX2 (the caller's promise); the nodes shifted in are the other ends of the
@@ -316,16 +341,16 @@ unsafe fn six<const SHIFT: bool>(e: &Entries, power: &mut __m256) -> Cols {
             false => other_ends(e, k),
         };
         let ends0 = next(e.own, 0, i + 8);
-        let a0 = add(z, entry(e, 0, ends0, power));
+        let a0 = add(z, entry::<PACKED>(e, 0, ends0, power));
         let ends1 = next(ends0, 1, i + 9);
-        let a1 = add(z, entry(e, 1, ends1, power));
+        let a1 = add(z, entry::<PACKED>(e, 1, ends1, power));
         let ends2 = other_ends(e, 2);
-        let a2 = add(z, entry(e, 2, ends2, power));
+        let a2 = add(z, entry::<PACKED>(e, 2, ends2, power));
         let ends3 = next(ends2, 3, j + 8);
-        let a23 = add(a2, add(z, entry(e, 3, ends3, power)));
+        let a23 = add(a2, add(z, entry::<PACKED>(e, 3, ends3, power)));
         let ends4 = next(ends3, 4, j + 9);
-        let a0 = add(a0, entry(e, 4, ends4, power));
-        let a1 = add(a1, entry(e, 5, other_ends(e, 5), power));
+        let a0 = add(a0, entry::<PACKED>(e, 4, ends4, power));
+        let a1 = add(a1, entry::<PACKED>(e, 5, other_ends(e, 5), power));
         add(add(a0, a1), a23)
     }
 }
@@ -340,6 +365,7 @@ struct Entries<'a> {
     first: Option<*mut f32>,
     q0: usize,
     l: usize,
+    rest: RestPtrs,
 }
 
 /// Entry k of a group: its eight springs computed, stored to their rows, their damping
@@ -349,18 +375,20 @@ struct Entries<'a> {
 /// The CPU has AVX2, and the entry's positions are the run's. (Not an AVX2 function
 /// itself, so that it can be always inlined into the kernels.)
 #[inline(always)]
-unsafe fn entry(e: &Entries, k: usize, (xb, vb): (Cols, Cols), power: &mut __m256) -> Cols {
+unsafe fn entry<const PACKED: bool>(
+    e: &Entries,
+    k: usize,
+    (xb, vb): (Cols, Cols),
+    power: &mut __m256,
+) -> Cols {
     let (run, l, q0) = (e.run, e.l, e.q0);
     let c = run.class[k];
-    let rp = run.rest.as_ptr();
     // SAFETY: AVX2 (the caller's promise); q₀ + 7L + k < q₀ + 8L ≤ the run's positions;
     // every position is the run's (as the rest lengths'); rows are 16-byte aligned;
-    // `check` asserted every class in the tables.
+    // `check` asserted every class in the tables and a packed run's bases one an entry.
     unsafe {
         let zero = _mm256_setzero_ps();
-        // Lane t's rest length: position q₀ + t·L + k.
-        let at = |t: usize| *rp.add(q0 + t * l + k);
-        let rest = _mm256_set_ps(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0));
+        let rest = rests::<PACKED>(e, k);
         let coef = |table: &[f32; CLASSES]| _mm256_set1_ps(*table.get_unchecked(c as usize));
         let kc = (coef(run.tables.0), coef(run.tables.1));
         let (d, u) = (sub(e.own.0, xb), sub(e.own.1, vb));
@@ -376,6 +404,62 @@ unsafe fn entry(e: &Entries, k: usize, (xb, vb): (Cols, Cols), power: &mut __m25
             _mm_store_ps(dst(t + 4), _mm256_extractf128_ps::<1>(r));
         }
         f
+    }
+}
+
+/// The rest lengths of entry k's eight lanes, lane t's at position q₀ + t·L + k: as they
+/// are, or (`PACKED`) the bits of the entry's base plus each one's difference
+/// (`layout/packed_rests.rs`) — the same values.
+///
+/// # Safety
+/// The CPU has AVX2; the positions are the run's, and `PACKED` says which of `e.rest`'s
+/// pointers are set. (Not an AVX2 function itself, so that it can be always inlined.)
+#[inline(always)]
+unsafe fn rests<const PACKED: bool>(e: &Entries, k: usize) -> __m256 {
+    let (p, l) = (e.q0 + k, e.l);
+    // SAFETY: the caller's promise.
+    unsafe {
+        if PACKED {
+            let (base, delta) = (e.rest.base.add(k), e.rest.delta.add(p));
+            let at = |t: usize| i32::from(*delta.add(t * l));
+            let d = _mm256_set_epi32(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0));
+            let b = _mm256_set1_epi32((*base).to_bits() as i32);
+            _mm256_castsi256_ps(_mm256_add_epi32(b, d))
+        } else {
+            let rest = e.rest.plain.add(p);
+            let at = |t: usize| *rest.add(t * l);
+            _mm256_set_ps(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0))
+        }
+    }
+}
+
+/// A run's rest lengths as pointers: `plain` where they are kept as they are, else
+/// `base` (per entry) and `delta` (per position); the others null.
+#[derive(Clone, Copy)]
+struct RestPtrs {
+    plain: *const f32,
+    base: *const f32,
+    delta: *const i16,
+}
+
+impl RestPtrs {
+    fn of(rest: RunRests) -> Self {
+        let null = Self {
+            plain: std::ptr::null(),
+            base: std::ptr::null(),
+            delta: std::ptr::null(),
+        };
+        match rest {
+            RunRests::Plain(r) => Self {
+                plain: r.as_ptr(),
+                ..null
+            },
+            RunRests::Packed { base, delta } => Self {
+                base: base.as_ptr(),
+                delta: delta.as_ptr(),
+                ..null
+            },
+        }
     }
 }
 

@@ -168,13 +168,19 @@ impl SpringSet {
 
     /// The stencil of these springs where the sweep runs, their coefficients are kept by
     /// class, none is a rope or damped isotropically, and the stencil kernel exists (f32
-    /// builds on x86-64).
+    /// builds on x86-64); its rest lengths packed where no actuator changes them between
+    /// compiles (`live` is `None`: `switch`, `set_muscles` and `flex` change only live
+    /// springs).
     pub(crate) fn stencil_for(&self, n: usize) -> Option<Stencil> {
         let kernel = cfg!(all(not(feature = "f64"), target_arch = "x86_64"));
         let plain = !self.forces.iso && !self.forces.rope;
         let classes = self.forces.classes.as_ref();
         let classes = classes.filter(|_| kernel && plain && self.sweeps())?;
-        Stencil::new(n, &self.layout, &classes.index)
+        let stencil = Stencil::new(n, &self.layout, &classes.index)?;
+        Some(match self.live {
+            None => stencil.with_packed_rests(&self.layout),
+            Some(_) => stencil,
+        })
     }
 
     /// Whether symplectic Euler steps these springs in one sweep (`solvers/explicit/sweep.rs`):

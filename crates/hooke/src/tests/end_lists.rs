@@ -37,7 +37,8 @@ fn rows_hold_each_nodes_ends_in_order_then_the_pad() {
 
 /// A 48×48 cloth with bend springs: its interior groups keep one strided row for their
 /// six b-rows, whether the a-rows are made or stored, and every row reads as the lists
-/// give it; a string has no strided group.
+/// give it; a string has no strided b-rows, and where its a-rows are stored, strided
+/// ones.
 #[test]
 fn a_grids_interior_b_rows_are_strided() {
     let scene = crate::builders::build(
@@ -68,7 +69,15 @@ fn a_grids_interior_b_rows_are_strided() {
     let l = SpringLayout::new(n, &string.model.springs);
     let e = EndLists::new(n, &l, (Rows::Positions, false), l.len() as u32);
     check_rows(&e, &l);
-    assert!(!e.groups.is_empty() && !e.any_strided);
+    assert!(!e.groups.is_empty() && !e.strided.contains(&true));
+    // Its nodes each end a of one spring (the last two of one and none): every group's
+    // a-rows strided but the last's.
+    let a_strided = e.a_strided.iter().filter(|&&s| s).count();
+    assert_eq!(a_strided, e.groups.len() - 1, "a-rows strided");
+    // Made, none is strided.
+    let e = EndLists::new(n, &l, (Rows::Positions, true), l.len() as u32);
+    check_rows(&e, &l);
+    assert!(!e.any_strided && !e.a_strided.contains(&true));
 }
 
 /// Every group's rows, stored, made or strided, hold each node's a-run and b-list in
@@ -77,10 +86,9 @@ fn check_rows(e: &EndLists, l: &SpringLayout) {
     assert_eq!(e.pad, 4 * l.len() as u32);
     for (g, gr) in e.groups.iter().enumerate() {
         let (wa, wb) = (gr.wa as usize, gr.wb as usize);
-        let stored = if e.made_a { 0 } else { wa };
         let a_rows: Vec<[u32; LANES]> = match e.made_a {
             true => (0..wa).map(|k| e.a_row(&l.a_start, g, k)).collect(),
-            false => e.at[gr.start as usize..][..stored].to_vec(),
+            false => (0..wa).map(|k| e.stored_a_row(&l.a_start, g, k)).collect(),
         };
         let b_rows: Vec<[u32; LANES]> = (0..wb).map(|k| e.b_row(g, k)).collect();
         for j in 0..LANES {
@@ -91,7 +99,7 @@ fn check_rows(e: &EndLists, l: &SpringLayout) {
                 out
             };
             let a: Vec<u32> = (l.a_start[i]..l.a_start[i + 1]).collect();
-            let b = &l.b_pos[l.b_start[i] as usize..l.b_start[i + 1] as usize];
+            let b = &l.b_pos()[l.b_start[i] as usize..l.b_start[i + 1] as usize];
             let lane = |rows: &[[u32; LANES]]| rows.iter().map(|r| r[j]).collect::<Vec<_>>();
             assert_eq!(lane(&a_rows), padded(&a, wa), "node {i}, a-run");
             assert_eq!(lane(&b_rows), padded(b, wb), "node {i}, b-list");

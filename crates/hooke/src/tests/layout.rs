@@ -27,7 +27,7 @@ fn oriented_sorted_by_ends_with_ranges_and_b_lists() {
     }
     assert_eq!(l.a_start, vec![0, 3, 5, 5, 5]);
     // Node 1 is end b of position 0; node 2 of 1 and 3; node 3 of 2 and 4.
-    let bs = |i: usize| &l.b_pos[l.b_start[i] as usize..l.b_start[i + 1] as usize];
+    let bs = |i: usize| &l.b_pos()[l.b_start[i] as usize..l.b_start[i + 1] as usize];
     assert_eq!(bs(0), &[] as &[u32]);
     assert_eq!(bs(1), &[0]);
     assert_eq!(bs(2), &[1, 3]);
@@ -57,4 +57,75 @@ fn springs_in_kernel_order_are_kept_once() {
     let other = b.build().unwrap();
     let l2 = SpringLayout::new(other.model.nodes.len(), &other.model.springs);
     assert!(l2.order().is_some() && *l2.a == *sp.a && *l2.b == *sp.b);
+}
+
+/// The layout keeps the b-lists of the nodes outside whole groups of eight only: those of
+/// the last nodes come from them without building every node's; every other range, or
+/// any range once they are built, from every node's lists, which match a count of each
+/// node's ends b (and what a call borrows without keeping).
+#[test]
+fn b_lists_kept_for_the_last_nodes_and_built_on_first_use() {
+    let params = [("width", "7"), ("height", "5")].map(|(k, v)| (k.into(), v.into()));
+    let scene = crate::builders::build("cloth", &params).unwrap();
+    let n = scene.model.nodes.len();
+    assert!(n % 8 != 0, "{n} nodes: some outside whole groups");
+    let l = SpringLayout::new(n, &scene.model.springs);
+    let b = &l.b;
+    let reference: Vec<u32> = (0..n)
+        .flat_map(|i| (0..l.len() as u32).filter(move |&p| b[p as usize] as usize == i))
+        .collect();
+    let list = |b: BLists, i: usize| b.at([l.b_start[i], l.b_start[i + 1]]).to_vec();
+    let wanted = |i: usize| reference[l.b_start[i] as usize..l.b_start[i + 1] as usize].to_vec();
+    let tail = n / 8 * 8;
+    for i in tail..n {
+        assert_eq!(list(l.b_lists_for(tail..n), i), wanted(i), "node {i}");
+    }
+    assert!(
+        l.b_lists_for(3..3).pos.len() < l.len() / 4,
+        "empty: the kept ones"
+    );
+    assert!(!l.b_pos_built(), "not built for the last nodes");
+    assert_eq!(l.with_b_pos(<[u32]>::to_vec), reference);
+    assert!(!l.b_pos_built(), "not kept for a call");
+    for i in 0..n {
+        assert_eq!(list(l.b_lists_for(i..n), i), wanted(i), "node {i}");
+    }
+    assert!(l.b_pos_built() && l.b_pos() == reference);
+    assert_eq!(list(l.b_lists_for(tail..n), n - 1), wanted(n - 1));
+}
+
+/// A cloth in the cache stepped by symplectic Euler's SIMD node pass (the last node by the
+/// scalar one) never builds every node's b-lists (4 B a spring not held); explicit Euler's scalar pass does, on its
+/// first step; both take the same step with and without them.
+#[test]
+fn symplectic_euler_in_the_cache_holds_no_b_lists() {
+    use crate::sim::Simulation;
+    let params = [("width", "61"), ("height", "61")].map(|(k, v)| (k.into(), v.into()));
+    let mut scene = crate::builders::build("cloth", &params).unwrap();
+    assert!(
+        scene.model.nodes.len() % 8 != 0,
+        "nodes outside whole groups"
+    );
+    let step = |scene: &crate::Scene, build: bool| {
+        let mut sim = Simulation::new(scene.clone());
+        sim.prepare();
+        if build {
+            sim.ws().springs.layout.b_pos();
+        }
+        for _ in 0..3 {
+            sim.step().unwrap();
+        }
+        (
+            sim.state().bit_hash(),
+            sim.ws().springs.layout.b_pos_built(),
+        )
+    };
+    let node_kernel = cfg!(all(not(feature = "f64"), target_arch = "x86_64"));
+    let (lean, built) = step(&scene, false);
+    assert_eq!(built, !node_kernel, "b-lists built by the node pass");
+    assert_eq!(step(&scene, true), (lean, true), "the same step with them");
+    scene.settings.integrator = crate::Integrator::ExplicitEuler;
+    let (lean, built) = step(&scene, false);
+    assert!(built, "explicit Euler's scalar pass builds them");
+    assert_eq!(step(&scene, true).0, lean);
 }

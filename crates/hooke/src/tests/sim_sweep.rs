@@ -53,44 +53,87 @@ fn the_sweep_steps_a_simulation_as_the_two_passes_do() {
 
 /// A cloth larger than the cache is swept with its forces in rings, and the workspace
 /// holds only the rings' rows of forces (not one a spring) and reads its springs from a
-/// stencil; its step is the two passes', bit for bit.
+/// stencil, their rest lengths packed; its step is the two passes', bit for bit.
 #[test]
 fn a_scene_past_the_cache_holds_only_the_rings_of_forces() {
     let scene = cloth(&[("width", "400"), ("height", "400")]);
-    let m = scene.model.springs.len();
-    let run = |sweep: bool| {
-        let mut sim = Simulation::new(scene.clone());
-        sim.prepare();
-        let springs = &mut sim.ws_mut().springs;
-        assert!(springs.sweep.worthwhile, "a 400-wide cloth is swept");
-        let kernel = cfg!(all(not(feature = "f64"), target_arch = "x86_64"));
-        assert_eq!(
-            springs.stencil.is_some(),
-            kernel,
-            "its springs as a stencil"
-        );
-        let slots = springs.sweep.slots.clone().expect("rings");
-        let rows = sim.ws().kernel.sf.len();
-        assert_eq!(rows, slots.used + 1, "the force buffer is the rings'");
-        assert!(rows < m / 8, "{rows} rows of forces for {m} springs");
-        if !sweep {
-            let n = sim.model().nodes.len();
-            let springs = &mut sim.ws_mut().springs;
-            springs.sweep.worthwhile = false;
-            springs.ends = EndLists::new(n, &springs.layout, (Rows::Positions, false), m as u32);
-            sim.ws_mut().kernel.sf = vec![crate::Vec3::ZERO; m + 1];
-        }
-        for _ in 0..3 {
-            sim.step().unwrap();
-        }
-        let st = sim.state();
-        let lanes = st.x.iter().chain(&st.v).flat_map(|q| q.to_array());
-        lanes.map(|c| c.to_bits() as u64).collect::<Vec<_>>()
-    };
+    let (swept, packed) = past_the_cache(&scene, true);
+    assert_ne!(packed, Some(false), "its rest lengths packed");
     assert!(
-        run(true) == run(false),
+        swept == past_the_cache(&scene, false).0,
         "the sweep in rings took another path"
     );
+}
+
+/// A muscle changes its spring's rest length every step, so past the cache the stencil
+/// keeps the rest lengths as they are, not packed, and the sweep follows the muscle as
+/// the two passes do, bit for bit.
+#[test]
+fn a_muscle_past_the_cache_keeps_the_rest_lengths_as_they_are() {
+    use crate::model::actuation::{Drive, Muscle};
+    let mut scene = cloth(&[("width", "400"), ("height", "400")]);
+    // A spring of a node in the middle, in the stencil's interior run.
+    let i = 200 * 400 + 200;
+    let s = scene.model.springs.a.iter().position(|&a| a == i).unwrap();
+    let muscle = Muscle {
+        spring: s as u32,
+        amplitude: 0.3,
+        drive: Drive::Sine {
+            frequency: 50.0,
+            phase: 1.0,
+        },
+    };
+    scene.edit(|b| b.actuators.muscles.push(muscle)).unwrap();
+    let (swept, packed) = past_the_cache(&scene, true);
+    assert_ne!(
+        packed,
+        Some(true),
+        "rest lengths that change are not packed"
+    );
+    assert!(
+        swept == past_the_cache(&scene, false).0,
+        "the sweep took another path"
+    );
+}
+
+/// Three steps of `scene` (larger than the cache) swept with its forces in rings (else
+/// in two passes), the sweep holding no b-lists: the bits of x and v, and whether its
+/// stencil packed its rest lengths (`None`: no stencil).
+fn past_the_cache(scene: &crate::Scene, sweep: bool) -> (Vec<u64>, Option<bool>) {
+    let m = scene.model.springs.len();
+    let mut sim = Simulation::new(scene.clone());
+    sim.prepare();
+    let springs = &mut sim.ws_mut().springs;
+    assert!(springs.sweep.worthwhile, "a 400-wide cloth is swept");
+    let kernel = cfg!(all(not(feature = "f64"), target_arch = "x86_64"));
+    assert_eq!(
+        springs.stencil.is_some(),
+        kernel,
+        "its springs as a stencil"
+    );
+    let packed = springs.stencil.as_ref().map(|st| st.rests.is_some());
+    let slots = springs.sweep.slots.clone().expect("rings");
+    let rows = sim.ws().kernel.sf.len();
+    assert_eq!(rows, slots.used + 1, "the force buffer is the rings'");
+    assert!(rows < m / 8, "{rows} rows of forces for {m} springs");
+    if !sweep {
+        let n = sim.model().nodes.len();
+        let springs = &mut sim.ws_mut().springs;
+        springs.sweep.worthwhile = false;
+        springs.ends = EndLists::new(n, &springs.layout, (Rows::Positions, false), m as u32);
+        sim.ws_mut().kernel.sf = vec![crate::Vec3::ZERO; m + 1];
+    }
+    for _ in 0..3 {
+        sim.step().unwrap();
+    }
+    let built = sim.ws().springs.layout.b_pos_built();
+    assert!(
+        !(sweep && kernel && built),
+        "the sweep built every node's b-lists"
+    );
+    let st = sim.state();
+    let lanes = st.x.iter().chain(&st.v).flat_map(|q| q.to_array());
+    (lanes.map(|c| c.to_bits() as u64).collect(), packed)
 }
 
 /// The built-in cloth with `params`.

@@ -3,6 +3,7 @@
 
 use crate::builders;
 use crate::layout::SpringLayout;
+use crate::layout::packed_rests::PackedRests;
 use crate::layout::stencil::Stencil;
 
 /// A cloth's springs come back from its stencil end for end; its runs are about four
@@ -60,4 +61,41 @@ fn a_cloth_is_its_stencil() {
         .for_each(scramble);
     let layout = SpringLayout::new(n, &springs);
     assert_eq!(Stencil::new(n, &layout, &vec![0; layout.len()]), None);
+}
+
+/// A cloth's rest lengths packed by its stencil's entries come back bit for bit, each
+/// from its entry's base; rest lengths of one entry too far apart are not packed.
+#[test]
+fn a_cloth_s_rest_lengths_pack_exactly() {
+    let (w, h) = (100, 20);
+    let params = [("width", w), ("height", h)].map(|(k, v)| (k.into(), v.to_string()));
+    let scene = builders::build("cloth", &params).unwrap();
+    let n = scene.model.nodes.len();
+    let mut layout = SpringLayout::new(n, &scene.model.springs);
+    let class = vec![0u8; layout.len()];
+    let st = Stencil::new(n, &layout, &class).expect("a cloth has a stencil");
+    let packed = PackedRests::new(&layout, &st).expect("a built cloth's rest lengths pack");
+    assert_eq!(packed.base.len(), st.reach.len());
+    let mut exact = 0;
+    for run in st.runs(0..n) {
+        for i in run.nodes {
+            for k in 0..run.len {
+                let p = layout.a_start[i] as usize + k;
+                let back = packed.rest(run.first + k, p);
+                assert_eq!(back.to_bits(), layout.rest[p].to_bits(), "position {p}");
+                exact += usize::from(packed.delta[p] == 0);
+            }
+        }
+    }
+    // (Not all the same: the packing has differences to keep.)
+    assert!(
+        exact < layout.len(),
+        "{exact} of {} at their base",
+        layout.len()
+    );
+    // One rest length 1% longer than the others of its entry: none packed.
+    let p = layout.a_start[n / 2] as usize;
+    std::sync::Arc::make_mut(&mut layout.rest)[p] *= 1.01;
+    assert_eq!(PackedRests::new(&layout, &st), None);
+    assert_eq!(st.with_packed_rests(&layout).rests, None);
 }

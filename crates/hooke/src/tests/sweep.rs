@@ -112,15 +112,24 @@ fn terms_with<'a>(c: &'a Case, fconst: ConstForces<'a>) -> NodeTerms<'a> {
 /// The sweep with segments of `seg` nodes, its forces in rings where asked and
 /// possible: new (x, v) and the damping power.
 fn swept(c: &Case, seg: Option<usize>, ring: bool) -> (Vec<Vec3>, Vec<Vec3>, f64) {
-    swept_as(c, seg, (ring, false))
+    swept_as(c, seg, (ring, Read::Ends))
 }
 
-/// [`swept`], the springs read from a stencil where asked and the case has one (its
-/// springs numbered in order).
+/// How a sweep reads the springs: their ends, or a stencil with its rest lengths as they
+/// are or packed (`layout/packed_rests.rs`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Read {
+    Ends,
+    Stencil,
+    Packed,
+}
+
+/// [`swept`], the springs read as `read` says (a stencil needs the springs numbered in
+/// order).
 fn swept_as(
     c: &Case,
     seg: Option<usize>,
-    (ring, stencil): (bool, bool),
+    (ring, read): (bool, Read),
 ) -> (Vec<Vec3>, Vec<Vec3>, f64) {
     let n = c.x.len();
     let layout = SpringLayout::new(n, &c.springs);
@@ -138,10 +147,17 @@ fn swept_as(
         c.co.classes
             .as_ref()
             .expect("a cloth's springs in three classes");
-    let stencil = match stencil {
-        true => Some(Stencil::new(n, &layout, &classes.index).expect("a grid's stencil")),
-        false => None,
-    };
+    let stencil = (read != Read::Ends).then(|| {
+        let st = Stencil::new(n, &layout, &classes.index).expect("a grid's stencil");
+        match read {
+            Read::Packed => {
+                let st = st.with_packed_rests(&layout);
+                assert!(st.rests.is_some(), "a built cloth's rest lengths pack");
+                st
+            }
+            _ => st,
+        }
+    });
     let s = SweepSprings {
         plan: &plan,
         layout: &layout,
@@ -166,6 +182,7 @@ fn two_pass(c: &Case) -> (Vec<Vec3>, Vec<Vec3>, f64) {
     let t = terms(c);
     let nf = NodeForces {
         layout: &layout,
+        b: layout.b_lists_for(0..n),
         sf: &sf,
         fconst: t.fconst,
         air_drag: t.air_drag,
@@ -206,17 +223,23 @@ impl Bits for f64 {
 }
 
 /// The two-pass step, bit for bit, for one segment, for many (a zone in each), with the
-/// springs read from a stencil, and for a scrambled numbering (almost every spring
+/// springs read from a stencil (rest lengths packed or not), and for a scrambled numbering (almost every spring
 /// crosses); the damping power up to the order of its sum.
 #[test]
 fn sweep_takes_the_two_pass_step_bit_for_bit() {
     // (A stencil needs rows of many nodes: 96 wide.)
-    for (w, shuffle, stencil) in [(24, false, false), (96, false, true), (24, true, false)] {
+    let cases = [
+        (24, false, Read::Ends),
+        (96, false, Read::Stencil),
+        (96, false, Read::Packed),
+        (24, true, Read::Ends),
+    ];
+    for (w, shuffle, read) in cases {
         let c = case_sized(w, Some(12), shuffle);
         let (x2, v2, p2) = two_pass(&c);
         for seg in [None, Some(64), Some(100)] {
-            let (x1, v1, p1) = swept_as(&c, seg, (false, stencil));
-            let what = format!("shuffle {shuffle}, stencil {stencil}, segments {seg:?}");
+            let (x1, v1, p1) = swept_as(&c, seg, (false, read));
+            let what = format!("shuffle {shuffle}, {read:?}, segments {seg:?}");
             assert_eq!(bits(&x1), bits(&x2), "{what}: x");
             assert_eq!(bits(&v1), bits(&v2), "{what}: v");
             assert!(
@@ -269,6 +292,7 @@ fn simd_node_update_takes_the_scalar_bits() {
             simd_did += done;
             let nf = NodeForces {
                 layout: &layout,
+                b: layout.b_lists_for(0..n),
                 sf: &sf,
                 fconst: fc,
                 air_drag: 0.3,
@@ -345,9 +369,9 @@ fn sweep_with_rings_takes_the_two_pass_step_bit_for_bit() {
             .num_threads(threads)
             .build()
             .unwrap();
-        for stencil in [false, true] {
-            let (x1, v1, p1) = pool.install(|| swept_as(&c, Some(2048), (true, stencil)));
-            let what = format!("{threads} threads, stencil {stencil}");
+        for read in [Read::Ends, Read::Stencil, Read::Packed] {
+            let (x1, v1, p1) = pool.install(|| swept_as(&c, Some(2048), (true, read)));
+            let what = format!("{threads} threads, {read:?}");
             assert_eq!(bits(&x1), bits(&x2), "{what}: x");
             assert_eq!(bits(&v1), bits(&v2), "{what}: v");
             assert!((p1 - p2).abs() <= 1e-5 * p2, "{what}: power {p1} {p2}");

@@ -36,7 +36,7 @@ use crate::forces::{NodeWindow, SpringCoeffs, drag_force, spring_range, sum_by, 
 use crate::layout::SpringLayout;
 use crate::node_update::NodeTerms;
 use crate::real::{Real, Vec3, nonfinite_probe};
-use crate::simd::{CLASSES, NodeWindowMut, RunNodes, RunRows, StencilRun};
+use crate::simd::{CLASSES, NodeWindowMut, RunNodes, RunRests, RunRows, StencilRun};
 use crate::{par, simd};
 
 use crate::layout::end_lists::EndLists;
@@ -267,7 +267,8 @@ fn stencil_nodes<const ISO: bool, const ROPE: bool>(
 }
 
 /// The stencil kernel's view of `groups` (whole groups of eight) of `run`: its pattern,
-/// its classes' coefficient tables and its springs' rest lengths.
+/// its classes' coefficient tables and its springs' rest lengths (packed where the
+/// stencil packed them).
 fn stencil_run<'a>(
     s: SweepSprings<'a>,
     st: &'a Stencil,
@@ -281,7 +282,13 @@ fn stencil_run<'a>(
         reach: &st.reach[run.first..][..run.len],
         class: &st.class[run.first..][..run.len],
         tables,
-        rest: &s.layout.rest[r],
+        rest: match &st.rests {
+            Some(packed) => RunRests::Packed {
+                base: &packed.base[run.first..][..run.len],
+                delta: &packed.delta[r],
+            },
+            None => RunRests::Plain(&s.layout.rest[r]),
+        },
     }
 }
 
@@ -445,6 +452,7 @@ fn integrate(
     let mut probe = if finite { Vec3::ZERO } else { Vec3::NAN };
     let nodes = nodes.start + done..nodes.end;
     let (xs, vs) = (&mut xs[done..], &mut vs[done..]);
+    let b_lists = layout.b_lists_for(nodes.clone());
     // The nodes' offsets, constant forces and inverse masses walked in step with them.
     let ends = layout.ends(nodes.clone());
     let terms = t
@@ -453,7 +461,7 @@ fn integrate(
         .zip(&t.inv_mass[nodes.clone()]);
     let all = xs.iter_mut().zip(vs.iter_mut()).zip(ends.zip(terms));
     for ((xi, vi), ((a, b), (fc, &w))) in all {
-        let (own, bs) = (a[0] as usize..a[1] as usize, b[0] as usize..b[1] as usize);
+        let own = a[0] as usize..a[1] as usize;
         // SAFETY: every spring on node i was computed before (its own with its block or in
         // phase 1; those from below earlier in the sweep or in phase 1) and is not written
         // again this step.
@@ -463,7 +471,7 @@ fn integrate(
                 None => sum_run(sf.run(own)),
                 Some(_) => sum_seq(own.map(|p| sf.at(s.plan.slot(layout, p)))),
             };
-            own - sum_by(&layout.b_pos[bs], |p| sf.at(s.plan.slot(layout, p)))
+            own - sum_by(b_lists.at(b), |p| sf.at(s.plan.slot(layout, p)))
         };
         let f = springs + fc + drag_force(t.air_drag, t.wind, *vi);
         let vn = *vi + f * (t.h * w);

@@ -75,6 +75,7 @@ fn node_pass(
     let layout = &springs.layout;
     let nf = NodeForces {
         layout,
+        b: layout.b_lists_for(0..0),
         sf,
         fconst: t.fconst,
         air_drag: t.air_drag,
@@ -91,10 +92,13 @@ fn node_pass(
             false => (0, true),
         };
         let (start, xs, vs) = (start + done, &mut xs[done..], &mut vs[done..]);
-        // Local copies of what the closure borrows, and the chunk's offsets, masses and
-        // constant forces as slices walked in step with the nodes: the compiler then keeps
-        // them in registers and checks no index per node.
-        let (nf, nj, impulse, h, ret) = (nf, nj, impulse, t.h, t.retention);
+        // Local copies of what the closure borrows (with the b-lists of the nodes left:
+        // the last few where the SIMD kernel took the rest), and the chunk's offsets, masses
+        // and constant forces as slices walked in step with the nodes: the compiler then
+        // keeps them in registers and checks no index per node.
+        let b = layout.b_lists_for(start..start + xs.len());
+        let (nf, nj) = (NodeForces { b, ..nf }, NodeForces { b, ..nj });
+        let (impulse, h, ret) = (impulse, t.h, t.retention);
         let r = start..start + xs.len();
         let ends = nf.layout.ends(r.clone());
         let terms = nf.fconst.range(r.clone()).zip(&t.inv_mass[r.clone()]);
