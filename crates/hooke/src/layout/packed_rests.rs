@@ -16,15 +16,13 @@
 //! Packed only where the rest lengths stay what they were when the stencil was made: no
 //! controller or muscle changes them between compiles (`step/springs.rs`).
 
-use super::SpringLayout;
-use super::stencil::Stencil;
 use crate::real::Real;
 
 /// The rest lengths of every kernel position, as bases and differences (see the module
 /// docs).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct PackedRests {
-    /// Per pattern entry (as [`Stencil::reach`]), its base: the rest length of its first
+    /// Per pattern entry (as `Stencil::reach`), its base: the rest length of its first
     /// spring \[m].
     pub base: Vec<Real>,
     /// Per kernel position, its rest length's bits minus its entry's base's.
@@ -32,21 +30,19 @@ pub(crate) struct PackedRests {
 }
 
 impl PackedRests {
-    /// `layout`'s rest lengths packed by the entries of `stencil`, or `None` where one
-    /// does not fit.
-    pub(crate) fn new(layout: &SpringLayout, stencil: &Stencil) -> Option<Self> {
-        let n = layout.a_start.len() - 1;
-        let mut base: Vec<Option<Real>> = vec![None; stencil.reach.len()];
-        let mut delta = vec![0i16; layout.len()];
-        for run in stencil.runs(0..n) {
-            for i in run.nodes {
-                let own = layout.a_start[i] as usize..layout.a_start[i + 1] as usize;
-                for (k, p) in own.enumerate() {
-                    let rest = layout.rest[p];
-                    let b = *base[run.first + k].get_or_insert(rest);
-                    delta[p] = i16::try_from(bits(rest) - bits(b)).ok()?;
-                }
-            }
+    /// The rest lengths `rest` (one a kernel position) packed by `entries` pattern
+    /// entries, `entry_of` giving each position's entry (every position once), or `None`
+    /// where one does not fit.
+    pub(crate) fn new(
+        rest: &[Real],
+        entries: usize,
+        entry_of: impl Iterator<Item = (usize, usize)>,
+    ) -> Option<Self> {
+        let mut base: Vec<Option<Real>> = vec![None; entries];
+        let mut delta = vec![0i16; rest.len()];
+        for (p, e) in entry_of {
+            let b = *base[e].get_or_insert(rest[p]);
+            delta[p] = i16::try_from(bits(rest[p]) - bits(b)).ok()?;
         }
         Some(Self {
             base: base.into_iter().map(|b| b.unwrap_or(0.0)).collect(),

@@ -88,7 +88,16 @@ impl Stencil {
     /// (`layout/packed_rests.rs`); the caller promises that they do not change while the
     /// stencil is used.
     pub(crate) fn with_packed_rests(mut self, layout: &SpringLayout) -> Self {
-        self.rests = PackedRests::new(layout, &self);
+        let n = layout.a_start.len() - 1;
+        // Node i's k-th spring (position a_start[i] + k) is its run's entry first + k.
+        let entry_of = self.runs(0..n).flat_map(|run| {
+            let first = run.first;
+            let a_start = &layout.a_start;
+            run.nodes
+                .flat_map(move |i| (a_start[i] as usize..a_start[i + 1] as usize).zip(first..))
+        });
+        let rests = PackedRests::new(&layout.rest, self.reach.len(), entry_of);
+        self.rests = rests;
         self
     }
 
