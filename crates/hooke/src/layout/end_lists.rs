@@ -9,13 +9,13 @@
 //! (a scene past the cache) those rows are not stored: the kernel makes them from `a_start`
 //! and [`Rows`] ([`EndLists::a_row`]) — 4 B a spring less to keep and to stream, for a
 //! few integer operations a row, which a scene in the cache pays for (cloth 128×128 and
-//! jelly 16³ 7–8% slower made than read), so there they are stored. Its b-lists
-//! (`SpringLayout::b_pos`) take `wb` rows after them. Entries are 4 × the row of the buffer that holds the
-//! spring's force — offsets in f32, rows being four f32; the row is the spring's position,
-//! or its slot in the symplectic sweep's rings (`layout/sweep_slots.rs`) — and the pad is
-//! 4 × the buffer's zero row (after the m springs' forces, or after the slots). A sum that
-//! starts at +0 is never −0, so adding the pad's +0 changes no bit: a lane's sums are the
-//! scalar node pass's, bit for bit.
+//! jelly 16³ 7–8% slower made than read), so there they are stored (or strided: below).
+//! Its b-lists (`SpringLayout::b_pos`) take `wb` rows after them. Entries are 4 × the row
+//! of the buffer that holds the spring's force — offsets in f32, rows being four f32; the
+//! row is the spring's position, or its slot in the symplectic sweep's rings
+//! (`layout/sweep_slots.rs`) — and the pad is 4 × the buffer's zero row (after the m
+//! springs' forces, or after the slots). A sum that starts at +0 is never −0, so adding
+//! the pad's +0 changes no bit: a lane's sums are the scalar node pass's, bit for bit.
 //!
 //! A group whose b-rows each go up in steps of [`STRIDE`] rows from lane to lane — a
 //! grid's interior, whose other ends a are eight consecutive nodes of six springs each —

@@ -10,15 +10,16 @@
 //! order. Because the order is sorted by `a`, the springs where node i is end a occupy one
 //! contiguous range `a_start[i]..a_start[i+1]`, which the node pass sums without an index;
 //! only the springs where node i is end b need a list of positions (the b-lists). Within a
-//! range the springs go by `b`, so those that reach furthest come last.
-//!
-//! The b-lists of every node (4 B a spring) are built on first use ([`SpringLayout::b_pos`]):
-//! symplectic Euler's SIMD node pass reads them from its end lists (`end_lists.rs`) for
-//! every whole group of eight nodes, and the layout keeps those of the last `n mod 8`
-//! nodes ([`SpringLayout::b_lists_for`]); the other integrators, the audit's contact
-//! terms and the GPU backend ask for all of them. Tables made once from them (the end
-//! lists, the sweep's rings) borrow them for the call ([`SpringLayout::with_b_pos`]). The user's spring
+//! range the springs go by `b`, so those that reach furthest come last. The user's spring
 //! numbering (`springs[3]` in a scene file) is untouched: `order` maps back.
+//!
+//! The b-lists of every node (4 B a spring) are built on first use
+//! ([`SpringLayout::b_pos`]): symplectic Euler's SIMD node pass reads them from its end
+//! lists (`end_lists.rs`) for every whole group of eight nodes, and the layout keeps those
+//! of the last `n mod 8` nodes ([`SpringLayout::b_lists_for`]); the other integrators, the
+//! audit's contact terms and the GPU backend ask for all of them. Tables made once from
+//! them (the end lists, the sweep's rings) borrow them for the call
+//! ([`SpringLayout::with_b_pos`]).
 //!
 //! Every position is written by exactly one task and every node sums its ranges in a fixed
 //! order, so results are bit-identical for any thread count.
