@@ -185,6 +185,19 @@ impl SpringLayout {
         self.b_pos.built().is_some()
     }
 
+    /// `f` of the layout with every node's b-list built for it, forgotten afterwards unless
+    /// it was built before: tables made one after another from them ([`Self::with_b_pos`])
+    /// then build them once.
+    pub(crate) fn holding_b_pos<R>(&mut self, f: impl FnOnce(&Self) -> R) -> R {
+        let held = self.b_pos.built().is_some();
+        self.b_pos();
+        let out = f(self);
+        if !held {
+            self.b_pos.reset();
+        }
+        out
+    }
+
     /// `f` of every node's b-list: the kept ones where built, else made for the call and
     /// dropped (for tables made once).
     pub(crate) fn with_b_pos<R>(&self, f: impl FnOnce(&[u32]) -> R) -> R {

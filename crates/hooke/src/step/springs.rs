@@ -81,9 +81,15 @@ impl SpringSet {
             .iter()
             .map(|m| springs.rest[m.spring as usize])
             .collect();
-        self.layout = SpringLayout::new(model.nodes.len(), springs);
-        self.sweep = SweepPlan::new(model.nodes.len(), &self.layout);
-        self.ends = self.sweep.end_lists(model.nodes.len(), &self.layout);
+        let n = model.nodes.len();
+        self.layout = SpringLayout::new(n, springs);
+        // (Every node's b-list built once for the sweep's rings and the end lists, then
+        // dropped: the passes that need them build them when they first ask.)
+        (self.sweep, self.ends) = self.layout.holding_b_pos(|layout| {
+            let sweep = SweepPlan::new(n, layout);
+            let ends = sweep.end_lists(n, layout);
+            (sweep, ends)
+        });
         self.tear_limits = tear_limits(springs, &self.layout);
         self.compile_coefficients(model, settings);
     }
