@@ -119,6 +119,7 @@ impl Simulation {
         let ws = self.ws();
         let (layout, co) = (&ws.springs.layout, &ws.springs.forces);
         let integrator = self.settings().integrator;
+        let (b_start, b_pos) = layout.with_b_lists(|b| (b.start.to_vec(), b.pos.to_vec()));
         Ok(ExplicitStep {
             integrator,
             verlet_accel: (integrator == Integrator::Verlet).then(|| verlet_accel(self)),
@@ -140,8 +141,8 @@ impl Simulation {
             c_iso: (0..co.len()).map(|p| co.c_iso(p)).collect(),
             compress: (0..co.len()).map(|p| co.compress(p)).collect(),
             a_start: layout.a_start.clone(),
-            b_start: layout.b_start.clone(),
-            b_pos: layout.with_b_pos(<[u32]>::to_vec),
+            b_start,
+            b_pos,
             tear_limits: ws.springs.tear_limits.clone(),
             muscles: (model.actuators.muscles.iter())
                 .zip(&ws.springs.muscle_rest)

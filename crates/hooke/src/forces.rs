@@ -327,14 +327,11 @@ impl<'a> NodeForces<'a> {
     #[inline(always)]
     pub(crate) fn springs_at(&self, i: usize) -> Vec3 {
         let l = self.layout;
-        self.springs_in(
-            [l.a_start[i], l.a_start[i + 1]],
-            [l.b_start[i], l.b_start[i + 1]],
-        )
+        self.springs_in([l.a_start[i], l.a_start[i + 1]], self.b.offsets(i))
     }
 
     /// [`Self::springs_at`] of the node whose a-range is `a[0]..a[1]` and whose b-list is at
-    /// offsets `b[0]..b[1]` (`b_start`'s, for a loop that walks them in step with the nodes).
+    /// offsets `b[0]..b[1]` in `self.b` (for a loop that walks them in step with the nodes).
     #[inline(always)]
     pub(crate) fn springs_in(&self, a: [u32; 2], b: [u32; 2]) -> Vec3 {
         let own = &self.sf[a[0] as usize..a[1] as usize];
@@ -357,7 +354,7 @@ impl<'a> NodeForces<'a> {
         v: &'b [Vec3],
     ) -> impl Iterator<Item = Vec3> + 'b {
         let (air_drag, wind) = (self.air_drag, self.wind);
-        let ends = self.layout.ends(r.clone());
+        let ends = self.layout.ends(r.clone(), self.b);
         ends.zip(r).zip(v).map(move |(((a, b), i), vi)| {
             self.springs_in(a, b) + self.fconst.at(i) + drag_force(air_drag, wind, *vi)
         })

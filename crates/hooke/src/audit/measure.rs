@@ -5,7 +5,6 @@
 use crate::forces::{Coef, ConstForces, SpringCoeffs, spring_force_as};
 use crate::layout::SpringLayout;
 use crate::model::Model;
-use crate::model::per_node::{PerNode, Run};
 use crate::par;
 use crate::real::{Real, Vec3};
 use crate::settings::Integrator;
@@ -31,8 +30,7 @@ pub(crate) fn elastic_energy(c: Coef, stretch: f64) -> f64 {
 /// then those with `i` as end b.
 pub(crate) fn springs_at(layout: &SpringLayout, i: usize) -> (std::ops::Range<usize>, &[u32]) {
     let (a0, a1) = (layout.a_start[i] as usize, layout.a_start[i + 1] as usize);
-    let (b0, b1) = (layout.b_start[i] as usize, layout.b_start[i + 1] as usize);
-    (a0..a1, &layout.b_pos()[b0..b1])
+    (a0..a1, layout.b_lists().of(i))
 }
 
 /// The force of the spring at kernel position `p` on its end a at (x, v) \[N].
@@ -140,42 +138,6 @@ pub(crate) fn damping_power(
     .sum()
 }
 
-/// Over all nodes: Σ ½·m·|v|² \[J] and Σ (v − w)·v [m²/s²] (w the wind), in f64 (the
-/// squares of tiny f32 speeds would be subnormal, and slow). Nodes that do not move by
-/// forces (pinned: v = 0; kinematic: the caller takes them out) are not skipped here.
-pub(crate) fn node_sums(mass: &PerNode<Real>, v: &[Vec3], w: Vec3) -> (f64, f64) {
-    let parts = par::map_chunks(v.len(), par::NODE_CHUNK, |r| {
-        chunk_sums(mass.run(r.clone()), &v[r], w, true)
-    });
-    parts
-        .into_iter()
-        .fold((0.0, 0.0), |s, p| (s.0 + p.0, s.1 + p.1))
-}
-
-/// [`node_sums`] over one chunk: four independent accumulators (one would chain every add
-/// on the last), node j of the full quads into accumulator j mod 4 and the tail into the
-/// first; the leading quads by the SIMD kernel when `simd` (bit-identical).
-fn chunk_sums(mass: Run<Real>, v: &[Vec3], w: Vec3, simd: bool) -> (f64, f64) {
-    assert_eq!(mass.len(), v.len(), "one mass a node");
-    let (mut ke, mut air) = ([0.0f64; 4], [0.0f64; 4]);
-    let done = if simd {
-        crate::simd::node_sums(mass, v, w, (&mut ke, &mut air))
-    } else {
-        0
-    };
-    let quads = v.len() / 4 * 4;
-    for (j, &vj) in v.iter().enumerate().skip(done) {
-        let l = if j < quads { j % 4 } else { 0 };
-        let (u, a) = (
-            vj.to_array().map(f64::from),
-            (vj - w).to_array().map(f64::from),
-        );
-        ke[l] += mass.at(j) as f64 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-        air[l] += a[0] * u[0] + a[1] * u[1] + a[2] * u[2];
-    }
-    (0.5 * ke.iter().sum::<f64>(), air.iter().sum::<f64>())
-}
-
 /// The scene's reach: the work its constant forces (gravity and the fields, `fconst`)
 /// could do on its free nodes across the scene's size, D·Σ|F_i|, D the diagonal of the
 /// box around every node \[J]. An energy scale that is never near zero while anything
@@ -216,42 +178,4 @@ pub(crate) fn diagonal(x: &[Vec3]) -> f64 {
 pub(crate) fn springs_strained(k: &[Real], rest: &[Real], strain: f64) -> f64 {
     let e = |(&k, &l): (&Real, &Real)| 0.5 * k as f64 * (strain * l as f64).powi(2);
     k.iter().zip(rest).map(e).sum()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The SIMD sums equal the scalar loop's bit for bit, for every tail length, with
-    /// speeds from 1e-30 m/s (subnormal squares in f32) to 1e3 m/s, masses per node or
-    /// one for all.
-    #[test]
-    fn simd_node_sums_equal_the_scalar_loop() {
-        let mut seed = 0x9e3779b97f4a7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
-        for n in [0, 1, 3, 4, 5, 8, 11, 64, 1001] {
-            let mass: Vec<Real> = (0..n).map(|_| (0.01 + next()) as Real).collect();
-            let v: Vec<Vec3> = (0..n)
-                .map(|_| {
-                    let scale = 10f64.powf(-30.0 + 33.0 * next());
-                    let c = |r: f64| ((r - 0.5) * scale) as Real;
-                    crate::vec3(c(next()), c(next()), c(next()))
-                })
-                .collect();
-            let w = crate::vec3(0.3, -1.5, 2.0);
-            for mass in [Run::Each(&mass), Run::Same(0.37, n)] {
-                let (simd, scalar) = (
-                    chunk_sums(mass, &v, w, true),
-                    chunk_sums(mass, &v, w, false),
-                );
-                assert_eq!(simd.0.to_bits(), scalar.0.to_bits(), "kinetic, {n} nodes");
-                assert_eq!(simd.1.to_bits(), scalar.1.to_bits(), "air, {n} nodes");
-            }
-        }
-    }
 }

@@ -37,6 +37,7 @@ pub(crate) mod books;
 pub(crate) mod diverged;
 pub(crate) mod growth;
 pub(crate) mod measure;
+pub(crate) mod node_sums;
 pub(crate) mod watchdog;
 
 use crate::real::{Real, Vec3};
@@ -223,6 +224,9 @@ pub(crate) struct Ledger {
     pub weight: f64,
     /// Damping power the solver's spring pass reported this integration step \[W].
     pub damping_power: Option<f64>,
+    /// The node sums at the end of this integration step (`node_sums.rs`), where the
+    /// solver took them as it integrated and no stage after it changed a velocity.
+    pub end_sums: Option<node_sums::Sums>,
     /// Velocities at the start of the integration step, kept for the solvers that do not
     /// report a damping power (the implicit ones).
     pub v_start: Vec<Vec3>,
@@ -260,6 +264,12 @@ impl Ledger {
     /// pass of the step counts; integrators that evaluate more often report it once).
     pub(crate) fn note_damping_power(&mut self, p: f64) {
         self.damping_power.get_or_insert(p);
+    }
+
+    /// Records the node sums of the velocities the solver ended this integration step
+    /// with (a stage that changes velocities after it forgets them: `end_sums`).
+    pub(crate) fn note_end_sums(&mut self, sums: node_sums::Sums) {
+        self.end_sums = Some(sums);
     }
 
     /// The audit with the energy `e` now. The energy in play is the terms' magnitudes

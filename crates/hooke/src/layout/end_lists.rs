@@ -36,8 +36,8 @@
 //! double it, where 4 × the zero row does not fit in a u32, or where a node has more than
 //! 65 535 springs at one end.
 
-use super::SpringLayout;
 use super::sweep_slots::RingMap;
+use super::{BLists, SpringLayout};
 
 /// Nodes per group: the lanes of the AVX2 node kernel.
 pub(crate) const LANES: usize = 8;
@@ -128,16 +128,28 @@ impl EndLists {
         if !cfg!(all(not(feature = "f64"), target_arch = "x86_64")) {
             return Self::default();
         }
-        let m = layout.len();
         let Some(pad) = zero.checked_mul(4) else {
             return Self::default();
         };
         if matches!(rows, Rows::Rings { seg, .. } if seg % LANES != 0) {
             return Self::default(); // (a group's nodes in two segments)
         }
+        // (Every node's b-list, for this call: the layout keeps only the last few.)
+        layout.with_b_lists(|bl| Self::from_lists(n, layout, bl, (rows, made_a), pad))
+    }
+
+    /// [`Self::new`] with every node's b-list `bl` and the zero row's offset `pad`.
+    fn from_lists(
+        n: usize,
+        layout: &SpringLayout,
+        bl: BLists,
+        (rows, made_a): (Rows, bool),
+        pad: u32,
+    ) -> Self {
+        let m = layout.len();
         let count = |s: &[u32], i: usize| (s[i + 1] - s[i]) as usize;
         let width = |s: &[u32], g: usize| (0..LANES).map(|j| count(s, LANES * g + j)).max();
-        let (a, b) = (&layout.a_start, &layout.b_start);
+        let (a, b) = (&layout.a_start[..], bl.start);
         let groups = n / LANES;
         // (The a-rows are made, not stored, but padded they cost the kernel as much work.)
         let padded: usize = (0..groups)
@@ -162,32 +174,29 @@ impl EndLists {
         // (Only where rows are positions: a ring's slots are made, never stored.)
         let positions = matches!(rows, Rows::Positions);
         let uniform = |g: usize, wa: usize| (0..LANES).all(|j| count(a, LANES * g + j) == wa);
-        // (Every node's b-list, for this call: the layout keeps only the last few.)
-        layout.with_b_pos(|b_pos| {
-            for g in 0..groups {
-                let (wa, wb) = (width(a, g).unwrap_or(0), width(b, g).unwrap_or(0));
-                let a_strided = !made_a && positions && wa > 0 && uniform(g, wa);
-                let nodes = LANES * g..LANES * (g + 1);
-                let a_run = |i: usize, k: usize| (k < count(a, i)).then(|| row(a[i] + k as u32));
-                let b_list =
-                    |i: usize, k: usize| (k < count(b, i)).then(|| row(b_pos[b[i] as usize + k]));
-                for k in (0..wa).filter(|_| !made_a && !a_strided) {
-                    out.push_row(nodes.clone(), |i| a_run(i, k));
-                }
-                let b_from = out.at.len();
-                out.groups.push(Group {
-                    start: b_from as u32,
-                    wa: wa as u16,
-                    wb: wb as u16,
-                });
-                out.a_strided.push(a_strided);
-                for k in 0..wb {
-                    out.push_row(nodes.clone(), |i| b_list(i, k));
-                }
-                let strided = out.stride_rows(b_from);
-                out.strided.push(strided);
+        for g in 0..groups {
+            let (wa, wb) = (width(a, g).unwrap_or(0), width(b, g).unwrap_or(0));
+            let a_strided = !made_a && positions && wa > 0 && uniform(g, wa);
+            let nodes = LANES * g..LANES * (g + 1);
+            let a_run = |i: usize, k: usize| (k < count(a, i)).then(|| row(a[i] + k as u32));
+            let b_list =
+                |i: usize, k: usize| (k < count(b, i)).then(|| row(bl.pos[b[i] as usize + k]));
+            for k in (0..wa).filter(|_| !made_a && !a_strided) {
+                out.push_row(nodes.clone(), |i| a_run(i, k));
             }
-        });
+            let b_from = out.at.len();
+            out.groups.push(Group {
+                start: b_from as u32,
+                wa: wa as u16,
+                wb: wb as u16,
+            });
+            out.a_strided.push(a_strided);
+            for k in 0..wb {
+                out.push_row(nodes.clone(), |i| b_list(i, k));
+            }
+            let strided = out.stride_rows(b_from);
+            out.strided.push(strided);
+        }
         out.any_strided = out.strided.contains(&true) || out.a_strided.contains(&true);
         out.rows = rows;
         out.at.shrink_to_fit(); // (reserved for every b-row; strided groups keep one)

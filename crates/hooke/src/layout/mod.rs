@@ -13,13 +13,13 @@
 //! range the springs go by `b`, so those that reach furthest come last. The user's spring
 //! numbering (`springs[3]` in a scene file) is untouched: `order` maps back.
 //!
-//! The b-lists of every node (4 B a spring) are built on first use
-//! ([`SpringLayout::b_pos`]): symplectic Euler's SIMD node pass reads them from its end
+//! The b-lists of every node and their offsets (4 B a spring and 4 B a node) are built on
+//! first use ([`SpringLayout::b_lists`]): symplectic Euler's SIMD node pass reads them from its end
 //! lists (`end_lists.rs`) for every whole group of eight nodes, and the layout keeps those
 //! of the last `n mod 8` nodes ([`SpringLayout::b_lists_for`]); the other integrators, the
 //! audit's contact terms and the GPU backend ask for all of them. Tables made once from
 //! them (the end lists, the sweep's rings) borrow them for the call
-//! ([`SpringLayout::with_b_pos`]).
+//! ([`SpringLayout::with_b_lists`]).
 //!
 //! Every position is written by exactly one task and every node sums its ranges in a fixed
 //! order, so results are bit-identical for any thread count.
@@ -59,28 +59,82 @@ pub(crate) struct SpringLayout {
     pub rest: Arc<Vec<Real>>,
     /// `n + 1` offsets: node i is end a of positions `a_start[i]..a_start[i+1]`.
     pub a_start: Vec<u32>,
-    /// `n + 1` offsets into the b-lists.
-    pub b_start: Vec<u32>,
-    /// The b-lists: positions where each node is end b, node by node, ascending; built on
-    /// first use ([`Self::b_pos`]).
-    b_pos: Derived<Vec<u32>>,
+    /// The b-lists: where each node is end b, node by node, ascending, with their
+    /// offsets; built on first use ([`Self::b_lists`]).
+    b_index: Derived<BIndex>,
     /// The b-lists of the nodes from [`Self::tail_from`] on (those outside whole groups of
     /// eight).
-    b_tail: Vec<u32>,
+    b_tail: BIndex,
 }
 
-/// The b-lists of a run of nodes: node i's is `pos[b_start[i] − first..b_start[i+1] − first]`.
+/// The b-lists of the nodes from some node on: the kernel positions where each is end b,
+/// ascending, node by node, and their `count + 1` offsets.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct BIndex {
+    /// Node `from + k`'s list is `pos[start[k]..start[k+1]]`.
+    start: Vec<u32>,
+    pos: Vec<u32>,
+}
+
+impl BIndex {
+    /// The b-lists of nodes `from..n`: the positions p with b\[p] = i, node by node,
+    /// ascending (`b` is sorted within each a, so a counting sort by b).
+    fn new(b: &[u32], n: usize, from: usize) -> Self {
+        let ours = || b.iter().enumerate().filter(|(_, e)| **e as usize >= from);
+        let mut start = vec![0u32; n - from + 1];
+        for (_, &e) in ours() {
+            start[e as usize - from + 1] += 1;
+        }
+        for k in 0..n - from {
+            start[k + 1] += start[k];
+        }
+        let mut cursor = start[..n - from].to_vec();
+        let mut pos = vec![0u32; start[n - from] as usize];
+        for (p, &e) in ours() {
+            let c = &mut cursor[e as usize - from];
+            pos[*c as usize] = p as u32;
+            *c += 1;
+        }
+        Self { start, pos }
+    }
+
+    /// A view of the lists, whose first node is `first`.
+    fn lists(&self, first: usize) -> BLists<'_> {
+        BLists {
+            start: &self.start,
+            pos: &self.pos,
+            first,
+        }
+    }
+}
+
+/// The b-lists of a run of nodes from `first` on ([`BIndex`]): node i's is
+/// `pos[start[i − first]..start[i − first + 1]]`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct BLists<'a> {
+    pub start: &'a [u32],
     pub pos: &'a [u32],
-    pub first: u32,
+    pub first: usize,
 }
 
 impl<'a> BLists<'a> {
-    /// The b-list at offsets `b[0]..b[1]` (`b_start`'s).
+    /// The offsets of node `i`'s list in `pos`.
+    #[inline(always)]
+    pub(crate) fn offsets(&self, i: usize) -> [u32; 2] {
+        let k = i - self.first;
+        [self.start[k], self.start[k + 1]]
+    }
+
+    /// The b-list at offsets `b[0]..b[1]` of `pos`.
     #[inline(always)]
     pub(crate) fn at(&self, b: [u32; 2]) -> &'a [u32] {
-        &self.pos[(b[0] - self.first) as usize..(b[1] - self.first) as usize]
+        &self.pos[b[0] as usize..b[1] as usize]
+    }
+
+    /// Node `i`'s b-list.
+    #[inline]
+    pub(crate) fn of(&self, i: usize) -> &'a [u32] {
+        self.at(self.offsets(i))
     }
 }
 
@@ -123,14 +177,7 @@ impl SpringLayout {
             let rest = order.iter().map(|&s| sp.rest[s as usize]).collect();
             (Arc::new(a), Arc::new(b), Arc::new(rest))
         };
-        let mut b_start = vec![0u32; n + 1];
-        for &e in b.iter() {
-            b_start[e as usize + 1] += 1;
-        }
-        for i in 0..n {
-            b_start[i + 1] += b_start[i];
-        }
-        let tail = b_lists(&b, &b_start, tail_from(n));
+        let b_tail = BIndex::new(&b, n, tail_from(n));
         Self {
             order,
             pos_of: Derived::default(),
@@ -138,9 +185,8 @@ impl SpringLayout {
             b,
             rest,
             a_start,
-            b_start,
-            b_pos: Derived::default(),
-            b_tail: tail,
+            b_index: Derived::default(),
+            b_tail,
         }
     }
 
@@ -155,68 +201,70 @@ impl SpringLayout {
         tail_from(self.nodes())
     }
 
-    /// Every node's b-list, node by node (`b_start` gives each one's offsets), built on the
-    /// first call and kept (4 B a spring).
-    pub(crate) fn b_pos(&self) -> &[u32] {
-        self.b_pos
-            .get_or_init(|| b_lists(&self.b, &self.b_start, 0))
+    /// Every node's b-list, built on the first call and kept (4 B a spring and 4 B a
+    /// node).
+    pub(crate) fn b_lists(&self) -> BLists<'_> {
+        let index = self
+            .b_index
+            .get_or_init(|| BIndex::new(&self.b, self.nodes(), 0));
+        index.lists(0)
     }
 
     /// The b-lists of `nodes`: those kept for the last nodes where they are enough (or
     /// `nodes` is empty) and the whole lists are not built, else the whole lists
-    /// ([`Self::b_pos`]).
+    /// ([`Self::b_lists`]).
     pub(crate) fn b_lists_for(&self, nodes: Range<usize>) -> BLists<'_> {
         let tail = self.tail_from();
-        match self.b_pos.built() {
-            None if nodes.is_empty() || nodes.start >= tail => BLists {
-                pos: &self.b_tail,
-                first: self.b_start[tail],
-            },
-            _ => BLists {
-                pos: self.b_pos(),
-                first: 0,
-            },
+        match self.b_index.built() {
+            None if nodes.is_empty() || nodes.start >= tail => self.b_tail.lists(tail),
+            _ => self.b_lists(),
         }
     }
 
     /// Whether every node's b-list is built and kept.
     #[cfg(test)]
-    pub(crate) fn b_pos_built(&self) -> bool {
-        self.b_pos.built().is_some()
+    pub(crate) fn b_lists_built(&self) -> bool {
+        self.b_index.built().is_some()
     }
 
     /// `f` of the layout with every node's b-list built for it, forgotten afterwards unless
-    /// it was built before: tables made one after another from them ([`Self::with_b_pos`])
+    /// it was built before: tables made one after another from them ([`Self::with_b_lists`])
     /// then build them once.
-    pub(crate) fn holding_b_pos<R>(&mut self, f: impl FnOnce(&Self) -> R) -> R {
-        let held = self.b_pos.built().is_some();
-        self.b_pos();
+    pub(crate) fn holding_b_lists<R>(&mut self, f: impl FnOnce(&Self) -> R) -> R {
+        let held = self.b_index.built().is_some();
+        self.b_lists();
         let out = f(self);
         if !held {
-            self.b_pos.reset();
+            self.b_index.reset();
         }
         out
     }
 
     /// `f` of every node's b-list: the kept ones where built, else made for the call and
     /// dropped (for tables made once).
-    pub(crate) fn with_b_pos<R>(&self, f: impl FnOnce(&[u32]) -> R) -> R {
-        match self.b_pos.built() {
-            Some(b_pos) => f(b_pos),
-            None => f(&b_lists(&self.b, &self.b_start, 0)),
+    pub(crate) fn with_b_lists<R>(&self, f: impl FnOnce(BLists) -> R) -> R {
+        match self.b_index.built() {
+            Some(index) => f(index.lists(0)),
+            None => f(BIndex::new(&self.b, self.nodes(), 0).lists(0)),
         }
     }
 
     /// Per node of `nodes`, in order: its a-range `a_start[i]..a_start[i+1]` and its
-    /// b-list's offsets `b_start[i]..b_start[i+1]`, walked in step (no index checked per
+    /// b-list's offsets in `b` (which holds them), walked in step (no index checked per
     /// node, for the node passes).
     #[inline(always)]
-    pub(crate) fn ends(
-        &self,
+    pub(crate) fn ends<'b>(
+        &'b self,
         nodes: Range<usize>,
-    ) -> impl Iterator<Item = ([u32; 2], [u32; 2])> + '_ {
+        b: BLists<'b>,
+    ) -> impl Iterator<Item = ([u32; 2], [u32; 2])> + 'b {
         let a = self.a_start[nodes.start..=nodes.end].windows(2);
-        let b = self.b_start[nodes.start..=nodes.end].windows(2);
+        // (No nodes: none of `b`'s, whichever nodes it holds.)
+        let b = match nodes.is_empty() {
+            true => &b.start[..1],
+            false => &b.start[nodes.start - b.first..=nodes.end - b.first],
+        };
+        let b = b.windows(2);
         a.zip(b).map(|(a, b)| ([a[0], a[1]], [b[0], b[1]]))
     }
 
@@ -261,18 +309,4 @@ impl SpringLayout {
 /// The first of `n` nodes outside whole groups of eight.
 fn tail_from(n: usize) -> usize {
     n / 8 * 8
-}
-
-/// The b-lists of the nodes from `from` on: the positions p with b\[p] = i, node by node,
-/// ascending (`b` sorted within each a, so a counting sort by b).
-fn b_lists(b: &[u32], b_start: &[u32], from: usize) -> Vec<u32> {
-    let first = b_start[from];
-    let mut cursor = b_start[from..].to_vec();
-    let mut out = vec![0u32; (b_start[b_start.len() - 1] - first) as usize];
-    for (p, &e) in b.iter().enumerate().filter(|(_, e)| **e as usize >= from) {
-        let c = &mut cursor[e as usize - from];
-        out[(*c - first) as usize] = p as u32;
-        *c += 1;
-    }
-    out
 }

@@ -37,7 +37,7 @@ pub(crate) struct SweepPlan {
 }
 
 /// Segment length for `n` nodes: an eighth of them, at least 2 048, a multiple of 64.
-fn segment_len(n: usize) -> usize {
+pub(crate) fn segment_len(n: usize) -> usize {
     n.div_ceil(8).next_multiple_of(64).max(2048)
 }
 

@@ -19,7 +19,7 @@
 
 use std::ops::Range;
 
-use super::SpringLayout;
+use super::{BLists, SpringLayout};
 use crate::real::Vec3;
 
 /// The largest ring, in forces (256 KiB: half of a core's L2 on this machine).
@@ -90,7 +90,7 @@ impl Slots {
         // (Every node's b-list, for this call: the layout keeps only the last few.)
         let reach = s
             .layout
-            .with_b_pos(|b_pos| (0..s.nodes.len()).map(|k| reach(s, b_pos, k)).max())?;
+            .with_b_lists(|b| (0..s.nodes.len()).map(|k| reach(s, b, k)).max())?;
         let ring = (reach + 1).next_power_of_two().max(s.group);
         if ring > MAX_RING {
             return None;
@@ -162,7 +162,7 @@ impl Slots {
 /// How far behind the frontier segment `k` reads a force of its body: the largest
 /// frontier − p over its body's positions p, replaying its blocks (`b_pos`: every node's
 /// b-list).
-fn reach(s: &Shape, b_pos: &[u32], k: usize) -> usize {
+fn reach(s: &Shape, b: BLists, k: usize) -> usize {
     let l = s.layout;
     let nodes = s.nodes[k].clone();
     let body = l.a_start[nodes.start] as usize;
@@ -173,7 +173,7 @@ fn reach(s: &Shape, b_pos: &[u32], k: usize) -> usize {
         done = frontier(done, (l.a_start[i1] as usize).min(zone), zone, s.group);
         for i in i0..i1 {
             let own = l.a_start[i] as usize..l.a_start[i + 1] as usize;
-            let from_below = &b_pos[l.b_start[i] as usize..l.b_start[i + 1] as usize];
+            let from_below = b.of(i);
             let reads = own.chain(from_below.iter().map(|&p| p as usize));
             for p in reads.filter(|p| (body..zone).contains(p)) {
                 most = most.max(done - p);

@@ -21,8 +21,9 @@
 use super::{Flow, Prepared, StepCtx};
 use crate::audit::Ledger;
 use crate::audit::measure::{
-    Rule, damping_power, node_energy, node_sums, numerically_damped, spring_force_on,
+    Rule, damping_power, node_energy, numerically_damped, spring_force_on,
 };
+use crate::audit::node_sums::node_sums;
 use crate::real::Real;
 use crate::state::State;
 
@@ -71,11 +72,13 @@ fn book_kinematic(ctx: &StepCtx, st: &State, read: Prepared, ledger: &mut Ledger
 fn book_air_and_retention(ctx: &StepCtx, st: &State, retention: Real, ledger: &mut Ledger) {
     let env = &ctx.model.env;
     let retention = retention as f64;
+    let swept = ledger.end_sums.take();
     if env.air_drag == 0.0 && retention == 1.0 {
         return;
     }
     let nodes = &ctx.model.nodes;
-    let (mut kinetic, mut air) = node_sums(&nodes.mass, &st.v, env.wind);
+    // (The solver's, where it took them: the same bits, without reading v again.)
+    let (mut kinetic, mut air) = swept.unwrap_or_else(|| node_sums(&nodes.mass, &st.v, env.wind));
     // Kinematic nodes move as their paths or the program say: their energy is the
     // kinematic work (pinned nodes stand still and add nothing).
     for held in &ledger.held {

@@ -24,6 +24,7 @@ pub(super) fn run(
     books: &mut Books,
 ) -> Flow {
     books.paths_caught_last = false;
+    books.audit.end_sums = None; // (the contacts change velocities)
     // Solvers that take large steps handle what they can inside the step (XPBD both parts,
     // the implicit integrators the surfaces).
     let node_pairs = !read.solver.handles_collisions();

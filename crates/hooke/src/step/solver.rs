@@ -99,6 +99,8 @@ pub(crate) struct SolverWs<'a> {
     pub held: &'a [(u32, Vec3, Vec3)],
     /// Kinematic nodes: (node, start, target).
     pub kinematic: &'a [(u32, Vec3, Vec3)],
+    /// The pinned nodes, ascending (the anchors stage stops them after the step).
+    pub pinned: &'a [u32],
     /// The solver's buffers.
     pub kernel: &'a mut Kernel,
     /// The node collisions' scratch.

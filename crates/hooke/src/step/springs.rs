@@ -85,7 +85,7 @@ impl SpringSet {
         self.layout = SpringLayout::new(n, springs);
         // (Every node's b-list built once for the sweep's rings and the end lists, then
         // dropped: the passes that need them build them when they first ask.)
-        (self.sweep, self.ends) = self.layout.holding_b_pos(|layout| {
+        (self.sweep, self.ends) = self.layout.holding_b_lists(|layout| {
             let sweep = SweepPlan::new(n, layout);
             let ends = sweep.end_lists(n, layout);
             (sweep, ends)

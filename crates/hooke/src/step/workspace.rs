@@ -226,6 +226,7 @@ impl Workspace {
                 retention: self.compiled.retention,
                 held: &self.targets.held,
                 kinematic: &self.targets.kinematic,
+                pinned: &self.compiled.pinned,
                 kernel: &mut self.kernel,
                 collisions: &mut self.collisions,
                 counters: &mut self.books.counters,

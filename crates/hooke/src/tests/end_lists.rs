@@ -99,7 +99,7 @@ fn check_rows(e: &EndLists, l: &SpringLayout) {
                 out
             };
             let a: Vec<u32> = (l.a_start[i]..l.a_start[i + 1]).collect();
-            let b = &l.b_pos()[l.b_start[i] as usize..l.b_start[i + 1] as usize];
+            let b = l.b_lists().of(i);
             let lane = |rows: &[[u32; LANES]]| rows.iter().map(|r| r[j]).collect::<Vec<_>>();
             assert_eq!(lane(&a_rows), padded(&a, wa), "node {i}, a-run");
             assert_eq!(lane(&b_rows), padded(b, wb), "node {i}, b-list");

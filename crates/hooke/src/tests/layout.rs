@@ -27,7 +27,7 @@ fn oriented_sorted_by_ends_with_ranges_and_b_lists() {
     }
     assert_eq!(l.a_start, vec![0, 3, 5, 5, 5]);
     // Node 1 is end b of position 0; node 2 of 1 and 3; node 3 of 2 and 4.
-    let bs = |i: usize| &l.b_pos()[l.b_start[i] as usize..l.b_start[i + 1] as usize];
+    let bs = |i: usize| l.b_lists().of(i);
     assert_eq!(bs(0), &[] as &[u32]);
     assert_eq!(bs(1), &[0]);
     assert_eq!(bs(2), &[1, 3]);
@@ -74,28 +74,38 @@ fn b_lists_kept_for_the_last_nodes_and_built_on_first_use() {
     let reference: Vec<u32> = (0..n)
         .flat_map(|i| (0..l.len() as u32).filter(move |&p| b[p as usize] as usize == i))
         .collect();
-    let list = |b: BLists, i: usize| b.at([l.b_start[i], l.b_start[i + 1]]).to_vec();
-    let wanted = |i: usize| reference[l.b_start[i] as usize..l.b_start[i + 1] as usize].to_vec();
+    // Node i's list starts after the lists of the nodes before it.
+    let reference_start: Vec<u32> = (0..=n)
+        .map(|i| b.iter().filter(|&&e| (e as usize) < i).count() as u32)
+        .collect();
+    let list = |b: BLists, i: usize| b.of(i).to_vec();
+    let wanted =
+        |i: usize| reference[reference_start[i] as usize..reference_start[i + 1] as usize].to_vec();
     let tail = n / 8 * 8;
     for i in tail..n {
         assert_eq!(list(l.b_lists_for(tail..n), i), wanted(i), "node {i}");
     }
-    assert!(
-        l.b_lists_for(3..3).pos.len() < l.len() / 4,
-        "empty: the kept ones"
+    let kept = l.b_lists_for(3..3);
+    assert!(kept.pos.len() < l.len() / 4, "empty: the kept ones");
+    assert_eq!(
+        kept.start.len(),
+        n - tail + 1,
+        "offsets of the last nodes only"
     );
-    assert!(!l.b_pos_built(), "not built for the last nodes");
-    assert_eq!(l.with_b_pos(<[u32]>::to_vec), reference);
-    assert!(!l.b_pos_built(), "not kept for a call");
+    assert!(!l.b_lists_built(), "not built for the last nodes");
+    let whole = |b: BLists| (b.start.to_vec(), b.pos.to_vec());
+    let wanted_whole = (reference_start.clone(), reference.clone());
+    assert_eq!(l.with_b_lists(whole), wanted_whole.clone());
+    assert!(!l.b_lists_built(), "not kept for a call");
     for i in 0..n {
         assert_eq!(list(l.b_lists_for(i..n), i), wanted(i), "node {i}");
     }
-    assert!(l.b_pos_built() && l.b_pos() == reference);
+    assert!(l.b_lists_built() && whole(l.b_lists()) == wanted_whole);
     assert_eq!(list(l.b_lists_for(tail..n), n - 1), wanted(n - 1));
 }
 
 /// A cloth in the cache stepped by symplectic Euler's SIMD node pass (the last node by the
-/// scalar one) never builds every node's b-lists (4 B a spring not held); explicit Euler's scalar pass does, on its
+/// scalar one) never builds every node's b-lists (4 B a spring and 4 B a node not held); explicit Euler's scalar pass does, on its
 /// first step; both take the same step with and without them.
 #[test]
 fn symplectic_euler_in_the_cache_holds_no_b_lists() {
@@ -110,14 +120,14 @@ fn symplectic_euler_in_the_cache_holds_no_b_lists() {
         let mut sim = Simulation::new(scene.clone());
         sim.prepare();
         if build {
-            sim.ws().springs.layout.b_pos();
+            sim.ws().springs.layout.b_lists();
         }
         for _ in 0..3 {
             sim.step().unwrap();
         }
         (
             sim.state().bit_hash(),
-            sim.ws().springs.layout.b_pos_built(),
+            sim.ws().springs.layout.b_lists_built(),
         )
     };
     let node_kernel = cfg!(all(not(feature = "f64"), target_arch = "x86_64"));

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::audit::node_sums::{Swept as SumsAsSwept, node_sums};
 use crate::builders;
 use crate::forces::SpringCoeffs;
 use crate::forces::{ConstForces, Form, NodeForces, constant_forces, spring_pass};
@@ -168,8 +169,35 @@ fn swept_as(
     let (mut x, mut v) = (c.x.clone(), c.v.clone());
     // Made to size as the workspace makes it: the rings' slots and the zero row.
     let mut sf = vec![Vec3::ZERO; plan.zero_row(&layout) + 1];
-    let (power, finite) = step(s, terms(c), (&mut x, &mut v), &mut sf);
+    // The audit's node sums taken as the nodes are integrated, the pinned nodes (moving
+    // at the start: the sums count them still, as the anchors stage leaves them).
+    let t = terms(c);
+    let pinned: Vec<u32> = (0..n as u32)
+        .filter(|&i| c.inv_mass[i as usize] == 0.0)
+        .collect();
+    let mass = PerNode::new(c.mass.clone());
+    let asked = SumsAsSwept {
+        mass: &mass,
+        wind: t.wind,
+        pinned: &pinned,
+    };
+    let (power, finite, sums) = step(s, t, (&mut x, &mut v), &mut sf, Some(asked));
     assert!(finite);
+    let mut stopped = v.clone();
+    pinned
+        .iter()
+        .for_each(|&i| stopped[i as usize] = Vec3::ZERO);
+    let whole = node_sums(&mass, &stopped, t.wind);
+    match plan.seg == crate::layout::sweep_plan::segment_len(n) {
+        true => assert_eq!(
+            sums.map(|s| (s.0.to_bits(), s.1.to_bits())),
+            Some((whole.0.to_bits(), whole.1.to_bits())),
+            "the node sums as swept, {} segments of {}",
+            plan.segments(),
+            plan.seg
+        ),
+        false => assert_eq!(sums, None, "segments of {}: not the sums'", plan.seg),
+    }
     (x, v, power)
 }
 

@@ -32,6 +32,7 @@
 
 use std::ops::Range;
 
+use crate::audit::node_sums::{self, Accumulators, Sums, Swept as SumsAsSwept};
 use crate::forces::{NodeWindow, SpringCoeffs, drag_force, spring_range, sum_by, sum_run, sum_seq};
 use crate::layout::SpringLayout;
 use crate::node_update::NodeTerms;
@@ -41,7 +42,7 @@ use crate::{par, simd};
 
 use crate::layout::end_lists::EndLists;
 use crate::layout::stencil::{Run, Stencil};
-use crate::layout::sweep_plan::{BLOCK_NODES, GROUP, SweepPlan};
+use crate::layout::sweep_plan::{BLOCK_NODES, GROUP, SweepPlan, segment_len};
 use crate::layout::sweep_slots::{Shared, frontier};
 
 /// The springs as the sweep reads them.
@@ -55,16 +56,22 @@ pub(crate) struct SweepSprings<'a> {
     pub stencil: Option<&'a Stencil>,
 }
 
+/// What a sweep returns: the power the springs' damping dissipates at the step's start
+/// \[W], whether every new position and velocity is finite, and the audit's node sums of
+/// the new velocities where it was asked for them and its segments are the sums' own
+/// (`audit/node_sums.rs`).
+pub(crate) type Swept = (f64, bool, Option<Sums>);
+
 /// One symplectic Euler step of every node; `sf` (a row per slot of the plan's rings, or
-/// per spring, then a zero row) is scratch. Returns the power the springs' damping
-/// dissipates at the step's start \[W] and whether every new position and velocity is
-/// finite.
+/// per spring, then a zero row) is scratch. With `sums`, the audit's node sums are taken
+/// block by block as the nodes are integrated (`audit/node_sums.rs`).
 pub(crate) fn step(
     s: SweepSprings,
     t: NodeTerms,
     (x, v): (&mut [Vec3], &mut [Vec3]),
     sf: &mut [Vec3],
-) -> (f64, bool) {
+    sums: Option<SumsAsSwept>,
+) -> Swept {
     assert!(
         x.len() == v.len()
             && sf.len() == s.plan.zero_row(s.layout) + 1
@@ -73,11 +80,13 @@ pub(crate) fn step(
     );
     // The end lists' pad (it may hold a force of another integrator's pass).
     sf[s.plan.zero_row(s.layout)] = Vec3::ZERO;
+    // (The sums' segments are the plan's own unless a test cut others.)
+    let sums = sums.filter(|_| s.plan.seg == segment_len(x.len()));
     match (s.co.iso, s.co.rope) {
-        (false, false) => step_as::<false, false>(s, t, (x, v), sf),
-        (false, true) => step_as::<false, true>(s, t, (x, v), sf),
-        (true, false) => step_as::<true, false>(s, t, (x, v), sf),
-        (true, true) => step_as::<true, true>(s, t, (x, v), sf),
+        (false, false) => step_as::<false, false>(s, t, (x, v), sf, sums),
+        (false, true) => step_as::<false, true>(s, t, (x, v), sf, sums),
+        (true, false) => step_as::<true, false>(s, t, (x, v), sf, sums),
+        (true, true) => step_as::<true, true>(s, t, (x, v), sf, sums),
     }
 }
 
@@ -86,14 +95,17 @@ fn step_as<const ISO: bool, const ROPE: bool>(
     t: NodeTerms,
     (x, v): (&mut [Vec3], &mut [Vec3]),
     sf: &mut [Vec3],
-) -> (f64, bool) {
+    sums: Option<SumsAsSwept>,
+) -> Swept {
     let zones = zones::<ISO, ROPE>(s, NodeWindow { x, v, base: 0 }, sf);
     let shared = Shared::new(sf, s.plan.zero_row(s.layout));
     let parts = par::map_chunks_mut2(x, v, s.plan.seg, |start, xs, vs| {
-        segment::<ISO, ROPE>(s, t, start / s.plan.seg, (xs, vs), shared)
+        segment::<ISO, ROPE>(s, (t, sums), start / s.plan.seg, (xs, vs), shared)
     });
     let power = zones.iter().sum::<f64>() + parts.iter().map(|p| p.0).sum::<f64>();
-    (power, parts.iter().all(|p| p.1))
+    let segments = parts.iter().map(|p| p.2.sums());
+    let sums = sums.map(|_| node_sums::total(&segments.collect::<Vec<_>>()));
+    (power, parts.iter().all(|p| p.1), sums)
 }
 
 /// Phase 1: every zone's springs into `sf`, one task per segment; their damping power.
@@ -126,20 +138,21 @@ fn zones<const ISO: bool, const ROPE: bool>(
     })
 }
 
-/// Phase 2: sweeps segment `k` (`xs`, `vs` are its nodes); its damping power and whether
-/// its nodes stayed finite.
+/// Phase 2: sweeps segment `k` (`xs`, `vs` are its nodes); its damping power, whether
+/// its nodes stayed finite and, with `sums`, the audit's accumulators of its nodes.
 fn segment<const ISO: bool, const ROPE: bool>(
     s: SweepSprings,
-    t: NodeTerms,
+    (t, sums): (NodeTerms, Option<SumsAsSwept>),
     k: usize,
     (xs, vs): (&mut [Vec3], &mut [Vec3]),
     sf: Shared,
-) -> (f64, bool) {
+) -> (f64, bool, Accumulators) {
     let layout = s.layout;
     let s0 = k * s.plan.seg;
     let s1 = s0 + xs.len();
     let zone_start = layout.a_start[s.plan.zone[k] as usize] as usize;
     let (mut power, mut probe) = (0.0, Vec3::ZERO);
+    let mut acc = Accumulators::default();
     // Springs before `done` are computed. The kernel takes whole groups of eight, so it
     // runs a few springs ahead of a block; those belong to nodes not yet moved.
     let mut done = layout.a_start[s0] as usize;
@@ -184,9 +197,13 @@ fn segment<const ISO: bool, const ROPE: bool>(
             }
             None => probe += integrate(s, t, seg, i0..i1, sf),
         }
+        // (The block's velocities are still in cache.)
+        if let Some(sums) = sums {
+            sums.add(&mut acc, (vs, s0), (s0, i0..i1));
+        }
         i0 = i1;
     }
-    (power, probe == Vec3::ZERO)
+    (power, probe == Vec3::ZERO, acc)
 }
 
 /// Where the forces of positions `r` of segment `k`'s body go: at most two runs of them
@@ -454,7 +471,7 @@ fn integrate(
     let (xs, vs) = (&mut xs[done..], &mut vs[done..]);
     let b_lists = layout.b_lists_for(nodes.clone());
     // The nodes' offsets, constant forces and inverse masses walked in step with them.
-    let ends = layout.ends(nodes.clone());
+    let ends = layout.ends(nodes.clone(), b_lists);
     let terms = t
         .fconst
         .range(nodes.clone())

@@ -8,6 +8,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::audit::node_sums::Swept as SumsAsSwept;
 use crate::counters::Phase;
 use crate::forces::{self, NodeForces};
 use crate::node_update::NodeTerms;
@@ -100,7 +101,7 @@ fn node_pass(
         let (nf, nj) = (NodeForces { b, ..nf }, NodeForces { b, ..nj });
         let (impulse, h, ret) = (impulse, t.h, t.retention);
         let r = start..start + xs.len();
-        let ends = nf.layout.ends(r.clone());
+        let ends = nf.layout.ends(r.clone(), b);
         let terms = nf.fconst.range(r.clone()).zip(&t.inv_mass[r.clone()]);
         let nodes = xs.iter_mut().zip(vs.iter_mut());
         let mut acc = Vec3::ZERO;
@@ -137,13 +138,25 @@ impl SymplecticEuler {
             stencil: springs.stencil.as_ref(),
         };
         let t = NodeTerms::new(model, ws.fconst, ctx.h, ws.retention);
+        // The audit's sums of the new velocities, taken as they are made, where the audit
+        // books the air or the retention and no stage after this one sets a velocity but
+        // the pinned nodes' (the contacts stage forgets them: `Ledger::end_sums`).
+        let booked = model.env.air_drag != 0.0 || ws.retention != 1.0;
+        let sums = (booked && ws.kinematic.is_empty()).then_some(SumsAsSwept {
+            mass: &model.nodes.mass,
+            wind: model.env.wind,
+            pinned: ws.pinned,
+        });
         let (x, v) = (&mut st.x, &mut st.v);
         let sf = &mut ws.kernel.sf;
-        let (power, finite) = ws
+        let (power, finite, sums) = ws
             .counters
-            .time(Phase::Nodes, || sweep::step(s, t, (x, v), sf));
-        // The energy audit's damping term (see `crate::audit`).
+            .time(Phase::Nodes, || sweep::step(s, t, (x, v), sf, sums));
+        // The energy audit's damping term (see `crate::audit`), and its node sums.
         ws.audit.note_damping_power(power);
+        if let Some(sums) = sums {
+            ws.audit.note_end_sums(sums);
+        }
         ws.counters.spring_updates += model.springs.len() as u64;
         StepReport {
             finite: Some(finite),
