@@ -24,6 +24,8 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, parts: Integrating) -> Flow {
     if damping || super::collider_work::needed(ctx, solver.handles_surfaces()) {
         ws.audit.v_start.clone_from(&st.v);
     }
+    // (Node sums the solver takes as it integrates are this step's, or none.)
+    ws.audit.end_sums = None;
     out.finite = solver.step(ctx, st, &mut ws).finite;
     Ok(())
 }
