@@ -28,7 +28,7 @@ pub(crate) type Sums = (f64, f64);
 pub(crate) fn node_sums(mass: &PerNode<Real>, v: &[Vec3], w: Vec3) -> Sums {
     let parts = par::map_chunks(v.len(), segment_len(v.len()), |r| {
         let mut acc = Accumulators::default();
-        let swept = Swept {
+        let swept = SumsAsSwept {
             mass,
             wind: w,
             pinned: &[],
@@ -36,11 +36,11 @@ pub(crate) fn node_sums(mass: &PerNode<Real>, v: &[Vec3], w: Vec3) -> Sums {
         swept.add(&mut acc, (v, 0), (r.start, r));
         acc.sums()
     });
-    total(&parts)
+    total(parts)
 }
 
 /// The segments' sums added in order.
-pub(crate) fn total<'a>(segments: impl IntoIterator<Item = &'a Sums>) -> Sums {
+pub(crate) fn total(segments: impl IntoIterator<Item = Sums>) -> Sums {
     (segments.into_iter()).fold((0.0, 0.0), |s, b| (s.0 + b.0, s.1 + b.1))
 }
 
@@ -64,7 +64,7 @@ impl Accumulators {
 /// What the sums read besides the velocities, for a pass that adds the nodes as it goes
 /// (the sweep).
 #[derive(Clone, Copy)]
-pub(crate) struct Swept<'a> {
+pub(crate) struct SumsAsSwept<'a> {
     /// Mass per node \[kg].
     pub mass: &'a PerNode<Real>,
     /// The wind's velocity \[m/s].
@@ -77,7 +77,7 @@ pub(crate) struct Swept<'a> {
 /// Nodes a pinned node's block copies to count it still.
 const COPIED: usize = 256;
 
-impl Swept<'_> {
+impl SumsAsSwept<'_> {
     /// Adds `nodes`, the next nodes of the segment that starts at node `seg`, to its
     /// accumulators `acc`; `v` holds the velocities of the nodes from `first` on.
     ///
@@ -207,7 +207,7 @@ mod tests {
         let mut v = velocities(n, next);
         let w = crate::vec3(0.3, -1.5, 2.0);
         let pinned = [0u32, 63, 64, 700, 998, n as u32 - 1];
-        let swept = Swept {
+        let swept = SumsAsSwept {
             mass: &mass,
             wind: w,
             pinned: &pinned,
@@ -228,7 +228,7 @@ mod tests {
             parts.push(acc.sums());
         }
         assert!(parts.len() == n.div_ceil(seg));
-        let (ke, air) = total(&parts);
+        let (ke, air) = total(parts);
         for &p in &pinned {
             v[p as usize] = Vec3::ZERO;
         }

@@ -10,7 +10,7 @@
 //! and [`Rows`] ([`EndLists::a_row`]) — 4 B a spring less to keep and to stream, for a
 //! few integer operations a row, which a scene in the cache pays for (cloth 128×128 and
 //! jelly 16³ 7–8% slower made than read), so there they are stored (or strided: below).
-//! Its b-lists (`SpringLayout::b_pos`) take `wb` rows after them. Entries are 4 × the row
+//! Its b-lists (`SpringLayout::b_lists`) take `wb` rows after them. Entries are 4 × the row
 //! of the buffer that holds the spring's force — offsets in f32, rows being four f32; the
 //! row is the spring's position, or its slot in the symplectic sweep's rings
 //! (`layout/sweep_slots.rs`) — and the pad is 4 × the buffer's zero row (after the m

@@ -160,7 +160,7 @@ impl Slots {
 }
 
 /// How far behind the frontier segment `k` reads a force of its body: the largest
-/// frontier − p over its body's positions p, replaying its blocks (`b_pos`: every node's
+/// frontier − p over its body's positions p, replaying its blocks (`b`: every node's
 /// b-list).
 fn reach(s: &Shape, b: BLists, k: usize) -> usize {
     let l = s.layout;

@@ -5,15 +5,21 @@ use crate::builders;
 use crate::layout::SpringLayout;
 use crate::layout::stencil::Stencil;
 
+/// The built-in cloth of `w × h` nodes and its layout.
+fn cloth(w: usize, h: usize) -> (crate::Scene, SpringLayout) {
+    let params = [("width", w), ("height", h)].map(|(k, v)| (k.into(), v.to_string()));
+    let scene = builders::build("cloth", &params).unwrap();
+    let layout = SpringLayout::new(scene.model.nodes.len(), &scene.model.springs);
+    (scene, layout)
+}
+
 /// A cloth's springs come back from its stencil end for end; its runs are about four
 /// a row; a shuffled numbering makes none.
 #[test]
 fn a_cloth_is_its_stencil() {
-    let (w, h) = (100, 20);
-    let params = [("width", w), ("height", h)].map(|(k, v)| (k.into(), v.to_string()));
-    let scene = builders::build("cloth", &params).unwrap();
+    let h = 20;
+    let (scene, layout) = cloth(100, h);
     let n = scene.model.nodes.len();
-    let layout = SpringLayout::new(n, &scene.model.springs);
     let class: Vec<u8> = (0..layout.len())
         .map(|p| (p * 7919 % 13 % 3) as u8)
         .collect();
@@ -66,11 +72,8 @@ fn a_cloth_is_its_stencil() {
 /// from its entry's base; rest lengths of one entry too far apart are not packed.
 #[test]
 fn a_cloth_s_rest_lengths_pack_exactly() {
-    let (w, h) = (100, 20);
-    let params = [("width", w), ("height", h)].map(|(k, v)| (k.into(), v.to_string()));
-    let scene = builders::build("cloth", &params).unwrap();
+    let (scene, mut layout) = cloth(100, 20);
     let n = scene.model.nodes.len();
-    let mut layout = SpringLayout::new(n, &scene.model.springs);
     let class = vec![0u8; layout.len()];
     let st = Stencil::new(n, &layout, &class).expect("a cloth has a stencil");
     let packed =

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::audit::node_sums::{Swept as SumsAsSwept, node_sums};
+use crate::audit::node_sums::{SumsAsSwept, node_sums};
 use crate::builders;
 use crate::forces::SpringCoeffs;
 use crate::forces::{ConstForces, Form, NodeForces, constant_forces, spring_pass};

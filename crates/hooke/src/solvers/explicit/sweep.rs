@@ -32,7 +32,7 @@
 
 use std::ops::Range;
 
-use crate::audit::node_sums::{self, Accumulators, Sums, Swept as SumsAsSwept};
+use crate::audit::node_sums::{self, Accumulators, Sums, SumsAsSwept};
 use crate::forces::{NodeWindow, SpringCoeffs, drag_force, spring_range, sum_by, sum_run, sum_seq};
 use crate::layout::SpringLayout;
 use crate::node_update::NodeTerms;
@@ -103,8 +103,7 @@ fn step_as<const ISO: bool, const ROPE: bool>(
         segment::<ISO, ROPE>(s, (t, sums), start / s.plan.seg, (xs, vs), shared)
     });
     let power = zones.iter().sum::<f64>() + parts.iter().map(|p| p.0).sum::<f64>();
-    let segments = parts.iter().map(|p| p.2.sums());
-    let sums = sums.map(|_| node_sums::total(&segments.collect::<Vec<_>>()));
+    let sums = sums.map(|_| node_sums::total(parts.iter().map(|p| p.2.sums())));
     (power, parts.iter().all(|p| p.1), sums)
 }
 

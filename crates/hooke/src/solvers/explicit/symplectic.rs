@@ -8,7 +8,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::audit::node_sums::Swept as SumsAsSwept;
+use crate::audit::node_sums::SumsAsSwept;
 use crate::counters::Phase;
 use crate::forces::{self, NodeForces};
 use crate::node_update::NodeTerms;
