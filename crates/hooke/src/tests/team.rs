@@ -34,7 +34,7 @@ fn passes() -> (Vec<u64>, Vec<u64>, (u64, u64), Vec<usize>) {
 #[test]
 fn a_team_computes_what_the_pool_computes() {
     let pool = on_pool(2, passes);
-    for n in [2, 4] {
+    for n in [2, 3, 4] {
         assert_eq!(on_pool(n, || team::run(passes)), pool, "{n} threads");
     }
     let nested = on_pool(2, || {

@@ -251,7 +251,7 @@ pub(crate) fn block_jacobi(pat: &BlockPattern, a: &BlockMatrix) -> impl Fn(&[V3]
 /// symmetric positive definite.
 pub(crate) fn pcg(
     (pat, a): (&BlockPattern, &BlockMatrix),
-    precond: &dyn Fn(&[V3], &mut [V3]),
+    mut precond: impl FnMut(&[V3], &mut [V3]),
     b: &[V3],
     x: &mut [V3],
     (tol, max_iter): (f64, u32),

@@ -15,6 +15,9 @@ const TASK_MULTIPLE: usize = 4;
 /// At least this many rows per parallel task.
 const MIN_TASK_ROWS: usize = 64;
 
+/// Block products per parallel task in a sparse matrix product (one takes a few ns).
+const PAIRS_PER_TASK: usize = 8192;
+
 /// The zero block.
 pub(crate) const ZERO: B3 = [[0.0; 3]; 3];
 
@@ -50,8 +53,12 @@ impl Csr {
 
     /// Makes `out` the blocks `vals` in f32, reusing its buffer.
     pub(crate) fn write_f32(vals: &[B3], out: &mut Vec<B3f32>) {
-        out.clear();
-        out.extend(vals.iter().map(|b| b.map(|r| r.map(|e| e as f32))));
+        out.resize(vals.len(), [[0.0; 3]; 3]);
+        par::chunks_mut(out, par::NODE_CHUNK, |s, part| {
+            for (o, b) in part.iter_mut().zip(&vals[s..]) {
+                *o = b.map(|r| r.map(|e| e as f32));
+            }
+        });
     }
 
     /// A matrix with no rows yet, to be filled by [`Csr::push_row`].
@@ -151,11 +158,9 @@ impl<'a, T: Block> CsrRef<'a, T> {
 }
 
 impl CsrRef<'_> {
-    /// The diagonal blocks (zero where a row stores none).
-    pub(crate) fn diagonal(&self) -> Vec<B3> {
-        (0..self.rows())
-            .map(|i| self.row(i).find(|&(j, _)| j == i).map_or(ZERO, |(_, b)| *b))
-            .collect()
+    /// Row `i`'s diagonal block (zero where the row stores none).
+    pub(crate) fn diagonal_block(&self, i: usize) -> B3 {
+        self.row(i).find(|&(j, _)| j == i).map_or(ZERO, |(_, b)| *b)
     }
 }
 
@@ -219,23 +224,45 @@ impl Product {
 
     /// C = A·B for `a_val` and `b_val` on the patterns of the plan.
     pub(crate) fn compute(&self, a_val: &[B3], b_val: &[B3]) -> Csr {
-        let val = par::collect(self.pattern.col.len(), par::NODE_CHUNK, |k| {
-            let mut acc = ZERO;
-            for &(ia, ib) in &self.pairs[self.from[k]..self.from[k + 1]] {
-                let (x, y) = (&a_val[ia as usize], &b_val[ib as usize]);
-                for r in 0..3 {
-                    for c in 0..3 {
-                        acc[r][c] += x[r][0] * y[0][c] + x[r][1] * y[1][c] + x[r][2] * y[2][c];
-                    }
-                }
-            }
-            acc
+        let val = par::collect(self.pattern.col.len(), self.task_blocks(), |k| {
+            self.block(k, a_val, b_val)
         });
         Csr {
             start: self.pattern.start.clone(),
             col: self.pattern.col.clone(),
             val,
         }
+    }
+
+    /// C's blocks written into `out`, its buffer kept from the last time.
+    pub(crate) fn values_into(&self, a_val: &[B3], b_val: &[B3], out: &mut Vec<B3>) {
+        out.resize(self.pattern.col.len(), ZERO);
+        par::chunks_mut(out, self.task_blocks(), |s, part| {
+            for (j, c) in part.iter_mut().enumerate() {
+                *c = self.block(s + j, a_val, b_val);
+            }
+        });
+    }
+
+    /// Blocks of C per parallel task: about [`PAIRS_PER_TASK`] products each (a coarse
+    /// level's few blocks may each sum hundreds).
+    fn task_blocks(&self) -> usize {
+        let blocks = self.pattern.col.len();
+        (blocks * PAIRS_PER_TASK / self.pairs.len().max(1)).clamp(1, blocks.max(1))
+    }
+
+    /// C's block `k`: the sum of its terms' products, in the plan's order.
+    fn block(&self, k: usize, a_val: &[B3], b_val: &[B3]) -> B3 {
+        let mut acc = ZERO;
+        for &(ia, ib) in &self.pairs[self.from[k]..self.from[k + 1]] {
+            let (x, y) = (&a_val[ia as usize], &b_val[ib as usize]);
+            for r in 0..3 {
+                for c in 0..3 {
+                    acc[r][c] += x[r][0] * y[0][c] + x[r][1] * y[1][c] + x[r][2] * y[2][c];
+                }
+            }
+        }
+        acc
     }
 }
 

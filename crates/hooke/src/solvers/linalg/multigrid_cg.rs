@@ -16,6 +16,7 @@
 use crate::solvers::linalg::blocks::{self, BlockMatrix, BlockPattern, V3};
 use crate::solvers::linalg::csr::CsrRef;
 use crate::solvers::linalg::multigrid::Multigrid;
+use crate::solvers::linalg::multigrid::cycle::Scratch;
 
 /// The coarse matrices are made again once a solve needs this many times the iterations of
 /// the first solve after they were last made: 1, any more at all. Remaking them costs less
@@ -62,6 +63,8 @@ pub(crate) struct KeptMultigrid {
     built: u32,
     /// Iterations of the first solve after the coarse matrices were last made.
     coarse_made: u32,
+    /// The V-cycle's vectors.
+    scratch: Scratch,
 }
 
 impl KeptMultigrid {
@@ -122,14 +125,17 @@ impl KeptMultigrid {
             col: &system.0.col,
             val: &system.1.val,
         };
-        let mg = self.hierarchy.as_ref().expect("made by solve");
+        let (mg, scratch) = (
+            self.hierarchy.as_ref().expect("made by solve"),
+            &mut self.scratch,
+        );
         let stale_at = (STALE_AFTER * self.coarse_made.max(MIN_STALE) as f64) as u32;
         let first_limit = match renew {
             Renew::Smoother => stale_at.min(max_iter),
             _ => max_iter,
         };
-        let precond = |r: &[V3], z: &mut [V3]| mg.apply(fine, r, z);
-        let first = blocks::pcg(system, &precond, b, x, (tol, first_limit));
+        let precond = |r: &[V3], z: &mut [V3]| mg.apply(fine, r, z, scratch);
+        let first = blocks::pcg(system, precond, b, x, (tol, first_limit));
         if first.residual <= tol || first.iterations >= max_iter || renew != Renew::Smoother {
             let it = first.iterations;
             return Some(Solve {
@@ -140,9 +146,12 @@ impl KeptMultigrid {
         }
         let mg = self.hierarchy.as_mut().expect("made by solve");
         mg.refresh(fine, true).ok()?;
-        let mg = self.hierarchy.as_ref().expect("made by solve");
-        let precond = |r: &[V3], z: &mut [V3]| mg.apply(fine, r, z);
-        let rest = blocks::pcg(system, &precond, b, x, (tol, max_iter - first.iterations));
+        let (mg, scratch) = (
+            self.hierarchy.as_ref().expect("made by solve"),
+            &mut self.scratch,
+        );
+        let precond = |r: &[V3], z: &mut [V3]| mg.apply(fine, r, z, scratch);
+        let rest = blocks::pcg(system, precond, b, x, (tol, max_iter - first.iterations));
         Some(Solve {
             iterations: first.iterations + rest.iterations,
             renewed: Renew::Coarse,
