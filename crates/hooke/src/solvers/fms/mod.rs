@@ -33,6 +33,7 @@ use crate::counters::{Counters, Phase};
 use crate::diagnostics::Energy;
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, Springs};
+use crate::par::team;
 use crate::real::{Real, Vec3};
 use crate::settings::Integrator;
 use crate::solvers::implicit::{self, Implicit};
@@ -174,8 +175,17 @@ impl Solver for FastMassSpring {
 
     /// One step with `settings.iterations()` local/global iterations; when something
     /// touches, with the contacts in the global step ([`crate::solvers::fms::contact`]), or by Newton
-    /// where that cannot take them. Fixed nodes move with their (kinematic) velocity.
+    /// where that cannot take them. Fixed nodes move with their (kinematic) velocity. The
+    /// whole step runs on one team of threads ([`team`]): its local steps and solves are
+    /// short passes.
     fn step(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport {
+        team::run(|| self.step_on_team(ctx, st, ws))
+    }
+}
+
+impl FastMassSpring {
+    /// [`Solver::step`]'s work, on the team.
+    fn step_on_team(&mut self, ctx: &StepCtx, st: &mut State, ws: &mut SolverWs) -> StepReport {
         self.touched = touch::anything_touches(ctx, st, ws);
         self.took = Took::Nothing;
         let (model, h) = (ctx.model, ctx.h as f64);
