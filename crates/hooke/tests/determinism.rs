@@ -7,6 +7,11 @@ mod common;
 use hooke::Simulation;
 
 fn hash_after(threads: usize, steps: u64) -> u64 {
+    on_pool(threads, |sim| sim.run(steps).unwrap())
+}
+
+/// The 64×64 cloth's state hash after `go` on a pool of `threads`.
+fn on_pool(threads: usize, go: impl FnOnce(&mut Simulation) + Send) -> u64 {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -16,9 +21,17 @@ fn hash_after(threads: usize, steps: u64) -> u64 {
             "cloth",
             &[("width", "64"), ("height", "64")],
         ));
-        sim.run(steps).unwrap();
+        go(&mut sim);
         sim.state().bit_hash()
     })
+}
+
+/// `run` steps a model this large on a team of threads kept awake between its steps;
+/// stepping one step at a time uses the pool: the same bits.
+#[test]
+fn run_on_a_team_gives_the_bits_of_steps_on_the_pool() {
+    let steps = |sim: &mut Simulation| (0..200).for_each(|_| sim.step().unwrap());
+    assert_eq!(hash_after(2, 200), on_pool(2, steps));
 }
 
 /// The state of a 64×64 cloth after 200 steps hashes the same with 1, 2 and 3 threads and on

@@ -28,6 +28,7 @@ use crate::diagnostics::{self, Energy};
 use crate::error::FieldError;
 use crate::forces::{Form, SpringCoeffs};
 use crate::model::{Model, Springs};
+use crate::par;
 use crate::real::{Real, Vec3};
 use crate::scene::{Scene, SceneBuilder};
 use crate::settings::{Integrator, Settings};
@@ -359,12 +360,16 @@ impl Simulation {
         self.watch_step()
     }
 
-    /// Advances `n` steps, stopping at the first divergence.
+    /// Advances `n` steps, stopping at the first divergence. Where the model has more
+    /// nodes than a parallel pass gives one task, the steps run on one team of the pool's
+    /// threads kept awake from pass to pass, each taking the same share of every pass
+    /// ([`par::team`]), rather than on the pool woken for each pass.
     pub fn run(&mut self, n: u64) -> Result<(), Diverged> {
-        for _ in 0..n {
-            self.step()?;
+        let steps = |sim: &mut Self| (0..n).try_for_each(|_| sim.step());
+        match self.model().nodes.len() > par::NODE_CHUNK {
+            true => par::team::run(|| steps(self)),
+            false => steps(self),
         }
-        Ok(())
     }
 
     /// After a checkpoint, drops what the run resumed from it would lack: the solver's

@@ -432,19 +432,26 @@ fn most_of_a_grid_is_integrated_by_the_stencil_kernel() {
     assert!(runs.iter().any(|r| r.len == 6) && runs.iter().any(|r| r.len != 6));
 }
 
-/// The same bits on 1 and 3 threads, with many segments.
+/// The same bits on 1 and 3 threads, with many segments, on the pool and on a team
+/// (`Simulation::run` steps a large model on one).
 #[test]
 fn sweep_is_the_same_on_any_thread_count() {
     let c = case(30, false);
-    let run = |threads: usize| {
+    let run = |threads: usize, on_team: bool| {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
-        pool.install(|| swept(&c, Some(64), false))
+        let sweep = || swept(&c, Some(64), false);
+        match on_team {
+            true => pool.install(|| crate::par::team::run(sweep)),
+            false => pool.install(sweep),
+        }
     };
-    let (one, three) = (run(1), run(3));
-    assert_eq!(one.2.to_bits(), three.2.to_bits());
-    assert_eq!(bits(&one.0), bits(&three.0));
-    assert_eq!(bits(&one.1), bits(&three.1));
+    let one = run(1, false);
+    for (three, how) in [(run(3, false), "pool"), (run(3, true), "team")] {
+        assert_eq!(one.2.to_bits(), three.2.to_bits(), "{how}");
+        assert_eq!(bits(&one.0), bits(&three.0), "{how}");
+        assert_eq!(bits(&one.1), bits(&three.1), "{how}");
+    }
 }
