@@ -20,6 +20,17 @@ pub(super) fn step_through(
     outputs: &mut Outputs,
     (done, steps): (u64, u64),
     bar: &ProgressBar,
+    saving: Option<(&mut Checkpoints, &manifest::Run)>,
+) -> Result<(Result<(), Diverged>, Duration)> {
+    sim.hold_threads(|sim| step_held(sim, outputs, (done, steps), bar, saving))
+}
+
+/// [`step_through`]'s loop, with the worker threads held.
+fn step_held(
+    sim: &mut Simulation,
+    outputs: &mut Outputs,
+    (done, steps): (u64, u64),
+    bar: &ProgressBar,
     mut saving: Option<(&mut Checkpoints, &manifest::Run)>,
 ) -> Result<(Result<(), Diverged>, Duration)> {
     let mut stepping = Duration::ZERO;

@@ -360,15 +360,23 @@ impl Simulation {
         self.watch_step()
     }
 
-    /// Advances `n` steps, stopping at the first divergence. Where the model has more
-    /// nodes than a parallel pass gives one task, the steps run on one team of the pool's
-    /// threads kept awake from pass to pass, each taking the same share of every pass
-    /// ([`par::team`]), rather than on the pool woken for each pass.
+    /// Advances `n` steps, stopping at the first divergence; the worker threads are held
+    /// for all of them ([`Self::hold_threads`]).
     pub fn run(&mut self, n: u64) -> Result<(), Diverged> {
-        let steps = |sim: &mut Self| (0..n).try_for_each(|_| sim.step());
+        self.hold_threads(|sim| (0..n).try_for_each(|_| sim.step()))
+    }
+
+    /// Runs `body` — a loop of [`Self::step`] calls with the caller's own work between them
+    /// (outputs, checks) — with the worker threads held awake for all of it: where the
+    /// model has more nodes than a parallel pass gives one task, every pass of every step
+    /// is shared with the same threads at once, each taking the same share of it (its rows
+    /// stay in its core's cache), instead of waking the pool for each pass ([`par::team`]).
+    /// The results are the same bits either way. On one thread, or for a smaller model,
+    /// it just runs `body`.
+    pub fn hold_threads<R>(&mut self, body: impl FnOnce(&mut Self) -> R) -> R {
         match self.model().nodes.len() > par::NODE_CHUNK {
-            true => par::team::run(|| steps(self)),
-            false => steps(self),
+            true => par::team::run(|| body(self)),
+            false => body(self),
         }
     }
 
