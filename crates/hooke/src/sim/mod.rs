@@ -370,7 +370,7 @@ impl Simulation {
     /// (outputs, checks) — with the worker threads held awake for all of it: where the
     /// model has more nodes than a parallel pass gives one task, every pass of every step
     /// is shared with the same threads at once, each taking the same share of it (its rows
-    /// stay in its core's cache), instead of waking the pool for each pass ([`par::team`]).
+    /// stay in its core's cache), instead of waking the pool for each pass.
     /// The results are the same bits either way. On one thread, or for a smaller model,
     /// it just runs `body`.
     pub fn hold_threads<R>(&mut self, body: impl FnOnce(&mut Self) -> R) -> R {
