@@ -5,7 +5,7 @@
 //! So results are bit-identical for 1, 2 or N threads. A job of one chunk runs inline (no
 //! pool round trip), and wasm32 runs everything inline. Inside [`team::run`] the passes go
 //! to a team of threads kept awake ([`team`]) instead of the pool; a pass made inside a
-//! team's chunk runs inline.
+//! team's chunk runs inline, and so does every pass inside [`team::serial`].
 
 pub(crate) mod team;
 
@@ -30,7 +30,7 @@ enum Route {
 
 /// Where a pass of `count` chunks runs now.
 fn route(count: usize) -> Route {
-    if count <= 1 || cfg!(target_arch = "wasm32") || team::in_chunk() {
+    if count <= 1 || cfg!(target_arch = "wasm32") || team::in_chunk() || team::in_serial() {
         Route::Inline
     } else if team::leading() {
         Route::Team

@@ -62,6 +62,8 @@ thread_local! {
     /// Whether this thread is running a chunk of a team's pass (its own passes run
     /// inline: the team is busy, and the pool is held by the team).
     static IN_CHUNK: Cell<bool> = const { Cell::new(false) };
+    /// Whether this thread is inside [`serial`]'s body.
+    static SERIAL: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Whether this thread leads a team now.
@@ -72,6 +74,25 @@ pub(crate) fn leading() -> bool {
 /// Whether this thread is running a chunk of a team's pass.
 pub(crate) fn in_chunk() -> bool {
     IN_CHUNK.get()
+}
+
+/// Runs `body` with every pass it makes on this thread alone, chunk after chunk (the same
+/// chunks, so the same bits): for work too small for a second thread to pay its way.
+pub(crate) fn serial<R>(body: impl FnOnce() -> R) -> R {
+    /// Puts the flag back as it was, also when `body` panics.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SERIAL.set(self.0);
+        }
+    }
+    let _restore = Restore(SERIAL.replace(true));
+    body()
+}
+
+/// Whether this thread is inside [`serial`]'s body.
+pub(crate) fn in_serial() -> bool {
+    SERIAL.get()
 }
 
 /// The leader's index among the team's threads (the team threads are 1, 2, …).
@@ -101,14 +122,14 @@ fn take_from(range: &AtomicU64, front: bool) -> Option<usize> {
 const SPINS: u32 = 1 << 14;
 
 /// Runs `body` with the pool's threads kept awake as one team for its passes (on one
-/// thread, or inside another team's body, it just runs `body`).
+/// thread, inside another team's body or inside [`serial`], it just runs `body`).
 pub(crate) fn run<R>(body: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "wasm32")]
     return body();
     #[cfg(not(target_arch = "wasm32"))]
     {
         let n = rayon::current_num_threads();
-        if n < 2 || !LEADING.get().is_null() {
+        if n < 2 || !LEADING.get().is_null() || in_serial() {
             return body();
         }
         let team = Team {

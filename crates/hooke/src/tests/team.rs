@@ -66,3 +66,27 @@ fn a_panicking_chunk_reaches_the_leader() {
     assert!(caught.is_err());
     assert!(!team::leading());
 }
+
+/// Inside `team::serial` every pass runs on the calling thread (no team is made), with the
+/// results of the pool; the flag is put back after.
+#[test]
+fn serial_passes_run_on_the_calling_thread() {
+    let (pool, (serial, after)) = on_pool(2, || {
+        let pool = passes();
+        let me = std::thread::current().id();
+        let serial = team::serial(|| {
+            let ids = par::map_chunks(8_000, 1_000, |_| std::thread::current().id());
+            assert!(
+                ids.iter().all(|&id| id == me),
+                "a chunk ran on another thread"
+            );
+            team::run(|| {
+                assert!(!team::leading(), "no team inside serial");
+                passes()
+            })
+        });
+        (pool, (serial, team::in_serial()))
+    });
+    assert_eq!(serial, pool);
+    assert!(!after, "the flag is put back");
+}
