@@ -132,15 +132,7 @@ pub(crate) fn run<R>(body: impl FnOnce() -> R) -> R {
         if n < 2 || !LEADING.get().is_null() || in_serial() {
             return body();
         }
-        let team = Team {
-            job: Mutex::new(None),
-            epoch: AtomicU64::new(0),
-            homes: (0..n).map(|_| AtomicU64::new(0)).collect(),
-            done: AtomicUsize::new(0),
-            active: AtomicUsize::new(0),
-            finished: AtomicBool::new(false),
-            panicked: AtomicBool::new(false),
-        };
+        let team = Team::new(n);
         rayon::in_place_scope(|s| {
             for me in 1..n {
                 let team = &team;
@@ -182,6 +174,19 @@ impl Drop for Leading<'_> {
 }
 
 impl Team {
+    /// A team of `threads` (the leader among them), no job yet.
+    fn new(threads: usize) -> Self {
+        Team {
+            job: Mutex::new(None),
+            epoch: AtomicU64::new(0),
+            homes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            done: AtomicUsize::new(0),
+            active: AtomicUsize::new(0),
+            finished: AtomicBool::new(false),
+            panicked: AtomicBool::new(false),
+        }
+    }
+
     /// The leader's side of a pass: publishes it, claims chunks with the team, and waits
     /// until every chunk is done (a panic in any chunk is raised here, after the wait).
     fn run_job(&self, f: &(dyn Fn(usize) + Sync), count: usize) {
@@ -293,15 +298,7 @@ mod tests {
 
     /// A team of `threads` (not started) with a job of `count` chunks shared out.
     fn team(threads: usize, count: usize) -> Team {
-        let team = Team {
-            job: Mutex::new(None),
-            epoch: AtomicU64::new(0),
-            homes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
-            done: AtomicUsize::new(0),
-            active: AtomicUsize::new(0),
-            finished: AtomicBool::new(false),
-            panicked: AtomicBool::new(false),
-        };
+        let team = Team::new(threads);
         team.share_out(count);
         team
     }

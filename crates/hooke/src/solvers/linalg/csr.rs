@@ -224,9 +224,8 @@ impl Product {
 
     /// C = A·B for `a_val` and `b_val` on the patterns of the plan.
     pub(crate) fn compute(&self, a_val: &[B3], b_val: &[B3]) -> Csr {
-        let val = par::collect(self.pattern.col.len(), self.task_blocks(), |k| {
-            self.block(k, a_val, b_val)
-        });
+        let mut val = Vec::new();
+        self.values_into(a_val, b_val, &mut val);
         Csr {
             start: self.pattern.start.clone(),
             col: self.pattern.col.clone(),
