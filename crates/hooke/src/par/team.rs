@@ -225,11 +225,12 @@ impl Team {
     /// Gives each thread its home among `count` chunks: thread k's is
     /// k·count/threads..(k + 1)·count/threads.
     fn share_out(&self, count: usize) {
+        // u64 throughout: usize is 32 bits on wasm32, where `1 << 32` would not fit.
+        let (count, threads) = (count as u64, self.homes.len() as u64);
         assert!(count < 1 << 32, "{count} chunks in one pass");
-        let threads = self.homes.len();
-        for (k, home) in self.homes.iter().enumerate() {
+        for (k, home) in (0u64..).zip(&self.homes) {
             let (front, back) = (k * count / threads, (k + 1) * count / threads);
-            home.store(((front as u64) << 32) | back as u64, Ordering::Relaxed);
+            home.store((front << 32) | back, Ordering::Relaxed);
         }
     }
 

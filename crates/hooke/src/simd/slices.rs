@@ -58,8 +58,11 @@ impl Coefs<'_> {
 
 /// One run of nodes that share a pattern of springs (`layout/stencil.rs`), as the stencil
 /// kernel reads it.
-// (f64 builds have no stencil kernel to read it.)
-#[cfg_attr(feature = "f64", allow(dead_code))]
+// (Only x86-64 f32 builds have the stencil kernel that reads it.)
+#[cfg_attr(
+    not(all(not(feature = "f64"), target_arch = "x86_64")),
+    allow(dead_code)
+)]
 pub(crate) struct StencilRun<'a> {
     /// Its nodes: whole groups of eight.
     pub nodes: Range<usize>,
@@ -74,7 +77,10 @@ pub(crate) struct StencilRun<'a> {
 
 /// A stencil run's rest lengths: as they are, or packed (`layout/packed_rests.rs`).
 #[derive(Clone, Copy)]
-#[cfg_attr(feature = "f64", allow(dead_code))]
+#[cfg_attr(
+    not(all(not(feature = "f64"), target_arch = "x86_64")),
+    allow(dead_code)
+)]
 pub(crate) enum RunRests<'a> {
     /// Per position \[m].
     Plain(&'a [Real]),
@@ -85,7 +91,10 @@ pub(crate) enum RunRests<'a> {
 
 impl RunRests<'_> {
     /// The number of positions.
-    #[cfg_attr(feature = "f64", allow(dead_code))]
+    #[cfg_attr(
+        not(all(not(feature = "f64"), target_arch = "x86_64")),
+        allow(dead_code)
+    )]
     pub(crate) fn len(&self) -> usize {
         match self {
             RunRests::Plain(r) => r.len(),
@@ -97,7 +106,10 @@ impl RunRests<'_> {
 /// Where a run's forces go: position q of the run is row `lo.1 + q` of the buffer for
 /// q < `lo.0`, else row `hi + (q − lo.0)` (the sweep's ring may wrap once in a run).
 #[derive(Clone, Copy)]
-#[cfg_attr(feature = "f64", allow(dead_code))]
+#[cfg_attr(
+    not(all(not(feature = "f64"), target_arch = "x86_64")),
+    allow(dead_code)
+)]
 pub(crate) struct RunRows {
     /// The positions before the wrap, and the row of the first.
     pub lo: (usize, usize),
@@ -107,7 +119,10 @@ pub(crate) struct RunRows {
 
 /// The positions and velocities of a run of nodes starting at node `base`, to update:
 /// node i is `x[i − base]`.
-#[cfg_attr(feature = "f64", allow(dead_code))]
+#[cfg_attr(
+    not(all(not(feature = "f64"), target_arch = "x86_64")),
+    allow(dead_code)
+)]
 pub(crate) struct NodeWindowMut<'a> {
     /// Positions \[m].
     pub x: &'a mut [Vec3],
@@ -119,7 +134,10 @@ pub(crate) struct NodeWindowMut<'a> {
 
 impl NodeWindowMut<'_> {
     /// The window, to read.
-    #[cfg_attr(feature = "f64", allow(dead_code))]
+    #[cfg_attr(
+        not(all(not(feature = "f64"), target_arch = "x86_64")),
+        allow(dead_code)
+    )]
     pub(crate) fn shared(&self) -> NodeWindow<'_> {
         NodeWindow {
             x: self.x,
@@ -131,7 +149,10 @@ impl NodeWindowMut<'_> {
 
 /// The nodes the stencil kernel integrates as it computes their springs: their window,
 /// the end lists that give their b-rows, and the terms of the update.
-#[cfg_attr(feature = "f64", allow(dead_code))]
+#[cfg_attr(
+    not(all(not(feature = "f64"), target_arch = "x86_64")),
+    allow(dead_code)
+)]
 pub(crate) struct RunNodes<'a> {
     pub window: NodeWindowMut<'a>,
     pub ends: &'a EndLists,
