@@ -82,8 +82,9 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
 
 /// Computes the forces of a run of nodes that share one pattern of springs into `lo`
 /// and then `hi` (the run's positions in order) with the stencil kernel, reading the
-/// nodes from `window`; returns their damping power \[W], or
-/// `None` where no such kernel runs (then the caller computes them).
+/// nodes from `window`; returns the damping power \[W] of the springs of the lanes
+/// `counted` (bit j: node j of each group of eight; `0xFF` for all), or `None` where no
+/// such kernel runs (then the caller computes them).
 ///
 /// # Panics
 /// If the lengths disagree, a class is not in the tables, or a spring's other end is
@@ -92,12 +93,13 @@ pub(crate) fn stencil_springs(
     run: &StencilRun,
     window: NodeWindow,
     out: (&mut [Vec3], &mut [Vec3]),
+    counted: u8,
 ) -> Option<f64> {
     #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
-    return stencil::stencil_springs(run, window, out).map(f64::from);
+    return stencil::stencil_springs(run, window, out, counted).map(f64::from);
     #[allow(unreachable_code)]
     {
-        let _ = (run, window, out);
+        let _ = (run, window, out, counted);
         None
     }
 }

@@ -34,8 +34,8 @@ use crate::layout::end_lists::LANES;
 
 /// Computes the forces of `run`'s springs into `lo` and then `hi` (its positions in
 /// order: the sweep's ring may wrap between them) when the CPU has AVX2, reading the
-/// nodes from the window `w`; returns their damping power
-/// \[W], or `None` without AVX2.
+/// nodes from the window `w`; returns the damping power \[W] of the lanes `counted` (bit
+/// j: node j of each group), or `None` without AVX2.
 ///
 /// # Panics
 /// If the lengths disagree, a class is not in the tables, or a spring's other end is
@@ -44,6 +44,7 @@ pub(super) fn stencil_springs(
     run: &StencilRun,
     w: NodeWindow,
     (lo, hi): (&mut [Vec3A], &mut [Vec3A]),
+    counted: u8,
 ) -> Option<f32> {
     check(run, w, lo.len() + hi.len());
     if !available() {
@@ -51,12 +52,14 @@ pub(super) fn stencil_springs(
     }
     // SAFETY: AVX2 is available; every load and store below is within the slices
     // (asserted above).
-    Some(unsafe {
+    let power = unsafe {
         match run.rest {
             RunRests::Plain(_) => run_avx2::<false>(run, w, (lo, hi)),
             RunRests::Packed { .. } => run_avx2::<true>(run, w, (lo, hi)),
         }
-    })
+    };
+    // SAFETY: AVX2 is available.
+    Some(unsafe { horizontal(power, counted) })
 }
 
 /// Computes the springs of `run` into `rows` and integrates its nodes, eight at a time,
@@ -178,7 +181,7 @@ fn check(run: &StencilRun, w: NodeWindow, rows: usize) {
     );
 }
 
-/// The springs kernel (see the module docs).
+/// The springs kernel (see the module docs); the damping power lane by lane.
 ///
 /// # Safety
 /// As [`stencil_springs`] checks.
@@ -187,7 +190,7 @@ unsafe fn run_avx2<const PACKED: bool>(
     run: &StencilRun,
     w: NodeWindow,
     (lo, hi): (&mut [Vec3A], &mut [Vec3A]),
-) -> f32 {
+) -> __m256 {
     let rows = Rows {
         lo: lo.as_mut_ptr() as *mut f32,
         split: lo.len(),
@@ -201,7 +204,7 @@ unsafe fn run_avx2<const PACKED: bool>(
         // SAFETY: as the caller checked; the group's rows are the run's.
         unsafe { group::<false, 0, false, PACKED>(run, (w, i), (&rows, q0), &mut power) };
     }
-    horizontal(power)
+    power
 }
 
 /// The fused kernel (see [`stencil_update`]).
@@ -243,7 +246,7 @@ unsafe fn update_avx2<const N: usize, const SHIFT: bool, const PACKED: bool>(
         probe = _mm256_add_ps(probe, p);
     }
     let finite = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(probe, _mm256_setzero_ps()));
-    (horizontal(power), finite == 0xFF)
+    (horizontal(power, 0xFF), finite == 0xFF)
 }
 
 /// A group's nodes as one kernel read them, and the forces on them as ends a (when
@@ -505,12 +508,18 @@ unsafe fn shifted(w: NodeWindow, (x, v): (Cols, Cols), next: usize) -> (Cols, Co
     }
 }
 
-/// The sum of the eight lanes.
+/// The sum of the lanes `counted` (bit j: lane j), in lane order.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn horizontal(p: __m256) -> f32 {
+fn horizontal(p: __m256, counted: u8) -> f32 {
     let mut lanes = [0.0f32; 8];
     // SAFETY: `lanes` holds eight f32.
     unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), p) };
-    lanes.iter().sum()
+    let counted = |&(j, _): &(usize, &f32)| counted >> j & 1 == 1;
+    lanes
+        .iter()
+        .enumerate()
+        .filter(counted)
+        .map(|(_, p)| p)
+        .sum()
 }

@@ -430,6 +430,24 @@ fn most_of_a_grid_is_integrated_by_the_stencil_kernel() {
     );
     // The interior's six springs a node (the kernel's specialised length) and another.
     assert!(runs.iter().any(|r| r.len == 6) && runs.iter().any(|r| r.len != 6));
+    // Each row's interior run starts and ends off the groups of eight (129 wide), so the
+    // stencil kernel's edge groups (`sweep::edge_group`) are taken too: before and after
+    // a fused run, one to seven nodes of its pattern.
+    let edges = st.runs(0..n).filter(|whole| {
+        let fused = crate::solvers::explicit::sweep::fused_runs(&st, whole.nodes.clone());
+        fused
+            .map(|f| {
+                (
+                    f.nodes.start - whole.nodes.start,
+                    whole.nodes.end - f.nodes.end,
+                )
+            })
+            .any(|(lead, tail)| (1..8).contains(&lead) && (1..8).contains(&tail))
+    });
+    let edges = edges.count();
+    // (Of 61 interior rows, about one in eight starts on a group and one in eight ends on
+    // one.)
+    assert!(edges >= 40, "{edges} runs with edges both sides");
 }
 
 /// The same bits on 1 and 3 threads, with many segments, on the pool and on a team
