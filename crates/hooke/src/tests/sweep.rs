@@ -431,7 +431,7 @@ fn most_of_a_grid_is_integrated_by_the_stencil_kernel() {
     // The interior's six springs a node (the kernel's specialised length) and another.
     assert!(runs.iter().any(|r| r.len == 6) && runs.iter().any(|r| r.len != 6));
     // Each row's interior run starts and ends off the groups of eight (129 wide), so the
-    // stencil kernel's edge groups (`sweep::edge_group`) are taken too: before and after
+    // stencil kernel's edge groups (`sweep_springs::edge_group`) are taken too: before and after
     // a fused run, one to seven nodes of its pattern.
     let edges = st.runs(0..n).filter(|whole| {
         let fused = crate::solvers::explicit::sweep::fused_runs(&st, whole.nodes.clone());

@@ -7,5 +7,6 @@ pub(crate) mod euler;
 pub(crate) mod eval;
 pub(crate) mod rk4;
 pub(crate) mod sweep;
+mod sweep_springs;
 pub(crate) mod symplectic;
 pub(crate) mod verlet;
