@@ -319,7 +319,21 @@ impl Simulation {
     /// removed from the model (faces along them, their controllers and muscles with them;
     /// see [`Counters::springs_torn`]), so [`Self::model`] afterwards is the torn model, and
     /// a checkpoint saved from it resumes the torn cloth.
+    ///
+    /// A model of no more nodes than a parallel pass gives one task steps on the calling
+    /// thread alone, as in [`Self::hold_threads`]; a larger one shares each pass with the
+    /// worker threads (hold them for a loop of steps with [`Self::hold_threads`] or
+    /// [`Self::run`]). The results are the same bits either way.
     pub fn step(&mut self) -> Result<(), Diverged> {
+        match self.model().nodes.len() > par::NODE_CHUNK {
+            true => self.step_on_current_threads(),
+            false => par::team::serial(|| self.step_on_current_threads()),
+        }
+    }
+
+    /// [`Self::step`] with the threads the caller's context gives its passes: the pool,
+    /// a team, or this thread alone (inside `par::team::serial`).
+    pub(crate) fn step_on_current_threads(&mut self) -> Result<(), Diverged> {
         self.prepare();
         self.start_over_after_checkpoint();
         self.start_audit();

@@ -90,3 +90,32 @@ fn serial_passes_run_on_the_calling_thread() {
     assert_eq!(serial, pool);
     assert!(!after, "the flag is put back");
 }
+
+/// A small model (a 40×40 cloth: no more nodes than a pass gives one task) steps on the
+/// calling thread alone, in `run` and in `step`: the bits of its steps on a pool of two
+/// threads, each pass's chunks shared out.
+#[test]
+fn a_small_model_alone_gives_the_bits_of_the_pool() {
+    let hash = |go: &(dyn Fn(&mut crate::Simulation) + Sync)| {
+        on_pool(2, || {
+            let params = crate::builders::ClothParams {
+                width: 40,
+                height: 40,
+                ..Default::default()
+            };
+            let mut sim =
+                crate::Simulation::new(crate::builders::cloth(&params).unwrap().build().unwrap());
+            assert!(sim.model().nodes().len() <= par::NODE_CHUNK);
+            go(&mut sim);
+            sim.state().bit_hash()
+        })
+    };
+    let pool = hash(&|sim| (0..200).for_each(|_| sim.step_on_current_threads().unwrap()));
+    assert_eq!(hash(&|sim| sim.run(200).unwrap()), pool, "run");
+    assert_eq!(
+        hash(&|sim| (0..200).for_each(|_| sim.step().unwrap())),
+        pool,
+        "step"
+    );
+    assert_ne!(hash(&|_| ()), pool, "the cloth moved");
+}
