@@ -299,6 +299,11 @@ impl SpringLayout {
         inverse[s] as usize
     }
 
+    /// The kernel positions of the springs whose end a is one of `nodes` (contiguous).
+    pub(crate) fn a_positions(&self, nodes: Range<usize>) -> Range<usize> {
+        self.a_start[nodes.start] as usize..self.a_start[nodes.end] as usize
+    }
+
     /// Number of springs.
     #[allow(clippy::len_without_is_empty)]
     pub(crate) fn len(&self) -> usize {

@@ -325,9 +325,9 @@ impl Simulation {
     /// worker threads (hold them for a loop of steps with [`Self::hold_threads`] or
     /// [`Self::run`]). The results are the same bits either way.
     pub fn step(&mut self) -> Result<(), Diverged> {
-        match self.model().nodes.len() > par::NODE_CHUNK {
-            true => self.step_on_current_threads(),
-            false => par::team::serial(|| self.step_on_current_threads()),
+        match self.steps_alone() {
+            false => self.step_on_current_threads(),
+            true => par::team::serial(|| self.step_on_current_threads()),
         }
     }
 
@@ -389,10 +389,16 @@ impl Simulation {
     /// saves (the 1 600-node cloth on a sphere: 79 µs a step on one thread, 90 on two).
     /// The results are the same bits either way.
     pub fn hold_threads<R>(&mut self, body: impl FnOnce(&mut Self) -> R) -> R {
-        match self.model().nodes.len() > par::NODE_CHUNK {
-            true => par::team::run(|| body(self)),
-            false => par::team::serial(|| body(self)),
+        match self.steps_alone() {
+            false => par::team::run(|| body(self)),
+            true => par::team::serial(|| body(self)),
         }
+    }
+
+    /// Whether the model is small enough that its steps run on the calling thread alone:
+    /// no more nodes than a parallel pass gives one task.
+    fn steps_alone(&self) -> bool {
+        self.model().nodes.len() <= par::NODE_CHUNK
     }
 
     /// After a checkpoint, drops what the run resumed from it would lack: the solver's

@@ -112,7 +112,7 @@ fn zones<const ISO: bool, const ROPE: bool>(
     let mut at = 0;
     for (k, &z) in plan.zone.iter().enumerate() {
         let end = plan.nodes(k, w.x.len()).end;
-        let r = layout.a_start[z as usize] as usize..layout.a_start[end] as usize;
+        let r = layout.a_positions(z as usize..end);
         let slots = plan
             .slots
             .as_ref()
@@ -230,8 +230,7 @@ fn fused_run(
     sf: Shared,
 ) -> (f64, bool) {
     let st = s.stencil.expect("fused runs come from the stencil");
-    let a_start = &s.layout.a_start;
-    let r = a_start[run.nodes.start] as usize..a_start[run.nodes.end] as usize;
+    let r = s.layout.a_positions(run.nodes.clone());
     let tables = (s.co.classes.as_ref()).map(|c| (&c.k, &c.c_axial));
     let [(lo, at_lo), (_, at_hi)] = body_rows(s, k, r.clone());
     let done = tables.and_then(|tables| {

@@ -68,11 +68,10 @@ pub(super) fn stencil_nodes<const ISO: bool, const ROPE: bool>(
     w: NodeWindow,
     sf: Shared,
 ) -> f64 {
-    let a_start = &s.layout.a_start;
-    let positions = |n: Range<usize>| a_start[n.start] as usize..a_start[n.end] as usize;
-    let Some(tables) = s.co.classes.as_ref().map(|c| (&c.k, &c.c_axial)) else {
+    let positions = |n: Range<usize>| s.layout.a_positions(n);
+    if s.co.classes.is_none() {
         return body_springs::<ISO, ROPE>(s, k, positions(nodes), w, sf);
-    };
+    }
     let mut power = 0.0;
     // The nodes from `pending` on are not computed yet: those outside whole groups (a
     // run's last few, the next run's), taken together by the spring kernel.
@@ -82,27 +81,43 @@ pub(super) fn stencil_nodes<const ISO: bool, const ROPE: bool>(
         if groups.is_empty() {
             continue;
         }
-        let r = positions(groups.clone());
-        let kernel_run = stencil_run(s, st, (&run, groups.clone()), tables);
-        let [(lo, at_lo), (hi, at_hi)] = body_rows(s, k, r.clone());
-        // SAFETY: the slots of the segment's body are this task's, and the two runs'
-        // slots are distinct.
-        let out = unsafe {
-            let lo = sf.body(at_lo..at_lo + lo.len());
-            (lo, sf.body(at_hi..at_hi + hi.len()))
-        };
-        let done = simd::stencil_springs(&kernel_run, w, out, 0xFF);
+        let done = stencil_group(s, (st, &run), (k, groups.clone()), w, sf, 0xFF);
         if pending < groups.start {
             let before = positions(pending..groups.start);
             power += body_springs::<ISO, ROPE>(s, k, before, w, sf);
         }
-        power += done.unwrap_or_else(|| body_springs::<ISO, ROPE>(s, k, r, w, sf));
+        power += done
+            .unwrap_or_else(|| body_springs::<ISO, ROPE>(s, k, positions(groups.clone()), w, sf));
         pending = groups.end;
     }
     if pending < nodes.end {
         power += body_springs::<ISO, ROPE>(s, k, positions(pending..nodes.end), w, sf);
     }
     power
+}
+
+/// Computes `groups` (whole groups of eight) of `run`, nodes of segment `k`'s body, by the
+/// stencil kernel into their rows of `sf`; the damping power of the lanes `counted` (bit
+/// j: node j of each group), or `None` where no stencil kernel runs (no class tables, or
+/// no such kernel on this CPU or build).
+fn stencil_group(
+    s: SweepSprings,
+    (st, run): (&Stencil, &Run),
+    (k, groups): (usize, Range<usize>),
+    w: NodeWindow,
+    sf: Shared,
+    counted: u8,
+) -> Option<f64> {
+    let tables = s.co.classes.as_ref().map(|c| (&c.k, &c.c_axial))?;
+    let [(lo, at_lo), (hi, at_hi)] = body_rows(s, k, s.layout.a_positions(groups.clone()));
+    let kernel_run = stencil_run(s, st, (run, groups), tables);
+    // SAFETY: the slots of the segment's body are this task's, and the two runs' slots
+    // are distinct.
+    let out = unsafe {
+        let lo = sf.body(at_lo..at_lo + lo.len());
+        (lo, sf.body(at_hi..at_hi + hi.len()))
+    };
+    simd::stencil_springs(&kernel_run, w, out, counted)
 }
 
 /// The stencil kernel's view of `groups` (whole groups of eight) of `run`: its pattern,
@@ -114,8 +129,7 @@ pub(super) fn stencil_run<'a>(
     (run, groups): (&Run, Range<usize>),
     tables: (&'a [Real; CLASSES], &'a [Real; CLASSES]),
 ) -> StencilRun<'a> {
-    let a_start = &s.layout.a_start;
-    let r = a_start[groups.start] as usize..a_start[groups.end] as usize;
+    let r = s.layout.a_positions(groups.clone());
     StencilRun {
         nodes: groups,
         reach: &st.reach[run.first..][..run.len],
@@ -196,8 +210,6 @@ pub(super) fn edge_group<const ISO: bool, const ROPE: bool>(
     if edge.is_empty() {
         return 0.0;
     }
-    let a_start = &s.layout.a_start;
-    let positions = |n: Range<usize>| a_start[n.start] as usize..a_start[n.end] as usize;
     // The run's first eight nodes for its leading edge, else its last eight.
     let from = match edge.start == run.nodes.start {
         true => edge.start,
@@ -211,17 +223,6 @@ pub(super) fn edge_group<const ISO: bool, const ROPE: bool>(
     );
     // Lane j is node from + j: edge's lanes set.
     let counted = (edge.clone()).fold(0u8, |m, i| m | 1 << (i - from));
-    let tables = s.co.classes.as_ref().map(|c| (&c.k, &c.c_axial));
-    let done = tables.and_then(|tables| {
-        let kernel_run = stencil_run(s, st, (run, group.clone()), tables);
-        let [(lo, at_lo), (hi, at_hi)] = body_rows(s, k, positions(group));
-        // SAFETY: the slots of the segment's body are this task's, and the two runs'
-        // slots are distinct.
-        let out = unsafe {
-            let lo = sf.body(at_lo..at_lo + lo.len());
-            (lo, sf.body(at_hi..at_hi + hi.len()))
-        };
-        simd::stencil_springs(&kernel_run, w, out, counted)
-    });
-    done.unwrap_or_else(|| body_springs::<ISO, ROPE>(s, k, positions(edge), w, sf))
+    let done = stencil_group(s, (st, run), (k, group), w, sf, counted);
+    done.unwrap_or_else(|| body_springs::<ISO, ROPE>(s, k, s.layout.a_positions(edge), w, sf))
 }
