@@ -28,7 +28,7 @@
 
 use crate::forces::{self, NodeForces};
 use crate::model::Model;
-use crate::real::{Real, Vec3};
+use crate::real::{Real, Row, Vec3};
 use crate::settings::{Integrator, StableForm};
 use crate::sim::Simulation;
 
@@ -221,7 +221,7 @@ fn verlet_accel(sim: &Simulation) -> Vec<Vec3> {
     }
     let ws = sim.ws();
     let springs = &ws.springs;
-    let mut sf = vec![Vec3::ZERO; springs.layout.len()];
+    let mut sf = vec![Row::ZERO; springs.layout.len()];
     forces::spring_pass(&springs.layout, &springs.forces, &st.x, &st.v, &mut sf);
     let nf = NodeForces::new(model, &springs.layout, &sf, ws.fconst(model));
     let w = &model.nodes.inv_mass;

@@ -32,7 +32,7 @@ use crate::layout::{BLists, SpringLayout};
 use crate::model::Adjacency;
 use crate::model::{Environment, FieldKind, Model};
 use crate::par;
-use crate::real::{Real, Vec3};
+use crate::real::{Real, Row, Vec3, of_row, row};
 
 pub(crate) use crate::const_forces::ConstForces;
 pub(crate) use coeffs::{Coef, Form, SpringCoeffs};
@@ -104,7 +104,7 @@ pub(crate) fn spring_pass(
     co: &SpringCoeffs,
     x: &[Vec3],
     v: &[Vec3],
-    out: &mut [Vec3],
+    out: &mut [Row],
 ) -> f64 {
     let m = layout.len();
     assert!(
@@ -124,7 +124,7 @@ fn spring_chunks<const ISO: bool, const ROPE: bool>(
     co: &SpringCoeffs,
     x: &[Vec3],
     v: &[Vec3],
-    out: &mut [Vec3],
+    out: &mut [Row],
 ) -> f64 {
     let parts = par::map_chunks_mut(out, par::SPRING_CHUNK, |start, part| {
         let window = NodeWindow { x, v, base: 0 };
@@ -151,7 +151,7 @@ pub(crate) fn spring_range<const ISO: bool, const ROPE: bool>(
     co: &SpringCoeffs,
     r: Range<usize>,
     w: NodeWindow,
-    out: &mut [Vec3],
+    out: &mut [Row],
 ) -> f64 {
     let (a, b, rest) = (
         &layout.a[r.clone()],
@@ -173,7 +173,7 @@ pub(crate) fn spring_range<const ISO: bool, const ROPE: bool>(
         let (ia, ib) = (a[j] as usize - o, b[j] as usize - o);
         let c = co.at(r.start + j, rest[j]);
         let (fj, pj, _) = spring_force_and_power::<ISO, ROPE>(x[ia] - x[ib], v[ia] - v[ib], c);
-        *f = fj;
+        *f = row(fj);
         power += pj as f64;
     }
     power
@@ -187,7 +187,7 @@ pub(crate) fn spring_pass_scalar(
     co: &SpringCoeffs,
     x: &[Vec3],
     v: &[Vec3],
-    out: &mut [Vec3],
+    out: &mut [Row],
 ) {
     let kernel = match (co.iso, co.rope) {
         (false, false) => spring_force_as::<false, false>,
@@ -197,15 +197,19 @@ pub(crate) fn spring_pass_scalar(
     };
     for (p, f) in out.iter_mut().enumerate() {
         let (ia, ib) = (layout.a[p] as usize, layout.b[p] as usize);
-        *f = kernel(x[ia] - x[ib], v[ia] - v[ib], co.at(p, layout.rest[p]));
+        *f = row(kernel(
+            x[ia] - x[ib],
+            v[ia] - v[ib],
+            co.at(p, layout.rest[p]),
+        ));
     }
 }
 
 /// Σ of a contiguous run of forces, with four accumulators in a fixed pattern (short
 /// add chains, a fixed order).
 #[inline(always)]
-pub(crate) fn sum_run(run: &[Vec3]) -> Vec3 {
-    let mut acc = [Vec3::ZERO; 4];
+pub(crate) fn sum_run(run: &[Row]) -> Vec3 {
+    let mut acc = [Row::ZERO; 4];
     let mut quads = run.chunks_exact(4);
     for q in &mut quads {
         acc[0] += q[0];
@@ -216,7 +220,7 @@ pub(crate) fn sum_run(run: &[Vec3]) -> Vec3 {
     for (a, f) in acc.iter_mut().zip(quads.remainder()) {
         *a += *f;
     }
-    (acc[0] + acc[1]) + (acc[2] + acc[3])
+    of_row((acc[0] + acc[1]) + (acc[2] + acc[3]))
 }
 
 /// [`sum_run`]'s sum, the same bits, of forces that are not one slice (the k-th into
@@ -232,8 +236,8 @@ pub(crate) fn sum_seq(forces: impl Iterator<Item = Vec3>) -> Vec3 {
 
 /// Σ of the forces at `positions`, with two accumulators in a fixed pattern.
 #[inline(always)]
-pub(crate) fn sum_at(sf: &[Vec3], positions: &[u32]) -> Vec3 {
-    sum_by(positions, |p| sf[p])
+pub(crate) fn sum_at(sf: &[Row], positions: &[u32]) -> Vec3 {
+    sum_by(positions, |p| of_row(sf[p]))
 }
 
 /// Σ of `force(p)` over `positions`, with two accumulators in a fixed pattern.
@@ -296,7 +300,7 @@ pub(crate) struct NodeForces<'a> {
     /// The b-lists of the nodes it is asked about (`SpringLayout::b_lists_for`).
     pub b: BLists<'a>,
     /// Per-spring forces from [`spring_pass`], in layout order.
-    pub sf: &'a [Vec3],
+    pub sf: &'a [Row],
     /// Per-node constant forces (gravity and the fields).
     pub fconst: ConstForces<'a>,
     /// Air drag [N·s/m].
@@ -310,7 +314,7 @@ impl<'a> NodeForces<'a> {
     pub(crate) fn new(
         model: &Model,
         layout: &'a SpringLayout,
-        sf: &'a [Vec3],
+        sf: &'a [Row],
         fconst: ConstForces<'a>,
     ) -> Self {
         Self {

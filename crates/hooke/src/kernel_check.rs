@@ -9,6 +9,7 @@
 
 use crate::forces::{Form, SpringCoeffs, spring_pass, spring_pass_scalar};
 use crate::layout::SpringLayout;
+use crate::real::Row;
 use crate::{DampingMode, Node, Real, SceneBuilder, Spring, Vec3, vec3};
 
 /// A small deterministic pseudo-random sequence in [-1, 1) (64-bit LCG).
@@ -74,8 +75,8 @@ pub fn spring_pass_matches_scalar() -> Result<usize, String> {
         let co = SpringCoeffs::compile_in(model, springs, 0.001, Form::Forces, order);
         let (x, v) = (&scene.state.x, &scene.state.v);
         let m = layout.len();
-        let mut fast = vec![Vec3::ZERO; m];
-        let mut slow = vec![Vec3::ZERO; m];
+        let mut fast = vec![Row::ZERO; m];
+        let mut slow = vec![Row::ZERO; m];
         spring_pass(&layout, &co, x, v, &mut fast);
         spring_pass_scalar(&layout, &co, x, v, &mut slow);
         for p in 0..m {

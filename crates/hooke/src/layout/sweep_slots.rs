@@ -20,7 +20,7 @@
 use std::ops::Range;
 
 use super::{BLists, SpringLayout};
-use crate::real::Vec3;
+use crate::real::{Row, Vec3, of_row};
 
 /// The largest ring, in forces (256 KiB: half of a core's L2 on this machine).
 const MAX_RING: usize = 16 << 10;
@@ -189,7 +189,7 @@ fn reach(s: &Shape, b: BLists, k: usize) -> usize {
 /// another touches it.
 #[derive(Clone, Copy)]
 pub(crate) struct Shared {
-    ptr: *mut Vec3,
+    ptr: *mut Row,
     len: usize,
     /// The zero row (the end lists' pad), never written.
     zero: usize,
@@ -201,7 +201,7 @@ unsafe impl Sync for Shared {}
 
 impl Shared {
     /// The buffer `sf`, whose row `zero` is the end lists' zero row.
-    pub(crate) fn new(sf: &mut [Vec3], zero: usize) -> Self {
+    pub(crate) fn new(sf: &mut [Row], zero: usize) -> Self {
         assert!(zero < sf.len(), "sweep: no zero row");
         Self {
             ptr: sf.as_mut_ptr(),
@@ -215,7 +215,7 @@ impl Shared {
     /// # Safety
     /// No other task reads or writes `r` while the slice lives, and it does not outlive
     /// the buffer.
-    pub(crate) unsafe fn body<'a>(self, r: Range<usize>) -> &'a mut [Vec3] {
+    pub(crate) unsafe fn body<'a>(self, r: Range<usize>) -> &'a mut [Row] {
         assert!(
             r.start <= r.end && r.end <= self.len,
             "sweep: rows {r:?} outside the buffer"
@@ -228,7 +228,7 @@ impl Shared {
     ///
     /// # Safety
     /// No task writes `r` while the slice lives, and it does not outlive the buffer.
-    pub(crate) unsafe fn run<'a>(self, r: Range<usize>) -> &'a [Vec3] {
+    pub(crate) unsafe fn run<'a>(self, r: Range<usize>) -> &'a [Row] {
         assert!(
             r.start <= r.end && r.end <= self.len,
             "sweep: rows {r:?} outside the buffer"
@@ -239,7 +239,7 @@ impl Shared {
 
     /// The buffer up to its zero row, to read rows of it that nobody writes meanwhile
     /// (and write a task's own).
-    pub(crate) fn raw(self) -> (*mut Vec3, usize) {
+    pub(crate) fn raw(self) -> (*mut Row, usize) {
         (self.ptr, self.zero + 1)
     }
 
@@ -251,6 +251,6 @@ impl Shared {
     pub(crate) unsafe fn at(self, p: usize) -> Vec3 {
         assert!(p < self.len, "sweep: row {p} outside the buffer");
         // SAFETY: in bounds (checked); not written meanwhile by the caller's promise.
-        unsafe { self.ptr.add(p).read() }
+        of_row(unsafe { self.ptr.add(p).read() })
     }
 }

@@ -32,7 +32,7 @@ pub(crate) use slices::{
 
 use crate::layout::end_lists::EndLists;
 use crate::node_update::NodeTerms;
-use crate::real::Vec3;
+use crate::real::{Row, Vec3};
 
 /// Computes the forces of a leading run of springs into `out` with the platform's SIMD
 /// kernel; returns how many were done (0 where none runs) and the power their damping
@@ -46,7 +46,7 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
     x: &[Vec3],
     v: &[Vec3],
     base: u32,
-    out: &mut [Vec3],
+    out: &mut [Row],
 ) -> (usize, f32) {
     let m = out.len();
     // The isotropic damping and compression columns may be empty where the variant does
@@ -92,7 +92,7 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
 pub(crate) fn stencil_springs(
     run: &StencilRun,
     window: NodeWindow,
-    out: (&mut [Vec3], &mut [Vec3]),
+    out: (&mut [Row], &mut [Row]),
     counted: u8,
 ) -> Option<f64> {
     #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
@@ -123,7 +123,7 @@ pub(crate) fn stencil_springs(
 pub(crate) unsafe fn stencil_update(
     run: &StencilRun,
     nodes: RunNodes,
-    sf: (*mut Vec3, usize),
+    sf: (*mut Row, usize),
     rows: RunRows,
 ) -> Option<(f64, bool)> {
     #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
@@ -170,7 +170,7 @@ pub(crate) fn node_sums(
 pub(crate) fn nodes(
     ends: (&EndLists, &[u32]),
     first: usize,
-    sf: &[Vec3],
+    sf: &[Row],
     t: &NodeTerms,
     (xs, vs): (&mut [Vec3], &mut [Vec3]),
 ) -> (usize, bool) {
@@ -187,7 +187,7 @@ pub(crate) fn nodes(
 pub(crate) unsafe fn nodes_from(
     (ends, a_start): (&EndLists, &[u32]),
     first: usize,
-    sf: (*const Vec3, usize),
+    sf: (*const Row, usize),
     t: &NodeTerms,
     (xs, vs): (&mut [Vec3], &mut [Vec3]),
 ) -> (usize, bool) {
@@ -197,7 +197,7 @@ pub(crate) unsafe fn nodes_from(
     }
     assert!(
         // SAFETY: the last row is in the buffer and not written (the caller's promise).
-        sf.1 == ends.pad as usize / 4 + 1 && unsafe { sf.0.add(sf.1 - 1).read() } == Vec3::ZERO,
+        sf.1 == ends.pad as usize / 4 + 1 && unsafe { sf.0.add(sf.1 - 1).read() } == Row::ZERO,
         "node kernel: the force buffer has {} rows, not {} springs and a zero row",
         sf.1,
         ends.pad / 4

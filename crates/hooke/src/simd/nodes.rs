@@ -16,7 +16,9 @@ use std::arch::x86_64::*;
 
 use glam::Vec3A;
 
-use super::avx2::{Cols, available, transpose_in, transpose_out};
+use crate::real::Vec3;
+
+use super::avx2::{Cols, available, transpose_in};
 use crate::const_forces::ConstForces;
 use crate::layout::end_lists::{EndLists, LANES, STRIDE};
 use crate::layout::sweep_slots::RingMap;
@@ -37,7 +39,7 @@ pub(super) unsafe fn nodes(
     first: usize,
     sf: *const Vec3A,
     t: &NodeTerms,
-    (xs, vs): (&mut [Vec3A], &mut [Vec3A]),
+    (xs, vs): (&mut [Vec3], &mut [Vec3]),
 ) -> (usize, bool) {
     if !available() {
         return (0, true);
@@ -74,7 +76,7 @@ unsafe fn nodes_avx2<const MADE_A: bool, const STRIDED: bool>(
     groups: std::ops::Range<usize>,
     sfp: *const f32,
     t: &NodeTerms,
-    (xs, vs): (&mut [Vec3A], &mut [Vec3A]),
+    (xs, vs): (&mut [Vec3], &mut [Vec3]),
 ) -> bool {
     let first = groups.start * LANES;
     let GroupUpdate { u, same, .. } = GroupUpdate::new(t);
@@ -102,8 +104,7 @@ unsafe fn nodes_avx2<const MADE_A: bool, const STRIDED: bool>(
             Some(fc) => fc,
             None => constant8(t.fconst, i),
         };
-        // SAFETY: eight f32 (the slice's length is checked).
-        let w = unsafe { _mm256_loadu_ps(t.inv_mass[i..i + LANES].as_ptr()) };
+        let w = inv_mass8(t, i);
         let (x, v) = (load8(xr), load8(vr));
         let (xn, vn) = u.apply(springs, fc, w, (x, v));
         store8(xr, xn);
@@ -285,7 +286,7 @@ impl<'a> GroupUpdate<'a> {
         i: usize,
         springs: Cols,
         (x, v): (Cols, Cols),
-        (xr, vr): (&mut [Vec3A], &mut [Vec3A]),
+        (xr, vr): (&mut [Vec3], &mut [Vec3]),
     ) -> __m256 {
         // SAFETY: AVX2 (the caller's promise); eight f32 (the slice's length is checked).
         unsafe {
@@ -293,7 +294,7 @@ impl<'a> GroupUpdate<'a> {
                 Some(fc) => fc,
                 None => constant8(self.t.fconst, i),
             };
-            let w = _mm256_loadu_ps(self.t.inv_mass[i..i + LANES].as_ptr());
+            let w = inv_mass8(self.t, i);
             let (xn, vn) = self.u.apply(springs, fc, w, (x, v));
             store8(xr, xn);
             store8(vr, vn);
@@ -450,6 +451,24 @@ unsafe fn gather(sfp: *const f32, e: &[u32; LANES]) -> Cols {
     )
 }
 
+/// The inverse masses of the eight nodes from `i` (a multiple of eight): read, or made
+/// from the shared value ([`NodeTerms::shared`]: +0 in the lanes its group's byte marks)
+/// — the same bits, and one byte a group read instead of 32.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn inv_mass8(t: &NodeTerms, i: usize) -> __m256 {
+    match t.shared {
+        Some(s) => {
+            let lanes = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+            let zero = _mm256_and_si256(_mm256_set1_epi32(s.zero_lanes[i / LANES].into()), lanes);
+            let moving = _mm256_cmpeq_epi32(zero, _mm256_setzero_si256());
+            _mm256_and_ps(_mm256_set1_ps(s.w), _mm256_castsi256_ps(moving))
+        }
+        // SAFETY: eight f32 (the slice's length is checked).
+        None => unsafe { _mm256_loadu_ps(t.inv_mass[i..i + LANES].as_ptr()) },
+    }
+}
+
 /// The constant forces of the eight nodes from `i`, as columns: g·m per lane where gravity
 /// is the only one (the scalar `g * m`, so the same bits), else their rows.
 #[inline]
@@ -471,31 +490,55 @@ fn constant8(fc: ConstForces, i: usize) -> Cols {
 /// g·m per lane, as columns.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn gravity8(g: Vec3A, m: __m256) -> Cols {
+fn gravity8(g: Vec3, m: __m256) -> Cols {
     let gm = |c: f32| _mm256_mul_ps(_mm256_set1_ps(c), m);
     (gm(g.x), gm(g.y), gm(g.z))
 }
 
-/// Eight consecutive rows as columns.
+/// Eight consecutive packed vectors (x, y, z: 12 bytes each, 96 in all) as columns: three
+/// 256-bit loads as six 128-bit halves, then five shuffles (no transpose of eight rows).
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn load8(r: &[Vec3A]) -> Cols {
-    let r: &[Vec3A; LANES] = r.try_into().expect("eight rows");
-    let pair = |lo: usize, hi: usize| {
-        _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(r[lo].into()), r[hi].into())
+pub(super) fn load8(r: &[Vec3]) -> Cols {
+    let r: &[Vec3; LANES] = r.try_into().expect("eight vectors");
+    let p = r.as_ptr() as *const f32;
+    // SAFETY: 24 f32 from p (eight vectors of three).
+    let half = |q: usize| unsafe { _mm_loadu_ps(p.add(4 * q)) };
+    let both = |lo: usize, hi: usize| {
+        _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(half(lo)), half(hi))
     };
-    transpose_in(pair(0, 4), pair(1, 5), pair(2, 6), pair(3, 7))
+    // m03: x0 y0 z0 x1 | x4 y4 z4 x5; m14: y1 z1 x2 y2 | y5 z5 x6 y6; m25: z2 x3 y3 z3 | z6 x7 y7 z7.
+    let (m03, m14, m25) = (both(0, 3), both(1, 4), both(2, 5));
+    let xy = _mm256_shuffle_ps::<0b10_01_11_10>(m14, m25); // x2 y2 x3 y3
+    let yz = _mm256_shuffle_ps::<0b01_00_10_01>(m03, m14); // y0 z0 y1 z1
+    let x = _mm256_shuffle_ps::<0b10_00_11_00>(m03, xy); // x0 x1 x2 x3
+    let y = _mm256_shuffle_ps::<0b11_01_10_00>(yz, xy); // y0 y1 y2 y3
+    let z = _mm256_shuffle_ps::<0b11_00_11_01>(yz, m25); // z0 z1 z2 z3
+    (x, y, z)
 }
 
-/// Columns back to eight consecutive rows, the pad lane 0.
+/// Columns back to eight consecutive packed vectors: [`load8`]'s shuffles undone, three
+/// 256-bit stores as six 128-bit halves.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn store8(r: &mut [Vec3A], c: Cols) {
+fn store8(r: &mut [Vec3], c: Cols) {
     let (x, y, z) = c;
-    let r: &mut [Vec3A; LANES] = r.try_into().expect("eight rows");
-    for (q, p) in transpose_out(x, y, z).into_iter().enumerate() {
-        r[q] = _mm256_castps256_ps128(p).into();
-        r[q + 4] = _mm256_extractf128_ps::<1>(p).into();
+    let r: &mut [Vec3; LANES] = r.try_into().expect("eight vectors");
+    let p = r.as_mut_ptr() as *mut f32;
+    let rxy = _mm256_shuffle_ps::<0b10_00_10_00>(x, y); // x0 x2 y0 y2
+    let ryz = _mm256_shuffle_ps::<0b11_01_11_01>(y, z); // y1 y3 z1 z3
+    let rzx = _mm256_shuffle_ps::<0b11_01_10_00>(z, x); // z0 z2 x1 x3
+    let r03 = _mm256_shuffle_ps::<0b10_00_10_00>(rxy, rzx); // x0 y0 z0 x1
+    let r14 = _mm256_shuffle_ps::<0b11_01_10_00>(ryz, rxy); // y1 z1 x2 y2
+    let r25 = _mm256_shuffle_ps::<0b11_01_11_01>(rzx, ryz); // z2 x3 y3 z3
+    // SAFETY: 24 f32 from p (eight vectors of three).
+    unsafe {
+        _mm_storeu_ps(p, _mm256_castps256_ps128(r03));
+        _mm_storeu_ps(p.add(4), _mm256_castps256_ps128(r14));
+        _mm_storeu_ps(p.add(8), _mm256_castps256_ps128(r25));
+        _mm_storeu_ps(p.add(12), _mm256_extractf128_ps::<1>(r03));
+        _mm_storeu_ps(p.add(16), _mm256_extractf128_ps::<1>(r14));
+        _mm_storeu_ps(p.add(20), _mm256_extractf128_ps::<1>(r25));
     }
 }
 

@@ -8,7 +8,8 @@ use crate::contact::solved::LastContacts;
 use crate::counters::Counters;
 use crate::forces::ConstForces;
 use crate::model::{Model, Springs};
-use crate::real::{Real, Vec3};
+use crate::node_update::SharedInvMass;
+use crate::real::{Real, Row, Vec3};
 use crate::settings::Integrator;
 use crate::state::State;
 
@@ -77,7 +78,7 @@ pub(crate) trait Solver: std::fmt::Debug + Send + Sync {
 
 /// The springs' rows of a force buffer such as [`Kernel::sf`]: all but its last, zero
 /// row.
-pub(crate) fn spring_rows(sf: &mut [Vec3]) -> &mut [Vec3] {
+pub(crate) fn spring_rows(sf: &mut [Row]) -> &mut [Row] {
     let m = sf.len().saturating_sub(1);
     &mut sf[..m]
 }
@@ -101,6 +102,8 @@ pub(crate) struct SolverWs<'a> {
     pub kinematic: &'a [(u32, Vec3, Vec3)],
     /// The pinned nodes, ascending (the anchors stage stops them after the step).
     pub pinned: &'a [u32],
+    /// The moving nodes' shared inverse mass, where they share one.
+    pub shared_inv_mass: Option<SharedInvMass<'a>>,
     /// The solver's buffers.
     pub kernel: &'a mut Kernel,
     /// The node collisions' scratch.
@@ -127,9 +130,9 @@ impl SolverWs<'_> {
 #[derive(Debug, Default)]
 pub(crate) struct Kernel {
     /// Per-spring forces, kernel order \[N], then one zero row (see `crate::layout::end_lists`).
-    pub sf: Vec<Vec3>,
+    pub sf: Vec<Row>,
     /// Per-spring impulses, kernel order [N·s] (impulse form only).
-    pub sj: Vec<Vec3>,
+    pub sj: Vec<Row>,
     /// Per-node scratch arrays of the multi-evaluation integrators.
     pub scratch: Vec<Vec<Vec3>>,
 }

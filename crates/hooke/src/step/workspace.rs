@@ -10,7 +10,8 @@ use crate::contact::grid::CollisionWs;
 use crate::counters::Counters;
 use crate::forces::{self, ConstForces};
 use crate::model::Model;
-use crate::real::{Real, Vec3};
+use crate::node_update::{SharedInvMass, shared_inv_mass};
+use crate::real::{Real, Row, Vec3};
 use crate::settings::Settings;
 use crate::state::State;
 
@@ -65,6 +66,9 @@ pub(crate) struct Compiled {
     pub retention: Real,
     /// Pinned nodes without an anchor path (stopped after every integration step).
     pub pinned: Vec<u32>,
+    /// The moving nodes' inverse mass where they all share one, and per group of eight
+    /// nodes those whose inverse mass is 0 (`node_update::shared_inv_mass`).
+    pub shared_inv_mass: Option<(Real, Vec<u8>)>,
 }
 
 /// The control stage's part: nodes whose motion this integration step is given.
@@ -201,13 +205,13 @@ impl Workspace {
         // or another integrator is not kept.
         let rows = self.springs.force_rows(settings.integrator);
         if self.kernel.sf.len() != rows {
-            self.kernel.sf = vec![Vec3::ZERO; rows];
+            self.kernel.sf = vec![Row::ZERO; rows];
         }
-        self.kernel.sf[rows - 1] = Vec3::ZERO;
+        self.kernel.sf[rows - 1] = Row::ZERO;
         let impulses = self.springs.impulses.is_some();
         self.kernel
             .sj
-            .resize(if impulses { m } else { 0 }, Vec3::ZERO);
+            .resize(if impulses { m } else { 0 }, Row::ZERO);
         self.compiled = Compiled::new(model, h);
         self.collisions.invalidate();
     }
@@ -227,6 +231,8 @@ impl Workspace {
                 held: &self.targets.held,
                 kinematic: &self.targets.kinematic,
                 pinned: &self.compiled.pinned,
+                shared_inv_mass: (self.compiled.shared_inv_mass.as_ref())
+                    .map(|(w, zero_lanes)| SharedInvMass { w: *w, zero_lanes }),
                 kernel: &mut self.kernel,
                 collisions: &mut self.collisions,
                 counters: &mut self.books.counters,
@@ -258,6 +264,7 @@ impl Compiled {
             fbase: forces::kept_constant_forces(model),
             retention: model.env.retention(h),
             pinned,
+            shared_inv_mass: shared_inv_mass(&model.nodes.inv_mass),
         }
     }
 }

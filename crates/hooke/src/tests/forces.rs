@@ -6,10 +6,10 @@ use crate::forces::*;
 use crate::layout::SpringLayout;
 use crate::model::{Environment, Model};
 use crate::par;
-use crate::real::{Real, Vec3};
+use crate::real::{Real, Row, Vec3};
 
 /// Adds the spring forces `sf` (one per spring, kernel order) into `f` (one per node).
-fn add_spring_forces(model: &Model, layout: &SpringLayout, sf: &[Vec3], f: &mut [Vec3]) {
+fn add_spring_forces(model: &Model, layout: &SpringLayout, sf: &[Row], f: &mut [Vec3]) {
     let nf = NodeForces::new(model, layout, sf, ConstForces::Nodes(&[]));
     par::chunks_mut(f, par::NODE_CHUNK, |start, part| {
         for (j, fi) in part.iter_mut().enumerate() {
@@ -55,7 +55,7 @@ fn fused_forces_equal_family_by_family() {
     let fconst = constant_forces(model);
     let (x, v) = (&scene.state.x, &scene.state.v);
     let n = x.len();
-    let mut sf = vec![Vec3::ZERO; layout.len()];
+    let mut sf = vec![Row::ZERO; layout.len()];
     spring_pass(&layout, &co, x, v, &mut sf);
     assert!(model.env.fields.is_empty());
     let nf = NodeForces::new(model, &layout, &sf, ConstForces::of(model, &[]));

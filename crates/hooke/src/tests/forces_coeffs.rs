@@ -37,7 +37,7 @@ fn unused_coefficient_columns_are_not_kept() {
 fn coefficients_by_class_give_the_forces_of_columns_bit_for_bit() {
     use crate::forces::spring_pass;
     use crate::layout::SpringLayout;
-    use crate::real::{Real, Vec3};
+    use crate::real::Real;
     let params = [
         ("width".into(), "13".into()),
         ("air_drag".into(), "0.2".into()),
@@ -58,7 +58,7 @@ fn coefficients_by_class_give_the_forces_of_columns_bit_for_bit() {
     assert!(columns.classes.is_none());
     let (x, v) = (&scene.state.x, &scene.state.v);
     let forces = |co: &SpringCoeffs| {
-        let mut out = vec![Vec3::ZERO; layout.len()];
+        let mut out = vec![crate::real::Row::ZERO; layout.len()];
         let power = spring_pass(&layout, co, x, v, &mut out);
         (
             out.iter()

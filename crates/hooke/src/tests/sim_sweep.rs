@@ -10,7 +10,8 @@ use crate::sim::*;
 /// forces at their positions and in rings: a 64-wide cloth with air drag, pinned
 /// corners (one moving at the start: the anchors stage stops it) and wind. Its energy
 /// audit books the same air and retention, bit for bit: the sweep's node sums, taken as
-/// it integrates, are the audit's own.
+/// it integrates, are the audit's own. The SIMD kernels make the inverse masses from the
+/// one the moving nodes share (+0 for the pinned corners) or read them per node: the same.
 #[test]
 fn the_sweep_steps_a_simulation_as_the_two_passes_do() {
     let mut scene = cloth(&[("width", "64"), ("air_drag", "0.2")]);
@@ -18,9 +19,22 @@ fn the_sweep_steps_a_simulation_as_the_two_passes_do() {
     scene.model.env.velocity_retention = 0.9;
     let corner = scene.model.nodes.pinned_nodes()[1] as usize;
     scene.state.v[corner] = crate::vec3(0.5, 0.2, 0.0);
-    let run = |sweep: bool, rings: bool| {
+    let run = |sweep: bool, rings: bool, shared: bool| {
         let mut sim = Simulation::new(scene.clone());
         sim.prepare();
+        let compiled = &mut sim.ws_mut().compiled;
+        // The pinned corners, nodes 0 and 63: lane 0 of group 0, lane 7 of group 7.
+        let mut corners = vec![0u8; scene.model.nodes.len().div_ceil(8)];
+        (corners[0], corners[7]) = (1, 0x80);
+        let zeros = compiled.shared_inv_mass.as_ref().map(|s| s.1.clone());
+        assert_eq!(
+            zeros,
+            Some(corners),
+            "the moving nodes share an inverse mass"
+        );
+        if !shared {
+            compiled.shared_inv_mass = None;
+        }
         assert!(
             !sim.ws().springs.sweep.worthwhile,
             "a small cloth takes two passes"
@@ -34,7 +48,7 @@ fn the_sweep_steps_a_simulation_as_the_two_passes_do() {
         springs.sweep.worthwhile = sweep;
         // The force buffer made to size for the plan, as compiling makes it.
         let rows = springs.force_rows(crate::Integrator::SymplecticEuler);
-        sim.ws_mut().kernel.sf = vec![crate::Vec3::ZERO; rows];
+        sim.ws_mut().kernel.sf = vec![crate::real::Row::ZERO; rows];
         for _ in 0..50 {
             sim.step().unwrap();
         }
@@ -48,11 +62,22 @@ fn the_sweep_steps_a_simulation_as_the_two_passes_do() {
         assert!(audit.air != 0.0 && audit.retention != 0.0, "{audit:?}");
         (bits(&st.x), bits(&st.v), booked)
     };
-    let (two, one, rings) = (run(false, false), run(true, false), run(true, true));
+    let (two, one, rings) = (
+        run(false, false, true),
+        run(true, false, true),
+        run(true, true, true),
+    );
     assert!(
         two.0 == one.0 && two.1 == one.1,
         "the sweep took another path"
     );
+    for (sweep, rings) in [(false, false), (true, true)] {
+        let each = run(sweep, rings, false);
+        assert!(
+            two.0 == each.0 && two.1 == each.1 && two.2 == each.2,
+            "the inverse masses read per node took another path (sweep {sweep}, rings {rings})"
+        );
+    }
     assert!(
         two.0 == rings.0 && two.1 == rings.1,
         "the sweep with its forces in rings took another path"
@@ -134,7 +159,7 @@ fn past_the_cache(scene: &crate::Scene, sweep: bool) -> (Vec<u64>, Option<bool>)
         let springs = &mut sim.ws_mut().springs;
         springs.sweep.worthwhile = false;
         springs.ends = EndLists::new(n, &springs.layout, (Rows::Positions, false), m as u32);
-        sim.ws_mut().kernel.sf = vec![crate::Vec3::ZERO; m + 1];
+        sim.ws_mut().kernel.sf = vec![crate::real::Row::ZERO; m + 1];
     }
     for _ in 0..3 {
         sim.step().unwrap();

@@ -15,7 +15,7 @@ use crate::model::Springs;
 use crate::model::per_node::PerNode;
 use crate::node_update::NodeTerms;
 use crate::real::Real;
-use crate::real::Vec3;
+use crate::real::{Row, Vec3};
 use crate::simd;
 use crate::solvers::explicit::sweep::*;
 
@@ -103,6 +103,7 @@ fn terms_with<'a>(c: &'a Case, fconst: ConstForces<'a>) -> NodeTerms<'a> {
     NodeTerms {
         fconst,
         inv_mass: &c.inv_mass,
+        shared: None,
         air_drag: 0.3,
         wind: crate::vec3(0.5, 0.0, 0.0),
         h: H,
@@ -168,7 +169,7 @@ fn swept_as(
     };
     let (mut x, mut v) = (c.x.clone(), c.v.clone());
     // Made to size as the workspace makes it: the rings' slots and the zero row.
-    let mut sf = vec![Vec3::ZERO; plan.zero_row(&layout) + 1];
+    let mut sf = vec![Row::ZERO; plan.zero_row(&layout) + 1];
     // The audit's node sums taken as the nodes are integrated, the pinned nodes (moving
     // at the start: the sums count them still, as the anchors stage leaves them).
     let t = terms(c);
@@ -205,7 +206,7 @@ fn swept_as(
 fn two_pass(c: &Case) -> (Vec<Vec3>, Vec<Vec3>, f64) {
     let n = c.x.len();
     let layout = SpringLayout::new(n, &c.springs);
-    let mut sf = vec![Vec3::ZERO; layout.len()];
+    let mut sf = vec![Row::ZERO; layout.len()];
     let power = spring_pass(&layout, &c.co, &c.x, &c.v, &mut sf);
     let t = terms(c);
     let nf = NodeForces {
@@ -304,7 +305,7 @@ fn simd_node_update_takes_the_scalar_bits() {
         // (The a-rows read with per-node forces, made with the masses per node.)
         let form = (Rows::Positions, from_masses == 1);
         let ends = EndLists::new(n, &layout, form, layout.len() as u32);
-        let mut sf = vec![Vec3::ZERO; layout.len() + 1];
+        let mut sf = vec![Row::ZERO; layout.len() + 1];
         spring_pass(&layout, &c.co, &c.x, &c.v, &mut sf[..layout.len()]);
         let (mut x, mut v) = (c.x.clone(), c.v.clone());
         let mut simd_did = 0;

@@ -36,7 +36,7 @@ use std::ops::Range;
 use crate::audit::node_sums::{self, Accumulators, Sums, SumsAsSwept};
 use crate::forces::{NodeWindow, drag_force, spring_range, sum_by, sum_run, sum_seq};
 use crate::node_update::NodeTerms;
-use crate::real::{Vec3, nonfinite_probe};
+use crate::real::{Row, Vec3, nonfinite_probe};
 use crate::simd::{NodeWindowMut, RunNodes, RunRows};
 use crate::{par, simd};
 
@@ -59,7 +59,7 @@ pub(crate) fn step(
     s: SweepSprings,
     t: NodeTerms,
     (x, v): (&mut [Vec3], &mut [Vec3]),
-    sf: &mut [Vec3],
+    sf: &mut [Row],
     sums: Option<SumsAsSwept>,
 ) -> Swept {
     assert!(
@@ -69,7 +69,7 @@ pub(crate) fn step(
         "sweep: lengths disagree"
     );
     // The end lists' pad (it may hold a force of another integrator's pass).
-    sf[s.plan.zero_row(s.layout)] = Vec3::ZERO;
+    sf[s.plan.zero_row(s.layout)] = Row::ZERO;
     // (The sums' segments are the plan's own unless a test cut others.)
     let sums = sums.filter(|_| s.plan.seg == segment_len(x.len()));
     match (s.co.iso, s.co.rope) {
@@ -84,7 +84,7 @@ fn step_as<const ISO: bool, const ROPE: bool>(
     s: SweepSprings,
     t: NodeTerms,
     (x, v): (&mut [Vec3], &mut [Vec3]),
-    sf: &mut [Vec3],
+    sf: &mut [Row],
     sums: Option<SumsAsSwept>,
 ) -> Swept {
     let zones = zones::<ISO, ROPE>(s, NodeWindow { x, v, base: 0 }, sf);
@@ -101,7 +101,7 @@ fn step_as<const ISO: bool, const ROPE: bool>(
 fn zones<const ISO: bool, const ROPE: bool>(
     s: SweepSprings,
     w: NodeWindow,
-    sf: &mut [Vec3],
+    sf: &mut [Row],
 ) -> Vec<f64> {
     let (plan, layout) = (s.plan, s.layout);
     if plan.segments() < 2 {

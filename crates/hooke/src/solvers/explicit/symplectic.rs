@@ -12,7 +12,7 @@ use crate::audit::node_sums::SumsAsSwept;
 use crate::counters::Phase;
 use crate::forces::{self, NodeForces};
 use crate::node_update::NodeTerms;
-use crate::real::{Vec3, nonfinite_probe};
+use crate::real::{Row, Vec3, nonfinite_probe};
 use crate::settings::Integrator;
 use crate::state::State;
 use crate::step::{Solver, SolverWs, SpringSet, StepCtx, StepReport, spring_rows};
@@ -53,7 +53,10 @@ impl Solver for SymplecticEuler {
         // The energy audit's damping term (see `crate::audit`).
         ws.audit.note_damping_power(power);
         ws.counters.spring_updates += model.springs.len() as u64;
-        let terms = NodeTerms::new(model, ws.fconst, h, ws.retention);
+        let terms = NodeTerms {
+            shared: ws.shared_inv_mass,
+            ..NodeTerms::new(model, ws.fconst, h, ws.retention)
+        };
         let finite = ws.counters.time(Phase::Nodes, || {
             node_pass(springs, terms, (&ws.kernel.sf, &ws.kernel.sj), (x, v))
         });
@@ -70,7 +73,7 @@ impl Solver for SymplecticEuler {
 fn node_pass(
     springs: &SpringSet,
     t: NodeTerms,
-    (sf, sj): (&[Vec3], &[Vec3]),
+    (sf, sj): (&[Row], &[Row]),
     (x, v): (&mut [Vec3], &mut [Vec3]),
 ) -> bool {
     let layout = &springs.layout;
@@ -137,7 +140,10 @@ impl SymplecticEuler {
             co: &springs.forces,
             stencil: springs.stencil.as_ref(),
         };
-        let t = NodeTerms::new(model, ws.fconst, ctx.h, ws.retention);
+        let t = NodeTerms {
+            shared: ws.shared_inv_mass,
+            ..NodeTerms::new(model, ws.fconst, ctx.h, ws.retention)
+        };
         // The audit's sums of the new velocities, taken as they are made, where the audit
         // books the air or the retention and no stage after this one sets a velocity but
         // the pinned nodes' (the contacts stage forgets them: `Ledger::end_sums`).
