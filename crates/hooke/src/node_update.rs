@@ -55,6 +55,10 @@ impl<'a> NodeTerms<'a> {
 /// group's eight lanes from these — `w`, or +0 in the lanes the byte marks — instead of
 /// reading 32 bytes: the values of the per-node column, bit for bit.
 #[derive(Clone, Copy, Debug)]
+#[cfg_attr(
+    not(all(not(feature = "f64"), target_arch = "x86_64")),
+    allow(dead_code)
+)]
 pub(crate) struct SharedInvMass<'a> {
     /// The moving nodes' inverse mass \[1/kg].
     pub w: Real,

@@ -4,7 +4,7 @@
 //! without reading any spring's ends or class (9 B a spring from memory), and loads each
 //! end's rows contiguously: the eight nodes' own once for all their springs, the other
 //! ends eight consecutive nodes at a time (`simd/stencil.rs`). Where the rest lengths of
-//! each pattern entry are close, the stencil keeps them packed, 2 B a spring
+//! each pattern entry are few or close, the stencil keeps them packed, 1 or 2 B a spring
 //! (`layout/packed_rests.rs`).
 //!
 //! Node i's k-th spring in kernel order (position `a_start[i] + k`) runs from a = i to
@@ -44,7 +44,7 @@ pub(crate) struct Stencil {
     pub reach: Vec<u32>,
     /// Per pattern entry k, its spring's class (`forces/coef_classes.rs`).
     pub class: Vec<u8>,
-    /// The rest lengths as 2 B a spring, where they are packed
+    /// The rest lengths as 1 or 2 B a spring, where they are packed
     /// ([`Self::with_packed_rests`]).
     pub rests: Option<PackedRests>,
 }
@@ -88,17 +88,26 @@ impl Stencil {
     /// (`layout/packed_rests.rs`); the caller promises that they do not change while the
     /// stencil is used.
     pub(crate) fn with_packed_rests(mut self, layout: &SpringLayout) -> Self {
-        let n = layout.a_start.len() - 1;
-        // Node i's k-th spring (position a_start[i] + k) is its run's entry first + k.
-        let entry_of = self.runs(0..n).flat_map(|run| {
-            let first = run.first;
-            let a_start = &layout.a_start;
-            run.nodes
-                .flat_map(move |i| (a_start[i] as usize..a_start[i + 1] as usize).zip(first..))
-        });
-        let rests = PackedRests::new(&layout.rest, self.reach.len(), entry_of);
-        self.rests = rests;
+        // (Entries are numbered by a u16: a stencil of more has no packed rest lengths.)
+        let entry = (self.reach.len() <= 1 << 16).then(|| self.entries(layout));
+        self.rests =
+            entry.and_then(|entry| PackedRests::new(&layout.rest, self.reach.len(), &entry));
         self
+    }
+
+    /// Each kernel position's pattern entry: node i's k-th spring (position
+    /// a_start\[i] + k) is its run's entry first + k.
+    pub(crate) fn entries(&self, layout: &SpringLayout) -> Vec<u16> {
+        let mut entry = vec![0u16; layout.len()];
+        for run in self.runs(0..layout.a_start.len() - 1) {
+            for i in run.nodes {
+                let at = layout.a_start[i] as usize..layout.a_start[i + 1] as usize;
+                for (p, e) in at.zip(run.first..) {
+                    entry[p] = e as u16;
+                }
+            }
+        }
+        entry
     }
 
     /// The number of patterns.

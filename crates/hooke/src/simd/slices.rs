@@ -3,6 +3,7 @@
 use std::ops::Range;
 
 use crate::layout::end_lists::EndLists;
+use crate::layout::packed_rests::TABLE;
 use crate::node_update::NodeTerms;
 use crate::real::{Real, Vec3};
 
@@ -87,6 +88,13 @@ pub(crate) enum RunRests<'a> {
     /// Per entry of the run's pattern its base \[m]; per position the difference of its
     /// bits from its entry's base's.
     Packed { base: &'a [Real], delta: &'a [i16] },
+    /// Per entry of the run's pattern its table of rest lengths \[m] and the registers
+    /// of eight it takes (1, 2 or 4); per position its place in its entry's table.
+    Indexed {
+        table: &'a [[Real; TABLE]],
+        width: &'a [u8],
+        index: &'a [u8],
+    },
 }
 
 impl RunRests<'_> {
@@ -99,6 +107,7 @@ impl RunRests<'_> {
         match self {
             RunRests::Plain(r) => r.len(),
             RunRests::Packed { delta, .. } => delta.len(),
+            RunRests::Indexed { index, .. } => index.len(),
         }
     }
 }

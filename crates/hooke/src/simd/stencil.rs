@@ -31,6 +31,22 @@ use super::avx2::{Cols, available, force8, transpose_out};
 use super::nodes::{GroupUpdate, add, b_sum, load8, sub, zero3};
 use super::slices::{CLASSES, NodeWindow, RunNodes, RunRests, RunRows, StencilRun};
 use crate::layout::end_lists::LANES;
+use crate::layout::packed_rests::TABLE;
+
+/// How a run's rest lengths are read ([`RunRests`]): as they are, as differences from a
+/// base, or looked up in a table.
+const PLAIN: u8 = 0;
+const DELTAS: u8 = 1;
+const INDEXED: u8 = 2;
+
+/// The mode of `rest`.
+fn mode(rest: RunRests) -> u8 {
+    match rest {
+        RunRests::Plain(_) => PLAIN,
+        RunRests::Packed { .. } => DELTAS,
+        RunRests::Indexed { .. } => INDEXED,
+    }
+}
 
 /// Computes the forces of `run`'s springs into `lo` and then `hi` (its positions in
 /// order: the sweep's ring may wrap between them) when the CPU has AVX2, reading the
@@ -53,9 +69,10 @@ pub(super) fn stencil_springs(
     // SAFETY: AVX2 is available; every load and store below is within the slices
     // (asserted above).
     let power = unsafe {
-        match run.rest {
-            RunRests::Plain(_) => run_avx2::<false>(run, w, (lo, hi)),
-            RunRests::Packed { .. } => run_avx2::<true>(run, w, (lo, hi)),
+        match mode(run.rest) {
+            PLAIN => run_avx2::<PLAIN>(run, w, (lo, hi)),
+            DELTAS => run_avx2::<DELTAS>(run, w, (lo, hi)),
+            _ => run_avx2::<INDEXED>(run, w, (lo, hi)),
         }
     };
     // SAFETY: AVX2 is available.
@@ -111,14 +128,16 @@ pub(super) unsafe fn stencil_update(
     Some(unsafe {
         let sfp = sf.0 as *mut f32;
         // The cloth's interior pattern (six springs a node), its length known when compiled.
-        let packed = matches!(run.rest, RunRests::Packed { .. });
-        match (l, grid_pattern(run.reach), packed) {
-            (6, true, true) => update_avx2::<6, true, true>(run, nodes, sfp, rows),
-            (6, true, false) => update_avx2::<6, true, false>(run, nodes, sfp, rows),
-            (6, false, true) => update_avx2::<6, false, true>(run, nodes, sfp, rows),
-            (6, false, false) => update_avx2::<6, false, false>(run, nodes, sfp, rows),
-            (_, _, true) => update_avx2::<0, false, true>(run, nodes, sfp, rows),
-            (_, _, false) => update_avx2::<0, false, false>(run, nodes, sfp, rows),
+        match (l, grid_pattern(run.reach), mode(run.rest)) {
+            (6, true, INDEXED) => update_avx2::<6, true, INDEXED>(run, nodes, sfp, rows),
+            (6, true, DELTAS) => update_avx2::<6, true, DELTAS>(run, nodes, sfp, rows),
+            (6, true, _) => update_avx2::<6, true, PLAIN>(run, nodes, sfp, rows),
+            (6, false, INDEXED) => update_avx2::<6, false, INDEXED>(run, nodes, sfp, rows),
+            (6, false, DELTAS) => update_avx2::<6, false, DELTAS>(run, nodes, sfp, rows),
+            (6, false, _) => update_avx2::<6, false, PLAIN>(run, nodes, sfp, rows),
+            (_, _, INDEXED) => update_avx2::<0, false, INDEXED>(run, nodes, sfp, rows),
+            (_, _, DELTAS) => update_avx2::<0, false, DELTAS>(run, nodes, sfp, rows),
+            (_, _, _) => update_avx2::<0, false, PLAIN>(run, nodes, sfp, rows),
         }
     })
 }
@@ -166,6 +185,14 @@ fn check(run: &StencilRun, w: NodeWindow, rows: usize) {
             && run.rest.len() == count * l
             && match run.rest {
                 RunRests::Packed { base, .. } => base.len() == l,
+                RunRests::Indexed {
+                    table,
+                    width,
+                    index,
+                } => {
+                    // (Any place and width read only the entry's table: not checked.)
+                    table.len() == l && width.len() == l && index.len() == count * l
+                }
                 RunRests::Plain(_) => true,
             }
             && rows == count * l
@@ -186,7 +213,7 @@ fn check(run: &StencilRun, w: NodeWindow, rows: usize) {
 /// # Safety
 /// As [`stencil_springs`] checks.
 #[target_feature(enable = "avx2")]
-unsafe fn run_avx2<const PACKED: bool>(
+unsafe fn run_avx2<const REST: u8>(
     run: &StencilRun,
     w: NodeWindow,
     (lo, hi): (&mut [Vec3A], &mut [Vec3A]),
@@ -196,13 +223,13 @@ unsafe fn run_avx2<const PACKED: bool>(
         split: lo.len(),
         hi: hi.as_mut_ptr() as *mut f32,
     };
-    assert_eq!(PACKED, matches!(run.rest, RunRests::Packed { .. }));
+    assert_eq!(REST, mode(run.rest));
     let mut power = _mm256_setzero_ps();
     for g in 0..run.nodes.len() / 8 {
         let i = run.nodes.start + 8 * g - w.base;
         let q0 = 8 * run.reach.len() * g;
         // SAFETY: as the caller checked; the group's rows are the run's.
-        unsafe { group::<false, 0, false, PACKED>(run, (w, i), (&rows, q0), &mut power) };
+        unsafe { group::<false, 0, false, REST>(run, (w, i), (&rows, q0), &mut power) };
     }
     power
 }
@@ -212,7 +239,7 @@ unsafe fn run_avx2<const PACKED: bool>(
 /// # Safety
 /// As [`stencil_update`] checks and its caller promises.
 #[target_feature(enable = "avx2")]
-unsafe fn update_avx2<const N: usize, const SHIFT: bool, const PACKED: bool>(
+unsafe fn update_avx2<const N: usize, const SHIFT: bool, const REST: u8>(
     run: &StencilRun,
     nodes: RunNodes,
     sfp: *mut f32,
@@ -227,16 +254,15 @@ unsafe fn update_avx2<const N: usize, const SHIFT: bool, const PACKED: bool>(
             hi: sfp.add(4 * at.hi),
         }
     };
-    assert_eq!(PACKED, matches!(run.rest, RunRests::Packed { .. }));
+    assert_eq!(REST, mode(run.rest));
     let up = GroupUpdate::new(t);
     let (mut power, mut probe) = (_mm256_setzero_ps(), _mm256_setzero_ps());
     for g in 0..run.nodes.len() / 8 {
         let node = run.nodes.start + 8 * g;
         let (i, q0) = (node - w.base, 8 * run.reach.len() * g);
         // SAFETY: as checked; the group's rows are the run's.
-        let own = unsafe {
-            group::<true, N, SHIFT, PACKED>(run, (w.shared(), i), (&rows, q0), &mut power)
-        };
+        let own =
+            unsafe { group::<true, N, SHIFT, REST>(run, (w.shared(), i), (&rows, q0), &mut power) };
         // SAFETY: the b-rows are rows of the buffer, computed (the caller's promise) or
         // stored just above.
         let sb = unsafe { b_sum::<true, true>(ends, node / LANES, sfp) };
@@ -261,14 +287,14 @@ struct GroupOut {
 /// start at the run's position `q0`, into their rows, adding their damping power to
 /// `power` lane by lane; with `SUM`, their sum per lane as the node kernel sums a-rows
 /// (entry k into accumulator k mod 4, each from +0, then (A₀ + A₁) + (A₂ + A₃)). With
-/// `PACKED` the run's rest lengths are packed.
+/// `REST` the run's rest lengths are read as [`rests`] says.
 ///
 /// # Safety
 /// The nodes and their springs' other ends are in `x` and `v`; positions q0..q0 + 8L are
 /// the run's.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn group<const SUM: bool, const N: usize, const SHIFT: bool, const PACKED: bool>(
+unsafe fn group<const SUM: bool, const N: usize, const SHIFT: bool, const REST: u8>(
     run: &StencilRun,
     (w, i): (NodeWindow, usize),
     (rows, q0): (&Rows, usize),
@@ -302,12 +328,12 @@ unsafe fn group<const SUM: bool, const N: usize, const SHIFT: bool, const PACKED
     };
     let a_sum = if N == 6 {
         // SAFETY: AVX2 (this function's); the entries are the run's.
-        unsafe { six::<SHIFT, PACKED>(&e, power) }
+        unsafe { six::<SHIFT, REST>(&e, power) }
     } else {
         let mut acc = [zero3(); 4];
         for k in 0..l {
             // SAFETY: AVX2 (this function's); the entry is the run's.
-            let f = unsafe { entry::<PACKED>(&e, k, other_ends(&e, k), power) };
+            let f = unsafe { entry::<REST>(&e, k, other_ends(&e, k), power) };
             if SUM {
                 acc[k % 4] = add(acc[k % 4], f);
             }
@@ -332,7 +358,7 @@ unsafe fn group<const SUM: bool, const N: usize, const SHIFT: bool, const PACKED
 /// The CPU has AVX2; the entries are the run's. (Not an AVX2 function itself, so that it
 /// can be always inlined.)
 #[inline(always)]
-unsafe fn six<const SHIFT: bool, const PACKED: bool>(e: &Entries, power: &mut __m256) -> Cols {
+unsafe fn six<const SHIFT: bool, const REST: u8>(e: &Entries, power: &mut __m256) -> Cols {
     let (w, i) = (e.w, e.i);
     let j = i + e.run.reach[2] as usize;
     // SAFETY: AVX2 (the caller's promise); the nodes shifted in are the other ends of the
@@ -344,16 +370,16 @@ unsafe fn six<const SHIFT: bool, const PACKED: bool>(e: &Entries, power: &mut __
             false => other_ends(e, k),
         };
         let ends0 = next(e.own, 0, i + 8);
-        let a0 = add(z, entry::<PACKED>(e, 0, ends0, power));
+        let a0 = add(z, entry::<REST>(e, 0, ends0, power));
         let ends1 = next(ends0, 1, i + 9);
-        let a1 = add(z, entry::<PACKED>(e, 1, ends1, power));
+        let a1 = add(z, entry::<REST>(e, 1, ends1, power));
         let ends2 = other_ends(e, 2);
-        let a2 = add(z, entry::<PACKED>(e, 2, ends2, power));
+        let a2 = add(z, entry::<REST>(e, 2, ends2, power));
         let ends3 = next(ends2, 3, j + 8);
-        let a23 = add(a2, add(z, entry::<PACKED>(e, 3, ends3, power)));
+        let a23 = add(a2, add(z, entry::<REST>(e, 3, ends3, power)));
         let ends4 = next(ends3, 4, j + 9);
-        let a0 = add(a0, entry::<PACKED>(e, 4, ends4, power));
-        let a1 = add(a1, entry::<PACKED>(e, 5, other_ends(e, 5), power));
+        let a0 = add(a0, entry::<REST>(e, 4, ends4, power));
+        let a1 = add(a1, entry::<REST>(e, 5, other_ends(e, 5), power));
         add(add(a0, a1), a23)
     }
 }
@@ -378,7 +404,7 @@ struct Entries<'a> {
 /// The CPU has AVX2, and the entry's positions are the run's. (Not an AVX2 function
 /// itself, so that it can be always inlined into the kernels.)
 #[inline(always)]
-unsafe fn entry<const PACKED: bool>(
+unsafe fn entry<const REST: u8>(
     e: &Entries,
     k: usize,
     (xb, vb): (Cols, Cols),
@@ -391,7 +417,7 @@ unsafe fn entry<const PACKED: bool>(
     // `check` asserted every class in the tables and a packed run's bases one an entry.
     unsafe {
         let zero = _mm256_setzero_ps();
-        let rest = rests::<PACKED>(e, k);
+        let rest = rests::<REST>(e, k);
         let coef = |table: &[f32; CLASSES]| _mm256_set1_ps(*table.get_unchecked(c as usize));
         let kc = (coef(run.tables.0), coef(run.tables.1));
         let (d, u) = (sub(e.own.0, xb), sub(e.own.1, vb));
@@ -411,38 +437,66 @@ unsafe fn entry<const PACKED: bool>(
 }
 
 /// The rest lengths of entry k's eight lanes, lane t's at position q₀ + t·L + k: as they
-/// are, or (`PACKED`) the bits of the entry's base plus each one's difference
-/// (`layout/packed_rests.rs`) — the same values.
+/// are, the bits of the entry's base plus each one's difference (`DELTAS`), or each one's
+/// place in the entry's table looked up in its one, two or four eight-lane registers
+/// (`INDEXED`) — the same values (`layout/packed_rests.rs`).
 ///
 /// # Safety
-/// The CPU has AVX2; the positions are the run's, and `PACKED` says which of `e.rest`'s
+/// The CPU has AVX2; the positions are the run's, and `REST` says which of `e.rest`'s
 /// pointers are set. (Not an AVX2 function itself, so that it can be always inlined.)
 #[inline(always)]
-unsafe fn rests<const PACKED: bool>(e: &Entries, k: usize) -> __m256 {
+unsafe fn rests<const REST: u8>(e: &Entries, k: usize) -> __m256 {
     let (p, l) = (e.q0 + k, e.l);
     // SAFETY: the caller's promise.
     unsafe {
-        if PACKED {
-            let (base, delta) = (e.rest.base.add(k), e.rest.delta.add(p));
-            let at = |t: usize| i32::from(*delta.add(t * l));
-            let d = _mm256_set_epi32(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0));
-            let b = _mm256_set1_epi32((*base).to_bits() as i32);
-            _mm256_castsi256_ps(_mm256_add_epi32(b, d))
-        } else {
-            let rest = e.rest.plain.add(p);
-            let at = |t: usize| *rest.add(t * l);
-            _mm256_set_ps(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0))
+        match REST {
+            INDEXED => {
+                let (table, index) = (e.rest.table.add(k), e.rest.index.add(p));
+                let at = |t: usize| i32::from(*index.add(t * l));
+                let i = _mm256_set_epi32(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0));
+                // Register h holds places 8h..8h + 8; vpermps reads a place's low 3 bits,
+                // and bits 3 and 4, shifted to the sign, pick between registers.
+                let look = |h: usize| {
+                    _mm256_permutevar8x32_ps(_mm256_loadu_ps((*table).as_ptr().add(8 * h)), i)
+                };
+                let bit3 = _mm256_castsi256_ps(_mm256_slli_epi32::<28>(i));
+                match *e.rest.width.add(k) {
+                    1 => look(0),
+                    2 => _mm256_blendv_ps(look(0), look(1), bit3),
+                    _ => {
+                        let bit4 = _mm256_castsi256_ps(_mm256_slli_epi32::<27>(i));
+                        let lo = _mm256_blendv_ps(look(0), look(1), bit3);
+                        _mm256_blendv_ps(lo, _mm256_blendv_ps(look(2), look(3), bit3), bit4)
+                    }
+                }
+            }
+            DELTAS => {
+                let (base, delta) = (e.rest.base.add(k), e.rest.delta.add(p));
+                let at = |t: usize| i32::from(*delta.add(t * l));
+                let d = _mm256_set_epi32(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0));
+                let b = _mm256_set1_epi32((*base).to_bits() as i32);
+                _mm256_castsi256_ps(_mm256_add_epi32(b, d))
+            }
+            _ => {
+                let rest = e.rest.plain.add(p);
+                let at = |t: usize| *rest.add(t * l);
+                _mm256_set_ps(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0))
+            }
         }
     }
 }
 
-/// A run's rest lengths as pointers: `plain` where they are kept as they are, else
-/// `base` (per entry) and `delta` (per position); the others null.
+/// A run's rest lengths as pointers: `plain` where they are kept as they are, `base`
+/// (per entry) and `delta` (per position) as differences, `table` and `width` (per
+/// entry) and `index` (per position) indexed; the others null.
 #[derive(Clone, Copy)]
 struct RestPtrs {
     plain: *const f32,
     base: *const f32,
     delta: *const i16,
+    table: *const [f32; TABLE],
+    width: *const u8,
+    index: *const u8,
 }
 
 impl RestPtrs {
@@ -451,6 +505,9 @@ impl RestPtrs {
             plain: std::ptr::null(),
             base: std::ptr::null(),
             delta: std::ptr::null(),
+            table: std::ptr::null(),
+            width: std::ptr::null(),
+            index: std::ptr::null(),
         };
         match rest {
             RunRests::Plain(r) => Self {
@@ -460,6 +517,16 @@ impl RestPtrs {
             RunRests::Packed { base, delta } => Self {
                 base: base.as_ptr(),
                 delta: delta.as_ptr(),
+                ..null
+            },
+            RunRests::Indexed {
+                table,
+                width,
+                index,
+            } => Self {
+                table: table.as_ptr(),
+                width: width.as_ptr(),
+                index: index.as_ptr(),
                 ..null
             },
         }

@@ -3,7 +3,9 @@
 
 use crate::builders;
 use crate::layout::SpringLayout;
+use crate::layout::packed_rests::PackedRests;
 use crate::layout::stencil::Stencil;
+use crate::real::Real;
 
 /// The built-in cloth of `w × h` nodes and its layout.
 fn cloth(w: usize, h: usize) -> (crate::Scene, SpringLayout) {
@@ -68,8 +70,10 @@ fn a_cloth_is_its_stencil() {
     assert_eq!(Stencil::new(n, &layout, &vec![0; layout.len()]), None);
 }
 
-/// A cloth's rest lengths packed by its stencil's entries come back bit for bit, each
-/// from its entry's base; rest lengths of one entry too far apart are not packed.
+/// A cloth's rest lengths packed by its stencil's entries come back bit for bit, indexed
+/// (a few distinct values an entry: the form chosen) and as differences from each
+/// entry's base; an entry with more than 32 values, one of them too far from its base, is
+/// not packed.
 #[test]
 fn a_cloth_s_rest_lengths_pack_exactly() {
     let (scene, mut layout) = cloth(100, 20);
@@ -78,26 +82,31 @@ fn a_cloth_s_rest_lengths_pack_exactly() {
     let st = Stencil::new(n, &layout, &class).expect("a cloth has a stencil");
     let packed =
         (st.clone().with_packed_rests(&layout).rests).expect("a built cloth's rest lengths pack");
-    assert_eq!(packed.base.len(), st.reach.len());
-    let mut exact = 0;
-    for run in st.runs(0..n) {
-        for i in run.nodes {
-            for k in 0..run.len {
-                let p = layout.a_start[i] as usize + k;
-                let back = packed.rest(run.first + k, p);
-                assert_eq!(back.to_bits(), layout.rest[p].to_bits(), "position {p}");
-                exact += usize::from(packed.delta[p] == 0);
+    assert!(matches!(packed, PackedRests::Indexed { .. }), "indexed");
+    let entry = st.entries(&layout);
+    let deltas = PackedRests::deltas(&layout.rest, st.reach.len(), &entry).expect("deltas");
+    // (Not all alike: an entry's rest lengths differ in their last bits.)
+    let mut first = vec![None; st.reach.len()];
+    let alike = (0..layout.len())
+        .filter(|&p| *first[entry[p] as usize].get_or_insert(layout.rest[p]) == layout.rest[p])
+        .count();
+    assert!(alike < layout.len(), "{alike} of {} alike", layout.len());
+    for form in [packed, deltas] {
+        for run in st.runs(0..n) {
+            for i in run.nodes {
+                for k in 0..run.len {
+                    let p = layout.a_start[i] as usize + k;
+                    assert_eq!(entry[p] as usize, run.first + k);
+                    let back = form.rest(run.first + k, p);
+                    assert_eq!(back.to_bits(), layout.rest[p].to_bits(), "position {p}");
+                }
             }
         }
     }
-    // (Not all the same: the packing has differences to keep.)
-    assert!(
-        exact < layout.len(),
-        "{exact} of {} at their base",
-        layout.len()
-    );
-    // One rest length 1% longer than the others of its entry: none packed.
-    let p = layout.a_start[n / 2] as usize;
-    std::sync::Arc::make_mut(&mut layout.rest)[p] *= 1.01;
+    // Forty rest lengths of one entry made 1–1.4% longer: none packed.
+    for j in 0..40 {
+        let p = layout.a_start[n / 2 + j] as usize;
+        std::sync::Arc::make_mut(&mut layout.rest)[p] *= 1.01 + j as Real * 1e-4;
+    }
     assert_eq!(st.with_packed_rests(&layout).rests, None);
 }

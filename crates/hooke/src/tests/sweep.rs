@@ -9,6 +9,7 @@ use crate::forces::SpringCoeffs;
 use crate::forces::{ConstForces, Form, NodeForces, constant_forces, spring_pass};
 use crate::layout::SpringLayout;
 use crate::layout::end_lists::{EndLists, Rows};
+use crate::layout::packed_rests::PackedRests;
 use crate::layout::stencil::Stencil;
 use crate::layout::sweep_plan::SweepPlan;
 use crate::model::Springs;
@@ -118,12 +119,13 @@ fn swept(c: &Case, seg: Option<usize>, ring: bool) -> (Vec<Vec3>, Vec<Vec3>, f64
 }
 
 /// How a sweep reads the springs: their ends, or a stencil with its rest lengths as they
-/// are or packed (`layout/packed_rests.rs`).
+/// are, packed as differences or indexed (`layout/packed_rests.rs`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Read {
     Ends,
     Stencil,
     Packed,
+    Indexed,
 }
 
 /// [`swept`], the springs read as `read` says (a stencil needs the springs numbered in
@@ -152,8 +154,16 @@ fn swept_as(
     let stencil = (read != Read::Ends).then(|| {
         let st = Stencil::new(n, &layout, &classes.index).expect("a grid's stencil");
         match read {
-            Read::Packed => {
+            Read::Indexed => {
                 let st = st.with_packed_rests(&layout);
+                let indexed = matches!(st.rests, Some(PackedRests::Indexed { .. }));
+                assert!(indexed, "a built cloth's rest lengths indexed");
+                st
+            }
+            Read::Packed => {
+                let entry = st.entries(&layout);
+                let mut st = st;
+                st.rests = PackedRests::deltas(&layout.rest, st.reach.len(), &entry);
                 assert!(st.rests.is_some(), "a built cloth's rest lengths pack");
                 st
             }
@@ -252,19 +262,31 @@ impl Bits for f64 {
 }
 
 /// The two-pass step, bit for bit, for one segment, for many (a zone in each), with the
-/// springs read from a stencil (rest lengths packed or not), and for a scrambled numbering (almost every spring
+/// springs read from a stencil (rest lengths as they are, as differences or indexed in
+/// tables of one, two and four registers), and for a scrambled numbering (almost every spring
 /// crosses); the damping power up to the order of its sum.
 #[test]
 fn sweep_takes_the_two_pass_step_bit_for_bit() {
     // (A stencil needs rows of many nodes: 96 wide.)
     let cases = [
-        (24, false, Read::Ends),
-        (96, false, Read::Stencil),
-        (96, false, Read::Packed),
-        (24, true, Read::Ends),
+        (24, 12, false, Read::Ends),
+        (96, 12, false, Read::Stencil),
+        (96, 12, false, Read::Packed),
+        (96, 12, false, Read::Indexed),
+        (96, 96, false, Read::Indexed),
+        (24, 12, true, Read::Ends),
     ];
-    for (w, shuffle, read) in cases {
-        let c = case_sized(w, Some(12), shuffle);
+    // The indexed rest lengths' tables take one, two and four registers among the cases.
+    let widths = [12, 96].map(|h| match indexed_widths(&case_sized(96, Some(h), false)) {
+        Some(widths) => widths,
+        None => panic!("96 × {h}: rest lengths not indexed"),
+    });
+    for want in [1, 2, 4] {
+        let seen = widths.concat().contains(&want);
+        assert!(seen, "no table of {want} registers: {widths:?}");
+    }
+    for (w, h, shuffle, read) in cases {
+        let c = case_sized(w, Some(h), shuffle);
         let (x2, v2, p2) = two_pass(&c);
         for seg in [None, Some(64), Some(100)] {
             let (x1, v1, p1) = swept_as(&c, seg, (false, read));
@@ -276,6 +298,19 @@ fn sweep_takes_the_two_pass_step_bit_for_bit() {
                 "{what}: power {p1} {p2}"
             );
         }
+    }
+}
+
+/// The registers of eight each entry's table of rest lengths takes, where a case's rest
+/// lengths are indexed.
+fn indexed_widths(c: &Case) -> Option<Vec<u8>> {
+    let n = c.x.len();
+    let layout = SpringLayout::new(n, &c.springs);
+    let classes = c.co.classes.as_ref().expect("a cloth's classes");
+    let st = Stencil::new(n, &layout, &classes.index)?.with_packed_rests(&layout);
+    match st.rests {
+        Some(PackedRests::Indexed { width, .. }) => Some(width),
+        _ => None,
     }
 }
 
@@ -398,7 +433,7 @@ fn sweep_with_rings_takes_the_two_pass_step_bit_for_bit() {
             .num_threads(threads)
             .build()
             .unwrap();
-        for read in [Read::Ends, Read::Stencil, Read::Packed] {
+        for read in [Read::Ends, Read::Stencil, Read::Packed, Read::Indexed] {
             let (x1, v1, p1) = pool.install(|| swept_as(&c, Some(2048), (true, read)));
             let what = format!("{threads} threads, {read:?}");
             assert_eq!(bits(&x1), bits(&x2), "{what}: x");

@@ -11,6 +11,7 @@ use std::ops::Range;
 use crate::forces::{NodeWindow, SpringCoeffs, spring_range};
 use crate::layout::SpringLayout;
 use crate::layout::end_lists::EndLists;
+use crate::layout::packed_rests::PackedRests;
 use crate::layout::stencil::{Run, Stencil};
 use crate::layout::sweep_plan::{GROUP, SweepPlan};
 use crate::layout::sweep_slots::Shared;
@@ -136,9 +137,18 @@ pub(super) fn stencil_run<'a>(
         class: &st.class[run.first..][..run.len],
         tables,
         rest: match &st.rests {
-            Some(packed) => RunRests::Packed {
-                base: &packed.base[run.first..][..run.len],
-                delta: &packed.delta[r],
+            Some(PackedRests::Deltas { base, delta }) => RunRests::Packed {
+                base: &base[run.first..][..run.len],
+                delta: &delta[r],
+            },
+            Some(PackedRests::Indexed {
+                table,
+                width,
+                index,
+            }) => RunRests::Indexed {
+                table: &table[run.first..][..run.len],
+                width: &width[run.first..][..run.len],
+                index: &index[r],
             },
             None => RunRests::Plain(&s.layout.rest[r]),
         },
