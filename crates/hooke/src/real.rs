@@ -11,49 +11,29 @@ pub type Real = f32;
 #[cfg(feature = "f64")]
 pub type Real = f64;
 
-/// A 3-vector of [`Real`]: `glam::Vec3` (12 bytes) for f32, `glam::DVec3` for f64.
-/// Positions and velocities are kept as these, packed: 24 bytes a node for f32.
+/// A 3-vector of [`Real`]: `glam::Vec3A` (16 bytes, SIMD) for f32, `glam::DVec3` for f64.
 #[cfg(not(feature = "f64"))]
-pub type Vec3 = glam::Vec3;
-/// A 3-vector of [`Real`]: `glam::Vec3` (12 bytes) for f32, `glam::DVec3` for f64.
-/// Positions and velocities are kept as these, packed: 24 bytes a node for f32.
+pub type Vec3 = glam::Vec3A;
+/// A 3-vector of [`Real`]: `glam::Vec3A` (16 bytes, SIMD) for f32, `glam::DVec3` for f64.
 #[cfg(feature = "f64")]
 pub type Vec3 = glam::DVec3;
 
-/// A force row of the spring kernels' buffers: `glam::Vec3A` (16 bytes, padded, so that
-/// a SIMD kernel reads or writes a row in one aligned access) for f32, `glam::DVec3` for
-/// f64. These buffers stay in the caches (rings, chunks); the nodes' state is [`Vec3`].
-#[cfg(not(feature = "f64"))]
-pub(crate) type Row = glam::Vec3A;
-/// A force row of the spring kernels' buffers: `glam::Vec3A` (16 bytes, padded, so that
-/// a SIMD kernel reads or writes a row in one aligned access) for f32, `glam::DVec3` for
-/// f64. These buffers stay in the caches (rings, chunks); the nodes' state is [`Vec3`].
-#[cfg(feature = "f64")]
-pub(crate) type Row = glam::DVec3;
+/// A force row of the spring kernels' buffers: 16 bytes, padded, for f32 (a SIMD kernel
+/// reads or writes a row in one aligned access; these buffers stay in the caches), the
+/// same type as [`Vec3`] today — kept apart so that the nodes' state can be packed
+/// without the rows (tried: `docs/performance.md`, "x and v packed").
+pub(crate) type Row = Vec3;
 
-/// A vector as a force row (exact; a no-op in f64 builds).
-#[allow(clippy::useless_conversion)]
+/// A vector as a force row (exact; a no-op while [`Row`] is [`Vec3`]).
 #[inline(always)]
 pub(crate) fn row(v: Vec3) -> Row {
-    Row::from(v)
+    v
 }
 
-/// A force row as a vector (exact; a no-op in f64 builds).
-#[allow(clippy::useless_conversion)]
+/// A force row as a vector (exact; a no-op while [`Row`] is [`Vec3`]).
 #[inline(always)]
 pub(crate) fn of_row(r: Row) -> Vec3 {
-    Vec3::from(r)
-}
-
-/// `v / |v|`, component by component: the unit vector the core has always used (glam's
-/// `Vec3A::normalize` divides; its `Vec3::normalize` multiplies by the reciprocal, which
-/// differs in the last bit). f64 builds keep `DVec3::normalize`.
-#[inline(always)]
-pub fn unit(v: Vec3) -> Vec3 {
-    #[cfg(not(feature = "f64"))]
-    return v / v.length();
-    #[cfg(feature = "f64")]
-    return v.normalize();
+    r
 }
 
 /// A rotation of [`Vec3`]s, as a unit quaternion: `glam::Quat` for f32, `glam::DQuat` for

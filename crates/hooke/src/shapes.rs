@@ -27,7 +27,7 @@ pub fn icosphere(subdivisions: u32, radius: Real, center: Vec3) -> MeshSource {
         (-t, 0.0, 1.0),
     ]
     .iter()
-    .map(|&(x, y, z)| crate::real::unit(vec3(x, y, z)))
+    .map(|&(x, y, z)| vec3(x, y, z).normalize())
     .collect();
     let mut faces: Vec<[u32; 3]> = vec![
         [0, 11, 5],
@@ -56,7 +56,7 @@ pub fn icosphere(subdivisions: u32, radius: Real, center: Vec3) -> MeshSource {
         let mut midpoint = |a: u32, b: u32, p: &mut Vec<Vec3>| {
             let key = (a.min(b), a.max(b));
             *mid.entry(key).or_insert_with(|| {
-                p.push(crate::real::unit((p[a as usize] + p[b as usize]) * 0.5));
+                p.push(((p[a as usize] + p[b as usize]) * 0.5).normalize());
                 (p.len() - 1) as u32
             })
         };

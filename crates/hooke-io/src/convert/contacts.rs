@@ -83,7 +83,7 @@ fn rodrigues(r: &RotationFile, path: &str) -> Result<[Vec3; 3], FieldError> {
             "[0, 0, 0] has no direction; give a non-zero rotation axis",
         ));
     }
-    let n = hooke::unit(axis);
+    let n = axis.normalize();
     let (s, c) = r.angle.sin_cos();
     let rot = |v: Vec3| v * c + n.cross(v) * s + n * n.dot(v) * (1.0 - c);
     Ok([rot(Vec3::X), rot(Vec3::Y), rot(Vec3::Z)])
@@ -280,7 +280,7 @@ fn unit(n: Vec3) -> Vec3 {
     if (len2 - 1.0).abs() <= 4.0 * Real::EPSILON || !(len2 > 0.0 && n.is_finite()) {
         n
     } else {
-        hooke::unit(n)
+        n.normalize()
     }
 }
 

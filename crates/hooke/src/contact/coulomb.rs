@@ -119,7 +119,7 @@ mod tests {
         assert!((r(vec3(-1.0, 0.0, 0.0)) - 1.5).abs() < 1e-6);
         assert!((r(vec3(0.0, 0.0, 1.0)) - 0.85).abs() < 1e-6);
         // cos θ = 1/√2: 0.2·w + 1.5·(1 − w), w = (1 + 1/√2)/2.
-        let diag = crate::real::unit(vec3(1.0, 0.0, 1.0));
+        let diag = vec3(1.0, 0.0, 1.0).normalize();
         let w = (1.0 + std::f64::consts::FRAC_1_SQRT_2) / 2.0;
         assert!((r(diag) as f64 - (0.2 * w + 1.5 * (1.0 - w))).abs() < 1e-6);
         let plain = Roughness::uniform(0.7);

@@ -98,7 +98,7 @@ impl Terrain {
     /// The terrain as seen from `p`: the distance to its tangent plane below (or above) `p`.
     pub(crate) fn hit(&self, p: Vec3) -> Hit {
         let (y, sx, sz) = self.height(p.x, p.z);
-        let normal = crate::real::unit(Vec3::new(-sx, 1.0, -sz));
+        let normal = Vec3::new(-sx, 1.0, -sz).normalize();
         let nx = self.size[0] as usize;
         let (i, fx, _) = self.locate(p.x - self.origin.x, 0);
         let (j, fz, _) = self.locate(p.z - self.origin.z, 1);

@@ -14,7 +14,7 @@ use crate::real::{Real, Vec3};
 /// The ray's direction: irrational-looking components, so that it is unlikely to graze
 /// an edge or a vertex.
 fn ray() -> Vec3 {
-    crate::real::unit(Vec3::new(0.577_215_7, 0.414_213_56, 0.731_058_6))
+    Vec3::new(0.577_215_7, 0.414_213_56, 0.731_058_6).normalize()
 }
 
 /// Whether the ray from `p` along `dir` crosses the triangle `[a, b, c]` (Möller–Trumbore:

@@ -534,7 +534,7 @@ fn ordered(path: &str, min: Real, max: Real) -> Result<(), FieldError> {
 /// `up`, both projected onto the plane normal to `up`. `None` when either projection
 /// vanishes.
 pub(crate) fn bearing(back: Vec3, front: Vec3, target: Vec3, up: Vec3) -> Option<Real> {
-    let up = crate::real::unit(up);
+    let up = up.normalize();
     let flat = |v: Vec3| v - up * v.dot(up);
     let f = flat(front - back);
     let g = flat(target - (back + front) * 0.5);

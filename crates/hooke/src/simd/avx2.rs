@@ -1,8 +1,7 @@
 //! The spring kernel in AVX2, eight springs at a time (x86-64, f32 builds).
 //!
-//! Nodes are packed `Vec3`s (x, y, z: 12 bytes). Per group of eight springs the kernel
-//! loads the end positions and velocities as 128-bit rows (a masked load: the pad lane
-//! 0, nothing read past the vector), pairs springs j and j+4 into 256-bit
+//! Nodes are `Vec3A` (x, y, z, pad: 16 bytes). Per group of eight springs the kernel loads
+//! the end positions and velocities as 128-bit rows, pairs springs j and j+4 into 256-bit
 //! registers, subtracts, and transposes 4×4 within each 128-bit lane into dx, dy, dz with
 //! springs 0..7 in lane order. The force is then computed vertically with exactly the
 //! operations of [`crate::forces::spring_force`], in the same order and without fused
@@ -15,8 +14,6 @@
 use std::arch::x86_64::*;
 
 use glam::Vec3A;
-
-use crate::real::Vec3;
 
 use super::slices::{Coefs, SpringSlices};
 
@@ -37,8 +34,8 @@ pub(super) fn available() -> bool {
 /// If a spring names a node outside `x`.
 pub(super) fn springs<const ISO: bool, const ROPE: bool>(
     s: &SpringSlices,
-    x: &[Vec3],
-    v: &[Vec3],
+    x: &[Vec3A],
+    v: &[Vec3A],
     base: u32,
     out: &mut [Vec3A],
 ) -> (usize, f32) {
@@ -70,8 +67,8 @@ unsafe fn springs_avx2<
     const CLASSES: bool,
 >(
     s: &SpringSlices,
-    x: &[Vec3],
-    v: &[Vec3],
+    x: &[Vec3A],
+    v: &[Vec3A],
     base: u32,
     out: &mut [Vec3A],
 ) -> (usize, f32) {
@@ -83,7 +80,6 @@ unsafe fn springs_avx2<
     let vp = v.as_ptr() as *const f32;
     let op = out.as_mut_ptr() as *mut f32;
     let zero = _mm256_setzero_ps();
-    let xyz = _mm_setr_epi32(-1, -1, -1, 0);
     // Damping power per lane: on·(c_ax·rel² + c_iso·|Δv|²) (not part of the forces).
     let mut power = zero;
     let coefs = Columns::new(s.coefs);
@@ -106,9 +102,8 @@ unsafe fn springs_avx2<
         }
         let a = &s.a[j..j + 8];
         let b = &s.b[j..j + 8];
-        // Row loads: node i's (x, y, z, 0) from p + 3(i − base); all are in the window.
-        let row =
-            |p: *const f32, i: u32| unsafe { _mm_maskload_ps(p.add((i - base) as usize * 3), xyz) };
+        // Row loads: node i's (x, y, z, pad) at p + 4(i − base); all are in the window.
+        let row = |p: *const f32, i: u32| unsafe { _mm_load_ps(p.add((i - base) as usize * 4)) };
         let pair = |p: *const f32, lo: u32, hi: u32| {
             _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(row(p, lo)), row(p, hi))
         };

@@ -18,7 +18,7 @@ use glam::Vec3A;
 
 use crate::real::Vec3;
 
-use super::avx2::{Cols, available, transpose_in};
+use super::avx2::{Cols, available, transpose_in, transpose_out};
 use crate::const_forces::ConstForces;
 use crate::layout::end_lists::{EndLists, LANES, STRIDE};
 use crate::layout::sweep_slots::RingMap;
@@ -495,50 +495,26 @@ fn gravity8(g: Vec3, m: __m256) -> Cols {
     (gm(g.x), gm(g.y), gm(g.z))
 }
 
-/// Eight consecutive packed vectors (x, y, z: 12 bytes each, 96 in all) as columns: three
-/// 256-bit loads as six 128-bit halves, then five shuffles (no transpose of eight rows).
+/// Eight consecutive rows as columns.
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(super) fn load8(r: &[Vec3]) -> Cols {
-    let r: &[Vec3; LANES] = r.try_into().expect("eight vectors");
-    let p = r.as_ptr() as *const f32;
-    // SAFETY: 24 f32 from p (eight vectors of three).
-    let half = |q: usize| unsafe { _mm_loadu_ps(p.add(4 * q)) };
-    let both = |lo: usize, hi: usize| {
-        _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(half(lo)), half(hi))
+    let r: &[Vec3; LANES] = r.try_into().expect("eight rows");
+    let pair = |lo: usize, hi: usize| {
+        _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(r[lo].into()), r[hi].into())
     };
-    // m03: x0 y0 z0 x1 | x4 y4 z4 x5; m14: y1 z1 x2 y2 | y5 z5 x6 y6; m25: z2 x3 y3 z3 | z6 x7 y7 z7.
-    let (m03, m14, m25) = (both(0, 3), both(1, 4), both(2, 5));
-    let xy = _mm256_shuffle_ps::<0b10_01_11_10>(m14, m25); // x2 y2 x3 y3
-    let yz = _mm256_shuffle_ps::<0b01_00_10_01>(m03, m14); // y0 z0 y1 z1
-    let x = _mm256_shuffle_ps::<0b10_00_11_00>(m03, xy); // x0 x1 x2 x3
-    let y = _mm256_shuffle_ps::<0b11_01_10_00>(yz, xy); // y0 y1 y2 y3
-    let z = _mm256_shuffle_ps::<0b11_00_11_01>(yz, m25); // z0 z1 z2 z3
-    (x, y, z)
+    transpose_in(pair(0, 4), pair(1, 5), pair(2, 6), pair(3, 7))
 }
 
-/// Columns back to eight consecutive packed vectors: [`load8`]'s shuffles undone, three
-/// 256-bit stores as six 128-bit halves.
+/// Columns back to eight consecutive rows, the pad lane 0.
 #[inline]
 #[target_feature(enable = "avx2")]
 fn store8(r: &mut [Vec3], c: Cols) {
     let (x, y, z) = c;
-    let r: &mut [Vec3; LANES] = r.try_into().expect("eight vectors");
-    let p = r.as_mut_ptr() as *mut f32;
-    let rxy = _mm256_shuffle_ps::<0b10_00_10_00>(x, y); // x0 x2 y0 y2
-    let ryz = _mm256_shuffle_ps::<0b11_01_11_01>(y, z); // y1 y3 z1 z3
-    let rzx = _mm256_shuffle_ps::<0b11_01_10_00>(z, x); // z0 z2 x1 x3
-    let r03 = _mm256_shuffle_ps::<0b10_00_10_00>(rxy, rzx); // x0 y0 z0 x1
-    let r14 = _mm256_shuffle_ps::<0b11_01_10_00>(ryz, rxy); // y1 z1 x2 y2
-    let r25 = _mm256_shuffle_ps::<0b11_01_11_01>(rzx, ryz); // z2 x3 y3 z3
-    // SAFETY: 24 f32 from p (eight vectors of three).
-    unsafe {
-        _mm_storeu_ps(p, _mm256_castps256_ps128(r03));
-        _mm_storeu_ps(p.add(4), _mm256_castps256_ps128(r14));
-        _mm_storeu_ps(p.add(8), _mm256_castps256_ps128(r25));
-        _mm_storeu_ps(p.add(12), _mm256_extractf128_ps::<1>(r03));
-        _mm_storeu_ps(p.add(16), _mm256_extractf128_ps::<1>(r14));
-        _mm_storeu_ps(p.add(20), _mm256_extractf128_ps::<1>(r25));
+    let r: &mut [Vec3; LANES] = r.try_into().expect("eight rows");
+    for (q, p) in transpose_out(x, y, z).into_iter().enumerate() {
+        r[q] = _mm256_castps256_ps128(p).into();
+        r[q + 4] = _mm256_extractf128_ps::<1>(p).into();
     }
 }
 

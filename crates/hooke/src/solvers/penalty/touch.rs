@@ -178,5 +178,5 @@ fn line_of_centres(d0: Vec3, dy: Vec3) -> Vec3 {
     [d0, dy]
         .into_iter()
         .find(|d| d.length_squared() > 0.0)
-        .map_or(Vec3::Y, crate::real::unit)
+        .map_or(Vec3::Y, |d| d.normalize())
 }
