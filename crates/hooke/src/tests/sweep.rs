@@ -147,29 +147,7 @@ fn swept_as(
     // (The sweep runs whatever the scene's size here; its a-rows made, as past the cache.)
     plan.worthwhile = true;
     let ends = plan.end_lists(n, &layout);
-    let classes =
-        c.co.classes
-            .as_ref()
-            .expect("a cloth's springs in three classes");
-    let stencil = (read != Read::Ends).then(|| {
-        let st = Stencil::new(n, &layout, &classes.index).expect("a grid's stencil");
-        match read {
-            Read::Indexed => {
-                let st = st.with_packed_rests(&layout);
-                let indexed = matches!(st.rests, Some(PackedRests::Indexed { .. }));
-                assert!(indexed, "a built cloth's rest lengths indexed");
-                st
-            }
-            Read::Packed => {
-                let entry = st.entries(&layout);
-                let mut st = st;
-                st.rests = PackedRests::deltas(&layout.rest, st.reach.len(), &entry);
-                assert!(st.rests.is_some(), "a built cloth's rest lengths pack");
-                st
-            }
-            _ => st,
-        }
-    });
+    let stencil = (read != Read::Ends).then(|| stencil_read_as(c, &layout, read));
     let s = SweepSprings {
         plan: &plan,
         layout: &layout,
@@ -298,6 +276,32 @@ fn sweep_takes_the_two_pass_step_bit_for_bit() {
                 "{what}: power {p1} {p2}"
             );
         }
+    }
+}
+
+/// The stencil of a case's springs (`layout`), its rest lengths as `read` says.
+fn stencil_read_as(c: &Case, layout: &SpringLayout, read: Read) -> Stencil {
+    let classes =
+        c.co.classes
+            .as_ref()
+            .expect("a cloth's springs in three classes");
+    let n = c.x.len();
+    let st = Stencil::new(n, layout, &classes.index).expect("a grid's stencil");
+    match read {
+        Read::Indexed => {
+            let st = st.with_packed_rests(layout);
+            let indexed = matches!(st.rests, Some(PackedRests::Indexed { .. }));
+            assert!(indexed, "a built cloth's rest lengths indexed");
+            st
+        }
+        Read::Packed => {
+            let entry = st.entries(layout);
+            let mut st = st;
+            st.rests = PackedRests::deltas(&layout.rest, st.reach.len(), &entry);
+            assert!(st.rests.is_some(), "a built cloth's rest lengths pack");
+            st
+        }
+        _ => st,
     }
 }
 
