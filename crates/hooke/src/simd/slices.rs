@@ -87,7 +87,7 @@ pub(crate) enum RunRests<'a> {
     Plain(&'a [Real]),
     /// Per entry of the run's pattern its base \[m]; per position the difference of its
     /// bits from its entry's base's.
-    Packed { base: &'a [Real], delta: &'a [i16] },
+    Deltas { base: &'a [Real], delta: &'a [i16] },
     /// Per entry of the run's pattern its table of rest lengths \[m] and the registers
     /// of eight it takes (1, 2 or 4); per position its place in its entry's table.
     Indexed {
@@ -106,7 +106,7 @@ impl RunRests<'_> {
     pub(crate) fn len(&self) -> usize {
         match self {
             RunRests::Plain(r) => r.len(),
-            RunRests::Packed { delta, .. } => delta.len(),
+            RunRests::Deltas { delta, .. } => delta.len(),
             RunRests::Indexed { index, .. } => index.len(),
         }
     }

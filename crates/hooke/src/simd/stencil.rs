@@ -43,7 +43,7 @@ const INDEXED: u8 = 2;
 fn mode(rest: RunRests) -> u8 {
     match rest {
         RunRests::Plain(_) => PLAIN,
-        RunRests::Packed { .. } => DELTAS,
+        RunRests::Deltas { .. } => DELTAS,
         RunRests::Indexed { .. } => INDEXED,
     }
 }
@@ -184,15 +184,9 @@ fn check(run: &StencilRun, w: NodeWindow, rows: usize) {
             && run.class.len() == l
             && run.rest.len() == count * l
             && match run.rest {
-                RunRests::Packed { base, .. } => base.len() == l,
-                RunRests::Indexed {
-                    table,
-                    width,
-                    index,
-                } => {
-                    // (Any place and width read only the entry's table: not checked.)
-                    table.len() == l && width.len() == l && index.len() == count * l
-                }
+                RunRests::Deltas { base, .. } => base.len() == l,
+                // (Any place and width read only the entry's table: not checked.)
+                RunRests::Indexed { table, width, .. } => table.len() == l && width.len() == l,
                 RunRests::Plain(_) => true,
             }
             && rows == count * l
@@ -514,7 +508,7 @@ impl RestPtrs {
                 plain: r.as_ptr(),
                 ..null
             },
-            RunRests::Packed { base, delta } => Self {
+            RunRests::Deltas { base, delta } => Self {
                 base: base.as_ptr(),
                 delta: delta.as_ptr(),
                 ..null

@@ -137,7 +137,7 @@ pub(super) fn stencil_run<'a>(
         class: &st.class[run.first..][..run.len],
         tables,
         rest: match &st.rests {
-            Some(PackedRests::Deltas { base, delta }) => RunRests::Packed {
+            Some(PackedRests::Deltas { base, delta }) => RunRests::Deltas {
                 base: &base[run.first..][..run.len],
                 delta: &delta[r],
             },
