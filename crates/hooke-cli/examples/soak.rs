@@ -125,7 +125,7 @@ impl Soaked {
             if roll < 0.02 {
                 let node = rng.below(n) as u32;
                 let d = vec3((rng.unit() - 0.5) as Real, rng.unit() as Real, 0.0) * 0.05;
-                let target = self.sim.state().x()[node as usize] + d;
+                let target = hooke::unpack(self.sim.state().x()[node as usize]) + d;
                 self.drag = Some((node, target, 5 + rng.below(20) as u32));
             }
         }

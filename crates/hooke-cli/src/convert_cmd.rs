@@ -255,7 +255,7 @@ fn print_summary(a: &ConvertArgs, scene: &hooke::Scene, r: &SpringifyReport) {
     let closed = if r.closed {
         format!(
             "closed, volume {:.6e} m³",
-            hooke::mesh::volume(scene.state().x(), &surface.faces)
+            hooke::mesh::volume(&scene.state().positions(), &surface.faces)
         )
     } else {
         "open".to_string()

@@ -64,7 +64,7 @@ pub(crate) fn fold_test(scene: &Scene) -> Option<FoldReport> {
     let x = sim.state_mut().x_mut();
     for (x, _) in x.iter_mut().zip(&inv_mass).filter(|(_, w)| **w != 0.0) {
         let d = Vec3::new(rnd() as Real, rnd() as Real, rnd() as Real);
-        *x += d.normalize_or_zero() * nudge;
+        *x = hooke::pack(hooke::unpack(*x) + d.normalize_or_zero() * nudge);
     }
     sim.run(2000).ok()?;
     let x = sim.state().x();

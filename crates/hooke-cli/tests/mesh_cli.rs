@@ -304,7 +304,7 @@ fn convert_numbers_nodes_for_locality_unless_told_to_keep_the_order() {
     let (said, kept) = run("kept.json", &["--keep-order"]);
     assert!(said.contains("the mesh's vertex order"), "{said}");
     let mesh = hooke_io::mesh_import::load_mesh(&flag, Default::default()).unwrap();
-    assert_eq!(kept.state().x(), &mesh.positions[..]);
+    assert_eq!(kept.state().positions(), mesh.positions);
     let (said, local) = run("local.json", &[]);
     assert!(said.contains("numbered for locality"), "{said}");
     let points = |s: &hooke::Scene| {
@@ -367,7 +367,7 @@ fn convert_scales_and_warns_about_meshes_in_small_units() {
     assert!(!text(&o.stderr).contains("--scale"), "{}", text(&o.stderr));
     let scene = hooke_io::read_scene(&d.join("double.json")).unwrap();
     let doubled: Vec<_> = mesh.positions.iter().map(|p| *p * 2.0).collect();
-    assert_eq!(scene.state().x(), &doubled[..]);
+    assert_eq!(scene.state().positions(), doubled);
     let o = convert("huge.json", "1000");
     assert!(o.status.success(), "{}", text(&o.stderr));
     let said = text(&o.stderr);

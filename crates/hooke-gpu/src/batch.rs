@@ -466,8 +466,8 @@ impl World {
 }
 
 /// Positions or velocities of every simulation, one after another, as xyz0.
-fn gather(sims: &[&Simulation], of: impl Fn(&Simulation) -> &[Vec3]) -> Vec<[f32; 4]> {
+fn gather(sims: &[&Simulation], of: impl Fn(&Simulation) -> &[hooke::Packed]) -> Vec<[f32; 4]> {
     sims.iter()
-        .flat_map(|s| of(s).iter().map(|&p| v4(p, 0.0)))
+        .flat_map(|s| of(s).iter().map(|&p| v4(hooke::unpack(p), 0.0)))
         .collect()
 }

@@ -145,7 +145,7 @@ fn a_batch_equals_the_single_runs_bit_for_bit() {
         assert!(
             a == b,
             "world {w}: batched {:.3e} m from alone",
-            max_gap(a, b)
+            max_gap_of(a, b)
         );
     }
 }

@@ -297,7 +297,7 @@ mod tests {
         );
         assert_eq!(e.builder().nodes.len(), 3);
         let mut sim = Simulation::new(e.build().unwrap());
-        sim.state_mut().x_mut()[2] = vec3(5.0, 0.0, 0.0);
+        sim.state_mut().x_mut()[2] = hooke::pack(vec3(5.0, 0.0, 0.0));
         e.sync(sim.scene()).unwrap();
         assert_eq!(e.builder().nodes[2].x, vec3(5.0, 0.0, 0.0));
         // The rest length stays what it was, not the stretched distance.

@@ -35,7 +35,7 @@ fn a_flat_cloth_has_normals_along_y() {
     let scene = cloth("corners");
     let mut n = Vec::new();
     vertex_normals(
-        scene.state().x(),
+        &scene.state().positions(),
         &scene.model().surfaces()[0].faces,
         &mut n,
     );
@@ -55,11 +55,13 @@ fn exported_obj_frames_read_back_with_the_same_vertices_faces_and_uvs() {
     let mesh = ExportMesh::new(m.surfaces(), m.nodes().len()).unwrap();
     let surface = m.surfaces()[0].clone();
     let mut seq = ObjSequence::create(&d, mesh.clone(), Path::new(".")).unwrap();
-    seq.push(sim.state().x(), sim.model().surfaces()).unwrap();
+    seq.push(&sim.state().positions(), sim.model().surfaces())
+        .unwrap();
     sim.run(500).unwrap();
-    seq.push(sim.state().x(), sim.model().surfaces()).unwrap();
+    seq.push(&sim.state().positions(), sim.model().surfaces())
+        .unwrap();
     let back = load_mesh(&d.join("frame_00001.obj"), ImportOptions::default()).unwrap();
-    let x = &sim.state().x();
+    let x = &sim.state().positions();
     assert_eq!(back.positions.len(), mesh.nodes.len());
     for (k, (&node, p)) in mesh.nodes.iter().zip(&back.positions).enumerate() {
         let want = x[node as usize];
@@ -100,14 +102,22 @@ fn exported(name: &str) -> Exported {
     let mesh = ExportMesh::new(m.surfaces(), m.nodes().len()).unwrap();
     let order = mesh.nodes.clone();
     let mut glb = GlbAnimation::new(&path, mesh, Path::new("."));
-    let mut frames: Vec<Vec<Vec3>> = vec![sim.state().x().to_vec()];
-    glb.push(sim.state().t(), sim.state().x(), sim.model().surfaces())
-        .unwrap();
+    let mut frames: Vec<Vec<Vec3>> = vec![sim.state().positions()];
+    glb.push(
+        sim.state().t(),
+        &sim.state().positions(),
+        sim.model().surfaces(),
+    )
+    .unwrap();
     for _ in 0..4 {
         sim.run(250).unwrap();
-        glb.push(sim.state().t(), sim.state().x(), sim.model().surfaces())
-            .unwrap();
-        frames.push(sim.state().x().to_vec());
+        glb.push(
+            sim.state().t(),
+            &sim.state().positions(),
+            sim.model().surfaces(),
+        )
+        .unwrap();
+        frames.push(sim.state().positions());
     }
     glb.finish().unwrap();
     Exported {

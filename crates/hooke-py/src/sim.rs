@@ -149,19 +149,21 @@ impl Simulation {
     /// simulation steps).
     #[getter]
     fn positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<Real>>> {
-        arrays::vectors(py, self.sim.state().x())
+        arrays::vectors(py, &self.sim.state().positions())
     }
 
     /// Node velocities [m/s], a new (nodes, 3) array.
     #[getter]
     fn velocities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<Real>>> {
-        arrays::vectors(py, self.sim.state().v())
+        arrays::vectors(py, &self.sim.state().velocities())
     }
 
     /// Sets every node's position [m] from an array of shape (nodes, 3).
     fn set_positions(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
         let x = arrays::read_vectors(a, self.nodes(), "positions")?;
-        self.sim.state_mut().x_mut().copy_from_slice(&x);
+        for (to, &from) in self.sim.state_mut().x_mut().iter_mut().zip(&x) {
+            *to = hooke::pack(from);
+        }
         self.batch = None;
         Ok(())
     }
@@ -169,7 +171,9 @@ impl Simulation {
     /// Sets every node's velocity [m/s] from an array of shape (nodes, 3).
     fn set_velocities(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
         let v = arrays::read_vectors(a, self.nodes(), "velocities")?;
-        self.sim.state_mut().v_mut().copy_from_slice(&v);
+        for (to, &from) in self.sim.state_mut().v_mut().iter_mut().zip(&v) {
+            *to = hooke::pack(from);
+        }
         self.batch = None;
         Ok(())
     }
@@ -201,7 +205,7 @@ impl Simulation {
 
     /// Each spring's length [m] now.
     fn spring_lengths<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<Real>> {
-        let (x, sp) = (self.sim.state().x(), self.sim.live_springs());
+        let (x, sp) = (&self.sim.state().positions(), self.sim.live_springs());
         let len = (0..sp.len())
             .map(|s| length(x, sp.a()[s], sp.b()[s]))
             .collect();
@@ -211,7 +215,7 @@ impl Simulation {
     /// Each spring's strain (ℓ − L)/L, with the rest length L in effect now (muscles and
     /// controllers change it); 0 for a spring of rest length 0.
     fn spring_strains<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<Real>> {
-        let (x, sp) = (self.sim.state().x(), self.sim.live_springs());
+        let (x, sp) = (&self.sim.state().positions(), self.sim.live_springs());
         // The pictures' strain: 0 for a spring of rest length 0.
         let strain = (0..sp.len())
             .map(|s| hooke_render::spring_strain(sp, x, s) as Real)
@@ -305,7 +309,7 @@ impl Simulation {
         let (w, h) = pictures::size(width, height)?;
         let view = camera.map_or(Ok(hooke_render::View::DEFAULT_3D), pictures::view)?;
         let look = pictures::look(pictures::style(style, self.sim.model())?);
-        let (x, t) = (self.sim.state().x(), self.sim.state().t());
+        let (x, t) = (&self.sim.state().positions(), self.sim.state().t());
         let shot = hooke_render::Shot {
             model: self.sim.model(),
             springs: self.sim.live_springs(),
@@ -453,7 +457,7 @@ impl Simulation {
                 n.saturating_sub(1)
             )));
         }
-        let x = self.sim.state().x()[i];
+        let x = hooke::unpack(self.sim.state().x()[i]);
         self.batch = None;
         self.sim
             .edit(|b| {

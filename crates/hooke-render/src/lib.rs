@@ -97,10 +97,10 @@ impl Recording {
                 springs: springs.clone(),
             });
         }
-        let (t, x) = (sim.state().t(), &sim.state().x());
+        let t = sim.state().t();
         self.frames.push(Frame {
             t,
-            x: x.to_vec(),
+            x: sim.state().positions(),
             model: self.models.len() - 1,
             placed: sim.state().collider_poses().to_vec(),
         });

@@ -98,7 +98,7 @@ fn a_mesh_collider_is_drawn_solid_in_grey() {
     let p = [("width", "8"), ("height", "8"), ("plane", "vertical")]
         .map(|(k, v)| (k.to_string(), v.to_string()));
     let mut scene = hooke::builders::build("cloth", &p).unwrap();
-    let (lo, hi) = hooke_render::bounds(scene.state().x());
+    let (lo, hi) = hooke_render::bounds(&scene.state().positions());
     let c = vec3(
         (0.5 * (lo[0] + hi[0])) as hooke::Real,
         (0.5 * (lo[1] + hi[1])) as hooke::Real,

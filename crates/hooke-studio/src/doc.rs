@@ -470,8 +470,8 @@ impl Doc {
                 self.remember(prev, None);
             }
             let st = self.sim.state_mut();
-            st.x_mut()[i] = target;
-            st.v_mut()[i] = Vec3::ZERO;
+            st.x_mut()[i] = hooke::pack(target);
+            st.v_mut()[i] = hooke::Packed::ZERO;
             self.revision += 1;
         }
         match self.held.iter_mut().find(|(h, _)| *h == id) {

@@ -40,9 +40,12 @@ impl Recording {
         let mut stage = UsdStage::new(m.surfaces(), m.nodes().len())
             .named(sim.scene().name())
             .frame_rate(1.0 / (every as f64 * dt))
-            .with_lines(&line_springs(m, sim.state().x()), line_width(m.nodes()))
+            .with_lines(
+                &line_springs(m, &sim.state().positions()),
+                line_width(m.nodes()),
+            )
             .with_contacts(m.contacts());
-        stage.push(sim.state().t(), sim.state().x(), m.surfaces());
+        stage.push(sim.state().t(), &sim.state().positions(), m.surfaces());
         Self {
             stage,
             every,
@@ -71,8 +74,8 @@ impl Recording {
             return stopped;
         }
         if step >= self.last + self.every {
-            let (x, surfaces) = (sim.state().x(), sim.model().surfaces());
-            self.stage.push(sim.state().t(), x, surfaces);
+            let (x, surfaces) = (sim.state().positions(), sim.model().surfaces());
+            self.stage.push(sim.state().t(), &x, surfaces);
             self.last = step;
         }
         None

@@ -51,7 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .state()
                 .x()
                 .iter()
-                .map(|&x| (x - magnet).length())
+                .map(|&x| (hooke::unpack(x) - magnet).length())
                 .fold(Real::INFINITY, Real::min);
             let state = if on { "on" } else { "off" };
             println!(
@@ -70,7 +70,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// The magnet's pull on every free node \[N].
 fn magnet_forces(sim: &Simulation, magnet: Vec3) -> Vec<(u32, Vec3)> {
     let nodes = sim.model().nodes();
-    let x = sim.state().x();
+    let x = sim.state().positions();
     (0..x.len())
         .filter(|&i| !nodes.pinned(i))
         .map(|i| {
@@ -83,7 +83,7 @@ fn magnet_forces(sim: &Simulation, magnet: Vec3) -> Vec<(u32, Vec3)> {
 
 /// The curtain's mean z \[m]: how far it bulges towards the magnet.
 fn mean_z(sim: &Simulation) -> f64 {
-    let x = sim.state().x();
+    let x = sim.state().positions();
     x.iter().map(|p| f64_of(p.z)).sum::<f64>() / x.len() as f64
 }
 

@@ -70,7 +70,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// The bearing about the table's axis of the cloth's first node (a corner) [rad]: the
 /// angle from +x towards −z, the way a turn about +y goes.
 fn bearing(sim: &Simulation, centre: Vec3) -> f64 {
-    let d = sim.state().x()[0] - centre;
+    let d = hooke::unpack(sim.state().x()[0]) - centre;
     f64_of(-d.z).atan2(f64_of(d.x))
 }
 

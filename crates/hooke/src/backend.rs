@@ -29,6 +29,7 @@
 use crate::forces::{self, NodeForces};
 use crate::model::Model;
 use crate::real::{Real, Row, Vec3};
+use crate::real::{pack, unpack};
 use crate::settings::{Integrator, StableForm};
 use crate::sim::Simulation;
 
@@ -174,8 +175,9 @@ impl Simulation {
         let h = self.settings().h() as f64;
         let substeps = self.settings().substeps as u64;
         let st = self.state_mut();
-        st.x.copy_from_slice(x);
-        st.v.copy_from_slice(v);
+        for (to, from) in (st.x.iter_mut().zip(x)).chain(st.v.iter_mut().zip(v)) {
+            *to = pack(*from);
+        }
         if let Some(a) = verlet_accel {
             assert_eq!(a.len(), n, "set_stepped: one acceleration per node");
             st.verlet_accel = Some(a.to_vec());
@@ -225,7 +227,7 @@ fn verlet_accel(sim: &Simulation) -> Vec<Vec3> {
     forces::spring_pass(&springs.layout, &springs.forces, &st.x, &st.v, &mut sf);
     let nf = NodeForces::new(model, &springs.layout, &sf, ws.fconst(model));
     let w = &model.nodes.inv_mass;
-    (0..n).map(|i| nf.at(i, st.v[i]) * w[i]).collect()
+    (0..n).map(|i| nf.at(i, unpack(st.v[i])) * w[i]).collect()
 }
 
 /// The first feature the explicit form does not cover, for a user.

@@ -4,6 +4,7 @@
 //! for any thread count. Pinned and anchored nodes (infinite mass) are left out of the
 //! kinetic energy, the momentum and the potentials.
 
+use crate::real::unpack;
 use std::ops::Range;
 
 use crate::forces::{ConstForces, SpringCoeffs};
@@ -75,7 +76,7 @@ fn node_energies(
             continue;
         }
         let m = nodes.mass.at(i) as f64;
-        let (x, v) = (to64(st.x[i]), to64(st.v[i]));
+        let (x, v) = (to64(unpack(st.x[i])), to64(unpack(st.v[i])));
         e.kinetic += 0.5 * m * dot(v, v);
         let pg = -m * dot(g, x);
         e.potential_gravity += pg;
@@ -108,7 +109,7 @@ pub(crate) fn energy(
     let spring_parts = par::map_chunks(layout.len(), par::SPRING_CHUNK, |r| {
         let (mut pe, mut stretch_max, mut squash_max) = (0.0f64, 0.0f64, 0.0f64);
         for s in r {
-            let d = st.x[layout.a[s] as usize] - st.x[layout.b[s] as usize];
+            let d = unpack(st.x[layout.a[s] as usize]) - unpack(st.x[layout.b[s] as usize]);
             let len = d.length() as f64;
             let rest = layout.rest[s] as f64;
             let stretch = len - rest;
@@ -145,7 +146,7 @@ pub(crate) fn energy(
         .iter()
         .filter_map(|s| {
             let law = s.pressure.as_ref()?;
-            Some(law.energy(crate::mesh::volume(&st.x, &s.faces)))
+            Some(law.energy(crate::mesh::volume_of(&st.x, &s.faces)))
         })
         .sum();
     e

@@ -27,12 +27,13 @@ use std::ops::Range;
 
 pub(crate) mod coef_classes;
 pub(crate) mod coeffs;
+pub(crate) mod padded_rows;
 
 use crate::layout::{BLists, SpringLayout};
 use crate::model::Adjacency;
 use crate::model::{Environment, FieldKind, Model};
 use crate::par;
-use crate::real::{Real, Row, Vec3, of_row, row};
+use crate::real::{NodeRow, Real, Row, Vec3, of_row, row};
 
 pub(crate) use crate::const_forces::ConstForces;
 pub(crate) use coeffs::{Coef, Form, SpringCoeffs};
@@ -99,11 +100,11 @@ pub(crate) fn spring_force_and_power<const ISO: bool, const ROPE: bool>(
 ///
 /// # Panics
 /// If the lengths disagree or a spring names a node outside `x`.
-pub(crate) fn spring_pass(
+pub(crate) fn spring_pass<R: NodeRow>(
     layout: &SpringLayout,
     co: &SpringCoeffs,
-    x: &[Vec3],
-    v: &[Vec3],
+    x: &[R],
+    v: &[R],
     out: &mut [Row],
 ) -> f64 {
     let m = layout.len();
@@ -112,23 +113,23 @@ pub(crate) fn spring_pass(
         "spring pass: lengths disagree"
     );
     match (co.iso, co.rope) {
-        (false, false) => spring_chunks::<false, false>(layout, co, x, v, out),
-        (false, true) => spring_chunks::<false, true>(layout, co, x, v, out),
-        (true, false) => spring_chunks::<true, false>(layout, co, x, v, out),
-        (true, true) => spring_chunks::<true, true>(layout, co, x, v, out),
+        (false, false) => spring_chunks::<false, false, R>(layout, co, x, v, out),
+        (false, true) => spring_chunks::<false, true, R>(layout, co, x, v, out),
+        (true, false) => spring_chunks::<true, false, R>(layout, co, x, v, out),
+        (true, true) => spring_chunks::<true, true, R>(layout, co, x, v, out),
     }
 }
 
-fn spring_chunks<const ISO: bool, const ROPE: bool>(
+fn spring_chunks<const ISO: bool, const ROPE: bool, R: NodeRow>(
     layout: &SpringLayout,
     co: &SpringCoeffs,
-    x: &[Vec3],
-    v: &[Vec3],
+    x: &[R],
+    v: &[R],
     out: &mut [Row],
 ) -> f64 {
     let parts = par::map_chunks_mut(out, par::SPRING_CHUNK, |start, part| {
         let window = NodeWindow { x, v, base: 0 };
-        spring_range::<ISO, ROPE>(layout, co, start..start + part.len(), window, part)
+        spring_range::<ISO, ROPE, R>(layout, co, start..start + part.len(), window, part)
     });
     parts.into_iter().sum()
 }
@@ -146,11 +147,11 @@ pub(crate) use crate::simd::NodeWindow;
 /// (Out of line: inlined into the symplectic sweep's loop beside the node update, the
 /// sweep ran 3–7% slower; the two-pass spring pass calls it once per chunk of 4 096.)
 #[inline(never)]
-pub(crate) fn spring_range<const ISO: bool, const ROPE: bool>(
+pub(crate) fn spring_range<const ISO: bool, const ROPE: bool, R: NodeRow>(
     layout: &SpringLayout,
     co: &SpringCoeffs,
     r: Range<usize>,
-    w: NodeWindow,
+    w: NodeWindow<R>,
     out: &mut [Row],
 ) -> f64 {
     let (a, b, rest) = (
@@ -166,13 +167,14 @@ pub(crate) fn spring_range<const ISO: bool, const ROPE: bool>(
         c_iso: co.c_iso_in(r.clone()),
         compress: co.compress_in(r.clone()),
     };
-    let done = crate::simd::springs::<ISO, ROPE>(&s, w.x, w.v, w.base as u32, out);
+    let done = crate::simd::springs::<ISO, ROPE, R>(&s, w.x, w.v, w.base as u32, out);
     let mut power = done.1 as f64;
     let (x, v, o) = (w.x, w.v, w.base);
     for (j, f) in out.iter_mut().enumerate().skip(done.0) {
         let (ia, ib) = (a[j] as usize - o, b[j] as usize - o);
         let c = co.at(r.start + j, rest[j]);
-        let (fj, pj, _) = spring_force_and_power::<ISO, ROPE>(x[ia] - x[ib], v[ia] - v[ib], c);
+        let (d, u) = (x[ia].vec3() - x[ib].vec3(), v[ia].vec3() - v[ib].vec3());
+        let (fj, pj, _) = spring_force_and_power::<ISO, ROPE>(d, u, c);
         *f = row(fj);
         power += pj as f64;
     }
@@ -185,8 +187,8 @@ pub(crate) fn spring_range<const ISO: bool, const ROPE: bool>(
 pub(crate) fn spring_pass_scalar(
     layout: &SpringLayout,
     co: &SpringCoeffs,
-    x: &[Vec3],
-    v: &[Vec3],
+    x: &[impl NodeRow],
+    v: &[impl NodeRow],
     out: &mut [Row],
 ) {
     let kernel = match (co.iso, co.rope) {
@@ -198,8 +200,8 @@ pub(crate) fn spring_pass_scalar(
     for (p, f) in out.iter_mut().enumerate() {
         let (ia, ib) = (layout.a[p] as usize, layout.b[p] as usize);
         *f = row(kernel(
-            x[ia] - x[ib],
-            v[ia] - v[ib],
+            x[ia].vec3() - x[ib].vec3(),
+            v[ia].vec3() - v[ib].vec3(),
             co.at(p, layout.rest[p]),
         ));
     }
@@ -355,12 +357,12 @@ impl<'a> NodeForces<'a> {
     pub(crate) fn totals<'b>(
         &'b self,
         r: Range<usize>,
-        v: &'b [Vec3],
+        v: &'b [impl NodeRow],
     ) -> impl Iterator<Item = Vec3> + 'b {
         let (air_drag, wind) = (self.air_drag, self.wind);
         let ends = self.layout.ends(r.clone(), self.b);
         ends.zip(r).zip(v).map(move |(((a, b), i), vi)| {
-            self.springs_in(a, b) + self.fconst.at(i) + drag_force(air_drag, wind, *vi)
+            self.springs_in(a, b) + self.fconst.at(i) + drag_force(air_drag, wind, vi.vec3())
         })
     }
 }

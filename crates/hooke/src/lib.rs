@@ -99,7 +99,7 @@ pub use model::{
     DampingMode, Environment, FieldKind, ForceField, Model, Nodes, Pose, SpringKind, Springs,
 };
 pub use path::{Anchor, Path};
-pub use real::{PRECISION, Quat, Real, Vec3, f64_of, vec3};
+pub use real::{PRECISION, Packed, Quat, Real, Vec3, f64_of, pack, unpack, vec3};
 pub use scene::{Node, Scene, SceneBuilder, Spring};
 pub use settings::{Integrator, LinearSolver, Preconditioner, Settings, StableForm};
 pub use sim::Simulation;

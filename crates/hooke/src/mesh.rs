@@ -25,6 +25,7 @@ mod enclosure;
 pub use enclosure::{Enclosure, inside};
 
 use crate::error::FieldError;
+use crate::real::NodeRow;
 use crate::real::{Real, Vec3};
 use crate::validate::at;
 
@@ -252,13 +253,19 @@ pub fn closed(faces: &[[u32; 3]]) -> Result<(), String> {
 }
 
 #[inline]
-fn corners(x: &[Vec3], f: &[u32; 3]) -> (Vec3, Vec3, Vec3) {
-    (x[f[0] as usize], x[f[1] as usize], x[f[2] as usize])
+fn corners(x: &[impl NodeRow], f: &[u32; 3]) -> (Vec3, Vec3, Vec3) {
+    let at = |k: usize| x[f[k] as usize].vec3();
+    (at(0), at(1), at(2))
 }
 
 /// The volume enclosed by `faces` at positions `x` \[m³], summed in f64 in face order.
 /// Positive for an outward-oriented closed surface.
 pub fn volume(x: &[Vec3], faces: &[[u32; 3]]) -> f64 {
+    volume_of(x, faces)
+}
+
+/// [`volume`] of positions kept as any node row.
+pub(crate) fn volume_of(x: &[impl NodeRow], faces: &[[u32; 3]]) -> f64 {
     let to64 = |v: Vec3| [v.x as f64, v.y as f64, v.z as f64];
     faces
         .iter()
@@ -297,7 +304,7 @@ pub fn vertex_normals(x: &[Vec3], faces: &[[u32; 3]], out: &mut Vec<Vec3>) {
 
 /// Adds the force of gauge pressure `p` \[Pa] on `faces` to `f` \[N]: p/6·(x₁ − x₀)×(x₂ − x₀)
 /// on each corner.
-pub(crate) fn add_pressure_forces(x: &[Vec3], faces: &[[u32; 3]], p: Real, f: &mut [Vec3]) {
+pub(crate) fn add_pressure_forces(x: &[impl NodeRow], faces: &[[u32; 3]], p: Real, f: &mut [Vec3]) {
     let w = p / 6.0;
     for face in faces {
         let (a, b, c) = corners(x, face);

@@ -18,6 +18,55 @@ pub type Vec3 = glam::Vec3A;
 #[cfg(feature = "f64")]
 pub type Vec3 = glam::DVec3;
 
+/// A position or velocity as the state keeps it: `glam::Vec3` (12 bytes, packed) for
+/// f32, `glam::DVec3` for f64. Computed with as [`Vec3`] ([`unpack`], [`pack`]).
+#[cfg(not(feature = "f64"))]
+pub type Packed = glam::Vec3;
+/// A position or velocity as the state keeps it: `glam::Vec3` (12 bytes, packed) for
+/// f32, `glam::DVec3` for f64. Computed with as [`Vec3`] ([`unpack`], [`pack`]).
+#[cfg(feature = "f64")]
+pub type Packed = glam::DVec3;
+
+/// A state's row as a vector to compute with (exact).
+#[allow(clippy::useless_conversion)]
+#[inline(always)]
+pub fn unpack(p: Packed) -> Vec3 {
+    Vec3::from(p)
+}
+
+/// A vector as a state's row (exact).
+#[allow(clippy::useless_conversion)]
+#[inline(always)]
+pub fn pack(v: Vec3) -> Packed {
+    Packed::from(v)
+}
+
+/// A node's row as the spring kernels read it.
+pub(crate) trait NodeRow: Copy + Send + Sync + 'static {
+    /// Floats from one row to the next (3 packed, 4 padded).
+    #[cfg_attr(feature = "f64", allow(dead_code))]
+    const STRIDE: usize;
+    /// The row as a vector.
+    fn vec3(self) -> Vec3;
+}
+
+impl NodeRow for Packed {
+    const STRIDE: usize = 3;
+    #[inline(always)]
+    fn vec3(self) -> Vec3 {
+        unpack(self)
+    }
+}
+
+#[cfg(not(feature = "f64"))]
+impl NodeRow for glam::Vec3A {
+    const STRIDE: usize = 4;
+    #[inline(always)]
+    fn vec3(self) -> Vec3 {
+        self
+    }
+}
+
 /// A force row of the spring kernels' buffers: 16 bytes, padded, for f32 (a SIMD kernel
 /// reads or writes a row in one aligned access; these buffers stay in the caches), the
 /// same type as [`Vec3`] today — kept apart so that the nodes' state can be packed

@@ -3,7 +3,7 @@
 use crate::audit::books::AuditBooks;
 use crate::model::Pose;
 use crate::model::actuation::ControllerState;
-use crate::real::{Real, Vec3};
+use crate::real::{Packed, Real, Vec3, unpack};
 
 /// Everything that changes from step to step: enough to resume bit-for-bit. Positions and
 /// velocities can be read and changed in place (their number is the model's); the solvers'
@@ -15,9 +15,9 @@ pub struct State {
     /// Steps taken (one step = `substeps` integration steps).
     pub(crate) step: u64,
     /// Node positions \[m].
-    pub(crate) x: Vec<Vec3>,
+    pub(crate) x: Vec<Packed>,
     /// Node velocities [m/s].
-    pub(crate) v: Vec<Vec3>,
+    pub(crate) v: Vec<Packed>,
     /// Velocity Verlet's acceleration at the end of the previous integration step
     /// [m/s²], reused by the next one; `None` until first computed or after a change that
     /// invalidates it.
@@ -58,23 +58,33 @@ impl State {
         self.step
     }
 
-    /// Node positions \[m].
-    pub fn x(&self) -> &[Vec3] {
+    /// Node positions \[m], packed (12 bytes a node in f32 builds).
+    pub fn x(&self) -> &[Packed] {
         &self.x
     }
 
-    /// Node velocities [m/s].
-    pub fn v(&self) -> &[Vec3] {
+    /// Node velocities [m/s], packed.
+    pub fn v(&self) -> &[Packed] {
         &self.v
     }
 
+    /// Node positions as vectors to compute with \[m] (a copy of [`Self::x`]).
+    pub fn positions(&self) -> Vec<Vec3> {
+        self.x.iter().map(|&p| unpack(p)).collect()
+    }
+
+    /// Node velocities as vectors to compute with [m/s] (a copy of [`Self::v`]).
+    pub fn velocities(&self) -> Vec<Vec3> {
+        self.v.iter().map(|&p| unpack(p)).collect()
+    }
+
     /// Node positions to change in place \[m].
-    pub fn x_mut(&mut self) -> &mut [Vec3] {
+    pub fn x_mut(&mut self) -> &mut [Packed] {
         &mut self.x
     }
 
     /// Node velocities to change in place [m/s].
-    pub fn v_mut(&mut self) -> &mut [Vec3] {
+    pub fn v_mut(&mut self) -> &mut [Packed] {
         &mut self.v
     }
 
@@ -111,13 +121,13 @@ impl State {
         h.u64(self.t.to_bits());
         h.u64(self.step);
         for arr in [&self.x, &self.v] {
-            h.vecs(arr);
+            h.vecs(arr.iter().map(|&p| unpack(p)));
         }
         if let Some(acc) = &self.verlet_accel {
-            h.vecs(acc);
+            h.vecs(acc.iter().copied());
         }
         if let Some(dv) = &self.last_dv {
-            h.vecs(dv);
+            h.vecs(dv.iter().copied());
         }
         if let Some(imp) = &self.impulses {
             for &j in imp {
@@ -131,7 +141,7 @@ impl State {
         }
         for &(n, a) in &self.friction_anchors {
             h.u64(n as u64);
-            h.vecs(&[a]);
+            h.vecs([a].into_iter());
         }
         for c in &self.controllers {
             h.u64(c.active as u64);
@@ -139,7 +149,7 @@ impl State {
         }
         for (k, pose) in &self.collider_poses {
             h.u64(*k as u64);
-            h.vecs(&[pose.translation, Vec3::from(pose.rotation.xyz())]);
+            h.vecs([pose.translation, Vec3::from(pose.rotation.xyz())].into_iter());
             #[allow(clippy::useless_conversion)]
             h.u64(f64::from(pose.rotation.w).to_bits());
         }
@@ -157,7 +167,7 @@ impl Fnv {
         }
     }
 
-    fn vecs(&mut self, arr: &[Vec3]) {
+    fn vecs(&mut self, arr: impl Iterator<Item = Vec3>) {
         for p in arr {
             for c in p.to_array() {
                 #[allow(clippy::useless_conversion)]

@@ -27,19 +27,19 @@ fn circular_anchor_follows_its_path() {
     });
     let mut sim = Simulation::new(b.build().unwrap());
     sim.run(1000).unwrap(); // 1 s at π rad/s: half a turn
-    let p = sim.state().x()[0];
+    let p = sim.state().positions()[0];
     assert!(
         (p - vec3(-1.0, 0.0, 0.0)).length() < 1e-4,
         "anchor at {p:?}"
     );
     assert!((p.length() - 1.0).abs() < 1e-5);
     // Its velocity is the path's: π m/s tangentially.
-    assert!((sim.state().v()[0].length() as f64 - std::f64::consts::PI).abs() < 1e-2);
+    assert!((sim.state().velocities()[0].length() as f64 - std::f64::consts::PI).abs() < 1e-2);
     // The neighbour was pulled along (it started at +x, it must have swung away).
     assert!(
-        sim.state().x()[1].x < 1.5,
+        sim.state().positions()[1].x < 1.5,
         "neighbour at {:?}",
-        sim.state().x()[1]
+        sim.state().positions()[1]
     );
 }
 
@@ -52,24 +52,24 @@ fn held_node_reaches_target_and_pulls_the_string() {
         &[("nodes", "10"), ("gravity", "0")],
     ));
     let last = 9u32;
-    let target = sim.state().x()[last as usize] + vec3(0.0, 0.5, 0.0);
-    let pinned0 = sim.state().x()[0];
+    let target = sim.state().positions()[last as usize] + vec3(0.0, 0.5, 0.0);
+    let pinned0 = sim.state().positions()[0];
     for _ in 0..200 {
         sim.control.targets = vec![(last, target)];
         sim.step().unwrap();
-        assert_eq!(sim.state().x()[last as usize], target);
+        assert_eq!(sim.state().positions()[last as usize], target);
     }
     assert!(
-        sim.state().x()[5].y > 1.0 + 0.01,
+        sim.state().positions()[5].y > 1.0 + 0.01,
         "the middle follows upwards: {:?}",
-        sim.state().x()[5]
+        sim.state().positions()[5]
     );
-    assert_eq!(sim.state().x()[0], pinned0, "the pinned end moved");
-    assert_eq!(sim.state().v()[0], hooke::Vec3::ZERO);
+    assert_eq!(sim.state().positions()[0], pinned0, "the pinned end moved");
+    assert_eq!(sim.state().velocities()[0], hooke::Vec3::ZERO);
     // Released, the node flies on with its last velocity (zero here: it was held still).
     sim.control.targets.clear();
     sim.step().unwrap();
-    assert!(sim.state().x()[last as usize].is_finite());
+    assert!(sim.state().positions()[last as usize].is_finite());
 }
 
 /// Sine and linear paths are where they say at the times they say.
@@ -104,6 +104,6 @@ fn edits_validate_and_apply() {
     // Stiffer spring: faster oscillation (period 2π√(m/k) halves when k is ×4).
     sim.edit(|b| b.springs[0].k *= 4.0).unwrap();
     sim.run(10).unwrap();
-    assert!(sim.state().v()[1].length() > 0.0);
+    assert!(sim.state().velocities()[1].length() > 0.0);
     assert_eq!(sim.model().springs().k(0), 400.0);
 }

@@ -44,7 +44,7 @@ fn shake(bend: Option<Real>, volume: Option<Real>, amp: Real) -> (Real, f64) {
     let faces = b.surfaces[0].faces.clone();
     let mut sim = Simulation::new(b.build().unwrap());
     sim.run(25_000).unwrap();
-    let x = &sim.state().x();
+    let x = &sim.state().positions();
     let mut worst: Real = 0.0;
     for i in 0..x.len() {
         for j in i + 1..x.len() {

@@ -18,15 +18,20 @@ fn every_builtin_runs_finite_with_pinned_nodes_fixed() {
         let pinned: Vec<usize> = (0..scene.model().nodes().len())
             .filter(|&i| scene.model().nodes().pinned(i) && !anchored.contains(&i))
             .collect();
-        let start = scene.state().x().to_vec();
+        let start = scene.state().positions();
         let mut sim = Simulation::new(scene);
         sim.run(2000).unwrap_or_else(|d| panic!("{}: {d}", b.name));
-        for p in sim.state().x().iter().chain(sim.state().v()) {
+        for p in sim
+            .state()
+            .positions()
+            .iter()
+            .chain(&sim.state().velocities())
+        {
             assert!(p.is_finite(), "{}", b.name);
         }
         for &i in &pinned {
             assert_eq!(
-                sim.state().x()[i],
+                sim.state().positions()[i],
                 start[i],
                 "{}: pinned node {i} moved",
                 b.name

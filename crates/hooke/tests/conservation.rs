@@ -29,11 +29,11 @@ fn free_jelly_keeps_momentum() {
     );
     let mut rng = common::Lcg(7);
     for v in scene.state_mut().v_mut().iter_mut() {
-        *v = vec3(
+        *v = hooke::pack(vec3(
             (1.0 + rng.next()) as Real,
             (0.5 * rng.next()) as Real,
             (-0.3 + 0.4 * rng.next()) as Real,
-        );
+        ));
     }
     let mut sim = Simulation::new(scene);
     let p0 = momentum(&sim);
@@ -67,7 +67,7 @@ fn speed_after_one_second(b: SceneBuilder) -> f64 {
     let dt = b.settings.dt as f64;
     let mut sim = Simulation::new(b.build().unwrap());
     sim.run((1.0 / dt).round() as u64).unwrap();
-    sim.state().v()[0].length() as f64
+    sim.state().velocities()[0].length() as f64
 }
 
 /// `velocity_retention` r per second gives v(1 s) = r·v0 at dt and at dt/4 alike. The

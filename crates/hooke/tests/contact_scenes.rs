@@ -24,7 +24,7 @@ fn run_for(scene: Scene, seconds: f64) -> Simulation {
 
 /// The smallest distance between two nodes as a fraction of their radius sum.
 fn closest_pair(sim: &Simulation) -> Real {
-    let (x, nodes) = (&sim.state().x(), sim.model().nodes());
+    let (x, nodes) = (&sim.state().positions(), sim.model().nodes());
     let mut worst = Real::INFINITY;
     for i in 0..x.len() {
         for j in i + 1..x.len() {
@@ -41,7 +41,7 @@ fn cloth_on_sphere_stays_outside_the_sphere_and_out_of_itself() {
     let Shape::Sphere { center, radius } = m.contacts().colliders[0].shape else {
         panic!("the scene's collider is a sphere");
     };
-    let x = &sim.state().x();
+    let x = &sim.state().positions();
     assert!(x.iter().all(|p| p.is_finite()));
     for (i, p) in x.iter().enumerate() {
         let d = (*p - center).length();
@@ -93,8 +93,12 @@ fn tear_removes_overstretched_springs_the_same_way_for_any_thread_count() {
     let after = m.springs().len();
     assert!(after < before, "{before} springs before, {after} after");
     assert_eq!(sim.counters().springs_torn as usize, before - after);
-    let x = &sim.state().x();
-    assert!(x.iter().chain(sim.state().v()).all(|p| p.is_finite()));
+    let x = &sim.state().positions();
+    assert!(
+        x.iter()
+            .chain(&sim.state().velocities())
+            .all(|p| p.is_finite())
+    );
     // Every spring left is within its break strain.
     let sp = &m.springs();
     for s in 0..after {
@@ -129,18 +133,22 @@ fn self_collision_is_the_same_for_any_thread_count() {
 /// The mean x of the bottom row (the feet) \[m].
 fn feet_x(sim: &Simulation) -> Real {
     let n = sim.model().nodes().len() / 2;
-    sim.state().x()[..n].iter().map(|p| p.x).sum::<Real>() / n as Real
+    sim.state().positions()[..n]
+        .iter()
+        .map(|p| p.x)
+        .sum::<Real>()
+        / n as Real
 }
 
 fn crawl(name: &str, params: &[(&str, &str)]) -> (Real, Real) {
     let scene = build(name, params);
     let n = scene.model().nodes().len() / 2;
-    let length = (scene.state().x()[n - 1] - scene.state().x()[0]).length();
+    let length = (scene.state().positions()[n - 1] - scene.state().positions()[0]).length();
     let mut sim = Simulation::new(scene);
     let x0 = feet_x(&sim);
     let steps = (20.0 / sim.settings().dt as f64).round() as u64;
     sim.run(steps).unwrap();
-    assert!(sim.state().x().iter().all(|p: &Vec3| p.is_finite()));
+    assert!(sim.state().positions().iter().all(|p: &Vec3| p.is_finite()));
     (feet_x(&sim) - x0, length)
 }
 
@@ -205,7 +213,7 @@ fn swept_cloth(box_speed: Real) -> Scene {
 #[test]
 fn a_moving_box_pushes_a_cloth_ahead_of_it() {
     let mean_x = |sim: &Simulation| {
-        let x = &sim.state().x();
+        let x = &sim.state().positions();
         x.iter().map(|p| p.x).sum::<Real>() / x.len() as Real
     };
     let still = run_for(swept_cloth(0.0), 1.2);
@@ -213,7 +221,7 @@ fn a_moving_box_pushes_a_cloth_ahead_of_it() {
     // After 1.2 s the box spans x in [-0.15, 0.05]: 0.55 m into where the cloth lay.
     let (lo, hi) = (-0.15 as Real, 0.05 as Real);
     let r = 0.02 as Real;
-    for (i, p) in sim.state().x().iter().enumerate() {
+    for (i, p) in sim.state().positions().iter().enumerate() {
         assert!(p.is_finite(), "node {i} is not finite");
         let inside = p.x > lo - 0.5 * r
             && p.x < hi + 0.5 * r
@@ -263,12 +271,12 @@ fn a_node_on_a_terrain_slope_holds_below_mu_s_and_slides_above() {
     let theta = (0.5 as f64).atan();
     let mut held = node_on_terrain(0.6);
     held.run(1000).unwrap();
-    let p = held.state().x()[0];
+    let p = held.state().positions()[0];
     assert_eq!(p, hooke::vec3(3.0, 1.5, 2.0), "held node moved");
     let mut slid = node_on_terrain(0.2);
     let t = 0.5;
     slid.run(500).unwrap();
-    let p = slid.state().x()[0];
+    let p = slid.state().positions()[0];
     let along = ((3.0 - p.x as f64).powi(2) + (1.5 - p.y as f64).powi(2)).sqrt();
     let a = 9.81 * (theta.sin() - 0.2 * theta.cos());
     let expected = 0.5 * a * t * t;
@@ -309,7 +317,7 @@ fn a_string_drapes_over_a_capsule_pole_without_entering_it() {
         path: None,
     });
     let sim = run_for(b.build().unwrap(), 2.0);
-    let x = &sim.state().x();
+    let x = &sim.state().positions();
     for (i, p) in x.iter().enumerate() {
         let off_axis = (p.x - 0.5).hypot(p.y);
         assert!(

@@ -121,5 +121,5 @@ fn fast_mass_spring_with_every_node_pinned_steps() {
     b.contacts.ground = Some(hooke::contact::Ground::default());
     let mut sim = Simulation::new(b.build().unwrap());
     sim.run(200).unwrap();
-    assert_eq!(sim.state().x()[1], vec3(0.7, 0.6, 0.2));
+    assert_eq!(sim.state().positions()[1], vec3(0.7, 0.6, 0.2));
 }

@@ -140,7 +140,7 @@ fn a_sliding_blocks_friction_loss() {
     let mut sim = Simulation::new(b.build().unwrap());
     // It stops after v₀/(μ·g) = 0.61 s. (Resting on the ground afterwards, each step of
     // symplectic Euler loses ½·m·g²·h² that the contact gives back: its O(h) error.)
-    while sim.state().v()[0].x > 0.0 {
+    while sim.state().velocities()[0].x > 0.0 {
         sim.step().unwrap();
     }
     let a = audit(&sim);
@@ -188,7 +188,7 @@ fn air_work_on_a_cloth_is_the_trapezoid_of_the_air_power() {
     .unwrap();
     let (c, w) = (sim.model().env().air_drag as f64, sim.model().env().wind);
     let power = |sim: &Simulation| -> f64 {
-        let v = sim.state().v();
+        let v = sim.state().velocities();
         -c * v.iter().map(|v| (*v - w).dot(*v) as f64).sum::<f64>()
     };
     let h = sim.settings().h() as f64;
@@ -225,9 +225,15 @@ fn backward_euler_books_its_numerical_dissipation_in_closed_form() {
     let mut sim = Simulation::new(b.build().unwrap());
     let mut removed = 0.0;
     for _ in 0..40 {
-        let (x0, v0) = (sim.state().x()[1].x as f64, sim.state().v()[1].x as f64);
+        let (x0, v0) = (
+            sim.state().positions()[1].x as f64,
+            sim.state().velocities()[1].x as f64,
+        );
         sim.step().unwrap();
-        let (x1, v1) = (sim.state().x()[1].x as f64, sim.state().v()[1].x as f64);
+        let (x1, v1) = (
+            sim.state().positions()[1].x as f64,
+            sim.state().velocities()[1].x as f64,
+        );
         removed += 0.5 * m * (v1 - v0).powi(2) + 0.5 * k * (x1 - x0).powi(2);
     }
     let a = audit(&sim);

@@ -45,7 +45,7 @@ fn one_step(start: &Scene, integ: Integrator, tweak: impl Fn(&mut hooke::Setting
     .unwrap();
     let mut sim = Simulation::new(s);
     sim.step().unwrap();
-    sim.state().x().to_vec()
+    sim.state().positions()
 }
 
 fn norm(a: &[Vec3], b: &[Vec3]) -> f64 {
@@ -63,7 +63,7 @@ fn relative_error(start: &Scene, iterations: &[u32]) -> Vec<f64> {
         s.linear_solver = LinearSolver::Direct;
         s.newton_iterations = 40;
     });
-    let displacement = norm(&be, start.state().x());
+    let displacement = norm(&be, &start.state().positions());
     assert!(
         displacement > 1e-3,
         "the step moves the cloth: {displacement}"
@@ -194,7 +194,7 @@ fn a_stack_on_the_ground_rests_with_the_spring_carrying_the_top_node() {
     b.contacts.ground = Some(Ground::default());
     let mut sim = Simulation::new(b.build().unwrap());
     sim.run(300).unwrap();
-    let x = sim.state().x();
+    let x = sim.state().positions();
     let compression = 0.1 - (x[1].y - x[0].y) as f64;
     let expected = (m * g / k) as f64;
     assert!(
@@ -207,7 +207,7 @@ fn a_stack_on_the_ground_rests_with_the_spring_carrying_the_top_node() {
         "the lower node is {} m off the ground",
         x[0].y
     );
-    assert!(sim.state().v().iter().all(|v| v.length() < 1e-4));
+    assert!(sim.state().velocities().iter().all(|v| v.length() < 1e-4));
     let c = sim.counters();
     assert_eq!((c.newton_steps, c.factorizations), (0, 1), "{c:?}");
 }

@@ -27,7 +27,7 @@ fn ground(normal: Vec3, kinetic: Real, stat: Real) -> Ground {
 fn run_until_still(sim: &mut Simulation, max_t: f64) -> f64 {
     while sim.state().t() < max_t {
         sim.step().unwrap();
-        if sim.state().v().iter().all(|v| v.length() == 0.0) {
+        if sim.state().velocities().iter().all(|v| v.length() == 0.0) {
             break;
         }
     }
@@ -59,7 +59,7 @@ fn a_sliding_node_stops_after_v0_squared_over_2_mu_g() {
     ] {
         let mut sim = slider(integrator, v0, mu);
         let t = run_until_still(&mut sim, 5.0);
-        let x = sim.state().x()[0];
+        let x = sim.state().positions()[0];
         let d = x.x;
         assert!(
             ((d - expected) / expected).abs() < 0.02,
@@ -115,18 +115,18 @@ fn block_on_incline(
 }
 
 fn centre(sim: &Simulation) -> Vec3 {
-    let x = &sim.state().x();
+    let x = &sim.state().positions();
     x.iter().copied().sum::<Vec3>() / x.len() as Real
 }
 
 /// Runs 0.5 s to settle, then 2 s more; returns the largest displacement of a bottom
 /// node from the start, and of any node after settling \[m].
 fn hold(sim: &mut Simulation) -> (Real, Real) {
-    let start = sim.state().x().to_vec();
+    let start = sim.state().positions();
     sim.run(1000).unwrap();
-    let settled = sim.state().x().to_vec();
+    let settled = sim.state().positions();
     sim.run(4000).unwrap();
-    let x = &sim.state().x();
+    let x = &sim.state().positions();
     let slip = (0..9)
         .map(|i| (x[i] - start[i]).length())
         .fold(0.0, Real::max);
@@ -213,10 +213,10 @@ fn a_single_node_on_a_slope_below_the_friction_angle_does_not_move_at_all() {
     g.offset = n.dot(vec3(0.3, 0.2, 0.1));
     b.contacts.ground = Some(g);
     let mut sim = Simulation::new(b.build().unwrap());
-    let start = sim.state().x()[0];
+    let start = sim.state().positions()[0];
     sim.run(20_000).unwrap();
-    assert_eq!(sim.state().v()[0], Vec3::ZERO);
-    assert!((sim.state().x()[0] - start).length() < 1e-6);
+    assert_eq!(sim.state().velocities()[0], Vec3::ZERO);
+    assert!((sim.state().positions()[0] - start).length() < 1e-6);
 }
 
 /// Two nodes 0.1 m apart along x joined by a stiff spring, the back one (0) with node 1
@@ -245,7 +245,7 @@ fn pushed_pair(forward: Real, backward: Real, push: Real, t_push: f64) -> Real {
     }
     sim.edit(|b| b.env.fields.clear()).unwrap();
     run_until_still(&mut sim, 10.0);
-    sim.state().x()[0].x
+    sim.state().positions()[0].x
 }
 
 /// The distance covered under a push of acceleration a for time T against friction μ,
@@ -315,13 +315,13 @@ fn fast_mass_spring_holds_a_frame_standing_on_rough_ground() {
         while sim.state().t() < 1.0 {
             sim.step().unwrap();
         }
-        let (feet, e1) = (sim.state().x()[1..].to_vec(), sim.energy().total());
+        let (feet, e1) = (sim.state().positions()[1..].to_vec(), sim.energy().total());
         while sim.state().t() < 5.0 {
             sim.step().unwrap();
             let e = sim.energy().total();
             assert!(e <= e1 + 1e-6, "{iterations} iterations: {e} J > {e1} J");
         }
-        for (now, then) in sim.state().x()[1..].iter().zip(&feet) {
+        for (now, then) in sim.state().positions()[1..].iter().zip(&feet) {
             let moved = (*now - *then).length();
             assert!(
                 moved < 1e-6,

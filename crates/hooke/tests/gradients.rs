@@ -168,9 +168,9 @@ fn loss_along(
     let mut along = 0.0;
     for s in 1..=steps as usize {
         sim.step().expect("no divergence");
-        along += w(s) * linear(a, b, sim.state().x(), sim.state().v());
+        along += w(s) * linear(a, b, &sim.state().positions(), &sim.state().velocities());
     }
-    along + linear(a, b, sim.state().x(), sim.state().v())
+    along + linear(a, b, &sim.state().positions(), &sim.state().velocities())
 }
 
 /// One parameter kind: how to move it along a direction, and its gradient.
@@ -577,7 +577,7 @@ fn the_ropes_go_slack_and_taut_in_the_checked_rollouts() {
             sim.step().expect("no divergence");
             for (r, &s) in ROPES.iter().enumerate() {
                 let (a, b) = (springs()[s].0 as usize, springs()[s].1 as usize);
-                let len = (sim.state().x()[a] - sim.state().x()[b]).length() as f64;
+                let len = (sim.state().positions()[a] - sim.state().positions()[b]).length() as f64;
                 slack[r] |= len < p.rest[s];
                 taut[r] |= len > p.rest[s];
             }

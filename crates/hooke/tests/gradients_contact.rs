@@ -460,10 +460,10 @@ fn branches(p: &Cube) -> (bool, bool, bool) {
     };
     let mut sim = Simulation::new(scene(p));
     let (mut bounced, mut slid, mut held) = (false, false, false);
-    let mut before = sim.state().v().to_vec();
+    let mut before = sim.state().velocities();
     for _ in 0..STEPS {
         sim.step().expect("no divergence");
-        let v = sim.state().v();
+        let v = sim.state().velocities();
         for &i in sim.state().touching() {
             let (u, w) = (before[i as usize] - surface, v[i as usize] - surface);
             bounced |= u.y < -0.1 && w.y > 0.0;

@@ -274,7 +274,7 @@ fn the_checked_balloons_pulse() {
     for _ in 0..STEPS {
         sim.step().expect("no divergence");
         for (r, f) in range.iter_mut().zip(&faces) {
-            let v = hooke::mesh::volume(sim.state().x(), f);
+            let v = hooke::mesh::volume(&sim.state().positions(), f);
             *r = (r.0.min(v), r.1.max(v));
         }
     }

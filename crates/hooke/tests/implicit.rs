@@ -76,10 +76,10 @@ fn cg_and_direct_agree_on_a_step() {
             b.settings.cg_tolerance = 1e-8;
         })
         .unwrap();
-        let v0 = s.state().v().to_vec();
+        let v0 = s.state().velocities();
         let mut sim = Simulation::new(s);
         sim.step().unwrap();
-        (v0, sim.state().v().to_vec())
+        (v0, sim.state().velocities())
     };
     let (v0, direct) = step(LinearSolver::Direct, Preconditioner::Jacobi);
     let dv: Vec<_> = (0..v0.len()).map(|i| direct[i] - v0[i]).collect();
@@ -126,7 +126,7 @@ fn solver_run(side: &str, solver: LinearSolver, steps: u64) -> (Vec<hooke::Vec3>
         sim.step().unwrap();
     }
     let c = sim.counters();
-    let v = sim.state().v().to_vec();
+    let v = sim.state().velocities();
     (
         v,
         sim.state().bit_hash(),
@@ -226,7 +226,7 @@ fn newton_iterations_converge() {
         .unwrap();
         let mut sim = Simulation::new(s);
         sim.run(3).unwrap();
-        sim.state().x().to_vec()
+        sim.state().positions()
     };
     let (x1, x8, x12) = (run(1), run(8), run(12));
     let dist = |a: &[hooke::Vec3], b: &[hooke::Vec3]| {

@@ -65,8 +65,8 @@ fn audit(scene: Scene, seconds: f64) -> Audit {
         a.stretch = a.stretch.max(e.max_stretch as f64);
         a.compression = a.compression.max(e.max_compression as f64);
         for (i, p) in sim.state().x().iter().enumerate() {
-            let gap =
-                ((*p - center).length() - radius) as f64 / sim.model().nodes().radius(i) as f64;
+            let gap = ((hooke::unpack(*p) - center).length() - radius) as f64
+                / sim.model().nodes().radius(i) as f64;
             a.clearance = a.clearance.min(gap);
         }
     }
@@ -223,7 +223,8 @@ fn survives_a_poked_draped_cloth(integrator: Integrator) {
         } else if roll < 0.02 {
             let node = rng.below(n) as u32;
             let (dx, dy) = ((rng.unit() - 0.5) as hooke::Real, rng.unit() as hooke::Real);
-            let target = sim.state().x()[node as usize] + hooke::vec3(dx, dy, 0.0) * 0.05;
+            let target =
+                hooke::unpack(sim.state().x()[node as usize]) + hooke::vec3(dx, dy, 0.0) * 0.05;
             drag = Some((node, target, 5 + rng.below(20) as u32));
         }
         sim.control.forces.clear();

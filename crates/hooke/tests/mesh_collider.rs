@@ -61,16 +61,16 @@ fn nodes_thrown_at_a_sheet_never_pass_through_it() {
         let start = b.nodes.iter().map(|n| n.x.y).collect::<Vec<_>>();
         let mut sim = Simulation::new(b.build().unwrap());
         for _ in 0..120 {
-            let before = sim.state().x().to_vec();
+            let before = sim.state().positions();
             sim.step().unwrap();
-            for (i, (a, c)) in before.iter().zip(sim.state().x()).enumerate() {
+            for (i, (a, c)) in before.iter().zip(&sim.state().positions()).enumerate() {
                 assert!(
                     !crosses_sheet(*a, *c, 0.0),
                     "{integrator:?}: node {i} went through the sheet, {a} → {c}"
                 );
             }
         }
-        for (i, (p, y0)) in sim.state().x().iter().zip(start).enumerate() {
+        for (i, (p, y0)) in sim.state().positions().iter().zip(start).enumerate() {
             assert_eq!(p.y > 0.0, y0 > 0.0, "{integrator:?}: node {i} changed side");
         }
     }
@@ -112,7 +112,7 @@ fn a_cloth_on_a_mesh_cube_stays_outside_it_as_on_the_box() {
         let mut sim = Simulation::new(scene);
         let steps = (SECONDS / sim.settings().dt as f64).round() as u64;
         sim.run(steps).unwrap();
-        let (x, nodes) = (sim.state().x(), sim.model().nodes());
+        let (x, nodes) = (sim.state().positions(), sim.model().nodes());
         for (i, q) in x.iter().enumerate() {
             let d = box_distance(*q, lo, hi);
             assert!(
@@ -160,7 +160,7 @@ fn a_sheet_moving_up_carries_what_rests_on_it() {
     for step in 1..=240 {
         sim.step().unwrap();
         let level = 1.5 * step as Real / 120.0;
-        for (i, p) in sim.state().x().iter().enumerate() {
+        for (i, p) in sim.state().positions().iter().enumerate() {
             assert!(
                 p.y >= level - 1e-5,
                 "step {step}: node {i} at y = {} below the sheet at {level}",
@@ -197,7 +197,7 @@ fn large_steps_keep_a_cloth_outside_a_mesh_cube() {
         let mut closest = Real::INFINITY;
         for _ in 0..120 {
             sim.step().unwrap();
-            let (x, nodes) = (sim.state().x(), sim.model().nodes());
+            let (x, nodes) = (sim.state().positions(), sim.model().nodes());
             for (i, q) in x.iter().enumerate() {
                 closest = closest.min(box_distance(*q, lo, hi) / nodes.radius(i));
             }

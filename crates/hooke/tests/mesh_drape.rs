@@ -174,10 +174,10 @@ fn drape(mesh: Option<&Mesh>, path: Option<Path>, integrator: Integrator) -> Dra
     for _ in 0..frames {
         for _ in 0..per_frame {
             let t0 = sim.state().t();
-            let before = sim.state().x().to_vec();
+            let before = sim.state().positions();
             sim.step().unwrap();
             let (o0, o1) = (collider.offset(t0), collider.offset(sim.state().t()));
-            for (i, (a, b)) in before.iter().zip(sim.state().x()).enumerate() {
+            for (i, (a, b)) in before.iter().zip(&sim.state().positions()).enumerate() {
                 if tri.as_ref().is_some_and(|t| crosses(t, *a - o0, *b - o1)) {
                     d.wrong_side += 1;
                     if std::env::var("HOOKE_DRAPE_SHOW").is_ok() {
@@ -189,14 +189,14 @@ fn drape(mesh: Option<&Mesh>, path: Option<Path>, integrator: Integrator) -> Dra
             d.rise = d.rise.max(e.total() - start);
             d.stretch = d.stretch.max(e.max_stretch);
         }
-        let c = common::crossings::count(&faces, sim.state().x());
+        let c = common::crossings::count(&faces, &sim.state().positions());
         if c > 0 && std::env::var("HOOKE_DRAPE_SHOW").is_ok() {
             show_crossings(&sim, &faces, (&collider, tri.as_ref()));
         }
         d.crossings = d.crossings.max(c);
     }
     d.contacts = sim.counters().surface_contacts;
-    let x = sim.state().x();
+    let x = sim.state().positions();
     d.centre = x.iter().fold(Vec3::ZERO, |a, p| a + *p) / x.len() as Real;
     if std::env::var("HOOKE_DRAPE_SHOW").is_ok() {
         println!(
@@ -213,9 +213,9 @@ fn show_crossings(
     faces: &[[u32; 3]],
     (collider, tri): (&Collider, Option<&TriMesh>),
 ) {
-    let (x, t) = (sim.state().x(), sim.state().t());
+    let (x, t) = (sim.state().positions(), sim.state().t());
     let low = x.iter().fold(Real::INFINITY, |a, p| a.min(p.y));
-    let pairs = common::crossings::pairs(faces, x);
+    let pairs = common::crossings::pairs(faces, &x);
     println!(
         "t = {t:.4} s: {} crossings (lowest node at y = {low})",
         pairs.len()

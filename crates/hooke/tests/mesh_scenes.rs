@@ -33,7 +33,7 @@ fn predicted_volume(scene: &Scene) -> f64 {
     }
     let c = 3.0 * nrt as f64 / kl2;
     let s = (1.0 + (1.0 + 4.0 * c).sqrt()) / 2.0;
-    volume(scene.state().x(), &skin.faces) * s.powi(3)
+    volume(&scene.state().positions(), &skin.faces) * s.powi(3)
 }
 
 fn settle_balloon(nrt: &str) -> (f64, f64, Simulation) {
@@ -42,7 +42,7 @@ fn settle_balloon(nrt: &str) -> (f64, f64, Simulation) {
     let mut sim = Simulation::new(scene);
     let steps = (5.0 / sim.settings().dt as f64).round() as u64;
     sim.run(steps).unwrap();
-    let v = volume(sim.state().x(), &sim.model().surfaces()[0].faces);
+    let v = volume(&sim.state().positions(), &sim.model().surfaces()[0].faces);
     (v, expected, sim)
 }
 
@@ -78,7 +78,7 @@ fn the_balloon_stays_tied_and_finite_for_60_s() {
     let steps = (1.0 / sim.settings().dt as f64).round() as u64;
     for second in 0..60 {
         sim.run(steps).unwrap();
-        let x = &sim.state().x();
+        let x = &sim.state().positions();
         assert!(x.iter().all(|p| p.is_finite()), "non-finite at {second} s");
         let d = (x[a] - x[b]).length();
         assert!(
@@ -94,11 +94,11 @@ fn the_balloon_stays_tied_and_finite_for_60_s() {
 fn the_converted_jelly_lands_and_keeps_its_shape() {
     let scene = build("jelly-mesh", &[]);
     let faces = scene.model().surfaces()[0].faces.clone();
-    let v0 = volume(scene.state().x(), &faces);
+    let v0 = volume(&scene.state().positions(), &faces);
     let mut sim = Simulation::new(scene);
     let steps = (3.0 / sim.settings().dt as f64).round() as u64;
     sim.run(steps).unwrap();
-    let x = &sim.state().x();
+    let x = &sim.state().positions();
     let v = volume(x, &faces);
     assert!((v / v0 - 1.0).abs() < 0.05, "volume {v} of {v0}");
     let bottom = x.iter().map(|p| p.y).fold(Real::INFINITY, Real::min);
@@ -116,7 +116,7 @@ fn run(name: &str, params: &[(&str, &str)], seconds: f64) -> Simulation {
 /// The largest length of the springs past `first` as a multiple of their rest length.
 fn worst_stretch(sim: &Simulation, first: usize) -> Real {
     let m = sim.model();
-    let x = &sim.state().x();
+    let x = &sim.state().positions();
     (first..m.springs().len())
         .map(|s| {
             let d = x[m.springs().a()[s] as usize] - x[m.springs().b()[s] as usize];
@@ -129,7 +129,8 @@ fn worst_stretch(sim: &Simulation, first: usize) -> Real {
 fn the_flag_pole_bends_in_the_wind_and_the_flag_stays_attached() {
     // The pole is the first 26 levels × 3 nodes; its top level is nodes 75..78. The joins
     // tying the flag to it are the last 33 springs.
-    let top_x = |sim: &Simulation| (75..78).map(|i| sim.state().x()[i].x).sum::<Real>() / 3.0;
+    let top_x =
+        |sim: &Simulation| (75..78).map(|i| sim.state().positions()[i].x).sum::<Real>() / 3.0;
     let calm = run("flag", &[("wind", "0")], 3.0);
     let windy = run("flag", &[], 3.0);
     let bend = top_x(&windy) - top_x(&calm);
@@ -138,13 +139,13 @@ fn the_flag_pole_bends_in_the_wind_and_the_flag_stays_attached() {
     let joins = windy.model().springs().len() - 33;
     let stretch = worst_stretch(&windy, joins);
     assert!(stretch < 1.2, "a flag tie is stretched {stretch}×");
-    assert!(windy.state().x().iter().all(|p| p.is_finite()));
+    assert!(windy.state().positions().iter().all(|p| p.is_finite()));
 }
 
 #[test]
 fn the_finish_line_banner_hangs_between_its_poles() {
     let sim = run("finish-line", &[], 3.0);
-    let x = &sim.state().x();
+    let x = &sim.state().positions();
     assert!(x.iter().all(|p| p.is_finite()));
     // Every node stays between the poles (x = ±2 m) and off the ground.
     for (i, p) in x.iter().enumerate() {

@@ -71,7 +71,7 @@ fn force_and_impulse_forms_agree() {
         }
         let mut sim = Simulation::new(b.build().unwrap());
         sim.run(500).unwrap();
-        sim.state().x().to_vec()
+        sim.state().positions()
     };
     let (f, j) = (chain(StableForm::Force), chain(StableForm::Impulse));
     let tol = if cfg!(feature = "f64") { 1e-10 } else { 1e-4 };

@@ -68,7 +68,7 @@ fn a_turntable_carries_a_resting_node_round_under_every_integrator() {
                 sim.step().unwrap();
             }
             let t = sim.state().t();
-            let p = sim.state().x()[0];
+            let p = sim.state().positions()[0];
             let angle = omega * t;
             // A right-handed turn about +y takes +x towards −z.
             let want = vec3(
@@ -115,7 +115,7 @@ fn a_collider_placed_where_its_path_goes_runs_as_the_path() {
             }
             sim.step().unwrap();
         }
-        sim.state().x()[0]
+        sim.state().positions()[0]
     };
     let (path, program) = (run(false), run(true));
     assert!(
@@ -164,7 +164,7 @@ fn a_paddle_swung_fast_never_passes_through_a_node() {
             sim.step().unwrap();
             // In the paddle's frame the node stays in front (z < 0 there: the side the
             // paddle turns towards).
-            let local = pose.local(sim.state().x()[0]);
+            let local = pose.local(sim.state().positions()[0]);
             if local.x > 0.0 && local.x < 1.0 {
                 assert!(
                     local.z < 0.0,
@@ -174,7 +174,7 @@ fn a_paddle_swung_fast_never_passes_through_a_node() {
         }
         // Swept along: after half a second the paddle has turned 5 rad; the node has been
         // thrown off its front, moving.
-        let v = sim.state().v()[0].length();
+        let v = sim.state().velocities()[0].length();
         assert!(v > 1.0, "{integrator:?}: the node was not swept ({v} m/s)");
     }
 }

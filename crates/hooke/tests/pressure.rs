@@ -70,7 +70,7 @@ fn a_balloon_settles_at_the_ideal_gas_volume_and_grows_as_predicted_with_nrt() {
     for nrt in [50.0, 55.0] {
         let mut b = balloon(sub, nrt, k, 0.03, 0.01);
         b.sim.run(20_000).unwrap();
-        let v = volume(b.sim.state().x(), &b.faces);
+        let v = volume(&b.sim.state().positions(), &b.faces);
         let expected = predicted(&b, nrt as f64, k as f64);
         // Measured: within 0.4% (the subdivided sphere is not exactly uniform).
         assert!(
@@ -95,7 +95,7 @@ fn the_icosahedron_balloon_matches_the_closed_form_exactly() {
     let (k, nrt) = (1000.0, 50.0);
     let mut b = balloon(0, nrt, k, 0.01, 0.01);
     b.sim.run(20_000).unwrap();
-    let v = volume(b.sim.state().x(), &b.faces);
+    let v = volume(&b.sim.state().positions(), &b.faces);
     let expected = predicted(&b, nrt as f64, k as f64);
     // All vertices alike: only the f32 step's rounding is left.
     assert!((v / expected - 1.0).abs() < 1e-4, "{v} vs {expected}");

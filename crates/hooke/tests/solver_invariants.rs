@@ -94,11 +94,11 @@ fn free_jelly_keeps_momentum() {
         s.edit(|b| b.settings.dt = dt).unwrap();
         let mut rng = common::Lcg(11);
         for v in s.state_mut().v_mut().iter_mut() {
-            *v = vec3(
+            *v = hooke::pack(vec3(
                 (1.0 + rng.next()) as Real,
                 (0.5 * rng.next()) as Real,
                 (-0.3 + 0.4 * rng.next()) as Real,
-            );
+            ));
         }
         let mut sim = Simulation::new(s);
         let p0 = sim.energy().momentum;

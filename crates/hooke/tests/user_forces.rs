@@ -36,7 +36,7 @@ fn a_constant_force_accelerates_by_f_over_m_with_every_integrator() {
         let mut sim = pair(integrator);
         sim.control.forces = vec![(0, f), (1, f), (7, f * 100.0)];
         sim.run(PUSH_STEPS).unwrap();
-        let (x, v) = (sim.state().x()[0], sim.state().v()[0]);
+        let (x, v) = (sim.state().positions()[0], sim.state().velocities()[0]);
         let name = integrator.to_string();
         // v = a·T: exact for every rule under a constant force, up to f32 rounding.
         let v_want = a * t;
@@ -54,12 +54,12 @@ fn a_constant_force_accelerates_by_f_over_m_with_every_integrator() {
             x.y
         );
         // The spring stays at rest: both nodes move alike.
-        let gap = (sim.state().x()[1] - x).length();
+        let gap = (sim.state().positions()[1] - x).length();
         assert!((gap - 1.0).abs() < 1e-4, "{name}: gap {gap} m");
         // Force gone: constant velocity from here on.
         sim.control.forces.clear();
         sim.run(200).unwrap();
-        let v2 = sim.state().v()[0].y as f64;
+        let v2 = sim.state().velocities()[0].y as f64;
         assert!(
             (v2 - v_want).abs() <= 1e-4 * v_want,
             "{name}: after the force, v = {v2} m/s, want {v_want}"
@@ -76,7 +76,7 @@ fn a_pinned_node_ignores_the_force() {
     let mut sim = Simulation::new(b.build().unwrap());
     sim.control.forces = vec![(0, vec3(50.0, 0.0, 0.0))];
     sim.run(100).unwrap();
-    assert_eq!(sim.state().x()[0], vec3(0.0, 0.0, 0.0));
+    assert_eq!(sim.state().positions()[0], vec3(0.0, 0.0, 0.0));
 }
 
 /// A run resumed from a checkpoint taken while the program pushed goes on as the run did
@@ -95,16 +95,19 @@ fn a_run_resumed_under_the_programs_forces_goes_on_as_it_was() {
         resumed.control.forces = vec![(0, f), (1, f)];
         sim.run(PUSH_STEPS / 2).unwrap();
         resumed.run(PUSH_STEPS / 2).unwrap();
-        let (v, w) = (sim.state().v()[0].y as f64, resumed.state().v()[0].y as f64);
+        let (v, w) = (
+            sim.state().velocities()[0].y as f64,
+            resumed.state().velocities()[0].y as f64,
+        );
         assert!(
             (v - w).abs() <= 1e-5 * v,
             "{integrator}: resumed {w} m/s, the run {v} m/s"
         );
         // Without the program's forces after the checkpoint, the push stops there.
         let mut stopped = Simulation::new(sim.checkpoint());
-        let before = stopped.state().v()[0].y as f64;
+        let before = stopped.state().velocities()[0].y as f64;
         stopped.run(10).unwrap();
-        let after = stopped.state().v()[0].y as f64;
+        let after = stopped.state().velocities()[0].y as f64;
         assert!(
             (after - before).abs() <= 1e-5 * before,
             "{integrator}: {before} → {after} m/s without forces"

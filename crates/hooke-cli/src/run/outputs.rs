@@ -29,7 +29,7 @@ pub(super) enum Exporter {
 
 impl Exporter {
     fn push(&mut self, t: f64, sim: &Simulation) -> Result<()> {
-        let (x, surfaces) = (sim.state().x(), sim.model().surfaces());
+        let (x, surfaces) = (&sim.state().positions(), sim.model().surfaces());
         match self {
             Exporter::Obj(o) => o.push(x, surfaces)?,
             Exporter::Gltf(g) => g.push(t, x, surfaces)?,
@@ -150,7 +150,7 @@ impl Outputs {
         let audit = self.audited.then(|| sim.audit(&e));
         self.energy.push(sim.state().t(), &e, audit.as_ref())?;
         if let Some(t) = &mut self.traj {
-            t.push(sim.state().x())?;
+            t.push(&sim.state().positions())?;
         }
         if let Some(e) = &mut self.exporter {
             e.push(sim.state().t(), sim)?;
@@ -207,7 +207,7 @@ impl Outputs {
         if let (Some(w), Some(k)) = (&mut self.traj, every.trajectory)
             && i % k == 0
         {
-            w.push(sim.state().x())?;
+            w.push(&sim.state().positions())?;
         }
         if let Some(r) = &mut self.recording
             && i % every.gif == 0
@@ -293,5 +293,5 @@ fn exporter(plan: &Plan, sim: &Simulation) -> Result<Option<Exporter>> {
 
 /// The springs drawn as lines beside the surfaces, at the simulation's positions.
 fn line_springs(sim: &Simulation) -> Vec<(u32, u32)> {
-    hooke_io::export::line_springs(sim.model(), sim.state().x())
+    hooke_io::export::line_springs(sim.model(), &sim.state().positions())
 }

@@ -104,7 +104,7 @@ pub fn physics_summary(sim: &Simulation) -> Vec<(String, String)> {
         };
         let mut text = format!("{name}: {} faces", surf.faces.len());
         if let Some(law) = &surf.pressure {
-            let v = hooke::mesh::volume(sim.state().x(), &surf.faces);
+            let v = hooke::mesh::volume(&sim.state().positions(), &surf.faces);
             text += &format!(", volume {v:.6e} m³ at {:.4e} Pa at the end", law.at(v));
         }
         lines.push(("surfaces".to_string(), text));

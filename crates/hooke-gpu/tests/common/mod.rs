@@ -22,7 +22,13 @@ pub fn built_in(name: &str, params: &[(&str, &str)]) -> Scene {
 }
 
 /// The largest distance between two position lists \[m].
-pub fn max_gap(a: &[Vec3], b: &[Vec3]) -> f64 {
+pub fn max_gap(a: &[hooke::Packed], b: &[hooke::Packed]) -> f64 {
+    let unpacked = |x: &[hooke::Packed]| x.iter().map(|&p| hooke::unpack(p)).collect::<Vec<_>>();
+    max_gap_of(&unpacked(a), &unpacked(b))
+}
+
+/// [`max_gap`] of vectors.
+pub fn max_gap_of(a: &[Vec3], b: &[Vec3]) -> f64 {
     assert_eq!(a.len(), b.len());
     a.iter()
         .zip(b)

@@ -16,7 +16,7 @@ impl StudioApp {
         self.canvas = rect;
         self.rects.insert("canvas", rect);
         if !self.framed && rect.width() > 10.0 {
-            let (lo, hi) = hooke_render::bounds(self.doc.scene().state().x());
+            let (lo, hi) = hooke_render::bounds(&self.doc.scene().state().positions());
             self.cam.frame(lo, hi, rect);
             self.framed = true;
         }
@@ -24,7 +24,7 @@ impl StudioApp {
             self.zoom_and_pan(ui, &resp);
         }
         let cam = self.cam.pose(rect);
-        self.screen = draw::project_all(&cam, self.doc.scene().state().x());
+        self.screen = draw::project_all(&cam, &self.doc.scene().state().positions());
         let touching = self.touch(ui, &cam);
         let pointer = resp.interact_pointer_pos().or(resp.hover_pos());
         self.hover = pointer.and_then(|p| draw::pick_node(&self.screen, p, 10.0));
@@ -42,10 +42,11 @@ impl StudioApp {
         // Draw.
         let scene = self.doc.scene();
         let marks = self.marks();
+        let x = scene.state().positions();
         let frame = Frame {
             cam: &cam,
             model: scene.model(),
-            x: scene.state().x(),
+            x: &x,
             t: scene.state().t(),
             placed: scene.state().collider_poses(),
             textures: self.textures.ids(),
@@ -140,7 +141,7 @@ impl StudioApp {
     /// stops before it loses the scene (see [`crate::view::Cam::zoom_at`]).
     fn zoom_and_pan(&mut self, ui: &Ui, resp: &egui::Response) {
         let rect = resp.rect;
-        let bounds = hooke_render::bounds(self.doc.scene().state().x());
+        let bounds = hooke_render::bounds(&self.doc.scene().state().positions());
         if let Some(touch) = ui.input(|i| i.multi_touch())
             && rect.contains(touch.center_pos)
         {
@@ -176,7 +177,7 @@ impl StudioApp {
                     if let Some(i) = draw::pick_node(&self.screen, pos, 24.0)
                         && let Some(nid) = self.doc.node_id(i)
                     {
-                        let x = self.doc.scene().state().x()[i];
+                        let x = hooke::unpack(self.doc.scene().state().x()[i]);
                         let grab = [x.x as f64, x.y as f64, x.z as f64];
                         self.touches.push((key, nid, grab));
                         self.doc.hold(nid, x);
@@ -207,7 +208,7 @@ impl StudioApp {
             let shift = ui.input(|i| i.modifiers.shift);
             self.drag = match draw::pick_node(&self.screen, p, 10.0) {
                 Some(i) if !secondary => self.doc.node_id(i).map(|id| {
-                    let x = self.doc.scene().state().x()[i];
+                    let x = hooke::unpack(self.doc.scene().state().x()[i]);
                     Drag::Node(id, [x.x as f64, x.y as f64, x.z as f64])
                 }),
                 _ if secondary || shift || self.cam.mode == Mode::Plane => Some(Drag::Pan),
@@ -261,7 +262,7 @@ impl StudioApp {
                         .pending
                         .and_then(|id| self.doc.node_index(id))
                         .map_or(cam.center(), |i| {
-                            let x = self.doc.scene().state().x()[i];
+                            let x = hooke::unpack(self.doc.scene().state().x()[i]);
                             [x.x as f64, x.y as f64, x.z as f64]
                         });
                     let x = to_vec3(cam.unproject(p, through));

@@ -81,7 +81,7 @@ mod tests {
     }
 
     fn reach(scene: &Scene) -> f64 {
-        let x = scene.state().x().to_vec();
+        let x = scene.state().positions();
         MeshSource {
             positions: x,
             ..Default::default()

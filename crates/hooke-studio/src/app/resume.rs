@@ -15,8 +15,8 @@ impl StudioApp {
             scene: (s.model().nodes().len(), s.model().springs().len()),
             t: s.state().t(),
             step: s.state().step(),
-            x: s.state().x().to_vec(),
-            v: s.state().v().to_vec(),
+            x: s.state().positions(),
+            v: s.state().velocities(),
             playing: self.doc.playing,
             cam: self.cam,
         }

@@ -55,7 +55,7 @@ impl Doc {
         let _ = scene.edit(|b| {
             (b.t, b.step) = (st.t(), st.step());
             for ((node, &x), &v) in b.nodes.iter_mut().zip(st.x()).zip(st.v()) {
-                (node.x, node.v) = (x, v);
+                (node.x, node.v) = (hooke::unpack(x), hooke::unpack(v));
             }
             (b.verlet_accel, b.impulses, b.last_dv) = (None, None, None);
             b.touching.clear();
@@ -73,7 +73,7 @@ impl Doc {
         let good = self.sim.last_good();
         let paused = good.is_some_and(|g| {
             let st = g.state();
-            self.resume(st.t(), st.step(), st.x(), st.v())
+            self.resume(st.t(), st.step(), &st.positions(), &st.velocities())
         });
         let at = if paused {
             format!(

@@ -60,7 +60,7 @@ fn a_resumed_moment_continues_and_reset_returns_to_the_start() {
     // What the browser keeps: the scene as edited, in its start state (t = 0).
     assert_eq!(played.scene_to_keep().state().t(), 0.0);
     let mut fresh = oscillator(1e-3);
-    assert!(fresh.resume(st.t(), st.step(), st.x(), st.v()));
+    assert!(fresh.resume(st.t(), st.step(), &st.positions(), &st.velocities()));
     assert_eq!(fresh.scene().state().t(), st.t());
     assert_eq!(fresh.scene().state().x(), st.x());
     // Both go on alike; Reset goes back to t = 0.
@@ -70,7 +70,7 @@ fn a_resumed_moment_continues_and_reset_returns_to_the_start() {
     fresh.reset();
     assert_eq!(fresh.scene().state().t(), 0.0);
     // A moment of another scene (other counts) is refused.
-    assert!(!fresh.resume(1.0, 1, &st.x()[..1], &st.v()[..1]));
+    assert!(!fresh.resume(1.0, 1, &st.positions()[..1], &st.velocities()[..1]));
 }
 
 /// A run the watchdog stops pauses at its last good state with the report, instead of

@@ -6,12 +6,18 @@ use crate::forces::{Coef, ConstForces, SpringCoeffs, spring_force_as};
 use crate::layout::SpringLayout;
 use crate::model::Model;
 use crate::par;
+use crate::real::NodeRow;
 use crate::real::{Real, Vec3};
 use crate::settings::Integrator;
 
 /// ½·k·(ℓ − L)² of the spring at kernel position `p` (0 for a slack rope) \[J].
-pub(crate) fn spring_energy(layout: &SpringLayout, co: &SpringCoeffs, x: &[Vec3], p: usize) -> f64 {
-    let d = x[layout.a[p] as usize] - x[layout.b[p] as usize];
+pub(crate) fn spring_energy(
+    layout: &SpringLayout,
+    co: &SpringCoeffs,
+    x: &[impl NodeRow],
+    p: usize,
+) -> f64 {
+    let d = x[layout.a[p] as usize].vec3() - x[layout.b[p] as usize].vec3();
     let stretch = d.length() as f64 - layout.rest[p] as f64;
     elastic_energy(co.at(p, layout.rest[p]), stretch)
 }
@@ -34,23 +40,28 @@ pub(crate) fn springs_at(layout: &SpringLayout, i: usize) -> (std::ops::Range<us
 }
 
 /// The force of the spring at kernel position `p` on its end a at (x, v) \[N].
-fn spring_at(layout: &SpringLayout, co: &SpringCoeffs, x: &[Vec3], v: &[Vec3], p: usize) -> Vec3 {
+fn spring_at(
+    (layout, co): (&SpringLayout, &SpringCoeffs),
+    (x, v): (&[impl NodeRow], &[impl NodeRow]),
+    p: usize,
+) -> Vec3 {
     let (a, b) = (layout.a[p] as usize, layout.b[p] as usize);
-    spring_force_as::<true, true>(x[a] - x[b], v[a] - v[b], co.at(p, layout.rest[p]))
+    let (d, u) = (x[a].vec3() - x[b].vec3(), v[a].vec3() - v[b].vec3());
+    spring_force_as::<true, true>(d, u, co.at(p, layout.rest[p]))
 }
 
 /// The springs' force on node `i` at (x, v) \[N]: Σ over its springs as end a − Σ as end b.
 pub(crate) fn spring_force_on(
     layout: &SpringLayout,
     co: &SpringCoeffs,
-    (x, v): (&[Vec3], &[Vec3]),
+    (x, v): (&[impl NodeRow], &[impl NodeRow]),
     i: usize,
 ) -> Vec3 {
     let (as_a, as_b) = springs_at(layout, i);
-    let pull: Vec3 = as_a.map(|p| spring_at(layout, co, x, v, p)).sum();
+    let pull: Vec3 = as_a.map(|p| spring_at((layout, co), (x, v), p)).sum();
     let push: Vec3 = as_b
         .iter()
-        .map(|&p| spring_at(layout, co, x, v, p as usize))
+        .map(|&p| spring_at((layout, co), (x, v), p as usize))
         .sum();
     pull - push
 }
@@ -111,22 +122,22 @@ pub(crate) fn numerically_damped(integrator: Integrator) -> bool {
 /// v_e the velocity of `rule` (slack ropes excluded) \[W].
 pub(crate) fn damping_power(
     (layout, co): (&SpringLayout, &SpringCoeffs),
-    x: &[Vec3],
-    (v0, v1): (&[Vec3], &[Vec3]),
+    x: &[impl NodeRow],
+    (v0, v1): (&[impl NodeRow], &[impl NodeRow]),
     rule: Rule,
 ) -> f64 {
     par::map_chunks(layout.len(), par::SPRING_CHUNK, |r| {
         let mut sum = 0.0f64;
         for p in r {
             let (a, b) = (layout.a[p] as usize, layout.b[p] as usize);
-            let d = x[a] - x[b];
+            let d = x[a].vec3() - x[b].vec3();
             let len = d.length();
             let stretch = len - layout.rest[p];
             if len == 0.0 || (co.compress(p) == 0.0 && stretch < 0.0) {
                 continue;
             }
             let u = d / len;
-            let (dv0, dv1) = (v0[a] - v0[b], v1[a] - v1[b]);
+            let (dv0, dv1) = (v0[a].vec3() - v0[b].vec3(), v1[a].vec3() - v1[b].vec3());
             let mean = (dv0 + dv1) * 0.5;
             let eval = if rule == Rule::End { dv1 } else { mean };
             let axial = co.c_axial(p) as f64 * (u.dot(eval) as f64) * (u.dot(mean) as f64);
@@ -143,7 +154,7 @@ pub(crate) fn damping_power(
 /// box around every node \[J]. An energy scale that is never near zero while anything
 /// weighs — whatever the origin of heights, unlike the gravity potential — and that scales
 /// as every energy of the scene does (lengths ×α, masses and forces' mass ×β: D·|F| ×β·α²).
-pub(crate) fn reach(model: &Model, fconst: ConstForces, x: &[Vec3]) -> f64 {
+pub(crate) fn reach(model: &Model, fconst: ConstForces, x: &[impl NodeRow]) -> f64 {
     diagonal(x) * weight(model, fconst)
 }
 
@@ -156,13 +167,12 @@ pub(crate) fn weight(model: &Model, fconst: ConstForces) -> f64 {
 
 /// The diagonal of the box around every node, D, the positions' part of [`reach`] \[m]
 /// (0 for no nodes): one pass of SIMD minima and maxima.
-pub(crate) fn diagonal(x: &[Vec3]) -> f64 {
-    let Some(&first) = x.first() else {
+pub(crate) fn diagonal(x: &[impl NodeRow]) -> f64 {
+    let Some(first) = x.first().map(|p| p.vec3()) else {
         return 0.0;
     };
-    let (lo, hi) = x
-        .iter()
-        .fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    let (lo, hi) =
+        (x.iter().map(|p| p.vec3())).fold((first, first), |(lo, hi), p| (lo.min(p), hi.max(p)));
     (hi - lo)
         .to_array()
         .iter()

@@ -18,14 +18,14 @@ use std::ops::Range;
 use crate::layout::sweep_plan::segment_len;
 use crate::model::per_node::{PerNode, Run};
 use crate::par;
-use crate::real::{Real, Vec3};
+use crate::real::{Packed, Real, Vec3, unpack};
 
 /// (Σ ½·m·|v|² \[J], Σ (v − w)·v \[m²/s²]) of some nodes.
 pub(crate) type Sums = (f64, f64);
 
 /// Over all nodes: Σ ½·m·|v|² \[J] and Σ (v − w)·v \[m²/s²] (w the wind). Nodes that do not
 /// move by forces (pinned: v = 0; kinematic: the caller takes them out) are not skipped.
-pub(crate) fn node_sums(mass: &PerNode<Real>, v: &[Vec3], w: Vec3) -> Sums {
+pub(crate) fn node_sums(mass: &PerNode<Real>, v: &[Packed], w: Vec3) -> Sums {
     let parts = par::map_chunks(v.len(), segment_len(v.len()), |r| {
         let mut acc = Accumulators::default();
         let swept = SumsAsSwept {
@@ -86,7 +86,7 @@ impl SumsAsSwept<'_> {
     pub(crate) fn add(
         &self,
         acc: &mut Accumulators,
-        (v, first): (&[Vec3], usize),
+        (v, first): (&[Packed], usize),
         (seg, nodes): (usize, Range<usize>),
     ) {
         assert!(
@@ -101,14 +101,14 @@ impl SumsAsSwept<'_> {
         }
         for c0 in nodes.clone().step_by(COPIED) {
             let c = c0..(c0 + COPIED).min(nodes.end);
-            let mut still = [Vec3::ZERO; COPIED];
+            let mut still = [Packed::ZERO; COPIED];
             let still = &mut still[..c.len()];
             still.copy_from_slice(&v[c.start - first..c.end - first]);
             for &p in self.pinned[lo..hi]
                 .iter()
                 .filter(|&&p| c.contains(&(p as usize)))
             {
-                still[p as usize - c.start] = Vec3::ZERO;
+                still[p as usize - c.start] = Packed::ZERO;
             }
             add_run(acc, self.mass.run(c), still, self.wind, true);
         }
@@ -119,7 +119,7 @@ impl SumsAsSwept<'_> {
 /// of its full quads into accumulator j mod 4 and the last few (the segment's, where its
 /// length is no multiple of four) into the first; the full quads by the SIMD kernel when
 /// `simd` (bit-identical).
-fn add_run(acc: &mut Accumulators, mass: Run<Real>, v: &[Vec3], w: Vec3, simd: bool) {
+fn add_run(acc: &mut Accumulators, mass: Run<Real>, v: &[Packed], w: Vec3, simd: bool) {
     assert_eq!(mass.len(), v.len(), "one mass a node");
     let Accumulators { ke, air } = acc;
     let done = match simd {
@@ -131,7 +131,7 @@ fn add_run(acc: &mut Accumulators, mass: Run<Real>, v: &[Vec3], w: Vec3, simd: b
         let l = if j < quads { j % 4 } else { 0 };
         let (u, a) = (
             vj.to_array().map(f64::from),
-            (vj - w).to_array().map(f64::from),
+            (unpack(vj) - w).to_array().map(f64::from),
         );
         ke[l] += mass.at(j) as f64 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
         air[l] += a[0] * u[0] + a[1] * u[1] + a[2] * u[2];
@@ -143,12 +143,12 @@ mod tests {
     use super::*;
 
     /// Random velocities from 1e-30 m/s (subnormal squares in f32) to 1e3 m/s.
-    fn velocities(n: usize, next: &mut impl FnMut() -> f64) -> Vec<Vec3> {
+    fn velocities(n: usize, next: &mut impl FnMut() -> f64) -> Vec<Packed> {
         (0..n)
             .map(|_| {
                 let scale = 10f64.powf(-30.0 + 33.0 * next());
                 let [a, b, c] = [next(), next(), next()].map(|r| ((r - 0.5) * scale) as Real);
-                crate::vec3(a, b, c)
+                crate::pack(crate::vec3(a, b, c))
             })
             .collect()
     }
@@ -164,7 +164,7 @@ mod tests {
     }
 
     /// A segment's sums from a fresh set of accumulators.
-    fn segment_sums(mass: Run<Real>, v: &[Vec3], w: Vec3, simd: bool) -> Sums {
+    fn segment_sums(mass: Run<Real>, v: &[Packed], w: Vec3, simd: bool) -> Sums {
         let mut acc = Accumulators::default();
         add_run(&mut acc, mass, v, w, simd);
         acc.sums()
@@ -230,7 +230,7 @@ mod tests {
         assert!(parts.len() == n.div_ceil(seg));
         let (ke, air) = total(parts);
         for &p in &pinned {
-            v[p as usize] = Vec3::ZERO;
+            v[p as usize] = Packed::ZERO;
         }
         let whole = node_sums(&mass, &v, w);
         assert_eq!(
@@ -241,7 +241,7 @@ mod tests {
         let u = |i: usize| v[i].to_array().map(f64::from);
         let ke_exact =
             exact(&|i| 0.5 * mass.at(i) as f64 * u(i).iter().map(|c| c * c).sum::<f64>());
-        let d = |i: usize| (v[i] - w).to_array().map(f64::from);
+        let d = |i: usize| (unpack(v[i]) - w).to_array().map(f64::from);
         let air_exact = exact(&|i| (0..3).map(|k| d(i)[k] * u(i)[k]).sum::<f64>());
         assert!(
             (ke - ke_exact).abs() <= 1e-12 * ke_exact.abs(),

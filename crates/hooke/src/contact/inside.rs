@@ -18,6 +18,7 @@ use super::placement::Placements;
 use super::respond::{self, NodeContact};
 use super::surface::{Hit, Posed};
 use crate::model::Model;
+use crate::real::NodeRow;
 use crate::real::{Real, Vec3};
 
 /// The surfaces of one integration step, for a solver that handles them itself.
@@ -48,14 +49,14 @@ impl<'a> SolverContacts<'a> {
         model: &'a Model,
         placements: &'a Placements,
         (t0, t1): (f64, f64),
-        fronts_at: &[Vec3],
+        fronts_at: &[impl NodeRow],
     ) -> Option<Self> {
         let contacts = &model.contacts;
         contacts.has_surfaces().then(|| Self {
             posed: Posed::new(contacts, placements, t0, t1),
             model,
             placements,
-            fronts_at: fronts_at.to_vec(),
+            fronts_at: fronts_at.iter().map(|p| p.vec3()).collect(),
         })
     }
 

@@ -6,7 +6,7 @@ use super::coulomb::{Coulomb, roughness_along};
 use super::surface::{Hit, Posed};
 use crate::model::per_node::PerNode;
 use crate::par;
-use crate::real::{Real, Vec3};
+use crate::real::{Packed, Real, Vec3, pack, unpack};
 
 /// What a node brings to a contact.
 #[derive(Debug, Clone, Copy)]
@@ -150,7 +150,7 @@ pub(crate) struct SurfacePass<'a> {
 
 /// Runs every free node against every surface, in a fixed order (ground, terrain,
 /// colliders); returns the nodes that touched, ascending.
-pub(crate) fn surfaces(p: &SurfacePass, x: &mut [Vec3], v: &mut [Vec3]) -> Vec<u32> {
+pub(crate) fn surfaces(p: &SurfacePass, x: &mut [Packed], v: &mut [Packed]) -> Vec<u32> {
     respond_each(p, x, v, |s, x, x_old, r| {
         p.posed.touch_along(s, x, x_old, r)
     })
@@ -158,7 +158,7 @@ pub(crate) fn surfaces(p: &SurfacePass, x: &mut [Vec3], v: &mut [Vec3]) -> Vec<u
 
 /// Runs every free node whose path over the step crossed a mesh collider against the
 /// crossed face's plane; returns those nodes, ascending.
-pub(crate) fn paths(p: &SurfacePass, x: &mut [Vec3], v: &mut [Vec3]) -> Vec<u32> {
+pub(crate) fn paths(p: &SurfacePass, x: &mut [Packed], v: &mut [Packed]) -> Vec<u32> {
     respond_each(p, x, v, |s, x, x_old, _| p.posed.crossed(s, x, x_old))
 }
 
@@ -166,18 +166,20 @@ pub(crate) fn paths(p: &SurfacePass, x: &mut [Vec3], v: &mut [Vec3]) -> Vec<u32>
 /// in order; returns the nodes that touched, ascending.
 fn respond_each(
     p: &SurfacePass,
-    x: &mut [Vec3],
-    v: &mut [Vec3],
+    x: &mut [Packed],
+    v: &mut [Packed],
     seen: impl Fn(usize, Vec3, Vec3, Real) -> Option<Hit> + Sync,
 ) -> Vec<u32> {
     let k = p.posed.len();
     let parts = par::map_chunks_mut2(x, v, par::NODE_CHUNK, |start, xs, vs| {
         let mut touched = Vec::new();
-        for (j, (xi, vi)) in xs.iter_mut().zip(vs.iter_mut()).enumerate() {
+        for (j, (xp, vp)) in xs.iter_mut().zip(vs.iter_mut()).enumerate() {
             let i = start + j;
             if p.inv_mass[i] == 0.0 {
                 continue;
             }
+            let (mut x, mut v) = (unpack(*xp), unpack(*vp));
+            let (xi, vi) = (&mut x, &mut v);
             let r = p.radius.at(i);
             let mut node: Option<NodeContact> = None;
             let mut any = false;
@@ -198,6 +200,7 @@ fn respond_each(
                 any |= respond(xi, vi, node, &hit, p.h, p.threshold);
             }
             if any {
+                (*xp, *vp) = (pack(x), pack(v));
                 touched.push(i as u32);
             }
         }

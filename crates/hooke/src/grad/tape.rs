@@ -21,7 +21,7 @@ use super::support;
 use super::surfaces::{Entering, SurfacesBack};
 use super::verlet::{self, VerletBack};
 use crate::contact::solved::{LastContacts, SolvedContacts};
-use crate::real::Vec3;
+use crate::real::{Packed, Vec3, unpack};
 use crate::settings::Integrator;
 use crate::sim::Simulation;
 
@@ -507,8 +507,12 @@ impl Segment {
             self.a.resize_with(j + 1, || None);
             self.solved.resize_with(j + 1, || None);
         }
-        self.x[j].clone_from(&sim.state().x);
-        self.v[j].clone_from(&sim.state().v);
+        let unpacked = |to: &mut Vec<Vec3>, from: &[Packed]| {
+            to.clear();
+            to.extend(from.iter().map(|&p| unpack(p)));
+        };
+        unpacked(&mut self.x[j], &sim.state().x);
+        unpacked(&mut self.v[j], &sim.state().v);
         self.t[j] = sim.state().t();
         self.a[j].clone_from(&sim.state().verlet_accel);
         self.solved[j] = match (j, sim.solved_contacts()) {

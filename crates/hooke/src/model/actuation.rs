@@ -24,6 +24,7 @@
 //! **Muscles** scale a spring's rest length by 1 + a·s(t) with s = sin(2π·f·t + φ), or by
 //! 1 + a·u with u an actuation value from [`crate::Control::actuation`].
 
+use crate::real::NodeRow;
 use std::sync::Arc;
 
 use super::Springs;
@@ -387,13 +388,13 @@ impl Actuators {
 
     /// Every sensor's output (0 or 1) for positions `x` at time `t`, with `touching` the
     /// nodes that touched a surface in the last step (ascending).
-    pub(crate) fn sense(&self, x: &[Vec3], t: f64, touching: &[u32]) -> Vec<Real> {
+    pub(crate) fn sense(&self, x: &[impl NodeRow], t: f64, touching: &[u32]) -> Vec<Real> {
         self.sensors
             .iter()
             .map(|s| {
                 let on = match &s.kind {
                     SensorKind::Length { ends, min, max, .. } => {
-                        let l = (x[ends[0] as usize] - x[ends[1] as usize]).length();
+                        let l = (x[ends[0] as usize].vec3() - x[ends[1] as usize].vec3()).length();
                         *min <= l && l <= *max
                     }
                     SensorKind::Contact { node } => touching.binary_search(node).is_ok(),
@@ -404,7 +405,12 @@ impl Actuators {
                         up,
                         min,
                         max,
-                    } => match bearing(x[*back as usize], x[*front as usize], *target, *up) {
+                    } => match bearing(
+                        x[*back as usize].vec3(),
+                        x[*front as usize].vec3(),
+                        *target,
+                        *up,
+                    ) {
                         Some(b) => *min <= b && b <= *max,
                         None => false,
                     },

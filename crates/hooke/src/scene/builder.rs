@@ -11,6 +11,7 @@ use crate::model::per_node::{PerNode, PinnedSet};
 use crate::model::{Environment, Model, ModelParts, Nodes, Pose, SpringClass, SpringKind, Springs};
 use crate::path::Anchor;
 use crate::real::{Real, Vec3};
+use crate::real::{pack, unpack};
 use crate::settings::Settings;
 use crate::stability;
 use crate::state::State;
@@ -174,8 +175,8 @@ impl SceneBuilder {
             state: State {
                 t: self.t,
                 step: self.step,
-                x,
-                v,
+                x: x.into_iter().map(pack).collect(),
+                v: v.into_iter().map(pack).collect(),
                 verlet_accel: self.verlet_accel,
                 impulses: self.impulses,
                 last_dv: self.last_dv,
@@ -283,8 +284,8 @@ impl SceneBuilder {
         let (m, st) = (&scene.model, &scene.state);
         let nodes = (0..m.nodes.len())
             .map(|i| Node {
-                x: st.x[i],
-                v: st.v[i],
+                x: unpack(st.x[i]),
+                v: unpack(st.v[i]),
                 mass: m.nodes.mass(i),
                 pinned: m.nodes.pinned(i),
                 radius: m.nodes.radius(i),

@@ -4,6 +4,7 @@
 use super::Scene;
 use crate::contact::inside::SolverContacts;
 use crate::contact::placement::Placements;
+use crate::real::unpack;
 
 impl Scene {
     /// Free nodes (not pinned, not anchored) that start inside a surface — the ground, the
@@ -25,7 +26,7 @@ impl Scene {
             .filter_map(|i| {
                 let r = model.nodes.radius(i) as f64;
                 let deepest = surfaces
-                    .hits_at_rest(i, st.x[i])
+                    .hits_at_rest(i, unpack(st.x[i]))
                     .map(|hit| r - hit.phi as f64)
                     .fold(0.0, f64::max);
                 (deepest > 0.01 * r).then_some((i as u32, deepest))

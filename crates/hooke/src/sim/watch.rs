@@ -9,7 +9,7 @@ use crate::audit::watchdog::{self, GAIN_BOUND, HELD_BOUND};
 use crate::audit::{Audit, FLOOR_STRAIN, Ledger, Reading, measure};
 use crate::diagnostics::Energy;
 use crate::forces::{Form, SpringCoeffs};
-use crate::real::Vec3;
+use crate::real::NodeRow;
 use crate::scene::Scene;
 
 use super::Simulation;
@@ -252,9 +252,14 @@ impl Simulation {
 }
 
 /// The spring with the largest stretch (ℓ − L)/L.
-fn most_stretched(a: &[u32], b: &[u32], rest: &[crate::real::Real], x: &[Vec3]) -> Option<u32> {
+fn most_stretched(
+    a: &[u32],
+    b: &[u32],
+    rest: &[crate::real::Real],
+    x: &[impl NodeRow],
+) -> Option<u32> {
     let stretch = |s: usize| {
-        let l = (x[a[s] as usize] - x[b[s] as usize]).length();
+        let l = (x[a[s] as usize].vec3() - x[b[s] as usize].vec3()).length();
         if rest[s] > 0.0 {
             (l - rest[s]) / rest[s]
         } else {

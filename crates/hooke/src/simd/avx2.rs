@@ -1,7 +1,8 @@
 //! The spring kernel in AVX2, eight springs at a time (x86-64, f32 builds).
 //!
-//! Nodes are `Vec3A` (x, y, z, pad: 16 bytes). Per group of eight springs the kernel loads
-//! the end positions and velocities as 128-bit rows, pairs springs j and j+4 into 256-bit
+//! Nodes are packed `Vec3`s (x, y, z: 12 bytes). Per group of eight springs the kernel
+//! loads the end positions and velocities as 128-bit rows (x, y, z and the next node's x;
+//! masked where a group reaches the window's last node, past which nothing is read), pairs springs j and j+4 into 256-bit
 //! registers, subtracts, and transposes 4×4 within each 128-bit lane into dx, dy, dz with
 //! springs 0..7 in lane order. The force is then computed vertically with exactly the
 //! operations of [`crate::forces::spring_force`], in the same order and without fused
@@ -15,6 +16,8 @@ use std::arch::x86_64::*;
 
 use glam::Vec3A;
 
+use crate::real::NodeRow;
+
 use super::slices::{Coefs, SpringSlices};
 
 /// Three columns of eight lanes: x, y, z.
@@ -26,16 +29,29 @@ pub(super) fn available() -> bool {
     std::arch::is_x86_feature_detected!("avx2")
 }
 
+/// Row a − row b of eight springs `$a`, `$b` as columns (x, y, z; springs 0..7 in lane
+/// order), each row loaded by `$row($p, node)` as 128 bits. (A macro: closures of the
+/// kernel stay inlined, where a `#[target_feature]` function of them was called.)
+macro_rules! row_diffs {
+    ($row:expr, $p:expr, $a:expr, $b:expr) => {{
+        let pair = |lo: u32, hi: u32| {
+            _mm256_insertf128_ps::<1>(_mm256_castps128_ps256($row($p, lo)), $row($p, hi))
+        };
+        let diff = |q: usize| _mm256_sub_ps(pair($a[q], $a[q + 4]), pair($b[q], $b[q + 4]));
+        transpose_in(diff(0), diff(1), diff(2), diff(3))
+    }};
+}
+
 /// Computes the forces of the first `8·⌊len/8⌋` springs into `out` when the CPU has AVX2;
 /// returns how many were done (0 without AVX2) and their damping power \[W]. Lengths were
 /// checked by the caller.
 ///
 /// # Panics
 /// If a spring names a node outside `x`.
-pub(super) fn springs<const ISO: bool, const ROPE: bool>(
+pub(super) fn springs<const ISO: bool, const ROPE: bool, R: NodeRow>(
     s: &SpringSlices,
-    x: &[Vec3A],
-    v: &[Vec3A],
+    x: &[R],
+    v: &[R],
     base: u32,
     out: &mut [Vec3A],
 ) -> (usize, f32) {
@@ -48,10 +64,10 @@ pub(super) fn springs<const ISO: bool, const ROPE: bool>(
     // instructions in the kernel.)
     unsafe {
         match (base == 0, matches!(s.coefs, Coefs::Classes { .. })) {
-            (true, false) => springs_avx2::<ISO, ROPE, false, false>(s, x, v, 0, out),
-            (true, true) => springs_avx2::<ISO, ROPE, false, true>(s, x, v, 0, out),
-            (false, false) => springs_avx2::<ISO, ROPE, true, false>(s, x, v, base, out),
-            (false, true) => springs_avx2::<ISO, ROPE, true, true>(s, x, v, base, out),
+            (true, false) => springs_avx2::<ISO, ROPE, false, false, R>(s, x, v, 0, out),
+            (true, true) => springs_avx2::<ISO, ROPE, false, true, R>(s, x, v, 0, out),
+            (false, false) => springs_avx2::<ISO, ROPE, true, false, R>(s, x, v, base, out),
+            (false, true) => springs_avx2::<ISO, ROPE, true, true, R>(s, x, v, base, out),
         }
     }
 }
@@ -65,15 +81,24 @@ unsafe fn springs_avx2<
     const ROPE: bool,
     const WINDOW: bool,
     const CLASSES: bool,
+    R: NodeRow,
 >(
     s: &SpringSlices,
-    x: &[Vec3A],
-    v: &[Vec3A],
+    x: &[R],
+    v: &[R],
     base: u32,
     out: &mut [Vec3A],
 ) -> (usize, f32) {
     let m8 = out.len() / 8 * 8;
     let last = _mm256_set1_epi32((x.len() - 1).min(u32::MAX as usize) as u32 as i32);
+    // Row offsets STRIDE·(i − base) are u32 lanes.
+    assert!(
+        x.len() <= u32::MAX as usize / R::STRIDE,
+        "a window of {} nodes",
+        x.len()
+    );
+    debug_assert!(matches!(R::STRIDE, 3 | 4));
+    let xyz = _mm_setr_epi32(-1, -1, -1, 0);
     let base = if WINDOW { base } else { 0 };
     let base8 = _mm256_set1_epi32(base as i32);
     let xp = x.as_ptr() as *const f32;
@@ -100,18 +125,23 @@ unsafe fn springs_avx2<
                 base as usize + x.len()
             );
         }
-        let a = &s.a[j..j + 8];
-        let b = &s.b[j..j + 8];
-        // Row loads: node i's (x, y, z, pad) at p + 4(i − base); all are in the window.
-        let row = |p: *const f32, i: u32| unsafe { _mm_load_ps(p.add((i - base) as usize * 4)) };
-        let pair = |p: *const f32, lo: u32, hi: u32| {
-            _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(row(p, lo)), row(p, hi))
+        let ends = (&s.a[j..j + 8], &s.b[j..j + 8]);
+        // A 16-byte load of packed node i's row reads the next node's x too: where no end
+        // is the window's last node, every row is loaded so; else masked (nothing read
+        // past it). Padded rows are 16 bytes.
+        let at_last = |i: __m256i| _mm256_cmpeq_epi32(_mm256_sub_epi32(i, base8), last);
+        let masked =
+            R::STRIDE < 4 && _mm256_movemask_epi8(_mm256_or_si256(at_last(ia), at_last(ib))) != 0;
+        let (a, b) = ends;
+        // Node i's row at p + STRIDE·(i − base): every end is a node of the window (checked
+        // above), and unmasked loads are not of the last packed row.
+        let at = |p: *const f32, i: u32| unsafe { p.add((i - base) as usize * R::STRIDE) };
+        let whole = |p: *const f32, i: u32| unsafe { _mm_loadu_ps(at(p, i)) };
+        let three = |p: *const f32, i: u32| unsafe { _mm_maskload_ps(at(p, i), xyz) };
+        let ((dx, dy, dz), (ux, uy, uz)) = match masked {
+            false => (row_diffs!(whole, xp, a, b), row_diffs!(whole, vp, a, b)),
+            true => (row_diffs!(three, xp, a, b), row_diffs!(three, vp, a, b)),
         };
-        let diff = |p: *const f32, q: usize| {
-            _mm256_sub_ps(pair(p, a[q], a[q + 4]), pair(p, b[q], b[q + 4]))
-        };
-        let (dx, dy, dz) = transpose_in(diff(xp, 0), diff(xp, 1), diff(xp, 2), diff(xp, 3));
-        let (ux, uy, uz) = transpose_in(diff(vp, 0), diff(vp, 1), diff(vp, 2), diff(vp, 3));
         let ld = |p: &[f32]| unsafe { _mm256_loadu_ps(p.as_ptr().add(j)) };
         let rest = ld(s.rest);
         // SAFETY: j + 8 ≤ m8 ≤ the springs' count (the caller checked the lengths).

@@ -18,6 +18,8 @@ mod avx2;
 mod wasm;
 
 #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
+mod columns;
+#[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
 mod nodes;
 mod slices;
 #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
@@ -32,7 +34,7 @@ pub(crate) use slices::{
 
 use crate::layout::end_lists::EndLists;
 use crate::node_update::NodeTerms;
-use crate::real::{Row, Vec3};
+use crate::real::{NodeRow, Packed, Row, Vec3};
 
 /// Computes the forces of a leading run of springs into `out` with the platform's SIMD
 /// kernel; returns how many were done (0 where none runs) and the power their damping
@@ -41,10 +43,10 @@ use crate::real::{Row, Vec3};
 ///
 /// # Panics
 /// If a spring names a node outside the window, or the slices differ in length.
-pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
+pub(crate) fn springs<const ISO: bool, const ROPE: bool, R: NodeRow>(
     s: &SpringSlices,
-    x: &[Vec3],
-    v: &[Vec3],
+    x: &[R],
+    v: &[R],
     base: u32,
     out: &mut [Row],
 ) -> (usize, f32) {
@@ -66,13 +68,13 @@ pub(crate) fn springs<const ISO: bool, const ROPE: bool>(
         return (0, 0.0);
     }
     #[cfg(all(not(feature = "f64"), target_arch = "x86_64"))]
-    return avx2::springs::<ISO, ROPE>(s, x, v, base, out);
+    return avx2::springs::<ISO, ROPE, R>(s, x, v, base, out);
     #[cfg(all(
         not(feature = "f64"),
         target_arch = "wasm32",
         target_feature = "simd128"
     ))]
-    return wasm::springs::<ISO, ROPE>(s, x, v, base, out);
+    return wasm::springs::<ISO, ROPE, R>(s, x, v, base, out);
     #[allow(unreachable_code)]
     {
         let _ = (s, base);
@@ -143,7 +145,7 @@ pub(crate) unsafe fn stencil_update(
 /// nodes it took (a multiple of 4; 0 where none runs).
 pub(crate) fn node_sums(
     mass: crate::model::per_node::Run<crate::real::Real>,
-    v: &[Vec3],
+    v: &[Packed],
     w: Vec3,
     acc: (&mut [f64; 4], &mut [f64; 4]),
 ) -> usize {
@@ -172,7 +174,7 @@ pub(crate) fn nodes(
     first: usize,
     sf: &[Row],
     t: &NodeTerms,
-    (xs, vs): (&mut [Vec3], &mut [Vec3]),
+    (xs, vs): (&mut [Packed], &mut [Packed]),
 ) -> (usize, bool) {
     // SAFETY: `sf` is borrowed for the call, so nobody writes it.
     unsafe { nodes_from(ends, first, (sf.as_ptr(), sf.len()), t, (xs, vs)) }
@@ -189,7 +191,7 @@ pub(crate) unsafe fn nodes_from(
     first: usize,
     sf: (*const Row, usize),
     t: &NodeTerms,
-    (xs, vs): (&mut [Vec3], &mut [Vec3]),
+    (xs, vs): (&mut [Packed], &mut [Packed]),
 ) -> (usize, bool) {
     let end = first + xs.len();
     if ends.groups.is_empty() || first % crate::layout::end_lists::LANES != 0 {

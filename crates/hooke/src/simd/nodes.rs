@@ -9,16 +9,16 @@
 //! (A₀ + A₁), each accumulator summed in row order from +0; the pad adds a zero row, which
 //! changes no bit. The update is [`crate::node_update`]'s, operation for operation,
 //! without fused multiply-add. So every position and velocity is bit-identical to the
-//! scalar pass's (tested in `tests/sweep.rs`); only the rows' fourth (pad) lane is
-//! written as 0.
+//! scalar pass's (tested in `tests/sweep.rs`).
 
 use std::arch::x86_64::*;
 
 use glam::Vec3A;
 
-use crate::real::Vec3;
+use crate::real::{Packed, Vec3};
 
-use super::avx2::{Cols, available, transpose_in, transpose_out};
+use super::avx2::{Cols, available, transpose_in};
+use super::columns::{add, load8, load8_rows, mul, store8, sub, zero3};
 use crate::const_forces::ConstForces;
 use crate::layout::end_lists::{EndLists, LANES, STRIDE};
 use crate::layout::sweep_slots::RingMap;
@@ -39,7 +39,7 @@ pub(super) unsafe fn nodes(
     first: usize,
     sf: *const Vec3A,
     t: &NodeTerms,
-    (xs, vs): (&mut [Vec3], &mut [Vec3]),
+    (xs, vs): (&mut [Packed], &mut [Packed]),
 ) -> (usize, bool) {
     if !available() {
         return (0, true);
@@ -76,7 +76,7 @@ unsafe fn nodes_avx2<const MADE_A: bool, const STRIDED: bool>(
     groups: std::ops::Range<usize>,
     sfp: *const f32,
     t: &NodeTerms,
-    (xs, vs): (&mut [Vec3], &mut [Vec3]),
+    (xs, vs): (&mut [Packed], &mut [Packed]),
 ) -> bool {
     let first = groups.start * LANES;
     let GroupUpdate { u, same, .. } = GroupUpdate::new(t);
@@ -286,7 +286,7 @@ impl<'a> GroupUpdate<'a> {
         i: usize,
         springs: Cols,
         (x, v): (Cols, Cols),
-        (xr, vr): (&mut [Vec3], &mut [Vec3]),
+        (xr, vr): (&mut [Packed], &mut [Packed]),
     ) -> __m256 {
         // SAFETY: AVX2 (the caller's promise); eight f32 (the slice's length is checked).
         unsafe {
@@ -483,7 +483,7 @@ fn constant8(fc: ConstForces, i: usize) -> Cols {
             };
             gravity8(g, m)
         }
-        ConstForces::Nodes(f) => load8(&f[i..i + LANES]),
+        ConstForces::Nodes(f) => load8_rows(&f[i..i + LANES]),
     }
 }
 
@@ -495,29 +495,6 @@ fn gravity8(g: Vec3, m: __m256) -> Cols {
     (gm(g.x), gm(g.y), gm(g.z))
 }
 
-/// Eight consecutive rows as columns.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(super) fn load8(r: &[Vec3]) -> Cols {
-    let r: &[Vec3; LANES] = r.try_into().expect("eight rows");
-    let pair = |lo: usize, hi: usize| {
-        _mm256_insertf128_ps::<1>(_mm256_castps128_ps256(r[lo].into()), r[hi].into())
-    };
-    transpose_in(pair(0, 4), pair(1, 5), pair(2, 6), pair(3, 7))
-}
-
-/// Columns back to eight consecutive rows, the pad lane 0.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn store8(r: &mut [Vec3], c: Cols) {
-    let (x, y, z) = c;
-    let r: &mut [Vec3; LANES] = r.try_into().expect("eight rows");
-    for (q, p) in transpose_out(x, y, z).into_iter().enumerate() {
-        r[q] = _mm256_castps256_ps128(p).into();
-        r[q + 4] = _mm256_extractf128_ps::<1>(p).into();
-    }
-}
-
 /// Per lane, +0 where every coordinate of x and v is finite, NaN otherwise (x − x).
 #[inline]
 #[target_feature(enable = "avx2")]
@@ -527,44 +504,5 @@ fn nonfinite(x: Cols, v: Cols) -> __m256 {
     _mm256_add_ps(
         _mm256_add_ps(_mm256_add_ps(d(xx), d(xy)), d(xz)),
         _mm256_add_ps(_mm256_add_ps(d(vx), d(vy)), d(vz)),
-    )
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(super) fn zero3() -> Cols {
-    let z = _mm256_setzero_ps();
-    (z, z, z)
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(super) fn add(a: Cols, b: Cols) -> Cols {
-    (
-        _mm256_add_ps(a.0, b.0),
-        _mm256_add_ps(a.1, b.1),
-        _mm256_add_ps(a.2, b.2),
-    )
-}
-
-/// Each column of `a` minus `b`'s.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(super) fn sub(a: Cols, b: Cols) -> Cols {
-    (
-        _mm256_sub_ps(a.0, b.0),
-        _mm256_sub_ps(a.1, b.1),
-        _mm256_sub_ps(a.2, b.2),
-    )
-}
-
-/// Each column times the lanes of `s`.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn mul(a: Cols, s: __m256) -> Cols {
-    (
-        _mm256_mul_ps(a.0, s),
-        _mm256_mul_ps(a.1, s),
-        _mm256_mul_ps(a.2, s),
     )
 }

@@ -5,7 +5,8 @@ use std::ops::Range;
 use crate::layout::end_lists::EndLists;
 use crate::layout::packed_rests::TABLE;
 use crate::node_update::NodeTerms;
-use crate::real::{Real, Vec3};
+use crate::real::NodeRow;
+use crate::real::{Packed, Real};
 
 /// Classes of stiffness and axial damping a table holds: the lanes of one AVX2 register
 /// (`forces/coef_classes.rs`).
@@ -134,9 +135,9 @@ pub(crate) struct RunRows {
 )]
 pub(crate) struct NodeWindowMut<'a> {
     /// Positions \[m].
-    pub x: &'a mut [Vec3],
+    pub x: &'a mut [Packed],
     /// Velocities \[m/s].
-    pub v: &'a mut [Vec3],
+    pub v: &'a mut [Packed],
     /// The first node of the window.
     pub base: usize,
 }
@@ -169,13 +170,13 @@ pub(crate) struct RunNodes<'a> {
 }
 
 /// The positions and velocities of a run of nodes starting at node `base`: node i is
-/// `x[i − base]`.
+/// `x[i − base]` — the state's packed rows, or padded copies (`forces::padded_rows::PaddedRows`).
 #[derive(Clone, Copy)]
-pub(crate) struct NodeWindow<'a> {
+pub(crate) struct NodeWindow<'a, R: NodeRow = Packed> {
     /// Positions \[m].
-    pub x: &'a [Vec3],
+    pub x: &'a [R],
     /// Velocities \[m/s].
-    pub v: &'a [Vec3],
+    pub v: &'a [R],
     /// The first node of the window.
     pub base: usize,
 }

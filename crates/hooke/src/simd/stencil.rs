@@ -28,7 +28,8 @@ use glam::Vec3A;
 use std::arch::x86_64::*;
 
 use super::avx2::{Cols, available, force8, transpose_out};
-use super::nodes::{GroupUpdate, add, b_sum, load8, sub, zero3};
+use super::columns::{add, load8, sub, zero3};
+use super::nodes::{GroupUpdate, b_sum};
 use super::slices::{CLASSES, NodeWindow, RunNodes, RunRests, RunRows, StencilRun};
 use crate::layout::end_lists::LANES;
 use crate::layout::packed_rests::TABLE;

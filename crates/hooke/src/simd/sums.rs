@@ -9,7 +9,7 @@
 
 use std::arch::x86_64::*;
 
-use glam::Vec3A;
+use crate::real::{Packed, Vec3};
 
 use crate::model::per_node::Run;
 
@@ -17,8 +17,8 @@ use crate::model::per_node::Run;
 /// ((v − w)·v), lane by lane; returns how many nodes it took (0 without AVX).
 pub(super) fn node_sums(
     mass: Run<f32>,
-    v: &[Vec3A],
-    w: Vec3A,
+    v: &[Packed],
+    w: Vec3,
     (ke, air): (&mut [f64; 4], &mut [f64; 4]),
 ) -> usize {
     if !std::arch::is_x86_feature_detected!("avx") {
@@ -31,8 +31,8 @@ pub(super) fn node_sums(
 #[target_feature(enable = "avx")]
 unsafe fn node_sums_avx(
     mass: Run<f32>,
-    v: &[Vec3A],
-    w: Vec3A,
+    v: &[Packed],
+    w: Vec3,
     (ke, air): (&mut [f64; 4], &mut [f64; 4]),
 ) -> usize {
     let n4 = v.len().min(mass.len()) / 4 * 4;
@@ -51,10 +51,10 @@ unsafe fn node_sums_avx(
     // SAFETY: `ke` and `air` hold four f64 each.
     let (mut k4, mut a4) = unsafe { (_mm256_loadu_pd(ke.as_ptr()), _mm256_loadu_pd(air.as_ptr())) };
     for (q, v4) in v[..n4].chunks_exact(4).enumerate() {
-        let row = |q: Vec3A| _mm_setr_ps(q.x, q.y, q.z, 0.0);
+        let row = |q: Packed| _mm_setr_ps(q.x, q.y, q.z, 0.0);
         let (mut r0, mut r1, mut r2, mut r3) = (row(v4[0]), row(v4[1]), row(v4[2]), row(v4[3]));
         _MM_TRANSPOSE4_PS(&mut r0, &mut r1, &mut r2, &mut r3);
-        // r0, r1, r2: x, y, z of the four nodes; the differences in f32, as Vec3A's.
+        // r0, r1, r2: x, y, z of the four nodes; the differences in f32, as Vec3's.
         let (ax, ay, az) = (_mm_sub_ps(r0, wx), _mm_sub_ps(r1, wy), _mm_sub_ps(r2, wz));
         let d = _mm256_cvtps_pd;
         let (ux, uy, uz) = (d(r0), d(r1), d(r2));

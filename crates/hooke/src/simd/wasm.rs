@@ -1,8 +1,9 @@
 //! The spring kernel in wasm simd128, four springs at a time (wasm32 f32 builds with the
 //! `simd128` target feature).
 //!
-//! Nodes are `Vec3A` (x, y, z, pad: 16 bytes), one `v128` row each. Per group of four
-//! springs the kernel loads the end rows, subtracts, transposes 4×4 into dx, dy, dz, computes
+//! Nodes are packed `Vec3`s (x, y, z: 12 bytes), each loaded as a `v128` row (x, y, z, 0);
+//! forces are stored as `Vec3A` rows (16 bytes). Per group of four springs the kernel loads
+//! the end rows, subtracts, transposes 4×4 into dx, dy, dz, computes
 //! the force vertically with exactly the operations of [`crate::forces::spring_force_as`]
 //! (wasm has no fused multiply-add in simd128, and its arithmetic is IEEE), transposes back
 //! and stores contiguous rows.
@@ -13,6 +14,8 @@
 use core::arch::wasm32::*;
 
 use glam::Vec3A;
+
+use crate::real::NodeRow;
 
 use super::slices::{Coefs, SpringSlices};
 
@@ -36,18 +39,16 @@ fn transpose_in(r0: v128, r1: v128, r2: v128, r3: v128) -> (v128, v128, v128) {
 ///
 /// # Panics
 /// If a spring names a node outside `x`.
-pub(super) fn springs<const ISO: bool, const ROPE: bool>(
+pub(super) fn springs<const ISO: bool, const ROPE: bool, R: NodeRow>(
     s: &SpringSlices,
-    x: &[Vec3A],
-    v: &[Vec3A],
+    x: &[R],
+    v: &[R],
     base: u32,
     out: &mut [Vec3A],
 ) -> (usize, f32) {
     let m4 = out.len() / 4 * 4;
     let last = u32x4_splat((x.len() - 1).min(u32::MAX as usize) as u32);
     let base4 = u32x4_splat(base);
-    let xp = x.as_ptr() as *const v128;
-    let vp = v.as_ptr() as *const v128;
     let op = out.as_mut_ptr() as *mut v128;
     let zero = f32x4_splat(0.0);
     let one = f32x4_splat(1.0);
@@ -68,12 +69,14 @@ pub(super) fn springs<const ISO: bool, const ROPE: bool>(
                 base as usize + x.len()
             );
         }
-        // SAFETY: every index in a and b is in base..base + x.len() (checked just above), and
-        // Vec3A rows are 16 bytes, so each row load reads inside the window.
-        let row = |p: *const v128, i: u32| unsafe { v128_load(p.add((i - base) as usize)) };
-        let diff = |p: *const v128, q: usize| f32x4_sub(row(p, a[q]), row(p, b[q]));
-        let (dx, dy, dz) = transpose_in(diff(xp, 0), diff(xp, 1), diff(xp, 2), diff(xp, 3));
-        let (ux, uy, uz) = transpose_in(diff(vp, 0), diff(vp, 1), diff(vp, 2), diff(vp, 3));
+        // SAFETY: every index in a and b is in base..base + x.len() (checked just above).
+        let row = |p: &[R], i: u32| {
+            let r = unsafe { p.get_unchecked((i - base) as usize) }.vec3();
+            f32x4(r.x, r.y, r.z, 0.0)
+        };
+        let diff = |p: &[R], q: usize| f32x4_sub(row(p, a[q]), row(p, b[q]));
+        let (dx, dy, dz) = transpose_in(diff(x, 0), diff(x, 1), diff(x, 2), diff(x, 3));
+        let (ux, uy, uz) = transpose_in(diff(v, 0), diff(v, 1), diff(v, 2), diff(v, 3));
         let ld = |p: &[f32]| f32x4(p[j], p[j + 1], p[j + 2], p[j + 3]);
         let rest = ld(s.rest);
         let (k, ca) = match s.coefs {

@@ -20,6 +20,7 @@ use crate::counters::Phase;
 use crate::forces::{self, NodeForces};
 use crate::model::{SpringKind, Springs};
 use crate::real::{Real, Vec3};
+use crate::real::{pack, unpack};
 use crate::settings::{Integrator, Settings};
 use crate::state::State;
 use crate::step::{Solver, SolverWs, StepCtx, StepReport, spring_rows};
@@ -49,13 +50,14 @@ impl Solver for Impulse {
         other_forces(ctx, st, ws, &w);
         let springs = ws.springs.values(model);
         let mut sw = Sweep::new(springs, st, &w, h, ctx.settings.warm_start);
-        sw.warm_start(&mut st.v);
-        let sweeps = sw.sweeps(&mut st.v, ctx.settings);
+        let mut v: Vec<Vec3> = st.v.iter().map(|&p| unpack(p)).collect();
+        sw.warm_start(&mut v);
+        let sweeps = sw.sweeps(&mut v, ctx.settings);
         ws.counters.sweeps += sweeps as u64;
         ws.counters.spring_updates += (sw.stable.len() * sweeps as usize) as u64;
         for i in 0..st.len() {
-            st.x[i] += st.v[i] * h;
-            st.v[i] *= ws.retention;
+            st.x[i] = pack(unpack(st.x[i]) + v[i] * h);
+            st.v[i] = pack(v[i] * ws.retention);
         }
         st.impulses = Some(sw.j_acc);
         StepReport::default()
@@ -79,8 +81,8 @@ fn other_forces(ctx: &StepCtx, st: &mut State, ws: &mut SolverWs, w: &[Real]) {
     let nf = NodeForces::new(model, &springs.layout, &ws.kernel.sf, ws.fconst);
     ws.counters.time(Phase::Nodes, || {
         for i in 0..st.len() {
-            let f = nf.at(i, st.v[i]);
-            st.v[i] += f * (h * w[i]);
+            let f = nf.at(i, unpack(st.v[i]));
+            st.v[i] = pack(unpack(st.v[i]) + f * (h * w[i]));
         }
     });
 }
@@ -120,7 +122,7 @@ impl<'a> Sweep<'a> {
         };
         for &s in &sw.stable {
             let (a, b) = (sp.a[s] as usize, sp.b[s] as usize);
-            let d = st.x[a] - st.x[b];
+            let d = unpack(st.x[a]) - unpack(st.x[b]);
             let len = d.length();
             let wsum = w[a] + w[b];
             if len <= 0.0 || wsum <= 0.0 {
@@ -130,7 +132,7 @@ impl<'a> Sweep<'a> {
             let u = d / len;
             sw.dir[s] = u;
             sw.m_red[s] = 1.0 / wsum;
-            let v_rel = u.dot(st.v[a] - st.v[b]);
+            let v_rel = u.dot(unpack(st.v[a]) - unpack(st.v[b]));
             sw.target[s] = (1.0 - sp.class(s).cd) * v_rel - sp.class(s).cs * (len - sp.rest[s]) / h;
         }
         sw

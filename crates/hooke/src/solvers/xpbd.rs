@@ -29,6 +29,7 @@ use crate::contact::inside::{Pushed, SolverContacts};
 use crate::counters::Phase;
 use crate::forces::{ConstForces, Form, SpringCoeffs};
 use crate::model::{Model, SpringKind, Springs};
+use crate::real::pack;
 use crate::real::{Real, Vec3};
 use crate::settings::Integrator;
 use crate::solvers::linalg::blocks::{self, V3};
@@ -327,12 +328,12 @@ impl<'a> Substeps<'a> {
         let ret = retention as f64;
         for i in 0..st.len() {
             let (x, v) = (self.x[i], self.v[i]);
-            st.x[i] = Vec3::new(x[0] as Real, x[1] as Real, x[2] as Real);
-            st.v[i] = Vec3::new(
+            st.x[i] = pack(Vec3::new(x[0] as Real, x[1] as Real, x[2] as Real));
+            st.v[i] = pack(Vec3::new(
                 (v[0] * ret) as Real,
                 (v[1] * ret) as Real,
                 (v[2] * ret) as Real,
-            );
+            ));
         }
     }
 }

@@ -25,6 +25,7 @@ use crate::audit::measure::{
 };
 use crate::audit::node_sums::node_sums;
 use crate::real::Real;
+use crate::real::unpack;
 use crate::state::State;
 
 pub(super) fn run(
@@ -40,7 +41,7 @@ pub(super) fn run(
     book_kinematic(ctx, st, read, ledger);
     super::collider_work::book(ctx, st, read, ledger);
     for &(node, x0, f) in &ledger.forced {
-        ledger.audit.forces += f.dot(st.x[node as usize] - x0) as f64;
+        ledger.audit.forces += f.dot(unpack(st.x[node as usize]) - x0) as f64;
     }
     let springs = (&read.springs.layout, &read.springs.forces);
     let noted = ledger.damping_power.take();
@@ -62,8 +63,9 @@ fn book_kinematic(ctx: &StepCtx, st: &State, read: Prepared, ledger: &mut Ledger
     for held in &ledger.held {
         let i = held.node as usize;
         let f1 = spring_force_on(layout, co, (&st.x, &st.v), i);
-        let through_springs = -((held.f0 + f1) * 0.5).dot(st.x[i] - held.x0) as f64;
-        let own = node_energy(ctx.model, read.fbase, (st.x[i], st.v[i]), i) - held.e0;
+        let through_springs = -((held.f0 + f1) * 0.5).dot(unpack(st.x[i]) - held.x0) as f64;
+        let own =
+            node_energy(ctx.model, read.fbase, (unpack(st.x[i]), unpack(st.v[i])), i) - held.e0;
         ledger.audit.kinematic += through_springs + own;
     }
 }
@@ -83,7 +85,7 @@ fn book_air_and_retention(ctx: &StepCtx, st: &State, retention: Real, ledger: &m
     // kinematic work (pinned nodes stand still and add nothing).
     for held in &ledger.held {
         let i = held.node as usize;
-        let v = st.v[i];
+        let v = unpack(st.v[i]);
         kinetic -= 0.5 * nodes.mass.at(i) as f64 * v.length_squared() as f64;
         air -= (v - env.wind).dot(v) as f64;
     }

@@ -6,6 +6,7 @@
 use super::{Flow, NonFinite, StepCtx};
 use crate::counters::Counters;
 use crate::par;
+use crate::real::NodeRow;
 use crate::real::{Vec3, nonfinite_probe};
 use crate::state::State;
 
@@ -28,9 +29,10 @@ pub(super) fn run(
 }
 
 /// Whether every position and velocity is finite.
-fn all_finite(x: &[Vec3], v: &[Vec3]) -> bool {
+fn all_finite(x: &[impl NodeRow], v: &[impl NodeRow]) -> bool {
     par::map_chunks(x.len(), par::NODE_CHUNK, |r| {
-        r.into_iter().all(|i| finite(x[i]) && finite(v[i]))
+        r.into_iter()
+            .all(|i| finite(x[i].vec3()) && finite(v[i].vec3()))
     })
     .into_iter()
     .all(|ok| ok)

@@ -14,6 +14,7 @@ use super::{Prepared, StepCtx};
 use crate::audit::Ledger;
 use crate::audit::measure::spring_force_on;
 use crate::contact::surface::Posed;
+use crate::real::unpack;
 use crate::real::{Real, Vec3};
 use crate::state::State;
 
@@ -51,14 +52,14 @@ pub(super) fn book(ctx: &StepCtx, st: &State, read: Prepared, ledger: &mut Ledge
         let r = nodes.radius(i);
         let reach = r + (0.01 * r).max(1e-5 as Real);
         let Some(u) = (0..posed.len())
-            .filter_map(|k| posed.touch(k, st.x[i], reach))
+            .filter_map(|k| posed.touch(k, unpack(st.x[i]), reach))
             .map(|hit| hit.velocity)
             .find(|u| *u != Vec3::ZERO)
         else {
             continue;
         };
         let f = spring_force_on(layout, co, (&st.x, &st.v), i) + read.fconst.at(i);
-        let impulse = (st.v[i] - ledger.v_start[i]) * nodes.mass.at(i) - f * ctx.h;
+        let impulse = (unpack(st.v[i]) - ledger.v_start[i]) * nodes.mass.at(i) - f * ctx.h;
         work += impulse.dot(u) as f64;
     }
     ledger.audit.kinematic += work;

@@ -16,6 +16,7 @@ use crate::audit::Ledger;
 use crate::audit::measure::{elastic_energy, node_energy, springs_at};
 use crate::forces::{Coef, spring_force_and_power};
 use crate::real::Vec3;
+use crate::real::unpack;
 use crate::settings::Integrator;
 use crate::state::State;
 
@@ -24,7 +25,7 @@ use crate::state::State;
 pub(super) fn energy_change(ctx: &StepCtx, st: &State, read: Prepared, audit: &mut Ledger) -> f64 {
     let (x0, v0) = std::mem::take(&mut audit.before_contacts);
     let changed: Vec<bool> = (0..st.len())
-        .map(|i| st.x[i] != x0[i] || st.v[i] != v0[i])
+        .map(|i| unpack(st.x[i]) != x0[i] || unpack(st.v[i]) != v0[i])
         .collect();
     let shadow = matches!(
         ctx.settings.integrator,
@@ -34,11 +35,11 @@ pub(super) fn energy_change(ctx: &StepCtx, st: &State, read: Prepared, audit: &m
     let mut de = springs_change(read.springs, (&x0, &v0), st, &changed, (&mut f0, &mut f1));
     let half_h = 0.5 * ctx.h as f64;
     for i in (0..st.len()).filter(|&i| changed[i]) {
-        de += node_energy(ctx.model, read.fbase, (st.x[i], st.v[i]), i)
+        de += node_energy(ctx.model, read.fbase, (unpack(st.x[i]), unpack(st.v[i])), i)
             - node_energy(ctx.model, read.fbase, (x0[i], v0[i]), i);
         if shadow && ctx.model.nodes.inv_mass[i] > 0.0 {
             let fc = read.fconst.at(i);
-            let work = st.v[i].dot(f1[i] + fc) - v0[i].dot(f0[i] + fc);
+            let work = unpack(st.v[i]).dot(f1[i] + fc) - v0[i].dot(f0[i] + fc);
             de += half_h * work as f64;
         }
     }
@@ -72,7 +73,11 @@ fn springs_change(
             let (a, b) = (layout.a[p] as usize, layout.b[p] as usize);
             let c = co.at(p, layout.rest[p]);
             let (u0, g0) = measure(x0[a] - x0[b], v0[a] - v0[b], c);
-            let (u1, g1) = measure(st.x[a] - st.x[b], st.v[a] - st.v[b], c);
+            let (u1, g1) = measure(
+                unpack(st.x[a]) - unpack(st.x[b]),
+                unpack(st.v[a]) - unpack(st.v[b]),
+                c,
+            );
             de += u1 - u0;
             (f0[a], f0[b], f1[a], f1[b]) = (f0[a] + g0, f0[b] - g0, f1[a] + g1, f1[b] - g1);
         }

@@ -8,6 +8,7 @@ use crate::contact::grid::{CollisionPass, CollisionWs};
 use crate::contact::respond::{self, SurfacePass};
 use crate::contact::surface::Posed;
 use crate::real::Vec3;
+use crate::real::{pack, unpack};
 use crate::state::State;
 
 /// Only scenes with something to touch, and only while the state is finite.
@@ -35,11 +36,18 @@ pub(super) fn run(
         return Ok(());
     }
     let (before_x, before_v) = &mut books.audit.before_contacts;
-    before_x.clone_from(&st.x);
-    before_v.clone_from(&st.v);
+    before_x.clear();
+    before_x.extend(st.x.iter().map(|&p| unpack(p)));
+    before_v.clear();
+    before_v.extend(st.v.iter().map(|&p| unpack(p)));
     if node_pairs {
         let pass = CollisionPass::of(ctx.model);
-        books.counters.pair_contacts += collisions.run(&pass, &mut st.x, &mut st.v);
+        // (The pairs are separated in vectors to compute with, then packed back.)
+        let (mut x, mut v) = (before_x.clone(), before_v.clone());
+        books.counters.pair_contacts += collisions.run(&pass, &mut x, &mut v);
+        for (to, from) in (st.x.iter_mut().zip(&x)).chain(st.v.iter_mut().zip(&v)) {
+            *to = pack(*from);
+        }
     }
     if surfaces {
         st.touching = respond_surfaces(ctx, st, x_old);

@@ -8,6 +8,7 @@ use crate::audit::measure::{node_energy, spring_force_on};
 use crate::audit::{Held, Ledger};
 use crate::forces::ConstForces;
 use crate::real::{Real, Vec3};
+use crate::real::{pack, unpack};
 use crate::state::State;
 
 pub(super) fn run(
@@ -26,7 +27,7 @@ pub(super) fn run(
                 .targets
                 .iter()
                 .filter(|(n, _)| (*n as usize) < st.len())
-                .map(|&(n, target)| (n, st.x[n as usize], target)),
+                .map(|&(n, target)| (n, unpack(st.x[n as usize]), target)),
         );
     }
     let t1 = ctx.t1();
@@ -34,22 +35,22 @@ pub(super) fn run(
     for an in &ctx.model.anchors {
         let p = an.path.position(t1);
         let target = Vec3::new(p[0] as Real, p[1] as Real, p[2] as Real);
-        kinematic.push((an.node, st.x[an.node as usize], target));
+        kinematic.push((an.node, unpack(st.x[an.node as usize]), target));
     }
     let frac = ctx.progress();
     for &(node, start, target) in held.iter() {
         let to = start + (target - start) * frac;
-        kinematic.push((node, st.x[node as usize], to));
+        kinematic.push((node, unpack(st.x[node as usize]), to));
     }
     let e0: Vec<f64> = kinematic
         .iter()
         .map(|&(n, _, _)| {
             let i = n as usize;
-            node_energy(ctx.model, fbase, (st.x[i], st.v[i]), i)
+            node_energy(ctx.model, fbase, (unpack(st.x[i]), unpack(st.v[i])), i)
         })
         .collect();
     for &(node, from, target) in kinematic.iter() {
-        st.v[node as usize] = (target - from) / ctx.h;
+        st.v[node as usize] = pack((target - from) / ctx.h);
     }
     book_held(st, kinematic, springs, &e0, audit);
     Ok(())

@@ -7,6 +7,7 @@ use super::{Flow, Loads, StepCtx, Workspace};
 use crate::audit::Ledger;
 use crate::forces::ConstForces;
 use crate::real::Vec3;
+use crate::real::unpack;
 use crate::state::State;
 
 /// When there are user forces, and once more after they are gone (to take them out).
@@ -34,7 +35,7 @@ pub(super) fn run(
         if let Some(fc) = loads.fconst.get_mut(node as usize) {
             *fc += f;
             // The audit books f·(x₁ − x₀) at the end of the integration step.
-            audit.forced.push((node, st.x[node as usize], f));
+            audit.forced.push((node, unpack(st.x[node as usize]), f));
         }
     }
     if loads.external != *forces {

@@ -6,6 +6,7 @@
 
 use super::{Flow, Integrating, StepCtx};
 use crate::audit::measure::Rule;
+use crate::real::unpack;
 use crate::state::State;
 
 pub(super) fn run(ctx: &StepCtx, st: &mut State, parts: Integrating) -> Flow {
@@ -16,13 +17,14 @@ pub(super) fn run(ctx: &StepCtx, st: &mut State, parts: Integrating) -> Flow {
     } = parts;
     if ctx.model.contacts.any() {
         out.x_old.clear();
-        out.x_old.extend_from_slice(&st.x);
+        out.x_old.extend(st.x.iter().map(|&p| unpack(p)));
     }
     // The audit measures the implicit solvers' damping, and the work of moving colliders
     // inside a large-step solver, from where the step started.
     let damping = ws.springs.forces.damped && Rule::of(ctx.settings.integrator).is_some();
     if damping || super::collider_work::needed(ctx, solver.handles_surfaces()) {
-        ws.audit.v_start.clone_from(&st.v);
+        ws.audit.v_start.clear();
+        ws.audit.v_start.extend(st.v.iter().map(|&p| unpack(p)));
     }
     // (Node sums the solver takes as it integrates are this step's, or none.)
     ws.audit.end_sums = None;

@@ -5,7 +5,7 @@
 use super::{Flow, SpringSet, StepCtx, Workspace};
 use crate::audit::Ledger;
 use crate::audit::measure::spring_energy;
-use crate::real::Vec3;
+use crate::real::NodeRow;
 use crate::state::State;
 
 /// Only scenes with muscles.
@@ -25,7 +25,11 @@ pub(super) fn run(ctx: &StepCtx, st: &State, springs: &mut SpringSet, audit: &mu
 }
 
 /// Σ ½·k·(ℓ − L)² over the given springs (user indices) with the values in effect \[J].
-pub(super) fn potential_of(set: &SpringSet, x: &[Vec3], springs: impl Iterator<Item = u32>) -> f64 {
+pub(super) fn potential_of(
+    set: &SpringSet,
+    x: &[impl NodeRow],
+    springs: impl Iterator<Item = u32>,
+) -> f64 {
     let (layout, co) = (&set.layout, set.whole());
     springs
         .map(|s| spring_energy(layout, co, x, layout.pos_of(s as usize)))

@@ -20,7 +20,7 @@ pub(super) fn run(ctx: &StepCtx, st: &State, fbase: ConstForces, gas: &mut Vec<V
     gas.extend(fbase.iter());
     for s in &ctx.model.surfaces {
         if let Some(law) = &s.pressure {
-            let p = law.at(mesh::volume(&st.x, &s.faces)) as Real;
+            let p = law.at(mesh::volume_of(&st.x, &s.faces)) as Real;
             mesh::add_pressure_forces(&st.x, &s.faces, p, gas);
         }
     }

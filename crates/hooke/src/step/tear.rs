@@ -13,7 +13,8 @@ use crate::audit::Ledger;
 use crate::audit::measure::spring_energy;
 use crate::layout::SpringLayout;
 use crate::par;
-use crate::real::{Real, Vec3};
+use crate::real::NodeRow;
+use crate::real::Real;
 use crate::state::State;
 
 /// Only scenes where some spring can tear.
@@ -43,12 +44,12 @@ pub(super) fn run(
 
 /// Springs strained past their break strain at positions `x` (user indices, ascending),
 /// with `limits` from [`limits`] for `layout`. Compares squared lengths: no square root.
-pub(crate) fn overstrained(layout: &SpringLayout, limits: &[Real], x: &[Vec3]) -> Vec<u32> {
+pub(crate) fn overstrained(layout: &SpringLayout, limits: &[Real], x: &[impl NodeRow]) -> Vec<u32> {
     let n = layout.len();
     let (a, b, rest) = (&layout.a[..n], &layout.b[..n], &layout.rest[..n]);
     let limits = &limits[..n];
     let past = |p: usize| {
-        let d = x[a[p] as usize] - x[b[p] as usize];
+        let d = x[a[p] as usize].vec3() - x[b[p] as usize].vec3();
         let reach = rest[p] * limits[p];
         // A zero-length spring tears as soon as its ends part (0 > 0 is false).
         d.length_squared() > reach * reach

@@ -45,9 +45,13 @@ fn fused_forces_equal_family_by_family() {
     let mut scene = builders::build("cloth", &params).unwrap();
     scene.model.env.wind = crate::vec3(1.0, 0.0, -2.0);
     for (i, v) in scene.state.v.iter_mut().enumerate() {
-        *v = crate::vec3(0.01 * i as Real, -0.02, 0.003 * (i % 7) as Real);
+        *v = crate::pack(crate::vec3(
+            0.01 * i as Real,
+            -0.02,
+            0.003 * (i % 7) as Real,
+        ));
     }
-    scene.state.x[10].y += 0.05; // something stretched
+    scene.state.x[10].y += 0.05; // something stretched (a packed row: the same float)
     let model = &scene.model;
     let layout = SpringLayout::new(model.nodes.len(), &model.springs);
     let order = layout.order();
@@ -59,11 +63,11 @@ fn fused_forces_equal_family_by_family() {
     spring_pass(&layout, &co, x, v, &mut sf);
     assert!(model.env.fields.is_empty());
     let nf = NodeForces::new(model, &layout, &sf, ConstForces::of(model, &[]));
-    let fused: Vec<Vec3> = (0..n).map(|i| nf.at(i, v[i])).collect();
+    let fused: Vec<Vec3> = (0..n).map(|i| nf.at(i, crate::unpack(v[i]))).collect();
     let mut family = vec![Vec3::ZERO; n];
     add_spring_forces(model, &layout, &sf, &mut family);
     add_constant_forces(&fconst, &mut family);
-    add_drag(&model.env, v, &mut family);
+    add_drag(&model.env, &scene.state.velocities(), &mut family);
     for i in 0..n {
         assert_eq!(fused[i], family[i], "node {i}");
     }

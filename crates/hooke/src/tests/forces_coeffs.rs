@@ -45,7 +45,11 @@ fn coefficients_by_class_give_the_forces_of_columns_bit_for_bit() {
     let mut scene = builders::build("cloth", &params).unwrap();
     for (i, (x, v)) in scene.state.x.iter_mut().zip(&mut scene.state.v).enumerate() {
         *x *= 1.0 + 0.01 * (i % 5) as Real; // stretched, and moving
-        *v = crate::vec3(0.01 * (i % 13) as Real, -0.02, 0.003 * (i % 7) as Real);
+        *v = crate::pack(crate::vec3(
+            0.01 * (i % 13) as Real,
+            -0.02,
+            0.003 * (i % 7) as Real,
+        ));
     }
     let model = &scene.model;
     let layout = SpringLayout::new(model.nodes.len(), &model.springs);

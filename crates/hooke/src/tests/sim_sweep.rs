@@ -18,7 +18,7 @@ fn the_sweep_steps_a_simulation_as_the_two_passes_do() {
     scene.model.env.wind = crate::vec3(0.3, 0.0, 0.1);
     scene.model.env.velocity_retention = 0.9;
     let corner = scene.model.nodes.pinned_nodes()[1] as usize;
-    scene.state.v[corner] = crate::vec3(0.5, 0.2, 0.0);
+    scene.state.v[corner] = crate::pack(crate::vec3(0.5, 0.2, 0.0));
     let run = |sweep: bool, rings: bool, shared: bool| {
         let mut sim = Simulation::new(scene.clone());
         sim.prepare();
@@ -52,7 +52,7 @@ fn the_sweep_steps_a_simulation_as_the_two_passes_do() {
         for _ in 0..50 {
             sim.step().unwrap();
         }
-        let bits = |p: &[crate::Vec3]| {
+        let bits = |p: &[crate::Packed]| {
             let lanes = p.iter().flat_map(|q| q.to_array());
             lanes.map(|c| c.to_bits() as u64).collect::<Vec<_>>()
         };

@@ -16,7 +16,7 @@ use crate::model::Springs;
 use crate::model::per_node::PerNode;
 use crate::node_update::NodeTerms;
 use crate::real::Real;
-use crate::real::{Row, Vec3};
+use crate::real::{Packed, Row, Vec3, pack, unpack};
 use crate::simd;
 use crate::solvers::explicit::sweep::*;
 
@@ -30,8 +30,8 @@ struct Case {
     gravity: Vec3,
     mass: Vec<Real>,
     inv_mass: Vec<Real>,
-    x: Vec<Vec3>,
-    v: Vec<Vec3>,
+    x: Vec<Packed>,
+    v: Vec<Packed>,
 }
 
 fn case(w: usize, shuffle: bool) -> Case {
@@ -69,7 +69,7 @@ fn case_sized(w: usize, height: Option<usize>, shuffle: bool) -> Case {
         to
     };
     let x: Vec<Vec3> = (0..n)
-        .map(|i| scene.state.x[i] * (1.0 + 0.01 * (i % 5) as Real))
+        .map(|i| unpack(scene.state.x[i]) * (1.0 + 0.01 * (i % 5) as Real))
         .collect();
     let v: Vec<Vec3> = (0..n)
         .map(|i| crate::vec3(0.01 * (i % 13) as Real, -0.02, 0.003 * (i % 7) as Real))
@@ -87,8 +87,8 @@ fn case_sized(w: usize, height: Option<usize>, shuffle: bool) -> Case {
         gravity: model.env.gravity,
         mass,
         inv_mass,
-        x: place(&x),
-        v: place(&v),
+        x: place(&x).into_iter().map(pack).collect(),
+        v: place(&v).into_iter().map(pack).collect(),
     }
 }
 
@@ -114,7 +114,7 @@ fn terms_with<'a>(c: &'a Case, fconst: ConstForces<'a>) -> NodeTerms<'a> {
 
 /// The sweep with segments of `seg` nodes, its forces in rings where asked and
 /// possible: new (x, v) and the damping power.
-fn swept(c: &Case, seg: Option<usize>, ring: bool) -> (Vec<Vec3>, Vec<Vec3>, f64) {
+fn swept(c: &Case, seg: Option<usize>, ring: bool) -> (Vec<Packed>, Vec<Packed>, f64) {
     swept_as(c, seg, (ring, Read::Ends))
 }
 
@@ -134,7 +134,7 @@ fn swept_as(
     c: &Case,
     seg: Option<usize>,
     (ring, read): (bool, Read),
-) -> (Vec<Vec3>, Vec<Vec3>, f64) {
+) -> (Vec<Packed>, Vec<Packed>, f64) {
     let n = c.x.len();
     let layout = SpringLayout::new(n, &c.springs);
     let mut plan = SweepPlan::new(n, &layout);
@@ -175,7 +175,7 @@ fn swept_as(
     let mut stopped = v.clone();
     pinned
         .iter()
-        .for_each(|&i| stopped[i as usize] = Vec3::ZERO);
+        .for_each(|&i| stopped[i as usize] = Packed::ZERO);
     let whole = node_sums(&mass, &stopped, t.wind);
     match plan.seg == crate::layout::sweep_plan::segment_len(n) {
         true => assert_eq!(
@@ -191,7 +191,7 @@ fn swept_as(
 }
 
 /// The two-pass step: every spring's force, then every node.
-fn two_pass(c: &Case) -> (Vec<Vec3>, Vec<Vec3>, f64) {
+fn two_pass(c: &Case) -> (Vec<Packed>, Vec<Packed>, f64) {
     let n = c.x.len();
     let layout = SpringLayout::new(n, &c.springs);
     let mut sf = vec![Row::ZERO; layout.len()];
@@ -207,14 +207,15 @@ fn two_pass(c: &Case) -> (Vec<Vec3>, Vec<Vec3>, f64) {
     };
     let (mut x, mut v) = (c.x.clone(), c.v.clone());
     for i in 0..n {
-        let vn = v[i] + nf.at(i, v[i]) * (H * c.inv_mass[i]);
-        x[i] += vn * H;
-        v[i] = vn * t.retention;
+        let v0 = unpack(v[i]);
+        let vn = v0 + nf.at(i, v0) * (H * c.inv_mass[i]);
+        x[i] = pack(unpack(x[i]) + vn * H);
+        v[i] = pack(vn * t.retention);
     }
     (x, v, power)
 }
 
-fn bits(p: &[Vec3]) -> Vec<<Real as Bits>::B> {
+fn bits(p: &[Packed]) -> Vec<<Real as Bits>::B> {
     p.iter()
         .flat_map(|q| q.to_array())
         .map(Bits::bits)
@@ -368,9 +369,10 @@ fn simd_node_update_takes_the_scalar_bits() {
             };
             for (j, (xi, vi)) in xs.iter_mut().zip(vs.iter_mut()).enumerate().skip(done) {
                 let i = 64 * k + j;
-                let vn = *vi + nf.at(i, *vi) * (H * c.inv_mass[i]);
-                *xi += vn * H;
-                *vi = vn * 0.999;
+                let v0 = unpack(*vi);
+                let vn = v0 + nf.at(i, v0) * (H * c.inv_mass[i]);
+                *xi = pack(unpack(*xi) + vn * H);
+                *vi = pack(vn * 0.999);
             }
         }
         if cfg!(all(not(feature = "f64"), target_arch = "x86_64")) {

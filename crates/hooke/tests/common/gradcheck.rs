@@ -106,7 +106,7 @@ pub fn shift3(list: &mut [[f64; 3]], dir: &[f64], e: f64) {
 pub fn linear_loss(sim: &Simulation, (a, b): (&[[f64; 3]], &[[f64; 3]])) -> f64 {
     let (x, v) = (sim.state().x(), sim.state().v());
     let dot =
-        |w: [f64; 3], u: hooke::Vec3| w[0] * u.x as f64 + w[1] * u.y as f64 + w[2] * u.z as f64;
+        |w: [f64; 3], u: hooke::Packed| w[0] * u.x as f64 + w[1] * u.y as f64 + w[2] * u.z as f64;
     (0..x.len())
         .map(|n| dot(a[n], x[n]) + dot(b[n], v[n]))
         .sum()

@@ -4,6 +4,7 @@
 use crate::counters::Phase;
 use crate::par;
 use crate::real::Vec3;
+use crate::real::{pack, unpack};
 use crate::settings::Integrator;
 use crate::solvers::explicit::eval;
 use crate::state::State;
@@ -21,15 +22,16 @@ impl Solver for ExplicitEuler {
         let (model, h) = (ctx.model, ctx.h);
         let mut s = ws.kernel.take_scratch(1, st.len());
         let f = &mut s[0];
-        eval::forces_at(model, ws, &st.x, &st.v, f);
+        eval::forces_at(model, ws, (&st.x, &st.v), f);
         let (inv_mass, ret) = (&model.nodes.inv_mass, ws.retention);
         ws.counters.time(Phase::Nodes, || {
             let f: &[Vec3] = f;
             par::chunks_mut2(&mut st.x, &mut st.v, par::NODE_CHUNK, |start, xs, vs| {
                 for (j, (xi, vi)) in xs.iter_mut().zip(vs.iter_mut()).enumerate() {
                     let i = start + j;
-                    *xi += *vi * h;
-                    *vi = (*vi + f[i] * (h * inv_mass[i])) * ret;
+                    let v0 = unpack(*vi);
+                    *xi = pack(unpack(*xi) + v0 * h);
+                    *vi = pack((v0 + f[i] * (h * inv_mass[i])) * ret);
                 }
             });
         });

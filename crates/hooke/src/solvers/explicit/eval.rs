@@ -5,12 +5,18 @@ use crate::counters::Phase;
 use crate::forces::{self, NodeForces};
 use crate::model::Model;
 use crate::par;
+use crate::real::NodeRow;
 use crate::real::Vec3;
 use crate::step::{SolverWs, spring_rows};
 
 /// Total forces at (x, v) into `f` \[N]: one spring pass, then one node pass (springs,
 /// constant forces, drag), timed as those two parts.
-pub(crate) fn forces_at(model: &Model, ws: &mut SolverWs, x: &[Vec3], v: &[Vec3], f: &mut [Vec3]) {
+pub(crate) fn forces_at<R: NodeRow>(
+    model: &Model,
+    ws: &mut SolverWs,
+    (x, v): (&[R], &[R]),
+    f: &mut [Vec3],
+) {
     let springs = &ws.springs;
     let power = ws.counters.time(Phase::Springs, || {
         forces::spring_pass(

@@ -3,6 +3,7 @@
 
 use crate::counters::Phase;
 use crate::par;
+use crate::real::{Packed, pack, unpack};
 use crate::real::{Real, Vec3};
 use crate::settings::Integrator;
 use crate::solvers::explicit::eval;
@@ -23,23 +24,24 @@ impl Solver for Rk4 {
         let [x0, v0, f, sx, sv] = &mut s[..] else {
             unreachable!("five scratch buffers")
         };
-        x0.copy_from_slice(&st.x);
-        v0.copy_from_slice(&st.v);
+        for (d, s) in x0.iter_mut().zip(&st.x).chain(v0.iter_mut().zip(&st.v)) {
+            *d = unpack(*s);
+        }
         let inv_mass = &model.nodes.inv_mass;
         let ret = ws.retention;
         // Slope weights, and where each stage puts the next evaluation point.
         const WEIGHTS: [Real; 4] = [1.0, 2.0, 2.0, 1.0];
         let next_offset: [Real; 3] = [h * 0.5, h * 0.5, h];
         for (stage, &wgt) in WEIGHTS.iter().enumerate() {
-            eval::forces_at(model, ws, &st.x, &st.v, f);
+            eval::forces_at(model, ws, (&st.x, &st.v), f);
             ws.counters.time(Phase::Nodes, || {
                 let (f, x0, v0): (&[Vec3], &[Vec3], &[Vec3]) = (f, x0, v0);
                 // Accumulate this stage's slopes: kx = v, kv = a.
-                let v: &[Vec3] = &st.v;
+                let v: &[Packed] = &st.v;
                 par::chunks_mut2(sx, sv, par::NODE_CHUNK, |start, sxs, svs| {
                     for (j, (sxi, svi)) in sxs.iter_mut().zip(svs.iter_mut()).enumerate() {
                         let i = start + j;
-                        let (kx, kv) = (v[i] * wgt, f[i] * inv_mass[i] * wgt);
+                        let (kx, kv) = (unpack(v[i]) * wgt, f[i] * inv_mass[i] * wgt);
                         if stage == 0 {
                             (*sxi, *svi) = (kx, kv);
                         } else {
@@ -55,12 +57,12 @@ impl Solver for Rk4 {
                         let i = start + j;
                         if let Some(&o) = next_offset.get(stage) {
                             let kv = f[i] * inv_mass[i];
-                            *xi = x0[i] + *vi * o;
-                            *vi = v0[i] + kv * o;
+                            *xi = pack(x0[i] + unpack(*vi) * o);
+                            *vi = pack(v0[i] + kv * o);
                         } else {
                             let sixth = h / 6.0;
-                            *xi = x0[i] + sx[i] * sixth;
-                            *vi = (v0[i] + sv[i] * sixth) * ret;
+                            *xi = pack(x0[i] + sx[i] * sixth);
+                            *vi = pack((v0[i] + sv[i] * sixth) * ret);
                         }
                     }
                 });

@@ -36,7 +36,7 @@ use std::ops::Range;
 use crate::audit::node_sums::{self, Accumulators, Sums, SumsAsSwept};
 use crate::forces::{NodeWindow, drag_force, spring_range, sum_by, sum_run, sum_seq};
 use crate::node_update::NodeTerms;
-use crate::real::{Row, Vec3, nonfinite_probe};
+use crate::real::{Packed, Row, Vec3, nonfinite_probe, pack, unpack};
 use crate::simd::{NodeWindowMut, RunNodes, RunRows};
 use crate::{par, simd};
 
@@ -58,7 +58,7 @@ pub(crate) type Swept = (f64, bool, Option<Sums>);
 pub(crate) fn step(
     s: SweepSprings,
     t: NodeTerms,
-    (x, v): (&mut [Vec3], &mut [Vec3]),
+    (x, v): (&mut [Packed], &mut [Packed]),
     sf: &mut [Row],
     sums: Option<SumsAsSwept>,
 ) -> Swept {
@@ -83,7 +83,7 @@ pub(crate) fn step(
 fn step_as<const ISO: bool, const ROPE: bool>(
     s: SweepSprings,
     t: NodeTerms,
-    (x, v): (&mut [Vec3], &mut [Vec3]),
+    (x, v): (&mut [Packed], &mut [Packed]),
     sf: &mut [Row],
     sums: Option<SumsAsSwept>,
 ) -> Swept {
@@ -123,7 +123,7 @@ fn zones<const ISO: bool, const ROPE: bool>(
         (rest, at) = (tail, slots.end);
     }
     par::map_items(parts, |(r, out)| {
-        spring_range::<ISO, ROPE>(layout, s.co, r, w, out)
+        spring_range::<ISO, ROPE, _>(layout, s.co, r, w, out)
     })
 }
 
@@ -133,7 +133,7 @@ fn segment<const ISO: bool, const ROPE: bool>(
     s: SweepSprings,
     (t, sums): (NodeTerms, Option<SumsAsSwept>),
     k: usize,
-    (xs, vs): (&mut [Vec3], &mut [Vec3]),
+    (xs, vs): (&mut [Packed], &mut [Packed]),
     sf: Shared,
 ) -> (f64, bool, Accumulators) {
     let layout = s.layout;
@@ -267,9 +267,9 @@ fn fused_run(
 /// A segment's nodes as one task owns them: node i is `x[i − first]`, `v[i − first]`.
 struct SegmentNodes<'a> {
     /// Positions \[m].
-    x: &'a mut [Vec3],
+    x: &'a mut [Packed],
     /// Velocities \[m/s].
-    v: &'a mut [Vec3],
+    v: &'a mut [Packed],
     /// The segment's first node.
     first: usize,
 }
@@ -340,12 +340,13 @@ fn integrate(
             };
             own - sum_by(b_lists.at(b), |p| sf.at(s.plan.slot(layout, p)))
         };
-        let f = springs + fc + drag_force(t.air_drag, t.wind, *vi);
-        let vn = *vi + f * (t.h * w);
-        let xn = *xi + vn * t.h;
-        *vi = vn * t.retention;
-        *xi = xn;
-        probe += nonfinite_probe(xn) + nonfinite_probe(*vi);
+        let (x0, v0) = (unpack(*xi), unpack(*vi));
+        let f = springs + fc + drag_force(t.air_drag, t.wind, v0);
+        let vn = v0 + f * (t.h * w);
+        let xn = x0 + vn * t.h;
+        let vr = vn * t.retention;
+        (*vi, *xi) = (pack(vr), pack(xn));
+        probe += nonfinite_probe(xn) + nonfinite_probe(vr);
     }
     probe
 }

@@ -54,7 +54,7 @@ pub(super) fn body_springs<const ISO: bool, const ROPE: bool>(
     {
         // SAFETY: the slots of the segment's body (before its zone) are this task's.
         let out = unsafe { sf.body(at..at + r.len()) };
-        power += spring_range::<ISO, ROPE>(s.layout, s.co, r, w, out);
+        power += spring_range::<ISO, ROPE, _>(s.layout, s.co, r, w, out);
     }
     power
 }

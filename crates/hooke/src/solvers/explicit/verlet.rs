@@ -4,6 +4,7 @@
 use crate::counters::Phase;
 use crate::par;
 use crate::real::Vec3;
+use crate::real::{pack, unpack};
 use crate::settings::Integrator;
 use crate::solvers::explicit::eval;
 use crate::state::State;
@@ -26,7 +27,7 @@ impl Solver for Verlet {
         let mut acc = match st.verlet_accel.take() {
             Some(a) if a.len() == n => a,
             _ => {
-                eval::forces_at(model, ws, &st.x, &st.v, f);
+                eval::forces_at(model, ws, (&st.x, &st.v), f);
                 (0..n).map(|i| f[i] * inv_mass[i]).collect()
             }
         };
@@ -35,12 +36,12 @@ impl Solver for Verlet {
             let acc: &[Vec3] = &acc;
             par::chunks_mut2(&mut st.x, &mut st.v, par::NODE_CHUNK, |start, xs, vs| {
                 for (j, (xi, vi)) in xs.iter_mut().zip(vs.iter_mut()).enumerate() {
-                    *vi += acc[start + j] * half;
-                    *xi += *vi * h;
+                    let vn = unpack(*vi) + acc[start + j] * half;
+                    (*vi, *xi) = (pack(vn), pack(unpack(*xi) + vn * h));
                 }
             });
         });
-        eval::forces_at(model, ws, &st.x, &st.v, f);
+        eval::forces_at(model, ws, (&st.x, &st.v), f);
         let ret = ws.retention;
         ws.counters.time(Phase::Nodes, || {
             let f: &[Vec3] = f;
@@ -48,7 +49,7 @@ impl Solver for Verlet {
                 for (j, (ai, vi)) in acs.iter_mut().zip(vs.iter_mut()).enumerate() {
                     let i = start + j;
                     *ai = f[i] * inv_mass[i];
-                    *vi = (*vi + *ai * half) * ret;
+                    *vi = pack((unpack(*vi) + *ai * half) * ret);
                 }
             });
         });

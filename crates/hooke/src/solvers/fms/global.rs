@@ -2,6 +2,7 @@
 //! the right-hand side with the local step's projections, and the step's end, shared by
 //! the plain iterations and the steps with contacts ([`crate::solvers::fms::contact`]).
 
+use crate::real::pack;
 use std::sync::{Mutex, MutexGuard};
 
 use crate::counters::{Counters, Phase};
@@ -162,8 +163,8 @@ impl Global<'_> {
     pub(crate) fn finish(&self, st: &mut State, (x1, v1): (&[V3], &[V3]), retention: f64) {
         for i in 0..st.len() {
             let (x, v) = (x1[i], v1[i].map(|c| c * retention));
-            st.x[i] = Vec3::new(x[0] as Real, x[1] as Real, x[2] as Real);
-            st.v[i] = Vec3::new(v[0] as Real, v[1] as Real, v[2] as Real);
+            st.x[i] = pack(Vec3::new(x[0] as Real, x[1] as Real, x[2] as Real));
+            st.v[i] = pack(Vec3::new(v[0] as Real, v[1] as Real, v[2] as Real));
         }
     }
 

@@ -83,7 +83,12 @@ pub(crate) fn forces_v3(
 ) -> Vec<V3> {
     if !exact {
         let mut f = vec![Vec3::ZERO; x.len()];
-        eval::forces_at(model, ws, &blocks::to_real(x), &blocks::to_real(v), &mut f);
+        eval::forces_at(
+            model,
+            ws,
+            (&blocks::to_real(x), &blocks::to_real(v)),
+            &mut f,
+        );
         return blocks::to_v3(&f);
     }
     let (springs, fconst) = (&ws.springs, ws.fconst);

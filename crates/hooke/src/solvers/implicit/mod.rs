@@ -15,6 +15,7 @@ pub(crate) mod forces64;
 mod method;
 pub(crate) mod workspace;
 
+use crate::real::pack;
 use crate::solvers::linalg::assembly;
 use crate::solvers::linalg::blocks::{self, V3, Weights};
 
@@ -24,7 +25,7 @@ use crate::diagnostics::Energy;
 use crate::forces::{ConstForces, SpringCoeffs};
 use crate::model::{Model, Springs};
 use crate::par::team;
-use crate::real::{Real, Vec3};
+use crate::real::{Packed, Real, Vec3};
 use crate::settings::{Integrator, LinearSolver};
 use crate::solvers::penalty::gain::{Verdict, made_energy, verdict};
 use crate::solvers::penalty::planes::{Iterate, LATE_SOLVES, Planes};
@@ -311,7 +312,7 @@ impl<'a> Newton<'a> {
     }
 
     /// The contact planes of this step ([`touch::find`]).
-    fn find_planes(&mut self, co: &SpringCoeffs, ws: &mut SolverWs, fronts_at: &[Vec3]) {
+    fn find_planes(&mut self, co: &SpringCoeffs, ws: &mut SolverWs, fronts_at: &[Packed]) {
         let start = Start {
             x0: &self.x0,
             v0: &self.v0,
@@ -563,12 +564,12 @@ impl<'a> Newton<'a> {
         let ret = retention as f64;
         for i in 0..self.x0.len() {
             let (x, v) = (x1[i], v1[i]);
-            st.x[i] = Vec3::new(x[0] as Real, x[1] as Real, x[2] as Real);
-            st.v[i] = Vec3::new(
+            st.x[i] = pack(Vec3::new(x[0] as Real, x[1] as Real, x[2] as Real));
+            st.v[i] = pack(Vec3::new(
                 (v[0] * ret) as Real,
                 (v[1] * ret) as Real,
                 (v[2] * ret) as Real,
-            );
+            ));
         }
     }
 }

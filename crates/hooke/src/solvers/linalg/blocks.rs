@@ -21,6 +21,7 @@
 
 use crate::model::{Model, Springs};
 use crate::par;
+use crate::real::NodeRow;
 use crate::real::{Real, Vec3};
 use crate::solvers::linalg::row_product::row_product;
 
@@ -376,9 +377,11 @@ pub(crate) fn invert(m: &B3) -> B3 {
 }
 
 /// Positions or velocities as f64 vectors.
-pub(crate) fn to_v3(v: &[Vec3]) -> Vec<V3> {
+pub(crate) fn to_v3(v: &[impl NodeRow]) -> Vec<V3> {
     #[allow(clippy::useless_conversion)]
-    v.iter().map(|p| p.to_array().map(f64::from)).collect()
+    v.iter()
+        .map(|p| p.vec3().to_array().map(f64::from))
+        .collect()
 }
 
 /// An f64 vector in the build's precision.

@@ -17,7 +17,7 @@
 //! (0.065) halved 2.4× as many steps and cost 1.8× the time for 0.09 on the sphere.
 
 use crate::layout::SpringLayout;
-use crate::real::Vec3;
+use crate::real::NodeRow;
 use crate::solvers::linalg::blocks::V3;
 
 /// The most a spring's strain may grow over one contact step and the step count as
@@ -26,7 +26,7 @@ pub(crate) const MAX_STRAIN_GROWTH: f64 = 0.1;
 
 /// Whether no spring of `layout` lengthened by more than [`MAX_STRAIN_GROWTH`] of its
 /// rest length from `x0` (the step's start) to `x1` (its end) \[m].
-pub(crate) fn resolved(layout: &SpringLayout, x0: &[V3], x1: &[Vec3]) -> bool {
+pub(crate) fn resolved(layout: &SpringLayout, x0: &[V3], x1: &[impl NodeRow]) -> bool {
     let length0 = |a: usize, b: usize| {
         let d: V3 = std::array::from_fn(|k| x0[a][k] - x0[b][k]);
         (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
@@ -35,6 +35,8 @@ pub(crate) fn resolved(layout: &SpringLayout, x0: &[V3], x1: &[Vec3]) -> bool {
         let (a, b) = (layout.a[p] as usize, layout.b[p] as usize);
         let rest = layout.rest[p] as f64;
         // A spring of rest length 0 has no strain.
-        rest <= 0.0 || (x1[a] - x1[b]).length() as f64 - length0(a, b) <= MAX_STRAIN_GROWTH * rest
+        rest <= 0.0
+            || (x1[a].vec3() - x1[b].vec3()).length() as f64 - length0(a, b)
+                <= MAX_STRAIN_GROWTH * rest
     })
 }

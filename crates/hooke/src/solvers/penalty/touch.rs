@@ -5,7 +5,8 @@
 use crate::contact::grid::{CollisionPass, CollisionWs};
 use crate::contact::inside::SolverContacts;
 use crate::forces::SpringCoeffs;
-use crate::real::{Real, Vec3};
+use crate::real::unpack;
+use crate::real::{Packed, Real, Vec3};
 use crate::solvers::linalg::blocks::{V3, to_real};
 use crate::solvers::penalty::planes::pairs::PairContact;
 use crate::solvers::penalty::planes::{Candidate, Planes};
@@ -29,20 +30,21 @@ pub(crate) fn anything_touches(ctx: &StepCtx, st: &State, ws: &mut SolverWs) -> 
             } else {
                 Vec3::ZERO
             };
-            st.x[i] + st.v[i] * h + a * (h * h)
+            unpack(st.x[i]) + unpack(st.v[i]) * h + a * (h * h)
         })
         .collect();
     let fixed = ws.fixed(model);
     if let Some(s) = SolverContacts::new(model, ctx.placements, (ctx.t0, ctx.t1()), &st.x) {
         let near = |i: usize| {
-            s.hits(i, st.x[i]).next().is_some() || s.hits(i, predicted[i]).next().is_some()
+            s.hits(i, unpack(st.x[i])).next().is_some() || s.hits(i, predicted[i]).next().is_some()
         };
         if (0..st.len()).any(|i| !fixed[i] && near(i)) {
             return true;
         }
     }
     let pass = CollisionPass::of(model);
-    !ws.collisions.swept(&pass, &st.x, &predicted).is_empty()
+    let x0: Vec<Vec3> = st.x.iter().map(|&p| unpack(p)).collect();
+    !ws.collisions.swept(&pass, &x0, &predicted).is_empty()
 }
 
 /// A step's start as the contact planes see it: every node's position x₀ \[m], velocity
@@ -64,7 +66,7 @@ pub(crate) fn find<'a>(
     co: &SpringCoeffs,
     ws: &mut SolverWs,
     start: &Start,
-    (c_x, fronts_at): (f64, &[Vec3]),
+    (c_x, fronts_at): (f64, &[Packed]),
 ) -> Option<Planes<'a>> {
     let (model, h) = (ctx.model, ctx.h as f64);
     let surfaces = SolverContacts::new(model, ctx.placements, (ctx.t0, ctx.t1()), fronts_at)?;
