@@ -12,7 +12,7 @@ use crate::audit::node_sums::SumsAsSwept;
 use crate::counters::Phase;
 use crate::forces::{self, NodeForces};
 use crate::node_update::NodeTerms;
-use crate::real::{Packed, Row, Vec3, nonfinite_probe, pack, unpack};
+use crate::real::{NodeRow, Packed, Row, Vec3, nonfinite_probe, pack, unpack};
 use crate::settings::Integrator;
 use crate::state::State;
 use crate::step::{Solver, SolverWs, SpringSet, StepCtx, StepReport, spring_rows};
@@ -42,23 +42,13 @@ impl Solver for SymplecticEuler {
         let springs = &ws.springs;
         let kernel = &mut *ws.kernel;
         let power = ws.counters.time(Phase::Springs, || {
-            let (layout, sf) = (&springs.layout, spring_rows(&mut kernel.sf));
-            if layout.len() < PADDED_MIN_SPRINGS * x.len() {
-                let p = forces::spring_pass(layout, &springs.forces, &x[..], &v[..], sf);
-                if let Some(imp) = &springs.impulses {
-                    // (Their damping stays in the audit's residual: an impulse's loss
-                    // depends on the velocities after all of them.)
-                    forces::spring_pass(layout, imp, &x[..], &v[..], &mut kernel.sj);
-                }
-                return p;
+            let sf = spring_rows(&mut kernel.sf);
+            if springs.layout.len() < PADDED_MIN_SPRINGS * x.len() {
+                return spring_passes(springs, (&x[..], &v[..]), sf, &mut kernel.sj);
             }
             // The gather kernel reads padded rows (see `forces/padded_rows.rs`).
             let (xr, vr) = kernel.padded.rows(x, v);
-            let p = forces::spring_pass(layout, &springs.forces, xr, vr, sf);
-            if let Some(imp) = &springs.impulses {
-                forces::spring_pass(layout, imp, xr, vr, &mut kernel.sj);
-            }
-            p
+            spring_passes(springs, (xr, vr), sf, &mut kernel.sj)
         });
         // The energy audit's damping term (see `crate::audit`).
         ws.audit.note_damping_power(power);
@@ -74,6 +64,24 @@ impl Solver for SymplecticEuler {
             finite: Some(finite),
         }
     }
+}
+
+/// The spring pass into `sf` (and, in the impulse form, the impulses' pass into `sj`),
+/// reading x and v as packed or padded rows. Returns the springs' damping power, W.
+fn spring_passes<R: NodeRow>(
+    springs: &SpringSet,
+    (x, v): (&[R], &[R]),
+    sf: &mut [Row],
+    sj: &mut [Row],
+) -> f64 {
+    let layout = &springs.layout;
+    let power = forces::spring_pass(layout, &springs.forces, x, v, sf);
+    if let Some(imp) = &springs.impulses {
+        // (Their damping stays in the audit's residual: an impulse's loss depends on the
+        // velocities after all of them.)
+        forces::spring_pass(layout, imp, x, v, sj);
+    }
+    power
 }
 
 /// The node pass: every node's forces summed from `sf` (and its impulses from `sj`, in
