@@ -125,17 +125,28 @@ unsafe fn springs_avx2<
                 base as usize + x.len()
             );
         }
-        let ends = (&s.a[j..j + 8], &s.b[j..j + 8]);
         // A 16-byte load of packed node i's row reads the next node's x too: where no end
         // is the window's last node, every row is loaded so; else masked (nothing read
         // past it). Padded rows are 16 bytes.
         let at_last = |i: __m256i| _mm256_cmpeq_epi32(_mm256_sub_epi32(i, base8), last);
         let masked =
             R::STRIDE < 4 && _mm256_movemask_epi8(_mm256_or_si256(at_last(ia), at_last(ib))) != 0;
-        let (a, b) = ends;
-        // Node i's row at p + STRIDE·(i − base): every end is a node of the window (checked
-        // above), and unmasked loads are not of the last packed row.
-        let at = |p: *const f32, i: u32| unsafe { p.add((i - base) as usize * R::STRIDE) };
+        // Node i's row at p + STRIDE·(i − base) floats, the eight offsets made at once
+        // (x86 cannot scale an index by 12 or 16 bytes inside a load): every end is a node
+        // of the window (checked above), and unmasked loads are not of the last packed row.
+        let offsets = |i: __m256i| {
+            let w = _mm256_sub_epi32(i, base8);
+            let o = match R::STRIDE {
+                3 => _mm256_add_epi32(_mm256_slli_epi32::<1>(w), w),
+                _ => _mm256_slli_epi32::<2>(w),
+            };
+            let mut lanes = [0u32; 8];
+            // SAFETY: `lanes` holds eight u32.
+            unsafe { _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, o) };
+            lanes
+        };
+        let (a, b) = (offsets(ia), offsets(ib));
+        let at = |p: *const f32, o: u32| unsafe { p.add(o as usize) };
         let whole = |p: *const f32, i: u32| unsafe { _mm_loadu_ps(at(p, i)) };
         let three = |p: *const f32, i: u32| unsafe { _mm_maskload_ps(at(p, i), xyz) };
         let ((dx, dy, dz), (ux, uy, uz)) = match masked {
