@@ -29,8 +29,8 @@ pub(super) fn available() -> bool {
     std::arch::is_x86_feature_detected!("avx2")
 }
 
-/// Row a − row b of eight springs `$a`, `$b` as columns (x, y, z; springs 0..7 in lane
-/// order), each row loaded by `$row($p, node)` as 128 bits. (A macro: closures of the
+/// Row a − row b of eight springs as columns (x, y, z; springs 0..7 in lane order), `$a`
+/// and `$b` their ends' row offsets, each row loaded by `$row($p, offset)` as 128 bits. (A macro: closures of the
 /// kernel stay inlined, where a `#[target_feature]` function of them was called.)
 macro_rules! row_diffs {
     ($row:expr, $p:expr, $a:expr, $b:expr) => {{
@@ -111,14 +111,15 @@ unsafe fn springs_avx2<
     let mut j = 0;
     while j < m8 {
         // SAFETY (all loads below): j + 8 ≤ m8 ≤ len of every per-spring slice.
-        let ia = unsafe { _mm256_loadu_si256(s.a.as_ptr().add(j) as *const __m256i) };
-        let ib = unsafe { _mm256_loadu_si256(s.b.as_ptr().add(j) as *const __m256i) };
-        // Unsigned i − base ≤ last ⟺ max(i − base, last) == last (wrapping below base).
-        let within = |i: __m256i| {
-            let w = _mm256_sub_epi32(i, base8);
-            _mm256_cmpeq_epi32(_mm256_max_epu32(w, last), last)
+        // The ends as places in the window, i − base (wrapping below base).
+        let from_base = |i: &[u32]| {
+            let i = unsafe { _mm256_loadu_si256(i.as_ptr().add(j) as *const __m256i) };
+            _mm256_sub_epi32(i, base8)
         };
-        if _mm256_movemask_epi8(_mm256_and_si256(within(ia), within(ib))) != -1 {
+        let (wa, wb) = (from_base(s.a), from_base(s.b));
+        // Unsigned w ≤ last ⟺ max(w, last) == last.
+        let within = |w: __m256i| _mm256_cmpeq_epi32(_mm256_max_epu32(w, last), last);
+        if _mm256_movemask_epi8(_mm256_and_si256(within(wa), within(wb))) != -1 {
             panic!(
                 "springs {j}..{}: a spring names a node outside {base}..{}",
                 j + 8,
@@ -128,14 +129,13 @@ unsafe fn springs_avx2<
         // A 16-byte load of packed node i's row reads the next node's x too: where no end
         // is the window's last node, every row is loaded so; else masked (nothing read
         // past it). Padded rows are 16 bytes.
-        let at_last = |i: __m256i| _mm256_cmpeq_epi32(_mm256_sub_epi32(i, base8), last);
+        let at_last = |w: __m256i| _mm256_cmpeq_epi32(w, last);
         let masked =
-            R::STRIDE < 4 && _mm256_movemask_epi8(_mm256_or_si256(at_last(ia), at_last(ib))) != 0;
+            R::STRIDE < 4 && _mm256_movemask_epi8(_mm256_or_si256(at_last(wa), at_last(wb))) != 0;
         // Node i's row at p + STRIDE·(i − base) floats, the eight offsets made at once
         // (x86 cannot scale an index by 12 or 16 bytes inside a load): every end is a node
         // of the window (checked above), and unmasked loads are not of the last packed row.
-        let offsets = |i: __m256i| {
-            let w = _mm256_sub_epi32(i, base8);
+        let offsets = |w: __m256i| {
             let o = match R::STRIDE {
                 3 => _mm256_add_epi32(_mm256_slli_epi32::<1>(w), w),
                 _ => _mm256_slli_epi32::<2>(w),
@@ -145,10 +145,10 @@ unsafe fn springs_avx2<
             unsafe { _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, o) };
             lanes
         };
-        let (a, b) = (offsets(ia), offsets(ib));
+        let (a, b) = (offsets(wa), offsets(wb));
         let at = |p: *const f32, o: u32| unsafe { p.add(o as usize) };
-        let whole = |p: *const f32, i: u32| unsafe { _mm_loadu_ps(at(p, i)) };
-        let three = |p: *const f32, i: u32| unsafe { _mm_maskload_ps(at(p, i), xyz) };
+        let whole = |p: *const f32, o: u32| unsafe { _mm_loadu_ps(at(p, o)) };
+        let three = |p: *const f32, o: u32| unsafe { _mm_maskload_ps(at(p, o), xyz) };
         let ((dx, dy, dz), (ux, uy, uz)) = match masked {
             false => (row_diffs!(whole, xp, a, b), row_diffs!(whole, vp, a, b)),
             true => (row_diffs!(three, xp, a, b), row_diffs!(three, vp, a, b)),
