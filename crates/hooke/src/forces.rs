@@ -33,7 +33,7 @@ use crate::layout::{BLists, SpringLayout};
 use crate::model::Adjacency;
 use crate::model::{Environment, FieldKind, Model};
 use crate::par;
-use crate::real::{NodeRow, Real, Row, Vec3, of_row, row};
+use crate::real::{NodeRow, Packed, Real, Row, Vec3, of_row, row};
 
 pub(crate) use crate::const_forces::ConstForces;
 pub(crate) use coeffs::{Coef, Form, SpringCoeffs};
@@ -130,6 +130,57 @@ fn spring_chunks<const ISO: bool, const ROPE: bool, R: NodeRow>(
     let parts = par::map_chunks_mut(out, par::SPRING_CHUNK, |start, part| {
         let window = NodeWindow { x, v, base: 0 };
         spring_range::<ISO, ROPE, R>(layout, co, start..start + part.len(), window, part)
+    });
+    parts.into_iter().sum()
+}
+
+/// [`spring_pass`] from the state's packed rows, each chunk reading its nodes as padded
+/// rows copied just before it (`forces/padded_rows.rs`; f32 builds: in f64 a packed row is
+/// the padded row). The same forces and power, bit for bit.
+pub(crate) fn spring_pass_padded(
+    layout: &SpringLayout,
+    co: &SpringCoeffs,
+    x: &[Packed],
+    v: &[Packed],
+    out: &mut [Row],
+) -> f64 {
+    #[cfg(feature = "f64")]
+    return spring_pass(layout, co, x, v, out);
+    #[cfg(not(feature = "f64"))]
+    {
+        let m = layout.len();
+        assert!(
+            out.len() == m && co.len() == m && x.len() == v.len(),
+            "spring pass: lengths disagree"
+        );
+        match (co.iso, co.rope) {
+            (false, false) => padded_chunks::<false, false>(layout, co, (x, v), out),
+            (false, true) => padded_chunks::<false, true>(layout, co, (x, v), out),
+            (true, false) => padded_chunks::<true, false>(layout, co, (x, v), out),
+            (true, true) => padded_chunks::<true, true>(layout, co, (x, v), out),
+        }
+    }
+}
+
+/// [`spring_chunks`], each chunk's window of nodes copied as padded rows first (or read
+/// packed where it is wider than [`padded_rows::WINDOW_MAX`]).
+#[cfg(not(feature = "f64"))]
+fn padded_chunks<const ISO: bool, const ROPE: bool>(
+    layout: &SpringLayout,
+    co: &SpringCoeffs,
+    (x, v): (&[Packed], &[Packed]),
+    out: &mut [Row],
+) -> f64 {
+    let parts = par::map_chunks_mut(out, par::SPRING_CHUNK, |start, part| {
+        let r = start..start + part.len();
+        let nodes = layout.chunk_nodes(start);
+        if nodes.len() > padded_rows::WINDOW_MAX {
+            let window = NodeWindow { x, v, base: 0 };
+            return spring_range::<ISO, ROPE, Packed>(layout, co, r, window, part);
+        }
+        padded_rows::with_padded((x, v), nodes, |window| {
+            spring_range::<ISO, ROPE, Row>(layout, co, r, window, part)
+        })
     });
     parts.into_iter().sum()
 }

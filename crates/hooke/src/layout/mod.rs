@@ -36,6 +36,7 @@ use std::sync::Arc;
 
 use crate::derived::Derived;
 use crate::model::Springs;
+use crate::par;
 use crate::real::Real;
 
 /// Spring topology and rest lengths in kernel order.
@@ -65,6 +66,21 @@ pub(crate) struct SpringLayout {
     /// The b-lists of the nodes from [`Self::tail_from`] on (those outside whole groups of
     /// eight).
     b_tail: BIndex,
+    /// Per chunk of the spring passes, the nodes its springs name; built on first use
+    /// ([`Self::chunk_nodes`]: 8 B a chunk).
+    chunk_nodes: Derived<Vec<[u32; 2]>>,
+}
+
+/// The nodes that springs with ends `a` and `b` name, lowest to highest, as first and end
+/// (`[0, 0]` when there are none).
+#[cfg_attr(feature = "f64", allow(dead_code))]
+fn node_span(a: &[u32], b: &[u32]) -> [u32; 2] {
+    let ends = a.iter().chain(b);
+    let (lo, hi) = ends.fold((u32::MAX, 0), |(lo, hi), &i| (lo.min(i), hi.max(i)));
+    match lo <= hi {
+        true => [lo, hi + 1],
+        false => [0, 0],
+    }
 }
 
 /// The b-lists of the nodes from some node on: the kernel positions where each is end b,
@@ -187,7 +203,31 @@ impl SpringLayout {
             a_start,
             b_index: Derived::default(),
             b_tail,
+            chunk_nodes: Derived::default(),
         }
+    }
+
+    /// The nodes the springs at positions `start..start + par::SPRING_CHUNK` name, lowest
+    /// to highest (a chunk of the spring passes, which a copy of its nodes' rows serves:
+    /// `forces/padded_rows.rs`). Every chunk's found once, on the first call.
+    ///
+    /// # Panics
+    /// If `start` is not a chunk's first position.
+    #[cfg_attr(feature = "f64", allow(dead_code))]
+    pub(crate) fn chunk_nodes(&self, start: usize) -> Range<usize> {
+        assert!(
+            start % par::SPRING_CHUNK == 0,
+            "position {start} starts no chunk"
+        );
+        let spans = self.chunk_nodes.get_or_init(|| {
+            let chunks = self
+                .a
+                .chunks(par::SPRING_CHUNK)
+                .zip(self.b.chunks(par::SPRING_CHUNK));
+            chunks.map(|(a, b)| node_span(a, b)).collect()
+        });
+        let [first, end] = spans[start / par::SPRING_CHUNK];
+        first as usize..end as usize
     }
 
     /// The number of nodes.

@@ -170,7 +170,8 @@ pub(crate) struct RunNodes<'a> {
 }
 
 /// The positions and velocities of a run of nodes starting at node `base`: node i is
-/// `x[i − base]` — the state's packed rows, or padded copies (`forces::padded_rows::PaddedRows`).
+/// `x[i − base]` — the state's packed rows, or a chunk's padded copies
+/// (`forces/padded_rows.rs`).
 #[derive(Clone, Copy)]
 pub(crate) struct NodeWindow<'a, R: NodeRow = Packed> {
     /// Positions \[m].

@@ -7,7 +7,6 @@ use crate::contact::grid::CollisionWs;
 use crate::contact::solved::LastContacts;
 use crate::counters::Counters;
 use crate::forces::ConstForces;
-use crate::forces::padded_rows::PaddedRows;
 use crate::model::{Model, Springs};
 use crate::node_update::SharedInvMass;
 use crate::real::{Real, Row, Vec3};
@@ -136,8 +135,6 @@ pub(crate) struct Kernel {
     pub sj: Vec<Row>,
     /// Per-node scratch arrays of the multi-evaluation integrators.
     pub scratch: Vec<Vec<Vec3>>,
-    /// The nodes' rows padded for symplectic Euler's gather kernel (scenes in the cache).
-    pub padded: PaddedRows,
 }
 
 impl Kernel {

@@ -12,7 +12,7 @@ use crate::audit::node_sums::SumsAsSwept;
 use crate::counters::Phase;
 use crate::forces::{self, NodeForces};
 use crate::node_update::NodeTerms;
-use crate::real::{NodeRow, Packed, Row, Vec3, nonfinite_probe, pack, unpack};
+use crate::real::{Packed, Row, Vec3, nonfinite_probe, pack, unpack};
 use crate::settings::Integrator;
 use crate::state::State;
 use crate::step::{Solver, SolverWs, SpringSet, StepCtx, StepReport, spring_rows};
@@ -43,12 +43,8 @@ impl Solver for SymplecticEuler {
         let kernel = &mut *ws.kernel;
         let power = ws.counters.time(Phase::Springs, || {
             let sf = spring_rows(&mut kernel.sf);
-            if springs.layout.len() < PADDED_MIN_SPRINGS * x.len() {
-                return spring_passes(springs, (&x[..], &v[..]), sf, &mut kernel.sj);
-            }
-            // The gather kernel reads padded rows (see `forces/padded_rows.rs`).
-            let (xr, vr) = kernel.padded.rows(x, v);
-            spring_passes(springs, (xr, vr), sf, &mut kernel.sj)
+            let padded = springs.layout.len() >= PADDED_MIN_SPRINGS * x.len();
+            spring_passes(springs, (x, v), padded, sf, &mut kernel.sj)
         });
         // The energy audit's damping term (see `crate::audit`).
         ws.audit.note_damping_power(power);
@@ -67,19 +63,25 @@ impl Solver for SymplecticEuler {
 }
 
 /// The spring pass into `sf` (and, in the impulse form, the impulses' pass into `sj`),
-/// reading x and v as packed or padded rows. Returns the springs' damping power, W.
-fn spring_passes<R: NodeRow>(
+/// reading x and v as packed rows, or with `padded` as padded copies a chunk at a time
+/// (`forces/padded_rows.rs`). Returns the springs' damping power, W.
+fn spring_passes(
     springs: &SpringSet,
-    (x, v): (&[R], &[R]),
+    (x, v): (&[Packed], &[Packed]),
+    padded: bool,
     sf: &mut [Row],
     sj: &mut [Row],
 ) -> f64 {
     let layout = &springs.layout;
-    let power = forces::spring_pass(layout, &springs.forces, x, v, sf);
+    let pass = match padded {
+        true => forces::spring_pass_padded,
+        false => forces::spring_pass::<Packed>,
+    };
+    let power = pass(layout, &springs.forces, x, v, sf);
     if let Some(imp) = &springs.impulses {
         // (Their damping stays in the audit's residual: an impulse's loss depends on the
         // velocities after all of them.)
-        forces::spring_pass(layout, imp, x, v, sj);
+        pass(layout, imp, x, v, sj);
     }
     power
 }
